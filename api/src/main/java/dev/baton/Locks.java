@@ -1,0 +1,196 @@
+package dev.baton;
+
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * The programmatic API: inject it and take locks by key.
+ *
+ * <pre>{@code
+ * @Inject Locks locks;
+ *
+ * try (Lock lock = locks.acquire("order:" + id)) {          // waits up to the timeout
+ *     repository.save(order, lock.fencingToken());
+ * }
+ *
+ * locks.tryAcquire("cleanup").ifPresent(lock -> { ... });   // tries once
+ *
+ * Receipt r = locks.callWithLock("order:" + id, lock -> pay(order, lock.fencingToken()));
+ * }</pre>
+ *
+ * The injected instance is the default lock manager; {@link #manager(String)} returns a named one.
+ * Locks are not reentrant: acquiring a key the calling thread already holds fails at once with
+ * {@link LockAlreadyHeldException}.
+ *
+ * @see Synchronized
+ */
+public interface Locks {
+
+    /**
+     * The name of this lock manager: empty for the default one.
+     *
+     * @return the manager name
+     */
+    String name();
+
+    /**
+     * Returns a named lock manager, declared in {@code baton.managers}.
+     *
+     * @param name the manager name
+     * @return the manager
+     * @throws IllegalArgumentException if no manager of that name is configured
+     */
+    Locks manager(String name);
+
+    /**
+     * Acquires the lock, waiting up to the manager's default timeout.
+     *
+     * @param key the key: 1 to 500 characters (with the prefix), valid UTF-16
+     * @return the held lock; close it to release
+     * @throws LockTimeoutException if the lock was not acquired in time
+     * @throws LockInterruptedException if the thread was interrupted while waiting
+     * @throws LockAlreadyHeldException if the calling thread already holds this key
+     * @throws LockStoreException if the store failed
+     * @throws IllegalArgumentException if the key is invalid
+     */
+    Lock acquire(String key);
+
+    /**
+     * Acquires the lock with these options.
+     *
+     * @param key the key
+     * @param options ttl, timeout and whether to wait
+     * @return the held lock; close it to release
+     * @throws LockTimeoutException if the lock was not acquired in time (or at once, not waiting)
+     * @throws LockInterruptedException if the thread was interrupted while waiting
+     * @throws LockAlreadyHeldException if the calling thread already holds this key
+     * @throws LockStoreException if the store failed
+     * @throws IllegalArgumentException if the key is invalid
+     */
+    Lock acquire(String key, LockOptions options);
+
+    /**
+     * Tries once to acquire the lock.
+     *
+     * @param key the key
+     * @return the held lock, or empty when another holder has it
+     * @throws LockAlreadyHeldException if the calling thread already holds this key
+     * @throws LockStoreException if the store failed
+     * @throws IllegalArgumentException if the key is invalid
+     */
+    Optional<Lock> tryAcquire(String key);
+
+    /**
+     * Tries once to acquire the lock, with this ttl (the options' timeout is ignored).
+     *
+     * @param key the key
+     * @param options the options (ttl)
+     * @return the held lock, or empty when another holder has it
+     */
+    Optional<Lock> tryAcquire(String key, LockOptions options);
+
+    /**
+     * Runs {@code work} under the lock and returns its result; the lock is released afterwards, also
+     * when the work throws.
+     *
+     * @param key the key
+     * @param work the work, given the held lock (for its fencing token)
+     * @param <T> the result type
+     * @param <E> what the work may throw
+     * @return the work's result
+     * @throws E what the work threw
+     * @throws LockTimeoutException if the lock was not acquired in time
+     */
+    <T, E extends Exception> T callWithLock(String key, LockedWork<T, E> work) throws E;
+
+    /**
+     * Runs {@code work} under the lock, acquired with these options.
+     *
+     * @param key the key
+     * @param options ttl, timeout and whether to wait
+     * @param work the work, given the held lock
+     * @param <T> the result type
+     * @param <E> what the work may throw
+     * @return the work's result
+     * @throws E what the work threw
+     * @throws LockTimeoutException if the lock was not acquired in time
+     */
+    <T, E extends Exception> T callWithLock(String key, LockOptions options, LockedWork<T, E> work) throws E;
+
+    /**
+     * Runs a {@link Callable} under the lock and returns its result; the lock is released afterwards.
+     *
+     * @param key the key
+     * @param work the work
+     * @param <T> the result type
+     * @return the work's result
+     * @throws Exception what the work threw
+     * @throws LockTimeoutException if the lock was not acquired in time
+     */
+    <T> T callWithLock(String key, Callable<T> work) throws Exception;
+
+    /**
+     * Runs {@code action} under the lock; the lock is released afterwards, also when it throws.
+     *
+     * @param key the key
+     * @param action the action, given the held lock
+     * @param <E> what the action may throw
+     * @throws E what the action threw
+     * @throws LockTimeoutException if the lock was not acquired in time
+     */
+    <E extends Exception> void runWithLock(String key, LockedAction<E> action) throws E;
+
+    /**
+     * Runs {@code action} under the lock, acquired with these options.
+     *
+     * @param key the key
+     * @param options ttl, timeout and whether to wait
+     * @param action the action, given the held lock
+     * @param <E> what the action may throw
+     * @throws E what the action threw
+     * @throws LockTimeoutException if the lock was not acquired in time
+     */
+    <E extends Exception> void runWithLock(String key, LockOptions options, LockedAction<E> action) throws E;
+
+    /**
+     * The lock of the innermost {@link Synchronized} invocation (or {@code callWithLock}/
+     * {@code runWithLock} block) running on this thread, of any manager.
+     *
+     * @return the current lock, or empty outside of one
+     */
+    Optional<Lock> current();
+
+    /**
+     * Work that runs under a lock and returns a result.
+     *
+     * @param <T> the result type
+     * @param <E> what the work may throw
+     */
+    @FunctionalInterface
+    interface LockedWork<T, E extends Exception> {
+        /**
+         * Does the work.
+         *
+         * @param lock the held lock
+         * @return the result
+         * @throws E on failure
+         */
+        T call(Lock lock) throws E;
+    }
+
+    /**
+     * Work that runs under a lock.
+     *
+     * @param <E> what the work may throw
+     */
+    @FunctionalInterface
+    interface LockedAction<E extends Exception> {
+        /**
+         * Does the work.
+         *
+         * @param lock the held lock
+         * @throws E on failure
+         */
+        void run(Lock lock) throws E;
+    }
+}

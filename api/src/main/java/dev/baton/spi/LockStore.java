@@ -1,0 +1,124 @@
+package dev.baton.spi;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Where locks live: the contract a store implements. The runtime owns waiting, renewal and events;
+ * a store owns three atomic operations on records of {@code (key, owner, fencing token, expiry)}.
+ *
+ * <h2>Rules</h2>
+ * <ul>
+ * <li>An expired lock does not exist, for every operation, whether or not it was deleted.</li>
+ * <li>The store measures time with its own clock (the database's, Redis', {@code System.nanoTime()}
+ * in memory), so instances with skewed clocks agree on expiry.</li>
+ * <li><b>Fencing tokens</b>: each successful {@link #acquire} of a key returns a positive token
+ * greater than every token this store (this backend, for persistent stores) ever returned for that
+ * key, across release, expiry and restart. A store-wide sequence is the simple way.</li>
+ * <li>Keys are compared exactly: {@code k}/{@code K}, {@code a}/{@code a }, NFC and NFD forms are
+ * different keys. Keys are 1 to {@value LockArguments#MAX_KEY_LENGTH} UTF-16 chars of valid UTF-16;
+ * owners 1 to {@value LockArguments#MAX_OWNER_LENGTH} printable ASCII chars; ttls whole milliseconds
+ * from 1 to {@value LockArguments#MAX_DURATION_MILLIS}. Check arguments with {@link LockArguments}
+ * and reject bad ones with {@link IllegalArgumentException}.</li>
+ * <li>Calls arrive concurrently, from many threads and processes.</li>
+ * <li>A failure of the backend is a {@link dev.baton.LockStoreException} with the cause. A store
+ * connects lazily, at its first operation, and recovers by itself once the backend is back.</li>
+ * </ul>
+ * Verify a store with the contract suite in {@code baton-tck} ({@code dev.baton.tck.LockStoreContract}).
+ */
+public interface LockStore extends AutoCloseable {
+
+    /**
+     * Takes {@code key} for {@code owner}, expiring {@code ttlMillis} from now by the store's clock, if
+     * no live lock holds it (none, released, or expired), drawing a fencing token greater than every
+     * earlier one for the key. Otherwise changes nothing, also when {@code owner} itself holds it.
+     * <p><b>One atomic operation</b>: of any number of concurrent callers for a free or expired key,
+     * exactly one wins. The token is drawn in the same operation, after the check.
+     *
+     * @param key the key
+     * @param owner the owner token of this acquisition
+     * @param ttlMillis the lease in milliseconds
+     * @return acquired with its token, or not acquired (with the holder's remaining lease if known)
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws dev.baton.LockStoreException if the backend failed
+     */
+    AcquireResult acquire(String key, String owner, long ttlMillis);
+
+    /**
+     * Sets {@code owner}'s live lock on {@code key} to expire {@code ttlMillis} from now. One
+     * compare-and-set: an expired lock is never revived.
+     *
+     * @param key the key
+     * @param owner the owner token
+     * @param ttlMillis the new lease in milliseconds
+     * @return true if {@code owner} held a live lock and it was extended; false, changing nothing,
+     *     otherwise
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws dev.baton.LockStoreException if the backend failed
+     */
+    boolean renew(String key, String owner, long ttlMillis);
+
+    /**
+     * Frees {@code owner}'s live lock on {@code key}, so another caller can take it at once. One
+     * compare-and-set; never resets the key's fencing counter.
+     *
+     * @param key the key
+     * @param owner the owner token
+     * @return true if {@code owner} held a live lock and it is now gone; false, changing nothing,
+     *     otherwise
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws dev.baton.LockStoreException if the backend failed
+     */
+    boolean release(String key, String owner);
+
+    /**
+     * Renews many locks with the same ttl, in one round trip where the store can (declare
+     * {@link StoreCapability#BATCH_RENEW}). The default calls {@link #renew} for each.
+     *
+     * @param leases the locks to renew
+     * @param ttlMillis the new lease
+     * @return the keys whose renewal succeeded
+     * @throws dev.baton.LockStoreException if the backend failed
+     */
+    default Set<String> renewAll(Collection<Lease> leases, long ttlMillis) {
+        Set<String> renewed = new HashSet<>();
+        for (Lease lease : leases) {
+            if (renew(lease.key(), lease.owner(), ttlMillis)) {
+                renewed.add(lease.key());
+            }
+        }
+        return renewed;
+    }
+
+    /**
+     * Registers a listener told the key of every lock released through this backend, by any process
+     * (PostgreSQL {@code LISTEN/NOTIFY}, Redis pub/sub), so waiters need not poll. Only for stores that
+     * declare {@link StoreCapability#RELEASE_NOTIFICATION}. Notifications are hints: they may be late
+     * or lost, and the runtime still polls with a longer interval.
+     *
+     * @param listener called with the released key, on a thread of the store's; must not block
+     * @return a handle that unregisters the listener
+     * @throws UnsupportedOperationException if the store does not notify
+     */
+    default AutoCloseable onRelease(Consumer<String> listener) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not notify releases");
+    }
+
+    /**
+     * What this store offers beyond the three operations; the runtime and the TCK read it.
+     *
+     * @return the capabilities
+     */
+    default Set<StoreCapability> capabilities() {
+        return Set.of();
+    }
+
+    /**
+     * Closes connections. The runtime calls it once, after releasing every held lock, at shutdown.
+     */
+    @Override
+    default void close() {
+    }
+}

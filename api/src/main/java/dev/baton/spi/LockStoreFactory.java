@@ -1,0 +1,37 @@
+package dev.baton.spi;
+
+/**
+ * Creates a {@link LockStore} from configuration: {@code baton.store=<name>} selects the factory of
+ * that {@link #name()}. Factories are found with {@link java.util.ServiceLoader} (list the class in
+ * {@code META-INF/services/dev.baton.spi.LockStoreFactory}).
+ *
+ * <p>{@link #validate} runs when the application deploys, so a wrong setting fails the deployment;
+ * {@link #create} may run then too, so it must not connect: a store connects at its first operation.
+ */
+public interface LockStoreFactory {
+
+    /**
+     * The name {@code baton.store} selects, e.g. {@code memory}, {@code jpa}, {@code redis}.
+     *
+     * @return the store name
+     */
+    String name();
+
+    /**
+     * Checks the store's settings without connecting.
+     *
+     * @param context the settings and beans
+     * @throws dev.baton.LockConfigurationException naming the key and value that are wrong, or
+     *     {@link dev.baton.LockStoreDriverNotFoundException} when a needed library is missing
+     */
+    default void validate(StoreContext context) {
+    }
+
+    /**
+     * Creates the store, without connecting.
+     *
+     * @param context the settings and beans
+     * @return the store
+     */
+    LockStore create(StoreContext context);
+}

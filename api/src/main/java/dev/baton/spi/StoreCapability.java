@@ -1,0 +1,26 @@
+package dev.baton.spi;
+
+/** What a {@link LockStore} offers beyond its three operations. The TCK tests what a store declares. */
+public enum StoreCapability {
+
+    /**
+     * Locks and fencing counters outlive the store instance: a new instance on the same backend (an
+     * application restart) sees locks that are still live and continues above every earlier token.
+     */
+    PERSISTENT,
+
+    /** {@link AcquireResult#notAcquired(long)} reports the holder's remaining lease. */
+    REMAINING_LEASE,
+
+    /** {@link LockStore#renewAll} renews many locks in one round trip. */
+    BATCH_RENEW,
+
+    /** {@link LockStore#onRelease} tells waiters of releases. */
+    RELEASE_NOTIFICATION,
+
+    /**
+     * Keys may contain {@code U+0000}, stored exactly. Without it, such keys are rejected with
+     * {@link IllegalArgumentException}.
+     */
+    NUL_IN_KEYS
+}
