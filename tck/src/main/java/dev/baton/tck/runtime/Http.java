@@ -1,0 +1,57 @@
+package dev.baton.tck.runtime;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A small HTTP client for the scenarios: plain {@code java.net.http}, no JAX-RS client needed. */
+public final class Http {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+
+    private Http() {
+    }
+
+    /** A response: status code and body text. */
+    public record Response(int status, String body) {
+    }
+
+    /** GET {@code path} relative to the deployment's {@code base} URL. */
+    public static Response get(URL base, String path) {
+        return send(HttpRequest.newBuilder(resolve(base, path)).GET());
+    }
+
+    /** POST an empty body to {@code path} relative to the deployment's {@code base} URL. */
+    public static Response post(URL base, String path) {
+        return send(HttpRequest.newBuilder(resolve(base, path)).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    static URI resolve(URL base, String path) {
+        String root = base.toExternalForm();
+        if (!root.endsWith("/")) {
+            root += "/";
+        }
+        return URI.create(root).resolve(path.startsWith("/") ? path.substring(1) : path);
+    }
+
+    private static Response send(HttpRequest.Builder request) {
+        HttpRequest built = request.timeout(RuntimeTck.scaled(Duration.ofSeconds(60))).build();
+        try {
+            HttpResponse<String> response = CLIENT.send(built, HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(built.method() + " " + built.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(built.method() + " " + built.uri() + " was interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.baton.tck.runtime;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * Building blocks shared by the runtime scenarios: the deployment archive, its configuration, the
+ * tags a vendor selects scenarios with, and the time factor for slow machines.
+ */
+public final class RuntimeTck {
+
+    /**
+     * System property: the Baton jars (files, or directories whose {@code *.jar} files are taken),
+     * separated by the platform path separator, that every deployment gets in {@code WEB-INF/lib}.
+     */
+    public static final String LIBRARIES = "baton.tck.libraries";
+
+    /** System property: a factor every wait bound of the suite is multiplied by (default 1). */
+    public static final String TIME_FACTOR = "baton.tck.timeFactor";
+
+    /** Tag of scenarios that need Jakarta Enterprise Beans (at least EJB Lite stateless beans). */
+    public static final String TAG_EJB = "ejb";
+
+    /** Tag of scenarios that need JTA transactions, JPA and a data source. */
+    public static final String TAG_TRANSACTIONS = "transactions";
+
+    /** Tag of scenarios that undeploy and redeploy an application in one running server. */
+    public static final String TAG_REDEPLOY = "redeploy";
+
+    private RuntimeTck() {
+    }
+
+    /**
+     * A WAR named {@code name.war} with a {@code beans.xml} (annotated discovery) and the Baton
+     * libraries named by {@value #LIBRARIES}.
+     */
+    public static WebArchive war(String name) {
+        WebArchive war = ShrinkWrap.create(WebArchive.class, name + ".war")
+                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
+        for (File library : libraries()) {
+            war.addAsLibrary(library);
+        }
+        return war;
+    }
+
+    /**
+     * Adds {@code META-INF/microprofile-config.properties} with the given key/value pairs.
+     */
+    public static WebArchive withConfig(WebArchive war, String... keysAndValues) {
+        if (keysAndValues.length % 2 != 0) {
+            throw new IllegalArgumentException("keys and values must come in pairs");
+        }
+        Properties properties = new Properties();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            properties.setProperty(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        StringWriter text = new StringWriter();
+        try {
+            properties.store(text, "Baton runtime TCK");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return war.addAsResource(new StringAsset(text.toString()), "META-INF/microprofile-config.properties");
+    }
+
+    /** The time factor of {@value #TIME_FACTOR}, at least 1. */
+    public static double timeFactor() {
+        String value = System.getProperty(TIME_FACTOR, "1");
+        try {
+            return Math.max(1.0, Double.parseDouble(value.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(TIME_FACTOR + " must be a number, not '" + value + "'", e);
+        }
+    }
+
+    /** {@code base} scaled by the {@linkplain #timeFactor() time factor}. */
+    public static Duration scaled(Duration base) {
+        return Duration.ofMillis(Math.round(base.toMillis() * timeFactor()));
+    }
+
+    static List<File> libraries() {
+        String value = System.getProperty(LIBRARIES, "").trim();
+        List<File> jars = new ArrayList<>();
+        if (value.isEmpty()) {
+            return jars;
+        }
+        for (String entry : value.split(File.pathSeparator)) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            Path path = Path.of(entry.trim());
+            if (Files.isDirectory(path)) {
+                try (Stream<Path> files = Files.list(path)) {
+                    files.filter(f -> f.getFileName().toString().endsWith(".jar"))
+                            .sorted()
+                            .forEach(f -> jars.add(f.toFile()));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot list " + LIBRARIES + " directory " + path, e);
+                }
+            } else if (Files.isRegularFile(path)) {
+                jars.add(path.toFile());
+            } else {
+                throw new IllegalStateException(LIBRARIES + " names " + path + ", which does not exist");
+            }
+        }
+        return jars;
+    }
+}
