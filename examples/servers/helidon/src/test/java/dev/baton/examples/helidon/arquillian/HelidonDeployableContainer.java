@@ -1,0 +1,314 @@
+package dev.baton.examples.helidon.arquillian;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.jboss.arquillian.container.spi.client.container.DeployableContainer;
+import org.jboss.arquillian.container.spi.client.container.DeploymentException;
+import org.jboss.arquillian.container.spi.client.container.LifecycleException;
+import org.jboss.arquillian.container.spi.client.protocol.ProtocolDescription;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.HTTPContext;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.ProtocolMetaData;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.Servlet;
+import org.jboss.shrinkwrap.api.Archive;
+import org.jboss.shrinkwrap.api.exporter.ExplodedExporter;
+
+/**
+ * A minimal Arquillian container for Helidon MP 4, which has no adapter on Maven Central.
+ *
+ * <p>Helidon MP is not an application server: an application is a class path and
+ * {@code io.helidon.microprofile.cdi.Main}. So each deployment starts its own Helidon JVM: the
+ * archive is exploded, its {@code WEB-INF/classes} (with {@code WEB-INF/beans.xml} copied to
+ * {@code META-INF/beans.xml}) and {@code WEB-INF/lib/*.jar} go on the class path before Helidon's
+ * own, the server listens on a free port of {@code host}, and the deployment counts as done when
+ * it answers HTTP. A JVM that exits first is a failed deployment ({@link DeploymentException} with
+ * the end of its output). Undeploying stops the JVM gracefully (SIGTERM, so CDI shuts down and
+ * {@code @PreDestroy}/{@code BeforeShutdown} run), forcibly after 30 s.
+ *
+ * <p>Only client-side tests ({@code @Deployment(testable = false)} or {@code @RunAsClient}) are
+ * supported; that is all the Baton runtime TCK uses.
+ */
+public class HelidonDeployableContainer implements DeployableContainer<HelidonContainerConfiguration> {
+
+    private static final Logger LOG = Logger.getLogger(HelidonDeployableContainer.class.getName());
+    private static final String MAIN = "io.helidon.microprofile.cdi.Main";
+    private static final int MIN_JAVA = 21;
+
+    private HelidonContainerConfiguration configuration;
+    private Path java;
+    private String helidonClasspath;
+    private final Map<String, Running> running = new LinkedHashMap<>();
+
+    private record Running(Process process, Path directory, Path log) {
+    }
+
+    @Override
+    public Class<HelidonContainerConfiguration> getConfigurationClass() {
+        return HelidonContainerConfiguration.class;
+    }
+
+    @Override
+    public void setup(HelidonContainerConfiguration configuration) {
+        this.configuration = configuration;
+    }
+
+    @Override
+    public void start() throws LifecycleException {
+        try {
+            helidonClasspath = Files.readString(Path.of(configuration.getClasspathFile()), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new LifecycleException("helidon: cannot read classpathFile " + configuration.getClasspathFile(), e);
+        }
+        Path home = javaHome();
+        java = home.resolve("bin").resolve(isWindows() ? "java.exe" : "java");
+        LOG.info(() -> "Helidon MP runs on " + home);
+    }
+
+    @Override
+    public void stop() throws LifecycleException {
+        for (String name : new ArrayList<>(running.keySet())) {
+            stop(name);
+        }
+    }
+
+    @Override
+    public ProtocolDescription getDefaultProtocol() {
+        return new ProtocolDescription("Local");
+    }
+
+    @Override
+    public ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
+        String name = archive.getName();
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("baton-helidon-");
+            archive.as(ExplodedExporter.class).exportExploded(directory.toFile(), "app");
+        } catch (IOException | RuntimeException e) {
+            throw new DeploymentException("helidon: cannot explode " + name, e);
+        }
+        Path app = directory.resolve("app");
+        List<String> classpath = new ArrayList<>();
+        try {
+            classpath.addAll(applicationClasspath(app));
+        } catch (IOException e) {
+            throw new DeploymentException("helidon: cannot lay out " + name, e);
+        }
+        classpath.add(helidonClasspath);
+
+        int port = freePort();
+        Path log = Path.of(configuration.getLogDirectory()).toAbsolutePath()
+                .resolve("helidon-" + name.replaceAll("[^A-Za-z0-9._-]", "_") + ".log");
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        for (String option : configuration.getJavaVmArguments().trim().split("\\s+")) {
+            if (!option.isEmpty()) {
+                command.add(option);
+            }
+        }
+        command.add("-Dserver.host=" + configuration.getHost());
+        command.add("-Dserver.port=" + port);
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, classpath));
+        command.add(MAIN);
+
+        Process process;
+        try {
+            Files.createDirectories(log.getParent());
+            process = new ProcessBuilder(command)
+                    .directory(app.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new DeploymentException("helidon: cannot start " + java + " for " + name, e);
+        }
+        running.put(name, new Running(process, directory, log));
+        awaitHttp(name, process, port, log);
+
+        HTTPContext context = new HTTPContext(configuration.getHost(), port);
+        context.add(new Servlet("default", "/"));
+        return new ProtocolMetaData().addContext(context);
+    }
+
+    @Override
+    public void undeploy(Archive<?> archive) throws DeploymentException {
+        stop(archive.getName());
+    }
+
+    private List<String> applicationClasspath(Path app) throws IOException {
+        List<String> entries = new ArrayList<>();
+        Path webInf = app.resolve("WEB-INF");
+        if (!Files.isDirectory(webInf)) {
+            entries.add(app.toString()); // a plain jar archive
+            return entries;
+        }
+        Path classes = webInf.resolve("classes");
+        Files.createDirectories(classes.resolve("META-INF"));
+        Path beansXml = webInf.resolve("beans.xml");
+        Path target = classes.resolve("META-INF/beans.xml");
+        if (Files.exists(beansXml) && !Files.exists(target)) {
+            Files.copy(beansXml, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+        entries.add(classes.toString());
+        Path lib = webInf.resolve("lib");
+        if (Files.isDirectory(lib)) {
+            try (Stream<Path> jars = Files.list(lib)) {
+                jars.filter(p -> p.getFileName().toString().endsWith(".jar"))
+                        .sorted()
+                        .forEach(p -> entries.add(p.toString()));
+            }
+        }
+        return entries;
+    }
+
+    private void awaitHttp(String name, Process process, int port, Path log) throws DeploymentException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(configuration.getStartupTimeoutInSeconds());
+        URI uri = URI.create("http://" + configuration.getHost() + ":" + port + "/");
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                running.remove(name);
+                throw new DeploymentException("helidon: " + name + " did not start (exit code " + process.exitValue()
+                        + "); end of " + log + ":\n" + tail(log));
+            }
+            try {
+                HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+                connection.setConnectTimeout(1000);
+                connection.setReadTimeout(5000);
+                connection.getResponseCode();
+                connection.disconnect();
+                return;
+            } catch (IOException notYet) {
+                sleep(200);
+            }
+        }
+        stop(name);
+        throw new DeploymentException("helidon: " + name + " did not answer HTTP within "
+                + configuration.getStartupTimeoutInSeconds() + " s; end of " + log + ":\n" + tail(log));
+    }
+
+    private void stop(String name) {
+        Running app = running.remove(name);
+        if (app == null) {
+            return;
+        }
+        app.process().destroy();
+        try {
+            if (!app.process().waitFor(30, TimeUnit.SECONDS)) {
+                app.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            app.process().destroyForcibly();
+        }
+        deleteRecursively(app.directory());
+    }
+
+    private Path javaHome() throws LifecycleException {
+        String configured = configuration.getJavaHome();
+        if (configured != null && !configured.isBlank()) {
+            Path home = Path.of(configured.trim());
+            int version = javaVersion(home).orElseThrow(() ->
+                    new LifecycleException("helidon: javaHome " + home + " is not a JDK (no release file)"));
+            if (version < MIN_JAVA) {
+                throw new LifecycleException("helidon: Helidon MP 4 needs JDK " + MIN_JAVA + "+, javaHome " + home + " is " + version);
+            }
+            return home;
+        }
+        Path current = Path.of(System.getProperty("java.home"));
+        if (Runtime.version().feature() >= MIN_JAVA) {
+            return current;
+        }
+        // the JDKs installed beside the one running the tests (e.g. /usr/lib/jvm/*)
+        Path parent = current.toAbsolutePath().getParent();
+        if (parent != null && Files.isDirectory(parent)) {
+            try (Stream<Path> homes = Files.list(parent)) {
+                Optional<Path> newest = homes
+                        .filter(home -> Files.isExecutable(home.resolve("bin/java")))
+                        .filter(home -> javaVersion(home).orElse(0) >= MIN_JAVA)
+                        .max(Comparator.comparingInt((Path home) -> javaVersion(home).orElse(0))
+                                .thenComparing(Path::toString));
+                if (newest.isPresent()) {
+                    return newest.get();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        throw new LifecycleException("helidon: Helidon MP 4 needs JDK " + MIN_JAVA + "+; the tests run on "
+                + Runtime.version() + " and none was found beside " + current
+                + ": set -Dhelidon.javaHome=/path/to/jdk-21-or-newer");
+    }
+
+    private static Optional<Integer> javaVersion(Path home) {
+        Path release = home.resolve("release");
+        if (!Files.isRegularFile(release)) {
+            return Optional.empty();
+        }
+        try {
+            for (String line : Files.readAllLines(release, StandardCharsets.UTF_8)) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "").trim();
+                    String feature = version.split("[.+-]")[0];
+                    return Optional.of(Integer.parseInt(feature.equals("1") ? version.split("\\.")[1] : feature));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    private static int freePort() throws DeploymentException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new DeploymentException("helidon: no free port", e);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(cannot read " + log + ": " + e + ")";
+        }
+    }
+
+    private static void deleteRecursively(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory: best effort
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static boolean isWindows() {
+        return System.getProperty("os.name", "").toLowerCase().contains("win");
+    }
+}
