@@ -1,0 +1,58 @@
+package dev.baton.examples.orders;
+
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** An order: what was paid on it, by how many payments, and whether it has shipped. */
+@Entity
+@Table(name = "example_order")
+public class CustomerOrder {
+
+    @Id
+    private String id;
+    private long paidCents;
+    private int payments;
+    private boolean shipped;
+
+    protected CustomerOrder() {
+    }
+
+    CustomerOrder(String id) {
+        this.id = id;
+    }
+
+    /**
+     * Read-modify-write: two payments of one order running at once would lose one of the
+     * increments, which is what {@code @Synchronized("order:{orderId}")} prevents.
+     */
+    void pay(long amountCents) {
+        paidCents += amountCents;
+        payments++;
+    }
+
+    void ship() {
+        shipped = true;
+    }
+
+    public String getId() {
+        return id;
+    }
+
+    public long getPaidCents() {
+        return paidCents;
+    }
+
+    public int getPayments() {
+        return payments;
+    }
+
+    public boolean isShipped() {
+        return shipped;
+    }
+
+    String toJson() {
+        return "{\"id\":\"" + id.replace("\"", "\\\"") + "\",\"paidCents\":" + paidCents
+                + ",\"payments\":" + payments + ",\"shipped\":" + shipped + "}";
+    }
+}

@@ -1,0 +1,67 @@
+package dev.baton.examples.orders;
+
+import dev.baton.Synchronized;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * The orders API.
+ *
+ * <pre>
+ * curl -X POST 'http://localhost:8080/orders/api/orders/42/payments?amount=1000'
+ * curl -X POST  http://localhost:8080/orders/api/orders/42/shipment     # 409 while order:42 is busy
+ * curl          http://localhost:8080/orders/api/orders/42
+ * </pre>
+ */
+@Path("orders/{id}")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class OrdersResource {
+
+    @Inject
+    PaymentService payments;
+
+    @GET
+    public String get(@PathParam("id") String id) {
+        CustomerOrder order = payments.find(id);
+        if (order == null) {
+            throw new NotFoundException("no order " + id);
+        }
+        return order.toJson();
+    }
+
+    /** Pays on an order; concurrent payments of one order queue on {@code order:<id>} (in the EJB). */
+    @POST
+    @Path("payments")
+    public String pay(@PathParam("id") String id, @QueryParam("amount") @DefaultValue("100") long amountCents) {
+        return payments.pay(id, amountCents).toJson();
+    }
+
+    /**
+     * Ships an order, but only if nobody else is working on it right now: {@code await = false}
+     * fails at once with {@code LockTimeoutException}, answered as 409 Conflict.
+     */
+    @POST
+    @Path("shipment")
+    @Synchronized(value = "order:{id}", await = false)
+    public String ship(@PathParam("id") String id, @QueryParam("packingMillis") @DefaultValue("0") long packingMillis)
+            throws InterruptedException {
+        if (packingMillis > 0) {
+            Thread.sleep(Math.min(packingMillis, 10_000));
+        }
+        CustomerOrder order = payments.ship(id);
+        if (order == null) {
+            throw new NotFoundException("no order " + id);
+        }
+        return order.toJson();
+    }
+}

@@ -1,0 +1,76 @@
+package dev.baton.examples.orders;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The example WAR exactly as built ({@code target/orders.war}, named by the system property
+ * {@code baton.examples.orders.war}) deploys on a real server and serves its API: a JAX-RS
+ * resource, a stateless EJB with a container-managed transaction, JPA on the application's own H2
+ * data source.
+ */
+@ExtendWith(ArquillianExtension.class)
+@Tag("ejb")
+@Tag("transactions")
+class OrdersExampleIT {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+
+    @Deployment(testable = false)
+    static WebArchive orders() {
+        String war = System.getProperty("baton.examples.orders.war");
+        if (war == null || war.isBlank()) {
+            throw new IllegalStateException("set -Dbaton.examples.orders.war=/path/to/orders.war");
+        }
+        return ShrinkWrap.createFromZipFile(WebArchive.class, new File(war));
+    }
+
+    @ArquillianResource
+    URL base;
+
+    @Test
+    void paymentsAddUpAndTheOrderCanBeRead() throws Exception {
+        HttpResponse<String> first = send("POST", "api/orders/it-1/payments?amount=250");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        HttpResponse<String> second = send("POST", "api/orders/it-1/payments?amount=250");
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(200);
+
+        HttpResponse<String> order = send("GET", "api/orders/it-1");
+
+        assertThat(order.statusCode()).as(order.body()).isEqualTo(200);
+        assertThat(order.body()).contains("\"paidCents\":500").contains("\"payments\":2");
+    }
+
+    @Test
+    void anUnknownOrderIs404() throws Exception {
+        assertThat(send("GET", "api/orders/no-such-order").statusCode()).isEqualTo(404);
+    }
+
+    private HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
+        URI uri = URI.create(base.toExternalForm().replaceAll("/?$", "/")).resolve(path);
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(60))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .build();
+        return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}
