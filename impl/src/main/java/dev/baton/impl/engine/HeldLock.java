@@ -32,6 +32,8 @@ public final class HeldLock implements Lock {
     private volatile Thread boundThread;
     private volatile ScheduledFuture<?> renewal;
     private volatile LockLostException lossReason;
+    /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
+    private volatile Throwable renewalFailure;
 
     HeldLock(LockEngine engine, KeyGate gate, String key, String storeKey, String owner, long fencingToken,
             long ttlMillis, long leaseEndNanos, Thread boundThread) {
@@ -169,6 +171,15 @@ public final class HeldLock implements Lock {
 
     void leaseRenewed(long sentAtNanos) {
         leaseEndNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
+        renewalFailure = null;
+    }
+
+    void renewalFailed(Throwable failure) {
+        renewalFailure = failure;
+    }
+
+    Throwable renewalFailure() {
+        return renewalFailure;
     }
 
     void renewal(ScheduledFuture<?> task) {

@@ -226,7 +226,9 @@ public final class LockEngine implements AutoCloseable {
         }
         long sentAt = System.nanoTime();
         if (sentAt - lock.leaseEndNanos() >= 0) {
-            lose(lock, "its lease ran out before it could be renewed", null);
+            Throwable failure = lock.renewalFailure();
+            lose(lock, failure != null ? "renewing failed until its lease was over" : "its lease ran out before it could be renewed",
+                    failure);
             return;
         }
         boolean renewed;
@@ -237,7 +239,10 @@ public final class LockEngine implements AutoCloseable {
             if (remainingMillis <= 0) {
                 lose(lock, "renewing failed until its lease was over", e);
             } else {
-                BatonLog.renewalFailed(lock.key(), e);
+                if (lock.renewalFailure() == null) {
+                    BatonLog.renewalFailed(lock.key(), e);
+                }
+                lock.renewalFailed(e);
                 long retry = Math.min(RENEW_RETRY_MAX_MILLIS, Math.max(1, lock.ttlMillis() / 10));
                 // Check again at the latest right after the lease would end.
                 scheduleRenewal(lock, Math.min(retry, remainingMillis + 1));
