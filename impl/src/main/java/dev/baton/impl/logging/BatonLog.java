@@ -38,7 +38,7 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void renewalFailed(String key, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-003 Renewing lock ''" + key + "'' failed; retrying until its lease is over", failure);
+        LOG.log(Level.WARNING, "BATON-003 Renewing lock '" + key + "' failed; retrying until its lease is over", failure);
     }
 
     /**
@@ -46,7 +46,7 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void releaseFailed(String key, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-004 Releasing lock ''" + key + "'' failed; it expires by itself at the end of its lease",
+        LOG.log(Level.WARNING, "BATON-004 Releasing lock '" + key + "' failed; it expires by itself at the end of its lease",
                 failure);
     }
 
@@ -63,7 +63,7 @@ public final class BatonLog {
      * @param failure why the release notification could not be set up
      */
     public static void notificationUnavailable(String manager, Throwable failure) {
-        LOG.log(Level.INFO, "BATON-006 Release notifications of manager ''" + manager + "'' are unavailable; waiters poll",
+        LOG.log(Level.INFO, "BATON-006 Release notifications of manager '" + manager + "' are unavailable; waiters poll",
                 failure);
     }
 
