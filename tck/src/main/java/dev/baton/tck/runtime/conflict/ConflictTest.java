@@ -1,0 +1,87 @@
+package dev.baton.tck.runtime.conflict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.tck.runtime.Http;
+import dev.baton.tck.runtime.RuntimeTck;
+import java.net.URL;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * While one request holds {@code gate:<id>}: a request that waits gets 409 Conflict after the
+ * per-method timeout of {@code microprofile-config.properties} (not the 30 s global one), a request
+ * with {@code await = false} gets 409 at once, both bodies name the key; once the holder is done the
+ * lock is free again.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ConflictTest {
+
+    /** Deliberately long: a request that used it instead of the override would hang the test. */
+    static final String GLOBAL_TIMEOUT = "30s";
+    static final long METHOD_TIMEOUT_MILLIS = 300;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return RuntimeTck.withConfig(
+                RuntimeTck.scenario("baton-tck-conflict").addClasses(GateResource.class),
+                "baton.timeout", GLOBAL_TIMEOUT,
+                GateResource.class.getName() + "/waitFor/Synchronized/timeout", METHOD_TIMEOUT_MILLIS + "ms");
+    }
+
+    @ArquillianResource
+    URL base;
+
+    @Test
+    void aWaitingRequestGets409AfterItsConfiguredTimeoutAndTheLockIsFreeAfterwards() {
+        CompletableFuture<Http.Response> holder = hold("t1");
+
+        long started = System.nanoTime();
+        Http.Response waiter = Http.post(base, "api/gate/wait/t1");
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(waiter.status()).as(waiter.body()).isEqualTo(409);
+        assertThat(waiter.body()).contains("gate:t1");
+        assertThat(waitedMillis).as("waited for the per-method timeout, not baton.timeout=" + GLOBAL_TIMEOUT)
+                .isLessThan(RuntimeTck.scaled(Duration.ofSeconds(15)).toMillis());
+
+        release("t1", holder);
+        assertThat(Http.post(base, "api/gate/wait/t1").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aRequestThatDoesNotWaitGets409AtOnce() {
+        CompletableFuture<Http.Response> holder = hold("t2");
+
+        Http.Response conflict = Http.post(base, "api/gate/try/t2");
+
+        assertThat(conflict.status()).as(conflict.body()).isEqualTo(409);
+        assertThat(conflict.body()).contains("gate:t2");
+
+        release("t2", holder);
+        assertThat(Http.post(base, "api/gate/try/t2").status()).isEqualTo(200);
+    }
+
+    private CompletableFuture<Http.Response> hold(String id) {
+        CompletableFuture<Http.Response> holder = CompletableFuture.supplyAsync(() -> Http.post(base, "api/gate/hold/" + id));
+        await().atMost(RuntimeTck.scaled(Duration.ofSeconds(30)))
+                .until(() -> holder.isDone() || "true".equals(Http.get(base, "api/gate/entered/" + id).body()));
+        assertThat(holder).as("the holder must still be inside").isNotDone();
+        return holder;
+    }
+
+    private void release(String id, CompletableFuture<Http.Response> holder) {
+        Http.post(base, "api/gate/open/" + id);
+        Http.Response released = holder.join();
+        assertThat(released.status()).as(released.body()).isEqualTo(200);
+        assertThat(released.body()).isEqualTo("released");
+    }
+}

@@ -1,0 +1,2 @@
+/** A {@code @Synchronized} template that names nothing resolvable fails the deployment. */
+package dev.baton.tck.runtime.definition;
