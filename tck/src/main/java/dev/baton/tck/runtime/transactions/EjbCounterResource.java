@@ -1,0 +1,32 @@
+package dev.baton.tck.runtime.transactions;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** {@code /api/counter/ejb/{name}}: POST increments, GET reads. */
+@Path("counter/ejb")
+@RequestScoped
+@Produces(MediaType.TEXT_PLAIN)
+public class EjbCounterResource {
+
+    @Inject
+    EjbCounter counter;
+
+    @POST
+    @Path("{name}")
+    public String increment(@PathParam("name") String name) {
+        return Long.toString(counter.increment(name));
+    }
+
+    @GET
+    @Path("{name}")
+    public String read(@PathParam("name") String name) {
+        return Long.toString(counter.read(name));
+    }
+}
