@@ -19,6 +19,7 @@ import jakarta.ws.rs.core.MediaType;
  * <pre>
  * curl -X POST 'http://localhost:8080/orders/api/orders/42/payments?amount=1000'
  * curl -X POST  http://localhost:8080/orders/api/orders/42/shipment     # 409 while order:42 is busy
+ * curl -X POST  http://localhost:8080/orders/api/orders/42/invoice
  * curl          http://localhost:8080/orders/api/orders/42
  * </pre>
  */
@@ -29,6 +30,9 @@ public class OrdersResource {
 
     @Inject
     PaymentService payments;
+
+    @Inject
+    InvoiceNumbers invoices;
 
     @GET
     public String get(@PathParam("id") String id) {
@@ -63,5 +67,13 @@ public class OrdersResource {
             throw new NotFoundException("no order " + id);
         }
         return order.toJson();
+    }
+
+    /** Issues an invoice number carrying a fencing token. */
+    @POST
+    @Path("invoice")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String invoice(@PathParam("id") String id) {
+        return invoices.issue(id);
     }
 }

@@ -10,6 +10,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -58,6 +65,64 @@ class OrdersExampleIT {
 
         assertThat(order.statusCode()).as(order.body()).isEqualTo(200);
         assertThat(order.body()).contains("\"paidCents\":500").contains("\"payments\":2");
+    }
+
+    @Test
+    void concurrentPaymentsOfOneOrderLoseNoUpdate() throws Exception {
+        int callers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            List<Future<HttpResponse<String>>> futures = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                futures.add(pool.submit(() -> send("POST", "api/orders/it-concurrent/payments?amount=100")));
+            }
+            for (Future<HttpResponse<String>> future : futures) {
+                HttpResponse<String> response = future.get(120, TimeUnit.SECONDS);
+                assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(send("GET", "api/orders/it-concurrent").body())
+                .contains("\"paidCents\":600").contains("\"payments\":6");
+    }
+
+    @Test
+    void shippingABusyOrderIs409AtOnce() throws Exception {
+        send("POST", "api/orders/it-busy/payments?amount=100");
+        CompletableFuture<HttpResponse<String>> packing = CompletableFuture.supplyAsync(() -> {
+            try {
+                return send("POST", "api/orders/it-busy/shipment?packingMillis=4000");
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        HttpResponse<String> conflict = null;
+        while (conflict == null && !packing.isDone()) {
+            HttpResponse<String> attempt = send("POST", "api/orders/it-busy/shipment");
+            if (attempt.statusCode() == 409) {
+                conflict = attempt;
+            }
+        }
+
+        assertThat(conflict).as("a second shipment while the first one packs").isNotNull();
+        assertThat(conflict.body()).contains("order:it-busy");
+        assertThat(packing.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void invoiceNumbersCarryGrowingFencingTokens() throws Exception {
+        long first = token(send("POST", "api/orders/it-invoice/invoice").body());
+        long second = token(send("POST", "api/orders/it-invoice/invoice").body());
+
+        assertThat(second).isGreaterThan(first);
+    }
+
+    private static long token(String invoiceNumber) {
+        assertThat(invoiceNumber).startsWith("INV-it-invoice-");
+        return Long.parseLong(invoiceNumber.substring(invoiceNumber.lastIndexOf('-') + 1));
     }
 
     @Test
