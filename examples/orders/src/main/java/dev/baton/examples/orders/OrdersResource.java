@@ -36,11 +36,7 @@ public class OrdersResource {
 
     @GET
     public String get(@PathParam("id") String id) {
-        CustomerOrder order = payments.find(id);
-        if (order == null) {
-            throw new NotFoundException("no order " + id);
-        }
-        return order.toJson();
+        return json(payments.find(id), id);
     }
 
     /** Pays on an order; concurrent payments of one order queue on {@code order:<id>} (in the EJB). */
@@ -62,7 +58,10 @@ public class OrdersResource {
         if (packingMillis > 0) {
             Thread.sleep(Math.min(packingMillis, 10_000));
         }
-        CustomerOrder order = payments.ship(id);
+        return json(payments.ship(id), id);
+    }
+
+    private static String json(CustomerOrder order, String id) {
         if (order == null) {
             throw new NotFoundException("no order " + id);
         }

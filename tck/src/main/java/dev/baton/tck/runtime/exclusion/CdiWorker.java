@@ -7,11 +7,12 @@ import jakarta.inject.Inject;
 
 /** An application-scoped CDI bean whose method is {@code @Synchronized} per key. */
 @ApplicationScoped
-public class CdiWorker {
+public class CdiWorker implements Worker {
 
     @Inject
     HolderProbe probe;
 
+    @Override
     @Synchronized("cdi:{key}")
     public void work(String key) {
         probe.hold("cdi:" + key, 100);

@@ -10,8 +10,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code POST /api/work/jaxrs/{key}}: the resource method itself is {@code @Synchronized}. */
-@Path("work/jaxrs")
+/** {@code POST /api/work/{key}}: the resource method itself is {@code @Synchronized}. */
+@Path("work")
 @RequestScoped
 @Produces(MediaType.TEXT_PLAIN)
 public class JaxrsWorkerResource {

@@ -8,14 +8,14 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code POST /api/work/ejb/{key}} calls the {@code @Synchronized} stateless EJB. */
-@Path("work/ejb")
+/** {@code POST /api/work/{key}} calls the deployment's {@link Worker} (a CDI bean or an EJB). */
+@Path("work")
 @RequestScoped
 @Produces(MediaType.TEXT_PLAIN)
-public class EjbWorkerResource {
+public class WorkerResource {
 
     @Inject
-    EjbWorker worker;
+    Worker worker;
 
     @POST
     @Path("{key}")

@@ -9,23 +9,21 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code /api/counter/ejb/{name}}: POST increments, GET reads. */
-@Path("counter/ejb")
+/** {@code /api/counter/{name}}: POST increments, GET reads the deployment's {@link IncrementingCounter}. */
+@Path("counter/{name}")
 @RequestScoped
 @Produces(MediaType.TEXT_PLAIN)
-public class EjbCounterResource {
+public class CounterResource {
 
     @Inject
-    EjbCounter counter;
+    IncrementingCounter counter;
 
     @POST
-    @Path("{name}")
     public String increment(@PathParam("name") String name) {
         return Long.toString(counter.increment(name));
     }
 
     @GET
-    @Path("{name}")
     public String read(@PathParam("name") String name) {
         return Long.toString(counter.read(name));
     }
