@@ -79,7 +79,8 @@ class TckCatchesFlawedStoresTest {
         }
 
         assertThat(outcome.failedContainers).as("classes of the suite that could not run").isEmpty();
-        assertThat(outcome.failed).as("rules failing for a store with flaw %s", flaw).containsAll(rules);
+        assertThat(outcome.failed).as("rules failing for a store with flaw %s; their reports: %s", flaw, outcome.reasons)
+                .containsAll(rules);
     }
 
     @ParameterizedTest(name = "the unflawed store passes {0}")
@@ -89,7 +90,7 @@ class TckCatchesFlawedStoresTest {
 
         Outcome outcome = run(List.of(tag));
 
-        assertThat(outcome.failed).as("rules failing for a correct store").isEmpty();
+        assertThat(outcome.reasons).as("rules failing for a correct store").isEmpty();
         assertThat(outcome.passed).isNotEmpty();
     }
 
@@ -132,6 +133,7 @@ class TckCatchesFlawedStoresTest {
     private static final class Outcome implements TestExecutionListener {
         final List<String> passed = new ArrayList<>();
         final List<String> failed = new ArrayList<>();
+        final List<String> reasons = new ArrayList<>();
         final List<String> failedContainers = new ArrayList<>();
 
         @Override
@@ -148,7 +150,10 @@ class TckCatchesFlawedStoresTest {
                     .orElse(test.getDisplayName());
             switch (result.getStatus()) {
                 case SUCCESSFUL -> passed.add(name);
-                case FAILED -> failed.add(name);
+                case FAILED -> {
+                    failed.add(name);
+                    reasons.add(name + ": " + result.getThrowable().map(Throwable::getMessage).orElse("?"));
+                }
                 case ABORTED -> { } // a capability the configured store does not declare
             }
         }
