@@ -28,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The store contract suite: every rule a {@link LockStore} must keep (see the rules on {@link LockStore}),
@@ -66,6 +68,7 @@ import org.junit.jupiter.api.TestInfo;
  * is fast. Start and stop the backend in the subclass ({@code @BeforeAll}/{@code @AfterAll}).
  */
 @Tag(ContractTags.STORE_CONTRACT)
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a store that hangs, far above every bound
 public abstract class LockStoreContract {
 
     /** The system property that multiplies every wait bound and margin of the suite: {@value}. */
@@ -357,6 +360,22 @@ public abstract class LockStoreContract {
             long secondToken = acquired(key, newOwner(), LONG_TTL);
 
             assertThat(secondToken).as("the token after a release").isGreaterThan(firstToken);
+        }
+
+        @Test
+        void refusedAcquireChangesNothing() {
+            String key = key("held");
+            String holder = newOwner();
+            long ttl = scaled(1_000).toMillis();
+            long token = acquired(key, holder, ttl);
+
+            for (int i = 0; i < 3; i++) {
+                assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired()).as("acquire of a held key").isFalse();
+            }
+
+            assertThat(awaitAcquired(key, newOwner(), LONG_TTL))
+                    .as("the holder's lease ran out at its own ttl, not extended by refused callers").isGreaterThan(token);
+            assertThat(store.release(key, holder)).as("the former holder's lease is over").isFalse();
         }
 
         @Test

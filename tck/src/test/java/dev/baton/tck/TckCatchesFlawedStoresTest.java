@@ -64,7 +64,9 @@ class TckCatchesFlawedStoresTest {
                 arguments(Flaw.NO_KEY_CHECK, NONE, List.of(ContractTags.KEYS),
                         List.of("keysWithLoneSurrogatesAreRejected", "nulIsKeptExactlyOrRejectedConsistently")),
                 arguments(Flaw.LISTENERS_STAY, ALL, List.of(ContractTags.CAPABILITIES),
-                        List.of("releaseNotificationTellsListenersOfARelease")));
+                        List.of("releaseNotificationTellsListenersOfARelease")),
+                arguments(Flaw.REFUSAL_EXTENDS_LEASE, NONE, List.of(ContractTags.ACQUIRE),
+                        List.of("refusedAcquireChangesNothing")));
     }
 
     @ParameterizedTest(name = "{0} is caught by {3}")

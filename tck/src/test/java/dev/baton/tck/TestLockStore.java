@@ -53,7 +53,9 @@ final class TestLockStore implements LockStore {
         /** Does not check keys for lone surrogates and NUL. */
         NO_KEY_CHECK,
         /** Never unregisters release listeners. */
-        LISTENERS_STAY
+        LISTENERS_STAY,
+        /** A refused acquire sets the holder's expiry to the caller's ttl. */
+        REFUSAL_EXTENDS_LEASE
     }
 
     /** What instances share: locks, token counters, release listeners. */
@@ -101,7 +103,7 @@ final class TestLockStore implements LockStore {
             long now = System.nanoTime();
             if (current != null && current.liveAt(now) && !(has(Flaw.REENTRANT) && current.owner.equals(owner))) {
                 result.set(refusal(current, now));
-                return current;
+                return has(Flaw.REFUSAL_EXTENDS_LEASE) ? new Entry(current.owner, expiry(ttlMillis)) : current;
             }
             result.set(AcquireResult.acquired(nextToken(k)));
             return new Entry(owner, expiry(ttlMillis));
