@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Helpers of the contract suite that need no store: owners, key descriptions, threads racing in rounds. */
@@ -98,6 +99,7 @@ final class ContractSupport {
      */
     static void race(int racers, int rounds, Duration bound, RoundBody body) throws Exception {
         CyclicBarrier barrier = new CyclicBarrier(racers);
+        AtomicBoolean failed = new AtomicBoolean();
         ExecutorService pool = Executors.newFixedThreadPool(racers, daemonThreads("baton-tck-racer"));
         try {
             List<Future<Void>> futures = new ArrayList<>();
@@ -105,11 +107,12 @@ final class ContractSupport {
                 int id = racer;
                 futures.add(pool.submit(() -> {
                     try {
-                        for (int round = 0; round < rounds; round++) {
+                        for (int round = 0; round < rounds && !failed.get(); round++) {
                             barrier.await(bound.toMillis(), TimeUnit.MILLISECONDS);
                             body.run(round, id);
                         }
                     } catch (Exception | Error e) {
+                        failed.set(true);
                         barrier.reset();
                         throw e;
                     }
@@ -130,18 +133,22 @@ final class ContractSupport {
     static void awaitAll(List<? extends Future<?>> futures, Duration bound) throws Exception {
         long deadline = System.nanoTime() + bound.toNanos();
         Throwable first = null;
+        TimeoutException timeout = null;
         for (Future<?> future : futures) {
             try {
-                future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                future.get(timeout != null ? 0 : Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (first == null || first instanceof BrokenBarrierException) {
                     first = cause;
                 }
             } catch (TimeoutException e) {
-                throw new AssertionError("the racing threads did not finish within " + bound
-                        + " (raise " + LockStoreContract.TIME_FACTOR_PROPERTY + " on a slow machine)", e);
+                timeout = e;
             }
+        }
+        if (timeout != null && (first == null || first instanceof BrokenBarrierException)) {
+            throw new AssertionError("the racing threads did not finish within " + bound
+                    + " (raise " + LockStoreContract.TIME_FACTOR_PROPERTY + " on a slow machine)", timeout);
         }
         if (first instanceof Exception exception) {
             throw exception;

@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -96,6 +98,21 @@ class TckCatchesFlawedStoresTest {
         assertThat(outcome.passed).isNotEmpty();
     }
 
+    @Test
+    void suiteClosesEveryStoreInstanceItCreatesOnce() {
+        FlawedStoreContract.configure(ALL);
+        FlawedStoreContract.BACKENDS.clear();
+
+        Outcome outcome = run(List.of(ContractTags.PERSISTENCE, ContractTags.ACQUIRE, ContractTags.CAPABILITIES));
+
+        assertThat(outcome.reasons).isEmpty();
+        assertThat(FlawedStoreContract.BACKENDS).isNotEmpty().allSatisfy(backend -> {
+            assertThat(backend.opened.get()).as("instances created").isPositive();
+            assertThat(backend.closed.get()).as("instances closed (a second close would have failed the test)")
+                    .isEqualTo(backend.opened.get());
+        });
+    }
+
     static Stream<String> tags() {
         return flaws().map(arguments -> arguments.get()[2]).flatMap(tags -> ((List<?>) tags).stream())
                 .map(String.class::cast).distinct();
@@ -118,7 +135,13 @@ class TckCatchesFlawedStoresTest {
         private static volatile Set<StoreCapability> capabilities = ALL;
         private static volatile Set<Flaw> flaws = EnumSet.noneOf(Flaw.class);
 
+        static final List<TestLockStore.Backend> BACKENDS = new CopyOnWriteArrayList<>();
+
         private final TestLockStore.Backend backend = new TestLockStore.Backend();
+
+        FlawedStoreContract() {
+            BACKENDS.add(backend);
+        }
 
         static void configure(Set<StoreCapability> declared, Flaw... with) {
             capabilities = declared;

@@ -63,6 +63,8 @@ final class TestLockStore implements LockStore {
         final Map<String, Entry> entries = new ConcurrentHashMap<>();
         final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
         final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+        final AtomicLong opened = new AtomicLong();
+        final AtomicLong closed = new AtomicLong();
     }
 
     record Entry(String owner, long expiresAtNanos) {
@@ -75,12 +77,23 @@ final class TestLockStore implements LockStore {
     private final Set<StoreCapability> capabilities;
     private final Set<Flaw> flaws;
     private final Map<String, AtomicLong> counters;
+    private volatile boolean isClosed;
 
     TestLockStore(Backend backend, Set<StoreCapability> capabilities, Set<Flaw> flaws) {
         this.backend = backend;
         this.capabilities = capabilities.isEmpty() ? Set.of() : EnumSet.copyOf(capabilities);
         this.flaws = flaws.isEmpty() ? Set.of() : EnumSet.copyOf(flaws);
         this.counters = has(Flaw.FORGETS_TOKENS_ON_RESTART) ? new ConcurrentHashMap<>() : backend.counters;
+        backend.opened.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+        if (isClosed) {
+            throw new IllegalStateException("closed twice");
+        }
+        isClosed = true;
+        backend.closed.incrementAndGet();
     }
 
     @Override
@@ -182,6 +195,9 @@ final class TestLockStore implements LockStore {
     }
 
     private String checkedKey(String key) {
+        if (isClosed) {
+            throw new IllegalStateException("store used after close()");
+        }
         if (!has(Flaw.NO_KEY_CHECK)) {
             LockArguments.requireValidKey(key, capabilities.contains(StoreCapability.NUL_IN_KEYS));
         } else if (key == null || key.isEmpty() || key.length() > LockArguments.MAX_KEY_LENGTH) {
