@@ -91,25 +91,32 @@ class OrdersExampleIT {
     @Test
     void shippingABusyOrderIs409AtOnce() throws Exception {
         send("POST", "api/orders/it-busy/payments?amount=100");
-        CompletableFuture<HttpResponse<String>> packing = CompletableFuture.supplyAsync(() -> {
-            try {
-                return send("POST", "api/orders/it-busy/shipment?packingMillis=4000");
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
+        // a slow shipment holds order:it-busy while quick ones are tried; if a quick one happens to
+        // get the lock first, the slow one is the 409 and the round is repeated
+        for (int round = 0; round < 5; round++) {
+            CompletableFuture<HttpResponse<String>> packing = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return send("POST", "api/orders/it-busy/shipment?packingMillis=3000");
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            HttpResponse<String> conflict = null;
+            while (conflict == null && !packing.isDone()) {
+                HttpResponse<String> attempt = send("POST", "api/orders/it-busy/shipment");
+                if (attempt.statusCode() == 409) {
+                    conflict = attempt;
+                }
             }
-        });
-
-        HttpResponse<String> conflict = null;
-        while (conflict == null && !packing.isDone()) {
-            HttpResponse<String> attempt = send("POST", "api/orders/it-busy/shipment");
-            if (attempt.statusCode() == 409) {
-                conflict = attempt;
+            HttpResponse<String> packed = packing.get(60, TimeUnit.SECONDS);
+            if (conflict != null) {
+                assertThat(conflict.body()).contains("order:it-busy");
+                assertThat(packed.statusCode()).as(packed.body()).isEqualTo(200);
+                return;
             }
+            assertThat(packed.statusCode()).as("the slow shipment lost the race: " + packed.body()).isEqualTo(409);
         }
-
-        assertThat(conflict).as("a second shipment while the first one packs").isNotNull();
-        assertThat(conflict.body()).contains("order:it-busy");
-        assertThat(packing.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        throw new AssertionError("no 409 for a second shipment while the first one packed, in 5 rounds");
     }
 
     @Test

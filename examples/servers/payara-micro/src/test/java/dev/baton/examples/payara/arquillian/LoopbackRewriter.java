@@ -1,6 +1,7 @@
 package dev.baton.examples.payara.arquillian;
 
 import java.util.logging.Logger;
+import org.jboss.arquillian.container.spi.client.container.DeploymentException;
 import org.jboss.arquillian.container.spi.client.protocol.metadata.HTTPContext;
 import org.jboss.arquillian.container.spi.client.protocol.metadata.ProtocolMetaData;
 import org.jboss.arquillian.container.spi.client.protocol.metadata.Servlet;
@@ -9,7 +10,12 @@ import org.jboss.arquillian.core.api.InstanceProducer;
 import org.jboss.arquillian.core.api.annotation.Inject;
 import org.jboss.arquillian.core.api.annotation.Observes;
 
-/** Replaces the host of every {@link HTTPContext} of a deployment with {@value #LOOPBACK}. */
+/**
+ * Replaces the host of every {@link HTTPContext} of a deployment with {@value #LOOPBACK}, and turns a
+ * deployment that Payara Micro refused into a {@link DeploymentException}: the adapter reports the
+ * server as started with no application in it (the application's context root is missing), which
+ * would otherwise only surface as 404s.
+ */
 public class LoopbackRewriter {
 
     static final String LOOPBACK = "127.0.0.1";
@@ -19,7 +25,11 @@ public class LoopbackRewriter {
     @DeploymentScoped
     private InstanceProducer<ProtocolMetaData> metadata;
 
-    public void rewrite(@Observes ProtocolMetaData deployed) {
+    public void rewrite(@Observes ProtocolMetaData deployed) throws DeploymentException {
+        if (deployed.getContexts(HTTPContext.class).stream().allMatch(http -> http.getServlets().isEmpty())) {
+            throw new DeploymentException("Payara Micro started without the application: the deployment failed"
+                    + " (its reason is in the Payara Micro output above)");
+        }
         boolean local = deployed.getContexts(HTTPContext.class).stream()
                 .allMatch(http -> LOOPBACK.equals(http.getHost()));
         if (local) {
