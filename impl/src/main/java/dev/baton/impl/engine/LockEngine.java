@@ -129,7 +129,7 @@ public final class LockEngine implements AutoCloseable {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         if (closed.get()) {
-            throw new LockException("Lock manager '" + name() + "' is shut down; cannot acquire '" + key + "'");
+            throw shutDown(key);
         }
         subscribeOnce();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait ? timeoutMillis : 0);
@@ -144,6 +144,12 @@ public final class LockEngine implements AutoCloseable {
             entered = gate.tryEnter(wait ? deadline - System.nanoTime() : 0);
             if (entered) {
                 lock = contend(gate, key, storeKey, ttlMillis, wait, deadline);
+                if (lock != null && closed.get()) {
+                    // close() may have listed the held locks before this one joined them: nobody else would
+                    // release it. Whoever releases it first (here or close()) also gives the gate back.
+                    lock.close();
+                    throw shutDown(key);
+                }
             }
             return lock;
         } catch (InterruptedException e) {
@@ -159,11 +165,18 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
+    private LockException shutDown(String key) {
+        return new LockException("Lock manager '" + name() + "' is shut down; cannot acquire '" + key + "'");
+    }
+
     private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long deadline)
             throws InterruptedException {
         gate.contending(Thread.currentThread());
         try {
             for (int attempt = 0; ; attempt++) {
+                if (closed.get()) {
+                    throw shutDown(key);
+                }
                 String owner = OwnerTokens.next();
                 long sentAt = System.nanoTime();
                 AcquireResult result = store.acquire(storeKey, owner, ttlMillis);
