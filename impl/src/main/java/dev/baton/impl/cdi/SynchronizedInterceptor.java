@@ -33,6 +33,7 @@ public class SynchronizedInterceptor implements Serializable {
         String key = plan.keys().key(context.getMethod(), context.getParameters());
         HeldLock lock = runtime.engine(plan.manager()).acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await());
         boolean handedOver = false;
+        Runnable methodReturned = null;
         CurrentLocks.push(lock);
         try {
             if (plan.async()) {
@@ -44,13 +45,16 @@ public class SynchronizedInterceptor implements Serializable {
                 }
                 return result;
             }
-            handedOver = runtime.transactions().releaseAfterCompletion(lock);
+            methodReturned = runtime.transactions().releaseAfterCompletion(lock);
             return context.proceed();
         } finally {
             CurrentLocks.pop(lock);
             // A lock deferred to the end of the transaction stays bound to this thread: calling the same key
-            // again in the same transaction fails fast instead of waiting for itself.
-            if (!handedOver) {
+            // again in the same transaction fails fast instead of waiting for itself. It is released when
+            // both the method has returned and the transaction has completed.
+            if (methodReturned != null) {
+                methodReturned.run();
+            } else if (!handedOver) {
                 lock.close();
             }
         }
