@@ -4,6 +4,7 @@ import dev.baton.LockAlreadyHeldException;
 import dev.baton.LockException;
 import dev.baton.LockInterruptedException;
 import dev.baton.LockLostException;
+import dev.baton.LockStoreException;
 import dev.baton.LockTimeoutException;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.logging.BatonLog;
@@ -179,7 +180,12 @@ public final class LockEngine implements AutoCloseable {
                 }
                 String owner = OwnerTokens.next();
                 long sentAt = System.nanoTime();
-                AcquireResult result = store.acquire(storeKey, owner, ttlMillis);
+                AcquireResult result;
+                try {
+                    result = store.acquire(storeKey, owner, ttlMillis);
+                } catch (RuntimeException e) {
+                    throw storeFailure("acquiring", key, e);
+                }
                 if (result.isAcquired()) {
                     return holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
                             sentAt + TimeUnit.MILLISECONDS.toNanos(ttlMillis), Thread.currentThread()));
@@ -294,6 +300,8 @@ public final class LockEngine implements AutoCloseable {
         boolean released;
         try {
             released = store.release(lock.storeKey(), lock.owner());
+        } catch (RuntimeException e) {
+            throw storeFailure("releasing", lock.key(), e);
         } finally {
             KeyGate gate = lock.gate();
             if (gate.holder() == lock) {
@@ -311,6 +319,18 @@ public final class LockEngine implements AutoCloseable {
             }
         }
         return released;
+    }
+
+    /**
+     * A store must report a failure as a {@link LockStoreException}; one that throws something else (its
+     * driver's or client's exception) is wrapped, so callers get what the API documents. Bad arguments
+     * ({@link IllegalArgumentException}) and Baton's own exceptions pass as they are.
+     */
+    private static RuntimeException storeFailure(String operation, String key, RuntimeException e) {
+        if (e instanceof LockException || e instanceof IllegalArgumentException) {
+            return e;
+        }
+        return new LockStoreException("The lock store failed " + operation + " '" + key + "': " + e, e);
     }
 
     // --- keys and gates ---
