@@ -287,9 +287,8 @@ public final class LockEngine implements AutoCloseable {
         } catch (RuntimeException e) {
             BatonLog.listenerFailed("lost " + lock.key(), e);
         }
-        Thread worker = lock.boundThread();
-        if (settings.interruptOnLoss() && worker != null) {
-            worker.interrupt();
+        if (settings.interruptOnLoss()) {
+            lock.interruptWorker();
         }
     }
 
