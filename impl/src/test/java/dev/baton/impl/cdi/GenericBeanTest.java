@@ -1,0 +1,73 @@
+package dev.baton.impl.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Lock;
+import dev.baton.Locks;
+import dev.baton.Synchronized;
+import dev.baton.impl.testing.BatonTest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.weld.junit5.auto.AddBeanClasses;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A bean that implements a generic interface: the compiler adds a bridge method {@code handle(Object)}
+ * (with the annotation copied, without parameter names). Deploying and calling it through the
+ * interface must work with the template of the real method.
+ */
+@BatonTest
+@AddBeanClasses({GenericBeanTest.OrderHandler.class, GenericBeanTest.Inventory.class})
+class GenericBeanTest {
+
+    public interface Handler<T> {
+        String handle(T item);
+    }
+
+    public record Order(String id) {
+    }
+
+    @ApplicationScoped
+    public static class OrderHandler implements Handler<Order> {
+        @Inject
+        Locks locks;
+
+        @Override
+        @Synchronized("order:{item.id}")
+        public String handle(Order item) {
+            return locks.current().map(Lock::key).orElse("<none>");
+        }
+    }
+
+    public abstract static class Repository<T> {
+        @Inject
+        Locks locks;
+
+        public abstract String save(T entity);
+    }
+
+    @ApplicationScoped
+    @Synchronized("inventory")
+    public static class Inventory extends Repository<Order> {
+        @Override
+        public String save(Order entity) {
+            return locks.current().map(Lock::key).orElse("<none>");
+        }
+    }
+
+    @Inject
+    Handler<Order> handler;
+
+    @Inject
+    OrderHandler orderHandler;
+
+    @Inject
+    Repository<Order> repository;
+
+    @Test
+    void theBridgeMethodUsesTheRealMethodsTemplate() {
+        assertThat(handler.handle(new Order("o-1"))).isEqualTo("order:o-1");
+        assertThat(orderHandler.handle(new Order("o-2"))).isEqualTo("order:o-2");
+        assertThat(repository.save(new Order("o-3"))).isEqualTo("inventory");
+    }
+}
