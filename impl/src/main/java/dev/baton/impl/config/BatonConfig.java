@@ -191,6 +191,14 @@ public final class BatonConfig {
         if (prefix.length() >= dev.baton.spi.LockArguments.MAX_KEY_LENGTH) {
             problems.add(key(name, "prefix") + ": " + prefix.length() + " chars leaves no room for keys (at most "
                     + dev.baton.spi.LockArguments.MAX_KEY_LENGTH + " chars with the prefix)");
+        } else if (!prefix.isEmpty()) {
+            try {
+                // NUL is left to each store (some keep it); invalid UTF-16 no store can keep.
+                dev.baton.spi.LockArguments.requireValidKey(prefix, true);
+            } catch (IllegalArgumentException e) {
+                problems.add(key(name, "prefix") + ": '" + prefix + "' is not valid: "
+                        + e.getMessage().replaceFirst("^lock key", "it"));
+            }
         }
         boolean interrupt = bool(config, key(name, "interrupt-on-loss"), parent != null && parent.interruptOnLoss(), problems);
         if (problems.size() > before) {

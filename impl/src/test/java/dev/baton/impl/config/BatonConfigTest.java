@@ -96,6 +96,18 @@ class BatonConfigTest {
     }
 
     @Test
+    void aPrefixThatIsNotValidUtf16IsRejected() {
+        // Every key would be refused at call time; the deployment fails instead, naming the key.
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.prefix=app\uD800:")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.prefix").hasMessageContaining("surrogate");
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=eu", "baton.eu.prefix=eu\uDC00")))
+                .hasMessageContaining("baton.eu.prefix");
+        assertThat(BatonConfig.read(config("baton.prefix=\u00e9t\u00e9\uD83D\uDE00:")).manager("").orElseThrow().prefix())
+                .isEqualTo("\u00e9t\u00e9\uD83D\uDE00:");
+    }
+
+    @Test
     void theInterceptorPriorityIsConfigurable() {
         assertThat(BatonConfig.read(config("baton.interceptor.priority=2500")).interceptorPriority()).isEqualTo(2500);
         assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=2500"))).isEqualTo(2500);
