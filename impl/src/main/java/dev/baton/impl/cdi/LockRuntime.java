@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.LockConfigurationException;
+import dev.baton.LockException;
 import dev.baton.Locks;
 import dev.baton.Synchronized;
 import dev.baton.impl.config.BatonConfig;
@@ -45,6 +46,8 @@ public class LockRuntime {
     private RenewalExecutors executors;
     private TransactionSupport transactions;
     private CdiLockListener listener;
+    /** Set at application stop: no engine starts after it. */
+    private volatile boolean stopped;
 
     @PostConstruct
     void start() {
@@ -59,6 +62,7 @@ public class LockRuntime {
 
     @PreDestroy
     void stop() {
+        stopped = true;
         engines.values().forEach(LockEngine::close);
         engines.clear();
         if (executors != null && executors.owned()) {
@@ -97,7 +101,14 @@ public class LockRuntime {
      */
     LockEngine engine(String name) {
         LockEngine engine = engines.get(name);
-        return engine != null ? engine : engines.computeIfAbsent(name, this::startEngine);
+        if (engine == null) {
+            engine = engines.computeIfAbsent(name, this::startEngine);
+        }
+        if (stopped) {
+            // stop() may have listed the engines before this one joined them; a closed engine refuses to acquire.
+            engine.close();
+        }
+        return engine;
     }
 
     TransactionSupport transactions() {
@@ -138,6 +149,9 @@ public class LockRuntime {
     private LockEngine startEngine(String name) {
         ManagerSettings settings = config.manager(name).orElseThrow(() -> new IllegalArgumentException(
                 "Lock manager '" + name + "' is not declared (list it in baton.managers)"));
+        if (stopped) {
+            throw new LockException("Lock manager '" + name + "' is shut down: the application is stopping");
+        }
         CdiBeanLookup beans = new CdiBeanLookup(beanManager);
         LockStore store = StoreRegistry.createConfigured(config, settings, beans);
         boolean owned = true;
