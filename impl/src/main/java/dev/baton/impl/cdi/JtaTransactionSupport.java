@@ -79,7 +79,7 @@ final class JtaTransactionSupport implements TransactionSupport {
             done();
         }
 
-        /** The method returned. */
+        /** The method returned (a CompletionStage method: its stage completed). */
         @Override
         public void run() {
             done();
