@@ -338,13 +338,14 @@ public final class LockEngine implements AutoCloseable {
         if (key == null) {
             throw new IllegalArgumentException("lock key must not be null");
         }
+        if (key.isEmpty()) {
+            // Checked here: with a prefix the store key would not be empty, and would lock the bare prefix.
+            throw new IllegalArgumentException("lock key must not be empty");
+        }
         String storeKey = settings.prefix().isEmpty() ? key : settings.prefix() + key;
         try {
             return LockArguments.requireValidKey(storeKey, nulAllowed);
         } catch (IllegalArgumentException e) {
-            if (key.isEmpty()) {
-                throw new IllegalArgumentException("lock key must not be empty");
-            }
             if (settings.prefix().isEmpty()) {
                 throw e;
             }
