@@ -6,8 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.LockException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
-import dev.baton.spi.AcquireResult;
-import dev.baton.spi.LockStore;
+import dev.baton.impl.testing.FaultyStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -31,47 +30,31 @@ class CloseWhileAcquiringTest {
         scheduler.shutdownNow();
     }
 
-    /** The real memory store, whose acquire can be held inside the call until the test lets it go. */
-    private final class GatedStore implements LockStore {
-        final CountDownLatch inside = new CountDownLatch(1);
-        final CountDownLatch proceed = new CountDownLatch(1);
-
-        @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
+    @Test
+    void aLockWonWhileTheEngineClosesIsReleasedAndNotHandedOut() throws Exception {
+        FaultyStore store = new FaultyStore();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch proceed = new CountDownLatch(1);
+        store.onAcquire = () -> {
             inside.countDown();
             try {
                 proceed.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return backend.acquire(key, owner, ttlMillis);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
-            return backend.renew(key, owner, ttlMillis);
-        }
-
-        @Override
-        public boolean release(String key, String owner) {
-            return backend.release(key, owner);
-        }
-    }
-
-    @Test
-    void aLockWonWhileTheEngineClosesIsReleasedAndNotHandedOut() throws Exception {
-        GatedStore store = new GatedStore();
+        };
         LockEngine engine = Engines.engine(store, scheduler, 30_000, 10_000);
         CompletableFuture<HeldLock> acquiring = CompletableFuture.supplyAsync(() -> engine.acquire("closing", 30_000, 10_000, true));
-        assertThat(store.inside.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
         engine.close();
-        store.proceed.countDown();
+        store.onAcquire = null;
+        proceed.countDown();
 
         ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> acquiring.get(30, TimeUnit.SECONDS));
         assertThat(failure.getCause()).isInstanceOf(LockException.class).hasMessageContaining("shut down");
         assertThat(engine.heldCount()).isZero();
-        assertThat(backend.acquire("closing", "another-instance", 1_000).isAcquired())
+        assertThat(store.acquire("closing", "another-instance", 1_000).isAcquired())
                 .as("the key is free in the store once the engine is closed").isTrue();
     }
 

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
-import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
 import dev.baton.impl.testing.ExclusionDetector;
+import dev.baton.impl.testing.FaultyStore;
 import dev.baton.impl.testing.Threads;
-import dev.baton.spi.AcquireResult;
-import dev.baton.spi.LockStore;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,36 +20,7 @@ import org.junit.jupiter.api.Test;
 class StoreFailureTest {
 
     private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final MemoryLockStore backend = new MemoryLockStore();
-    private volatile RuntimeException acquireFailure;
-    private volatile RuntimeException releaseFailure;
-
-    private final LockStore store = new LockStore() {
-        @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            RuntimeException failure = acquireFailure;
-            if (failure != null) {
-                throw failure;
-            }
-            return backend.acquire(key, owner, ttlMillis);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
-            return backend.renew(key, owner, ttlMillis);
-        }
-
-        @Override
-        public boolean release(String key, String owner) {
-            boolean released = backend.release(key, owner);
-            RuntimeException failure = releaseFailure;
-            if (failure != null) {
-                throw failure;
-            }
-            return released;
-        }
-    };
-
+    private final FaultyStore store = new FaultyStore();
     private final LockEngine engine = Engines.engine(store, scheduler, 30_000, 10_000);
 
     @AfterEach
@@ -63,14 +32,14 @@ class StoreFailureTest {
     @Test
     void aForeignExceptionFromAcquireIsALockStoreExceptionAndLeavesNothingBehind() throws Exception {
         IllegalStateException driverFailure = new IllegalStateException("connection pool exhausted");
-        acquireFailure = driverFailure;
+        store.acquireFailure = driverFailure;
         for (int i = 0; i < 5; i++) {
             assertThatThrownBy(() -> engine.acquire("orders", 30_000, 1_000, true))
                     .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("'orders'")
                     .hasCause(driverFailure);
         }
-        acquireFailure = null;
+        store.acquireFailure = null;
 
         ExclusionDetector detector = new ExclusionDetector();
         Threads.race(4, t -> {
@@ -89,11 +58,11 @@ class StoreFailureTest {
     void aForeignExceptionFromReleaseIsALockStoreException() {
         HeldLock lock = engine.acquire("invoices", 30_000, 1_000, true);
         UnsupportedOperationException clientFailure = new UnsupportedOperationException("client closed");
-        releaseFailure = clientFailure;
+        store.releaseFailure = clientFailure;
         assertThatThrownBy(lock::release).isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("'invoices'")
                 .hasCause(clientFailure);
-        releaseFailure = null;
+        store.releaseFailure = null;
         assertThat(engine.heldCount()).isZero();
         try (HeldLock again = engine.acquire("invoices", 30_000, 1_000, false)) {
             assertThat(again.isHeld()).isTrue();
@@ -103,7 +72,7 @@ class StoreFailureTest {
     @Test
     void aLockStoreExceptionIsPassedOnAsItIs() {
         LockStoreException down = new LockStoreException("acquire failed", new java.net.ConnectException("refused"));
-        acquireFailure = down;
+        store.acquireFailure = down;
         assertThatThrownBy(() -> engine.acquire("payments", 30_000, 1_000, true)).isSameAs(down);
     }
 }

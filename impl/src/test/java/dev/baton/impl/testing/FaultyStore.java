@@ -17,13 +17,27 @@ public final class FaultyStore implements LockStore {
     private final MemoryLockStore delegate = new MemoryLockStore();
     public volatile boolean down;
     public volatile boolean renewAnswersFalse;
+    /** Thrown by acquire instead of working, when set: an exception of the store's own, not a LockStoreException. */
+    public volatile RuntimeException acquireFailure;
+    /** Thrown by release after the real release, when set. */
+    public volatile RuntimeException releaseFailure;
+    /** Run at the start of every acquire, when set: to hold a caller inside the store. */
+    public volatile Runnable onAcquire;
     public final AtomicInteger renewCalls = new AtomicInteger();
     public final AtomicInteger acquireCalls = new AtomicInteger();
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
         acquireCalls.incrementAndGet();
+        Runnable hook = onAcquire;
+        if (hook != null) {
+            hook.run();
+        }
         failIfDown("acquire");
+        RuntimeException failure = acquireFailure;
+        if (failure != null) {
+            throw failure;
+        }
         return delegate.acquire(key, owner, ttlMillis);
     }
 
@@ -37,7 +51,12 @@ public final class FaultyStore implements LockStore {
     @Override
     public boolean release(String key, String owner) {
         failIfDown("release");
-        return delegate.release(key, owner);
+        boolean released = delegate.release(key, owner);
+        RuntimeException failure = releaseFailure;
+        if (failure != null) {
+            throw failure;
+        }
+        return released;
     }
 
     @Override
