@@ -23,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -57,7 +58,7 @@ public final class LockEngine implements AutoCloseable {
     private final Set<HeldLock> held = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile AutoCloseable subscription;
+    private final AtomicReference<AutoCloseable> subscription = new AtomicReference<>();
 
     /**
      * @param settings the manager's settings
@@ -370,14 +371,30 @@ public final class LockEngine implements AutoCloseable {
             return;
         }
         try {
-            subscription = store.onRelease(storeKey -> {
+            subscription.set(store.onRelease(storeKey -> {
                 KeyGate gate = gates.get(storeKey);
                 if (gate != null) {
                     gate.wakeContender();
                 }
-            });
+            }));
         } catch (RuntimeException e) {
             BatonLog.notificationUnavailable(name(), e);
+        }
+        if (closed.get()) {
+            // close() may have looked for the subscription before it was made.
+            unsubscribe();
+        }
+    }
+
+    /** Closes the release notification subscription, once. */
+    private void unsubscribe() {
+        AutoCloseable sub = subscription.getAndSet(null);
+        if (sub != null) {
+            try {
+                sub.close();
+            } catch (Exception e) {
+                BatonLog.shutdownFailed("the release notification of manager '" + name() + "'", e);
+            }
         }
     }
 
@@ -403,14 +420,7 @@ public final class LockEngine implements AutoCloseable {
         for (HeldLock lock : remaining) {
             lock.close();
         }
-        AutoCloseable sub = subscription;
-        if (sub != null) {
-            try {
-                sub.close();
-            } catch (Exception e) {
-                BatonLog.shutdownFailed("the release notification of manager '" + name() + "'", e);
-            }
-        }
+        unsubscribe();
         try {
             store.close();
         } catch (RuntimeException e) {
