@@ -122,13 +122,39 @@ public class LockRuntime {
         BatonExtension.PlanKey key = new BatonExtension.PlanKey(targetClass, method);
         MethodPlan plan = planCache.get(key);
         if (plan == null) {
-            plan = extension.plan(targetClass, method);
+            Method real = method.isBridge() ? bridged(method) : method;
+            plan = extension.plan(targetClass, real);
             if (plan == null) {
-                plan = lateBuild(targetClass, method);
+                plan = lateBuild(targetClass, real);
             }
             planCache.put(key, plan);
         }
         return plan;
+    }
+
+    /**
+     * The method a compiler bridge calls. A bridge (a generic interface or superclass implemented) has
+     * erased parameter types; the plan, built at deployment, is the real method's.
+     */
+    private static Method bridged(Method bridge) {
+        for (Method candidate : bridge.getDeclaringClass().getDeclaredMethods()) {
+            if (!candidate.isBridge() && candidate.getName().equals(bridge.getName())
+                    && candidate.getParameterCount() == bridge.getParameterCount()
+                    && bridge.getReturnType().isAssignableFrom(candidate.getReturnType())
+                    && assignable(bridge.getParameterTypes(), candidate.getParameterTypes())) {
+                return candidate;
+            }
+        }
+        return bridge;
+    }
+
+    private static boolean assignable(Class<?>[] to, Class<?>[] from) {
+        for (int i = 0; i < to.length; i++) {
+            if (!to[i].isAssignableFrom(from[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private MethodPlan lateBuild(Class<?> targetClass, Method method) {

@@ -8,6 +8,7 @@ import dev.baton.Synchronized;
 import dev.baton.impl.testing.BatonTest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.lang.reflect.Method;
 import org.jboss.weld.junit5.auto.AddBeanClasses;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +64,16 @@ class GenericBeanTest {
 
     @Inject
     Repository<Order> repository;
+
+    @Test
+    void aContainerThatReportsTheBridgeMethodGetsTheRealMethodsPlan() throws Exception {
+        // Weld reports the real method to interceptors; a container may report the bridge that was called.
+        Method bridge = OrderHandler.class.getDeclaredMethod("handle", Object.class);
+        assertThat(bridge.isBridge()).isTrue();
+        LockRuntime runtime = jakarta.enterprise.inject.spi.CDI.current().select(LockRuntime.class).get();
+        MethodPlan plan = runtime.plan(OrderHandler.class, bridge);
+        assertThat(plan.keys().key(bridge, new Object[] {new Order("o-9")})).isEqualTo("order:o-9");
+    }
 
     @Test
     void theBridgeMethodUsesTheRealMethodsTemplate() {
