@@ -212,10 +212,7 @@ public final class JpaLockStore implements LockStore {
         try {
             Dialect d = inTransaction(c -> Dialect.detect(c, table, sequence));
             switch (schemaAction) {
-                case CREATE -> inTransaction(c -> {
-                    d.create(c);
-                    return null;
-                });
+                case CREATE -> create(d);
                 case VALIDATE -> inTransaction(c -> {
                     d.validate(c);
                     return null;
@@ -234,6 +231,27 @@ public final class JpaLockStore implements LockStore {
             throw new LockStoreException("The JPA lock store (table " + table + ") cannot connect to its database"
                     + (schemaAction == SchemaAction.NONE ? "" : " or " + schemaAction.name().toLowerCase(java.util.Locale.ROOT) + " its schema")
                     + ": " + describe(e), e);
+        }
+    }
+
+    private Object create(Dialect d) {
+        try {
+            return inTransaction(c -> {
+                d.create(c);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            // Another instance may have created the same objects at the same moment (H2 and MariaDB do
+            // not serialize CREATE ... IF NOT EXISTS for sequences): fine if the schema is now usable.
+            try {
+                return inTransaction(c -> {
+                    d.validate(c);
+                    return null;
+                });
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+                throw e;
+            }
         }
     }
 
