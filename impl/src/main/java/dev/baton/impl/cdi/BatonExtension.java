@@ -1,0 +1,139 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.LockKeyResolver;
+import dev.baton.Synchronized;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.store.StoreRegistry;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import jakarta.interceptor.Interceptor;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Baton's CDI portable extension. It registers the interceptor (at the configured priority) and
+ * Baton's beans, so applications need no {@code beans.xml} entry; validates every {@code @Synchronized}
+ * method and the configuration at deployment, failing it with messages that name class, method and
+ * value; and builds the per-method plans the interceptor looks up.
+ */
+public class BatonExtension implements Extension {
+
+    private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
+    private final Set<Class<? extends LockKeyResolver>> resolvers = new LinkedHashSet<>();
+    private final List<String> configProblems = new ArrayList<>();
+    private volatile BatonConfig config;
+
+    /** Identifies a method of a bean class. */
+    record PlanKey(Class<?> beanClass, Method method) {
+    }
+
+    void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
+        int priority = BatonConfig.interceptorPriority(ConfigProvider.getConfig());
+        event.addAnnotatedType(SynchronizedInterceptor.class, SynchronizedInterceptor.class.getName())
+                .remove(a -> a.annotationType() == Priority.class)
+                .add(new PriorityLiteral(priority));
+        event.addAnnotatedType(LockRuntime.class, LockRuntime.class.getName());
+    }
+
+    <T> void planMethods(@Observes ProcessManagedBean<T> event) {
+        AnnotatedType<T> type = event.getAnnotatedBeanClass();
+        if (type.isAnnotationPresent(Interceptor.class)) {
+            return;
+        }
+        Synchronized onClass = type.getAnnotation(Synchronized.class);
+        for (AnnotatedMethod<? super T> method : type.getMethods()) {
+            Synchronized onMethod = method.getAnnotation(Synchronized.class);
+            Method javaMethod = method.getJavaMember();
+            if (onMethod == null && (onClass == null || !interceptable(javaMethod))) {
+                continue;
+            }
+            BatonConfig cfg = config();
+            if (cfg == null) {
+                return; // the configuration itself is invalid: reported after validation
+            }
+            try {
+                Synchronized annotation = onMethod != null ? onMethod : onClass;
+                MethodPlan plan = MethodPlans.build(type.getJavaClass(), javaMethod, annotation, onMethod == null, cfg);
+                plans.put(new PlanKey(type.getJavaClass(), javaMethod), plan);
+                if (annotation.resolver() != LockKeyResolver.class) {
+                    resolvers.add(annotation.resolver());
+                }
+            } catch (LockConfigurationException e) {
+                event.addDefinitionError(e);
+            }
+        }
+    }
+
+    void validate(@Observes AfterDeploymentValidation event, BeanManager beanManager) {
+        BatonConfig cfg = config();
+        if (cfg == null) {
+            configProblems.forEach(problem -> event.addDeploymentProblem(new LockConfigurationException(problem)));
+            return;
+        }
+        for (Class<? extends LockKeyResolver> resolver : resolvers) {
+            if (beanManager.getBeans(resolver).isEmpty()) {
+                event.addDeploymentProblem(new LockConfigurationException("@Synchronized names the key resolver "
+                        + resolver.getName() + ", but there is no such CDI bean (give it a bean-defining annotation "
+                        + "such as @ApplicationScoped)"));
+            }
+        }
+        try {
+            StoreRegistry.validate(cfg, new CdiBeanLookup(beanManager));
+        } catch (LockConfigurationException e) {
+            event.addDeploymentProblem(e);
+        }
+    }
+
+    /**
+     * The plan of a method of a bean class, or null if it was not processed at deployment.
+     *
+     * @param beanClass the class (or a subclass or proxy of it)
+     * @param method the method
+     * @return the plan, or null
+     */
+    MethodPlan plan(Class<?> beanClass, Method method) {
+        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            MethodPlan plan = plans.get(new PlanKey(c, method));
+            if (plan != null) {
+                return plan;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return the validated configuration, or null when it is invalid
+     */
+    BatonConfig config() {
+        BatonConfig cfg = config;
+        if (cfg == null && configProblems.isEmpty()) {
+            try {
+                cfg = BatonConfig.read(ConfigProvider.getConfig());
+                config = cfg;
+            } catch (LockConfigurationException e) {
+                configProblems.add(e.getMessage());
+            }
+        }
+        return cfg;
+    }
+
+    private static boolean interceptable(Method method) {
+        int m = method.getModifiers();
+        return !java.lang.reflect.Modifier.isStatic(m) && !java.lang.reflect.Modifier.isPrivate(m)
+                && !java.lang.reflect.Modifier.isFinal(m) && method.getDeclaringClass() != Object.class;
+    }
+}

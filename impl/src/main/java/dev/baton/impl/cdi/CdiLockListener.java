@@ -1,0 +1,61 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.LockLostException;
+import dev.baton.event.LockAcquired;
+import dev.baton.event.LockLost;
+import dev.baton.event.LockReleased;
+import dev.baton.impl.engine.HeldLock;
+import dev.baton.impl.engine.LockListener;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.spi.BeanManager;
+
+/**
+ * Turns engine notifications into CDI events, fired both synchronously ({@code @Observes}) and
+ * asynchronously ({@code @ObservesAsync}). Event types nobody observes are not fired at all, so an
+ * application without observers pays nothing on the hot path.
+ */
+final class CdiLockListener implements LockListener {
+
+    private final Event<Object> events;
+    private final boolean acquiredObserved;
+    private final boolean releasedObserved;
+    private final boolean lostObserved;
+
+    CdiLockListener(BeanManager beanManager) {
+        this.events = beanManager.getEvent();
+        this.acquiredObserved = observed(beanManager, new LockAcquired("", "k", 1));
+        this.releasedObserved = observed(beanManager, new LockReleased("", "k", 1));
+        this.lostObserved = observed(beanManager, new LockLost("", "k", 1, new LockLostException("k", 1, "-", null)));
+    }
+
+    private static boolean observed(BeanManager beanManager, Object sample) {
+        return !beanManager.resolveObserverMethods(sample).isEmpty();
+    }
+
+    @Override
+    public void acquired(HeldLock lock) {
+        if (acquiredObserved) {
+            fire(LockAcquired.class, new LockAcquired(lock.managerName(), lock.key(), lock.fencingToken()));
+        }
+    }
+
+    @Override
+    public void released(HeldLock lock) {
+        if (releasedObserved) {
+            fire(LockReleased.class, new LockReleased(lock.managerName(), lock.key(), lock.fencingToken()));
+        }
+    }
+
+    @Override
+    public void lost(HeldLock lock, LockLostException reason) {
+        if (lostObserved) {
+            fire(LockLost.class, new LockLost(lock.managerName(), lock.key(), lock.fencingToken(), reason));
+        }
+    }
+
+    private <T> void fire(Class<T> type, T event) {
+        Event<T> typed = events.select(type);
+        typed.fire(event);
+        typed.fireAsync(event);
+    }
+}

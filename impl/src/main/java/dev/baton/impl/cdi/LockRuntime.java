@@ -1,0 +1,152 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.Locks;
+import dev.baton.Synchronized;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.engine.EngineLocks;
+import dev.baton.impl.engine.LockEngine;
+import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.store.StoreRegistry;
+import dev.baton.spi.LockStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.literal.NamedLiteral;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The application's lock runtime: one {@link LockEngine} per lock manager (started at first use, so
+ * stores connect lazily), the renewal scheduler, JTA support and events. Releases every lock and closes
+ * the stores when the application stops.
+ */
+@ApplicationScoped
+public class LockRuntime {
+
+    private final Map<String, LockEngine> engines = new ConcurrentHashMap<>();
+    private final Map<String, Locks> locks = new ConcurrentHashMap<>();
+    private final Map<BatonExtension.PlanKey, MethodPlan> planCache = new ConcurrentHashMap<>();
+
+    @Inject
+    BatonExtension extension;
+
+    @Inject
+    BeanManager beanManager;
+
+    private BatonConfig config;
+    private RenewalExecutors executors;
+    private TransactionSupport transactions;
+    private CdiLockListener listener;
+
+    @PostConstruct
+    void start() {
+        config = extension.config();
+        if (config == null) {
+            throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
+        }
+        executors = RenewalExecutors.detect();
+        transactions = TransactionSupport.detect();
+        listener = new CdiLockListener(beanManager);
+    }
+
+    @PreDestroy
+    void stop() {
+        engines.values().forEach(LockEngine::close);
+        engines.clear();
+        if (executors != null && executors.owned()) {
+            executors.executor().shutdownNow();
+        }
+    }
+
+    /**
+     * The default lock manager, for injection.
+     *
+     * @return the default manager's {@link Locks}
+     */
+    @Produces
+    @Default
+    Locks defaultLocks() {
+        return locks("");
+    }
+
+    /**
+     * @param name a manager name
+     * @return its {@link Locks}
+     * @throws IllegalArgumentException for an undeclared manager
+     */
+    Locks locks(String name) {
+        Locks existing = locks.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        return locks.computeIfAbsent(name, n -> new EngineLocks(engine(n), this::locks));
+    }
+
+    /**
+     * @param name a manager name
+     * @return its engine, started on first use
+     * @throws IllegalArgumentException for an undeclared manager
+     */
+    LockEngine engine(String name) {
+        LockEngine engine = engines.get(name);
+        return engine != null ? engine : engines.computeIfAbsent(name, this::startEngine);
+    }
+
+    TransactionSupport transactions() {
+        return transactions;
+    }
+
+    /**
+     * The plan of a method; built now (and validated) for beans that deployment did not show us.
+     */
+    MethodPlan plan(Class<?> targetClass, Method method) {
+        BatonExtension.PlanKey key = new BatonExtension.PlanKey(targetClass, method);
+        MethodPlan plan = planCache.get(key);
+        if (plan == null) {
+            plan = extension.plan(targetClass, method);
+            if (plan == null) {
+                plan = lateBuild(targetClass, method);
+            }
+            planCache.put(key, plan);
+        }
+        return plan;
+    }
+
+    private MethodPlan lateBuild(Class<?> targetClass, Method method) {
+        Synchronized onMethod = method.getAnnotation(Synchronized.class);
+        Class<?> beanClass = targetClass;
+        Synchronized onClass = null;
+        for (Class<?> c = targetClass; c != null && onClass == null; c = c.getSuperclass()) {
+            onClass = c.getAnnotation(Synchronized.class);
+            beanClass = c;
+        }
+        if (onMethod == null && onClass == null) {
+            throw new LockConfigurationException("No @Synchronized found for " + targetClass.getName() + "." + method.getName());
+        }
+        return MethodPlans.build(onMethod != null ? method.getDeclaringClass() : beanClass, method,
+                onMethod != null ? onMethod : onClass, onMethod == null, config);
+    }
+
+    private LockEngine startEngine(String name) {
+        ManagerSettings settings = config.manager(name).orElseThrow(() -> new IllegalArgumentException(
+                "Lock manager '" + name + "' is not declared (list it in baton.managers)"));
+        CdiBeanLookup beans = new CdiBeanLookup(beanManager);
+        LockStore store = StoreRegistry.createConfigured(config, settings, beans);
+        boolean owned = true;
+        if (store == null) {
+            Optional<LockStore> bean = name.isEmpty() ? beans.bean(LockStore.class) : beans.bean(LockStore.class, NamedLiteral.of(name));
+            owned = bean.isEmpty();
+            store = bean.orElseGet(StoreRegistry::createDefault);
+        }
+        BatonLog.managerStarted(name, store.toString(), executors.description());
+        return new LockEngine(settings, owned ? store : new BeanOwnedStore(store), executors.executor(), listener);
+    }
+}

@@ -1,0 +1,25 @@
+package dev.baton.impl.cdi;
+
+import java.lang.reflect.Method;
+
+/**
+ * Everything the interceptor needs for one {@code @Synchronized} method, computed and validated at
+ * deployment: an invocation only looks it up.
+ *
+ * @param description {@code Class.method} for messages
+ * @param manager the lock manager's name
+ * @param keys computes the key of an invocation
+ * @param ttlMillis the lease
+ * @param timeoutMillis the wait
+ * @param await whether to wait
+ * @param async whether the method returns a {@link java.util.concurrent.CompletionStage}, held until it completes
+ */
+record MethodPlan(String description, String manager, KeySource keys, long ttlMillis, long timeoutMillis, boolean await,
+        boolean async) {
+
+    /** Computes a lock key from an invocation. */
+    @FunctionalInterface
+    interface KeySource {
+        String key(Method method, Object[] arguments);
+    }
+}

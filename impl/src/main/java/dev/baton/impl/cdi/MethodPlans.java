@@ -1,0 +1,145 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.LockKeyResolver;
+import dev.baton.Synchronized;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.Durations;
+import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.key.KeyTemplate;
+import dev.baton.impl.key.TemplateException;
+import jakarta.enterprise.inject.spi.CDI;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Builds {@link MethodPlan}s: merges the annotation with its MicroProfile Config overrides, checks the
+ * manager, compiles the key template and parses durations. Every problem is a
+ * {@link LockConfigurationException} naming the class, the method and the value.
+ */
+final class MethodPlans {
+
+    private static final String ANNOTATION = Synchronized.class.getSimpleName();
+
+    private MethodPlans() {
+    }
+
+    /**
+     * @param beanClass the bean class (for config overrides and the default key)
+     * @param method the intercepted method
+     * @param annotation the binding that applies (the method's, else the class's)
+     * @param classLevel whether the annotation is on the class
+     * @param config the validated configuration
+     * @return the plan
+     * @throws LockConfigurationException naming class, method and problem
+     */
+    static MethodPlan build(Class<?> beanClass, Method method, Synchronized annotation, boolean classLevel, BatonConfig config) {
+        String description = beanClass.getName() + "." + method.getName() + "()";
+        try {
+            return plan(beanClass, method, annotation, classLevel, config, description);
+        } catch (LockConfigurationException | TemplateException e) {
+            throw new LockConfigurationException("@Synchronized on " + description + ": " + e.getMessage());
+        }
+    }
+
+    private static MethodPlan plan(Class<?> beanClass, Method method, Synchronized annotation, boolean classLevel,
+            BatonConfig config, String description) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
+            throw new LockConfigurationException("a static, private or final method cannot be intercepted");
+        }
+        Overrides overrides = new Overrides(config, beanClass, method);
+        String manager = overrides.get("manager").orElse(annotation.manager());
+        Optional<ManagerSettings> settings = config.manager(manager);
+        if (settings.isEmpty()) {
+            throw new LockConfigurationException("manager '" + manager + "' is not declared (list it in baton.managers)");
+        }
+        String template = overrides.get("value").orElse(annotation.value());
+        Class<? extends LockKeyResolver> resolver = annotation.resolver();
+        MethodPlan.KeySource keys;
+        if (resolver != LockKeyResolver.class) {
+            if (!template.isEmpty()) {
+                throw new LockConfigurationException("both a key template ('" + template + "') and a resolver ("
+                        + resolver.getName() + ") are set; use one");
+            }
+            keys = new ResolverKeys(resolver);
+        } else {
+            String effective = template.isEmpty()
+                    ? (classLevel ? beanClass.getName() : beanClass.getName() + "." + method.getName())
+                    : template;
+            KeyTemplate compiled = KeyTemplate.compile(effective, method);
+            keys = (m, arguments) -> compiled.resolve(arguments);
+        }
+        long ttl = duration(overrides, "ttl", annotation.ttl(), settings.get().ttlMillis());
+        long timeout = duration(overrides, "timeout", annotation.timeout(), settings.get().timeoutMillis());
+        boolean await = overrides.get("await").map(v -> bool(v, overrides.key("await"))).orElse(annotation.await());
+        boolean async = CompletionStage.class.isAssignableFrom(method.getReturnType());
+        return new MethodPlan(description, manager, keys, ttl, timeout, await, async);
+    }
+
+    private static long duration(Overrides overrides, String member, String annotated, long fallback) {
+        Optional<String> configured = overrides.get(member);
+        if (configured.isPresent()) {
+            return Durations.parseMillis(configured.get(), overrides.key(member));
+        }
+        return annotated.isBlank() ? fallback : Durations.parseMillis(annotated, member + " = \"" + annotated + "\"");
+    }
+
+    private static boolean bool(String value, String key) {
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new LockConfigurationException(key + ": '" + value + "' is not true or false");
+    }
+
+    /** The MicroProfile Fault Tolerance style overrides: method, then class, then global. */
+    private static final class Overrides {
+        private final BatonConfig config;
+        private final String[] prefixes;
+        private String lastKey;
+
+        Overrides(BatonConfig config, Class<?> beanClass, Method method) {
+            this.config = config;
+            String cls = beanClass.getName();
+            this.prefixes = new String[] {cls + "/" + method.getName() + "/" + ANNOTATION + "/", cls + "/" + ANNOTATION + "/",
+                ANNOTATION + "/"};
+        }
+
+        Optional<String> get(String member) {
+            for (String prefix : prefixes) {
+                Optional<String> value = config.value(prefix + member);
+                if (value.isPresent()) {
+                    lastKey = prefix + member;
+                    return value;
+                }
+            }
+            return Optional.empty();
+        }
+
+        String key(String member) {
+            return lastKey != null && lastKey.endsWith("/" + member) ? lastKey : prefixes[0] + member;
+        }
+    }
+
+    /** Looks the resolver bean up once, at the first invocation (its existence is checked at deployment). */
+    private static final class ResolverKeys implements MethodPlan.KeySource {
+        private final Class<? extends LockKeyResolver> type;
+        private volatile LockKeyResolver resolver;
+
+        ResolverKeys(Class<? extends LockKeyResolver> type) {
+            this.type = type;
+        }
+
+        @Override
+        public String key(Method method, Object[] arguments) {
+            LockKeyResolver r = resolver;
+            if (r == null) {
+                r = CDI.current().select(type).get();
+                resolver = r;
+            }
+            return r.resolveKey(method, arguments);
+        }
+    }
+}

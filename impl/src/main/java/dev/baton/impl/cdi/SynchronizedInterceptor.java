@@ -1,0 +1,57 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.Synchronized;
+import dev.baton.impl.engine.CurrentLocks;
+import dev.baton.impl.engine.HeldLock;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+import java.io.Serializable;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs {@link Synchronized} methods under their lock. Thin on purpose: it looks up the method's plan
+ * (built at deployment), asks the engine for the lock, and releases it when the method returns, when
+ * its {@link CompletionStage} completes, or after its JTA transaction completes.
+ */
+@Synchronized
+@Interceptor
+@Priority(Synchronized.DEFAULT_PRIORITY)
+public class SynchronizedInterceptor implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    LockRuntime runtime;
+
+    @AroundInvoke
+    Object synchronize(InvocationContext context) throws Exception {
+        MethodPlan plan = runtime.plan(context.getTarget().getClass(), context.getMethod());
+        String key = plan.keys().key(context.getMethod(), context.getParameters());
+        HeldLock lock = runtime.engine(plan.manager()).acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await());
+        boolean handedOver = false;
+        CurrentLocks.push(lock);
+        try {
+            if (plan.async()) {
+                Object result = context.proceed();
+                if (result instanceof CompletionStage<?> stage) {
+                    lock.unbindThread();
+                    stage.whenComplete((value, failure) -> lock.close());
+                    handedOver = true;
+                }
+                return result;
+            }
+            handedOver = runtime.transactions().releaseAfterCompletion(lock);
+            return context.proceed();
+        } finally {
+            CurrentLocks.pop(lock);
+            // A lock deferred to the end of the transaction stays bound to this thread: calling the same key
+            // again in the same transaction fails fast instead of waiting for itself.
+            if (!handedOver) {
+                lock.close();
+            }
+        }
+    }
+}

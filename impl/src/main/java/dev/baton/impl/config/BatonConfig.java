@@ -1,0 +1,228 @@
+package dev.baton.impl.config;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.Synchronized;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Baton's configuration, read from MicroProfile Config and validated once. Every key lives under
+ * {@code baton.}; a named manager's keys under {@code baton.<name>.} fall back to the default
+ * manager's.
+ *
+ * <table>
+ * <caption>Keys</caption>
+ * <tr><th>key</th><th>default</th></tr>
+ * <tr><td>{@code baton.store}</td><td>an application {@code LockStore} bean, else {@code memory}</td></tr>
+ * <tr><td>{@code baton.ttl}</td><td>30s</td></tr>
+ * <tr><td>{@code baton.timeout}</td><td>10s</td></tr>
+ * <tr><td>{@code baton.prefix}</td><td>(none)</td></tr>
+ * <tr><td>{@code baton.renew-interval}</td><td>a third of each lock's ttl</td></tr>
+ * <tr><td>{@code baton.interrupt-on-loss}</td><td>false</td></tr>
+ * <tr><td>{@code baton.managers}</td><td>(none): comma-separated names of further managers</td></tr>
+ * <tr><td>{@code baton.interceptor.priority}</td><td>{@link Synchronized#DEFAULT_PRIORITY}</td></tr>
+ * </table>
+ */
+public final class BatonConfig {
+
+    /** The prefix of every key. */
+    public static final String PREFIX = "baton.";
+
+    private static final Pattern MANAGER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    /** Names that are keys of their own below {@code baton.} and so cannot name a manager. */
+    private static final Set<String> RESERVED = Set.of("store", "ttl", "timeout", "prefix", "renew-interval",
+            "interrupt-on-loss", "managers", "interceptor", "memory", "file", "jpa", "redis");
+
+    private final Config config;
+    private final Map<String, ManagerSettings> managers;
+    private final int interceptorPriority;
+
+    private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority) {
+        this.config = config;
+        this.managers = managers;
+        this.interceptorPriority = interceptorPriority;
+    }
+
+    /**
+     * Reads and validates the configuration.
+     *
+     * @param config the MicroProfile Config
+     * @return the configuration
+     * @throws LockConfigurationException listing every invalid key and value
+     */
+    public static BatonConfig read(Config config) {
+        List<String> problems = new ArrayList<>();
+        Map<String, ManagerSettings> managers = new LinkedHashMap<>();
+        ManagerSettings defaults = readManager(config, "", null, problems);
+        if (defaults != null) {
+            managers.put("", defaults);
+        }
+        for (String name : managerNames(config, problems)) {
+            ManagerSettings settings = readManager(config, name, defaults, problems);
+            if (settings != null) {
+                managers.put(name, settings);
+            }
+        }
+        int priority = Synchronized.DEFAULT_PRIORITY;
+        Optional<String> rawPriority = config.getOptionalValue(PREFIX + "interceptor.priority", String.class);
+        if (rawPriority.isPresent()) {
+            try {
+                priority = Integer.parseInt(rawPriority.get().trim());
+            } catch (NumberFormatException e) {
+                problems.add(PREFIX + "interceptor.priority: '" + rawPriority.get() + "' is not an integer");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new LockConfigurationException("Invalid Baton configuration: " + String.join("; ", problems));
+        }
+        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority);
+    }
+
+    /**
+     * Reads only the interceptor priority, which is needed before the rest can be validated.
+     *
+     * @param config the MicroProfile Config
+     * @return the priority, or the default when it is absent or not an integer (reported later)
+     */
+    public static int interceptorPriority(Config config) {
+        try {
+            return config.getOptionalValue(PREFIX + "interceptor.priority", String.class)
+                    .map(String::trim).map(Integer::parseInt).orElse(Synchronized.DEFAULT_PRIORITY);
+        } catch (NumberFormatException e) {
+            return Synchronized.DEFAULT_PRIORITY;
+        }
+    }
+
+    /**
+     * @return the validated managers by name; the default one under the empty name
+     */
+    public Map<String, ManagerSettings> managers() {
+        return managers;
+    }
+
+    /**
+     * @param name a manager name, empty for the default
+     * @return its settings, if declared
+     */
+    public Optional<ManagerSettings> manager(String name) {
+        return Optional.ofNullable(managers.get(name));
+    }
+
+    /**
+     * @return the interceptor's priority
+     */
+    public int interceptorPriority() {
+        return interceptorPriority;
+    }
+
+    /**
+     * A raw value, for annotation overrides and store settings.
+     *
+     * @param key the full key
+     * @return the value, if set and not blank
+     */
+    public Optional<String> value(String key) {
+        return config.getOptionalValue(key, String.class).map(String::trim).filter(s -> !s.isEmpty());
+    }
+
+    /**
+     * The key under which a manager reads a setting.
+     *
+     * @param manager the manager name, empty for the default
+     * @param setting the setting, e.g. {@code ttl} or {@code jpa.table}
+     * @return e.g. {@code baton.ttl} or {@code baton.reports.ttl}
+     */
+    public static String key(String manager, String setting) {
+        return manager.isEmpty() ? PREFIX + setting : PREFIX + manager + "." + setting;
+    }
+
+    private static List<String> managerNames(Config config, List<String> problems) {
+        List<String> names = new ArrayList<>();
+        Optional<String> raw = config.getOptionalValue(PREFIX + "managers", String.class);
+        if (raw.isEmpty()) {
+            return names;
+        }
+        for (String part : raw.get().split(",")) {
+            String name = part.trim();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!MANAGER_NAME.matcher(name).matches()) {
+                problems.add(PREFIX + "managers: '" + name + "' is not a valid manager name (letters, digits, '_' and '-')");
+            } else if (RESERVED.contains(name)) {
+                problems.add(PREFIX + "managers: '" + name + "' is reserved (it is a configuration key of its own)");
+            } else if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private static ManagerSettings readManager(Config config, String name, ManagerSettings parent, List<String> problems) {
+        int before = problems.size();
+        Optional<String> store = text(config, key(name, "store"));
+        if (store.isPresent() && !STORE_NAME.matcher(store.get()).matches()) {
+            problems.add(key(name, "store") + ": '" + store.get() + "' is not a store name");
+        }
+        if (store.isEmpty() && parent != null) {
+            store = parent.store();
+        }
+        long ttl = duration(config, key(name, "ttl"), parent == null ? ManagerSettings.DEFAULT_TTL_MILLIS : parent.ttlMillis(), problems);
+        long timeout = duration(config, key(name, "timeout"),
+                parent == null ? ManagerSettings.DEFAULT_TIMEOUT_MILLIS : parent.timeoutMillis(), problems);
+        long renew = duration(config, key(name, "renew-interval"), parent == null ? 0 : parent.renewIntervalMillis(), problems);
+        if (renew > 0 && renew >= ttl) {
+            problems.add(key(name, "renew-interval") + ": " + renew + " ms must be shorter than the ttl (" + ttl + " ms)");
+        }
+        String prefix = config.getOptionalValue(key(name, "prefix"), String.class)
+                .orElse(parent == null ? "" : parent.prefix());
+        if (prefix.length() >= dev.baton.spi.LockArguments.MAX_KEY_LENGTH) {
+            problems.add(key(name, "prefix") + ": " + prefix.length() + " chars leaves no room for keys (at most "
+                    + dev.baton.spi.LockArguments.MAX_KEY_LENGTH + " chars with the prefix)");
+        }
+        boolean interrupt = bool(config, key(name, "interrupt-on-loss"), parent != null && parent.interruptOnLoss(), problems);
+        if (problems.size() > before) {
+            return null;
+        }
+        return new ManagerSettings(name, store, ttl, timeout, prefix, renew, interrupt);
+    }
+
+    private static Optional<String> text(Config config, String key) {
+        return config.getOptionalValue(key, String.class).map(String::trim).filter(s -> !s.isEmpty());
+    }
+
+    private static long duration(Config config, String key, long fallback, List<String> problems) {
+        Optional<String> raw = text(config, key);
+        if (raw.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return Durations.parseMillis(raw.get(), key);
+        } catch (LockConfigurationException e) {
+            problems.add(e.getMessage());
+            return fallback;
+        }
+    }
+
+    private static boolean bool(Config config, String key, boolean fallback, List<String> problems) {
+        Optional<String> raw = text(config, key);
+        if (raw.isEmpty()) {
+            return fallback;
+        }
+        String v = raw.get().toLowerCase(java.util.Locale.ROOT);
+        if (v.equals("true") || v.equals("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        problems.add(key + ": '" + raw.get() + "' is not true or false");
+        return fallback;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.baton.impl.config;
+
+import java.util.Optional;
+
+/**
+ * The settings of one lock manager, validated.
+ *
+ * @param name the manager's name, empty for the default one
+ * @param store the configured store name, or empty to use an application {@code LockStore} bean, else
+ *     the memory store
+ * @param ttlMillis the default lease
+ * @param timeoutMillis the default wait
+ * @param prefix prepended to every key
+ * @param renewIntervalMillis how often a held lock is renewed
+ * @param interruptOnLoss whether the holder's thread is interrupted when its lock is lost
+ */
+public record ManagerSettings(
+        String name,
+        Optional<String> store,
+        long ttlMillis,
+        long timeoutMillis,
+        String prefix,
+        long renewIntervalMillis,
+        boolean interruptOnLoss) {
+
+    /** The default lease: 30 s. */
+    public static final long DEFAULT_TTL_MILLIS = 30_000;
+
+    /** The default wait: 10 s. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 10_000;
+
+    /**
+     * The renewal interval for a lease: a third of it, at least 1 ms.
+     *
+     * @param ttlMillis the lease
+     * @return the interval
+     */
+    public static long renewIntervalFor(long ttlMillis) {
+        return Math.max(1, ttlMillis / 3);
+    }
+
+    /**
+     * The renewal interval for a given lease: the configured one when it is shorter than the lease,
+     * else a third of the lease.
+     *
+     * @param leaseMillis the lease of one lock
+     * @return the interval for that lock
+     */
+    public long renewIntervalMillis(long leaseMillis) {
+        return renewIntervalMillis > 0 && renewIntervalMillis < leaseMillis ? renewIntervalMillis : renewIntervalFor(leaseMillis);
+    }
+}

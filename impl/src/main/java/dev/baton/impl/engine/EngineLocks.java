@@ -1,0 +1,112 @@
+package dev.baton.impl.engine;
+
+import dev.baton.Lock;
+import dev.baton.LockOptions;
+import dev.baton.Locks;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+
+/** {@link Locks} on top of one {@link LockEngine}; {@link #manager(String)} asks the registry for others. */
+public final class EngineLocks implements Locks {
+
+    private final LockEngine engine;
+    private final Function<String, Locks> managers;
+
+    /**
+     * @param engine the manager's engine
+     * @param managers finds other managers by name; throws {@link IllegalArgumentException} for unknown ones
+     */
+    public EngineLocks(LockEngine engine, Function<String, Locks> managers) {
+        this.engine = engine;
+        this.managers = managers;
+    }
+
+    @Override
+    public String name() {
+        return engine.name();
+    }
+
+    @Override
+    public Locks manager(String name) {
+        return managers.apply(Objects.requireNonNull(name, "manager name"));
+    }
+
+    @Override
+    public Lock acquire(String key) {
+        return acquire(key, LockOptions.defaults());
+    }
+
+    @Override
+    public Lock acquire(String key, LockOptions options) {
+        return engine.acquire(key, ttl(options), timeout(options), options.isWait());
+    }
+
+    @Override
+    public Optional<Lock> tryAcquire(String key) {
+        return tryAcquire(key, LockOptions.defaults());
+    }
+
+    @Override
+    public Optional<Lock> tryAcquire(String key, LockOptions options) {
+        return Optional.ofNullable(engine.acquireOrNull(key, ttl(options), 0, false));
+    }
+
+    @Override
+    public <T, E extends Exception> T callWithLock(String key, LockedWork<T, E> work) throws E {
+        return callWithLock(key, LockOptions.defaults(), work);
+    }
+
+    @Override
+    public <T, E extends Exception> T callWithLock(String key, LockOptions options, LockedWork<T, E> work) throws E {
+        Objects.requireNonNull(work, "work");
+        Lock lock = acquire(key, options);
+        CurrentLocks.push(lock);
+        try {
+            return work.call(lock);
+        } finally {
+            CurrentLocks.pop(lock);
+            lock.close();
+        }
+    }
+
+    @Override
+    public <T> T callWithLock(String key, Callable<T> work) throws Exception {
+        Objects.requireNonNull(work, "work");
+        return callWithLock(key, LockOptions.defaults(), lock -> work.call());
+    }
+
+    @Override
+    public <E extends Exception> void runWithLock(String key, LockedAction<E> action) throws E {
+        runWithLock(key, LockOptions.defaults(), action);
+    }
+
+    @Override
+    public <E extends Exception> void runWithLock(String key, LockOptions options, LockedAction<E> action) throws E {
+        Objects.requireNonNull(action, "action");
+        callWithLock(key, options, lock -> {
+            action.run(lock);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Lock> current() {
+        return CurrentLocks.current();
+    }
+
+    private long ttl(LockOptions options) {
+        return Objects.requireNonNull(options, "options").ttl().map(Duration::toMillis).orElse(engine.settings().ttlMillis());
+    }
+
+    private long timeout(LockOptions options) {
+        return options.timeout().map(Duration::toMillis).orElse(engine.settings().timeoutMillis());
+    }
+
+    @Override
+    public String toString() {
+        return "Locks[" + (name().isEmpty() ? "default" : name()) + "]";
+    }
+}

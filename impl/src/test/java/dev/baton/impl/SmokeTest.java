@@ -1,0 +1,24 @@
+package dev.baton.impl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Lock;
+import dev.baton.Locks;
+import dev.baton.impl.testing.BatonTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+@BatonTest
+class SmokeTest {
+
+    @Inject
+    Locks locks;
+
+    @Test
+    void acquiresAndReleases() {
+        try (Lock lock = locks.acquire("smoke")) {
+            assertThat(lock.isHeld()).isTrue();
+            assertThat(lock.fencingToken()).isPositive();
+        }
+    }
+}
