@@ -34,10 +34,13 @@ public abstract class FencedWritesSuite {
         try (JpaLockStore store = backend.store(table)) {
             FencedWrites fenced = store.fencedWrites();
             String key = "fence:" + UUID.randomUUID();
-            long stale = store.acquire(key, JpaTestOwners.owner(), 300).fencingToken();
+            String staleOwner = JpaTestOwners.owner();
+            long stale = store.acquire(key, staleOwner, 60_000).fencingToken();
             String update = "UPDATE " + data + " SET val = ?1 WHERE id = ?2 AND {fence}";
 
             assertThat(inTransaction(em -> fenced.executeUpdate(em, key, stale, update, "first", id))).isEqualTo(1);
+            // The holder stalls past its lease: its last renewal ran with a 1 ms ttl.
+            assertThat(store.renew(key, staleOwner, 1)).isTrue();
 
             AcquireResult next = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                     .until(() -> store.acquire(key, JpaTestOwners.owner(), 60_000), AcquireResult::isAcquired);
