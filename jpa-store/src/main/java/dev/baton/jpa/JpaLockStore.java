@@ -89,24 +89,21 @@ public final class JpaLockStore implements LockStore {
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        checkKey(key);
-        LockArguments.requireValidOwner(owner);
+        check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         return execute("acquire", key, (d, c) -> d.acquire(c, key, owner, ttlMillis));
     }
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
-        checkKey(key);
-        LockArguments.requireValidOwner(owner);
+        check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         return execute("renew", key, (d, c) -> d.renew(c, key, owner, ttlMillis));
     }
 
     @Override
     public boolean release(String key, String owner) {
-        checkKey(key);
-        LockArguments.requireValidOwner(owner);
+        check(key, owner);
         return execute("release", key, (d, c) -> d.release(c, key, owner));
     }
 
@@ -155,9 +152,10 @@ public final class JpaLockStore implements LockStore {
         }
     }
 
-    private static void checkKey(String key) {
+    private static void check(String key, String owner) {
         // PostgreSQL text cannot hold U+0000; every database rejects it alike.
         LockArguments.requireValidKey(key, false);
+        LockArguments.requireValidOwner(owner);
     }
 
     @FunctionalInterface

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
 import dev.baton.jpa.testing.Backend;
+import dev.baton.jpa.testing.Concurrently;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** {@code schema-action}: create is idempotent and safe when instances start at once; validate checks. */
@@ -30,28 +29,12 @@ public abstract class SchemaSuite {
                     .isInstanceOf(LockStoreException.class).hasMessageContaining("validate");
         }
 
-        Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
         List<JpaLockStore> stores = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            JpaLockStore store = backend.store(table);
-            stores.add(store);
-            Thread t = new Thread(() -> {
-                try {
-                    start.await();
-                    store.acquire("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000);
-                } catch (Throwable e) {
-                    errors.add(e);
-                }
-            });
-            threads.add(t);
-            t.start();
+            stores.add(backend.store(table));
         }
-        start.countDown();
-        for (Thread t : threads) {
-            t.join(60_000);
-        }
+        Queue<Throwable> errors = Concurrently.run(stores.size(),
+                i -> stores.get(i).acquire("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000));
         stores.forEach(JpaLockStore::close);
         assertThat(errors).isEmpty();
 

@@ -3,15 +3,12 @@ package dev.baton.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.Backend;
+import dev.baton.jpa.testing.Concurrently;
 import dev.baton.spi.AcquireResult;
 import jakarta.persistence.EntityManagerFactory;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -44,45 +41,30 @@ public abstract class TwoInstancesSuite {
         try (JpaLockStore s1 = backend.store(f1, table); JpaLockStore s2 = backend.store(f2, table)) {
             s1.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
             s2.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
-            CountDownLatch start = new CountDownLatch(1);
-            List<Thread> threads = new ArrayList<>();
-            for (int i = 0; i < 2 * THREADS_PER_INSTANCE; i++) {
+            Queue<Throwable> errors = Concurrently.run(2 * THREADS_PER_INSTANCE, i -> {
                 JpaLockStore store = i % 2 == 0 ? s1 : s2;
-                Thread t = new Thread(() -> {
-                    try {
-                        start.await();
-                        for (int attempt = 0; attempt < ATTEMPTS_PER_THREAD; attempt++) {
-                            String owner = JpaTestOwners.owner();
-                            AcquireResult r = store.acquire(key, owner, 30_000);
-                            if (!r.isAcquired()) {
-                                continue;
-                            }
-                            if (holders.incrementAndGet() != 1) {
-                                overlaps.incrementAndGet();
-                            }
-                            long previous = lastToken.getAndSet(r.fencingToken());
-                            if (r.fencingToken() <= previous) {
-                                problems.add("token " + r.fencingToken() + " after " + previous);
-                            }
-                            acquisitions.incrementAndGet();
-                            Thread.sleep(1);
-                            holders.decrementAndGet();
-                            if (!store.release(key, owner)) {
-                                problems.add("release of a held lock returned false");
-                            }
-                        }
-                    } catch (Throwable e) {
-                        problems.add(e.toString());
+                for (int attempt = 0; attempt < ATTEMPTS_PER_THREAD; attempt++) {
+                    String owner = JpaTestOwners.owner();
+                    AcquireResult r = store.acquire(key, owner, 30_000);
+                    if (!r.isAcquired()) {
+                        continue;
                     }
-                });
-                threads.add(t);
-                t.start();
-            }
-            start.countDown();
-            for (Thread t : threads) {
-                t.join(TimeUnit.MINUTES.toMillis(2));
-                assertThat(t.isAlive()).as("worker finished").isFalse();
-            }
+                    if (holders.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    long previous = lastToken.getAndSet(r.fencingToken());
+                    if (r.fencingToken() <= previous) {
+                        problems.add("token " + r.fencingToken() + " after " + previous);
+                    }
+                    acquisitions.incrementAndGet();
+                    Thread.sleep(1);
+                    holders.decrementAndGet();
+                    if (!store.release(key, owner)) {
+                        problems.add("release of a held lock returned false");
+                    }
+                }
+            });
+            errors.forEach(e -> problems.add(e.toString()));
         } finally {
             f1.close();
             f2.close();
@@ -119,30 +101,13 @@ public abstract class TwoInstancesSuite {
                 Thread.sleep(10);
                 AtomicInteger winners = new AtomicInteger();
                 AtomicLong winningToken = new AtomicLong();
-                Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
-                CountDownLatch start = new CountDownLatch(1);
-                List<Thread> threads = new ArrayList<>();
-                for (int i = 0; i < 2 * THREADS_PER_INSTANCE; i++) {
-                    JpaLockStore store = i % 2 == 0 ? s1 : s2;
-                    Thread t = new Thread(() -> {
-                        try {
-                            start.await();
-                            AcquireResult r = store.acquire(key, JpaTestOwners.owner(), 60_000);
-                            if (r.isAcquired()) {
-                                winners.incrementAndGet();
-                                winningToken.set(r.fencingToken());
-                            }
-                        } catch (Throwable e) {
-                            errors.add(e);
-                        }
-                    });
-                    threads.add(t);
-                    t.start();
-                }
-                start.countDown();
-                for (Thread t : threads) {
-                    t.join(60_000);
-                }
+                Queue<Throwable> errors = Concurrently.run(2 * THREADS_PER_INSTANCE, i -> {
+                    AcquireResult r = (i % 2 == 0 ? s1 : s2).acquire(key, JpaTestOwners.owner(), 60_000);
+                    if (r.isAcquired()) {
+                        winners.incrementAndGet();
+                        winningToken.set(r.fencingToken());
+                    }
+                });
                 assertThat(errors).isEmpty();
                 assertThat(winners.get()).as("winners in round %d", round).isEqualTo(1);
                 assertThat(winningToken.get()).isGreaterThan(first);

@@ -129,11 +129,50 @@ public abstract class Dialect {
         }
     }
 
+    /**
+     * The database clock, as the statements compare expiries with it.
+     *
+     * @return an SQL expression of the current time
+     */
+    protected abstract String now();
+
+    /**
+     * The expiry {@code ttl} from now by the database clock.
+     *
+     * @param ttlParameter the placeholder of the ttl, bound with {@link #ttlParameter(long)}
+     * @return an SQL expression
+     */
+    protected abstract String expiryAfter(String ttlParameter);
+
+    /**
+     * An expiry long past: what a release writes (the row stays, so the key's tokens keep growing).
+     *
+     * @return an SQL literal
+     */
+    protected String pastExpiry() {
+        return "TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00'";
+    }
+
+    /**
+     * A prefix for every statement that reads the clock (MariaDB pins the time zone to UTC), or empty.
+     *
+     * @return the prefix
+     */
+    protected String statementPrefix() {
+        return "";
+    }
+
     /** @return the renew statement: parameters ttl, key, owner */
-    protected abstract String renewSql();
+    protected String renewSql() {
+        return statementPrefix() + "UPDATE " + table + " SET expires_at = " + expiryAfter("?")
+                + " WHERE lock_key = ? AND owner = ? AND expires_at > " + now();
+    }
 
     /** @return the release statement: parameters key, owner */
-    protected abstract String releaseSql();
+    protected String releaseSql() {
+        return statementPrefix() + "UPDATE " + table + " SET expires_at = " + pastExpiry()
+                + " WHERE lock_key = ? AND owner = ? AND expires_at > " + now();
+    }
 
     /**
      * The ttl as the statements bind it.
@@ -146,6 +185,16 @@ public abstract class Dialect {
     }
 
     /**
+     * What a refused acquisition reports.
+     *
+     * @param remainingMillis the holder's remaining lease as the database computed it; 0 or less if unknown
+     * @return the result
+     */
+    protected static AcquireResult held(long remainingMillis) {
+        return remainingMillis > 0 ? AcquireResult.notAcquired(remainingMillis) : AcquireResult.notAcquired();
+    }
+
+    /**
      * The SQL predicate of a fenced write: true while {@code token} is the key's current token and
      * its lease is live, by the database clock.
      *
@@ -153,7 +202,10 @@ public abstract class Dialect {
      * @param tokenParameter the placeholder of the token, e.g. {@code ?4}
      * @return the predicate
      */
-    public abstract String fencePredicate(String keyParameter, String tokenParameter);
+    public String fencePredicate(String keyParameter, String tokenParameter) {
+        return "EXISTS (SELECT 1 FROM " + table + " baton_fence WHERE baton_fence.lock_key = " + keyParameter
+                + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > " + now() + ")";
+    }
 
     /**
      * A prefix for the whole fenced statement (MariaDB pins the session time zone), or empty.
@@ -161,7 +213,7 @@ public abstract class Dialect {
      * @return the prefix
      */
     public String fenceStatementPrefix() {
-        return "";
+        return statementPrefix();
     }
 
     /**

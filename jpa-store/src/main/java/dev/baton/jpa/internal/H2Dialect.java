@@ -24,9 +24,9 @@ final class H2Dialect extends Dialect {
                 + " USING (VALUES (CAST(? AS VARCHAR(500)), CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(k, o, ttl)"
                 + " ON l.lock_key = s.k"
                 + " WHEN MATCHED AND l.expires_at <= CURRENT_TIMESTAMP THEN UPDATE SET owner = s.o,"
-                + " token = NEXT VALUE FOR " + sequence + ", expires_at = DATEADD(MILLISECOND, s.ttl, CURRENT_TIMESTAMP)"
+                + " token = NEXT VALUE FOR " + sequence + ", expires_at = " + expiryAfter("s.ttl")
                 + " WHEN NOT MATCHED THEN INSERT (lock_key, owner, token, expires_at)"
-                + " VALUES (s.k, s.o, NEXT VALUE FOR " + sequence + ", DATEADD(MILLISECOND, s.ttl, CURRENT_TIMESTAMP)))";
+                + " VALUES (s.k, s.o, NEXT VALUE FOR " + sequence + ", " + expiryAfter("s.ttl") + "))";
         this.remainingSql = "SELECT DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP, expires_at) FROM " + table + " WHERE lock_key = ?";
     }
 
@@ -50,28 +50,19 @@ final class H2Dialect extends Dialect {
         try (PreparedStatement ps = c.prepareStatement(remainingSql)) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
-                long remaining = rs.next() ? rs.getLong(1) : 0;
-                return remaining > 0 ? AcquireResult.notAcquired(remaining) : AcquireResult.notAcquired();
+                return held(rs.next() ? rs.getLong(1) : 0);
             }
         }
     }
 
     @Override
-    protected String renewSql() {
-        return "UPDATE " + table + " SET expires_at = DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)"
-                + " WHERE lock_key = ? AND owner = ? AND expires_at > CURRENT_TIMESTAMP";
+    protected String now() {
+        return "CURRENT_TIMESTAMP";
     }
 
     @Override
-    protected String releaseSql() {
-        return "UPDATE " + table + " SET expires_at = TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00'"
-                + " WHERE lock_key = ? AND owner = ? AND expires_at > CURRENT_TIMESTAMP";
-    }
-
-    @Override
-    public String fencePredicate(String keyParameter, String tokenParameter) {
-        return "EXISTS (SELECT 1 FROM " + table + " baton_fence WHERE baton_fence.lock_key = " + keyParameter
-                + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > CURRENT_TIMESTAMP)";
+    protected String expiryAfter(String ttlParameter) {
+        return "DATEADD(MILLISECOND, CAST(" + ttlParameter + " AS BIGINT), CURRENT_TIMESTAMP)";
     }
 
     @Override

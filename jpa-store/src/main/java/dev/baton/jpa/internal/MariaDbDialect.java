@@ -34,7 +34,7 @@ final class MariaDbDialect extends Dialect {
     MariaDbDialect(String table, String sequence) {
         super(table, sequence);
         this.acquireSql = UTC + "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
-                + " VALUES (?, ?, NEXTVAL(" + sequence + "), SYSDATE(6) + INTERVAL ? MICROSECOND)"
+                + " VALUES (?, ?, NEXTVAL(" + sequence + "), " + expiryAfter("?") + ")"
                 + " ON DUPLICATE KEY UPDATE"
                 + " token = IF(expires_at <= SYSDATE(6), NEXTVAL(" + sequence + "), token),"
                 + " owner = IF(token = LASTVAL(" + sequence + "), VALUE(owner), owner),"
@@ -53,7 +53,7 @@ final class MariaDbDialect extends Dialect {
         try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
             ps.setString(1, key);
             ps.setString(2, owner);
-            ps.setLong(3, ttlMillis * 1000);
+            ps.setLong(3, ttlParameter(ttlMillis));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("INSERT ... RETURNING returned no row");
@@ -61,8 +61,7 @@ final class MariaDbDialect extends Dialect {
                 if (rs.getBoolean(2)) {
                     return AcquireResult.acquired(rs.getLong(1));
                 }
-                long remaining = rs.getLong(3);
-                return remaining > 0 ? AcquireResult.notAcquired(remaining) : AcquireResult.notAcquired();
+                return held(rs.getLong(3));
             }
         }
     }
@@ -73,25 +72,22 @@ final class MariaDbDialect extends Dialect {
     }
 
     @Override
-    protected String renewSql() {
-        return UTC + "UPDATE " + table + " SET expires_at = SYSDATE(6) + INTERVAL ? MICROSECOND"
-                + " WHERE lock_key = ? AND owner = ? AND expires_at > SYSDATE(6)";
+    protected String now() {
+        return "SYSDATE(6)";
     }
 
     @Override
-    protected String releaseSql() {
-        return UTC + "UPDATE " + table + " SET expires_at = TIMESTAMP '1970-01-01 00:00:00'"
-                + " WHERE lock_key = ? AND owner = ? AND expires_at > SYSDATE(6)";
+    protected String expiryAfter(String ttlParameter) {
+        return "SYSDATE(6) + INTERVAL " + ttlParameter + " MICROSECOND";
     }
 
     @Override
-    public String fencePredicate(String keyParameter, String tokenParameter) {
-        return "EXISTS (SELECT 1 FROM " + table + " baton_fence WHERE baton_fence.lock_key = " + keyParameter
-                + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > SYSDATE(6))";
+    protected String pastExpiry() {
+        return "TIMESTAMP '1970-01-01 00:00:00'";
     }
 
     @Override
-    public String fenceStatementPrefix() {
+    protected String statementPrefix() {
         return UTC;
     }
 

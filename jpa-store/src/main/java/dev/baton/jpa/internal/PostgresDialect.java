@@ -25,10 +25,10 @@ final class PostgresDialect extends Dialect {
         super(table, sequence);
         this.acquireSql = "WITH attempt AS ("
                 + " INSERT INTO " + table + " AS l (lock_key, owner, token, expires_at)"
-                + " VALUES (?, ?, nextval('" + sequence + "'), clock_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 millisecond')"
+                + " VALUES (?, ?, nextval('" + sequence + "'), " + expiryAfter("?") + ")"
                 + " ON CONFLICT (lock_key) DO UPDATE"
                 + " SET owner = EXCLUDED.owner, token = nextval('" + sequence + "'),"
-                + " expires_at = clock_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 millisecond'"
+                + " expires_at = " + expiryAfter("?")
                 + " WHERE l.expires_at <= clock_timestamp()"
                 + " RETURNING l.token)"
                 + " SELECT token, CAST(NULL AS BIGINT) FROM attempt"
@@ -59,28 +59,19 @@ final class PostgresDialect extends Dialect {
                 if (!rs.wasNull()) {
                     return AcquireResult.acquired(token);
                 }
-                long remaining = rs.getLong(2);
-                return remaining > 0 ? AcquireResult.notAcquired(remaining) : AcquireResult.notAcquired();
+                return held(rs.getLong(2));
             }
         }
     }
 
     @Override
-    protected String renewSql() {
-        return "UPDATE " + table + " SET expires_at = clock_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 millisecond'"
-                + " WHERE lock_key = ? AND owner = ? AND expires_at > clock_timestamp()";
+    protected String now() {
+        return "clock_timestamp()";
     }
 
     @Override
-    protected String releaseSql() {
-        return "UPDATE " + table + " SET expires_at = TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00'"
-                + " WHERE lock_key = ? AND owner = ? AND expires_at > clock_timestamp()";
-    }
-
-    @Override
-    public String fencePredicate(String keyParameter, String tokenParameter) {
-        return "EXISTS (SELECT 1 FROM " + table + " baton_fence WHERE baton_fence.lock_key = " + keyParameter
-                + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > clock_timestamp())";
+    protected String expiryAfter(String ttlParameter) {
+        return "clock_timestamp() + CAST(" + ttlParameter + " AS BIGINT) * INTERVAL '1 millisecond'";
     }
 
     @Override
