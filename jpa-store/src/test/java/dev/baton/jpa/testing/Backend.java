@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -76,7 +77,10 @@ public record Backend(JpaDatabase database, Provider provider) {
      * @return e.g. {@code bt_basic_hib_4f2a}
      */
     public String tableName(String purpose) {
-        return "bt_" + purpose + "_" + provider.name().substring(0, 3).toLowerCase() + "_" + TestDatabases.runSuffix();
+        String table = "bt_" + purpose + "_" + provider.name().substring(0, 3).toLowerCase(Locale.ROOT) + "_"
+                + TestDatabases.runSuffix();
+        TestDatabases.created(database, table);
+        return table;
     }
 
     /**

@@ -34,6 +34,7 @@ public final class TestDatabases {
     private static final ReentrantLock LOCK = new ReentrantLock();
     private static final Map<JpaDatabase, String> URLS = new EnumMap<>(JpaDatabase.class);
     private static final Map<JpaDatabase, RuntimeException> FAILURES = new EnumMap<>(JpaDatabase.class);
+    private static final Map<JpaDatabase, java.util.Set<String>> CREATED = new java.util.concurrent.ConcurrentHashMap<>();
 
     private TestDatabases() {
     }
@@ -82,6 +83,17 @@ public final class TestDatabases {
     }
 
     /**
+     * Remembers a table and its sequence, to drop them when the JVM ends if the database is an external
+     * server (embedded ones are thrown away whole).
+     *
+     * @param database where
+     * @param table the table; its sequence is {@code <table>_seq}
+     */
+    public static void created(JpaDatabase database, String table) {
+        CREATED.computeIfAbsent(database, d -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(table);
+    }
+
+    /**
      * A suffix unique to this test JVM, for table names: other engineers' test runs may share the
      * external servers.
      *
@@ -111,12 +123,25 @@ public final class TestDatabases {
         }
         try (Connection c = DriverManager.getConnection(url)) {
             c.getMetaData();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> dropCreated(database, url)));
         } catch (SQLException e) {
             throw new IllegalStateException(variable + "=" + url + " is set, but " + database
                     + " cannot be reached there (" + e.getMessage() + "). Start that server (and create the database"
                     + " in the URL), or unset " + variable + " to run the tests on an embedded " + database, e);
         }
         return java.util.Optional.of(url);
+    }
+
+    private static void dropCreated(JpaDatabase database, String url) {
+        try (Connection c = DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
+            for (String table : CREATED.getOrDefault(database, java.util.Set.of())) {
+                st.execute("DROP TABLE IF EXISTS " + table);
+                st.execute("DROP TABLE IF EXISTS " + table + "_data");
+                st.execute("DROP SEQUENCE IF EXISTS " + table + "_seq");
+            }
+        } catch (SQLException e) {
+            // best effort: the tables carry this run's suffix and harm nobody
+        }
     }
 
     private static String startPostgres() {
