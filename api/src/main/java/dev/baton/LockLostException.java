@@ -9,7 +9,9 @@ public class LockLostException extends LockException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The key of the lost lock. */
     private final String key;
+    /** The fencing token of the lost acquisition. */
     private final long fencingToken;
 
     /**

@@ -10,7 +10,9 @@ public class LockTimeoutException extends LockException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The key that was not acquired. */
     private final String key;
+    /** How long the caller waited. */
     private final Duration timeout;
 
     /**

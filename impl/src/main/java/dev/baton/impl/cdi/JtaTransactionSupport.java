@@ -18,7 +18,12 @@ final class JtaTransactionSupport implements TransactionSupport {
         this.registry = registry;
     }
 
-    static TransactionSupport lookup() {
+    static TransactionSupport lookup(jakarta.enterprise.inject.spi.BeanManager beanManager) {
+        java.util.Optional<TransactionSynchronizationRegistry> bean =
+                new CdiBeanLookup(beanManager).bean(TransactionSynchronizationRegistry.class);
+        if (bean.isPresent()) {
+            return new JtaTransactionSupport(bean.get());
+        }
         try {
             Object found = new InitialContext().lookup(JNDI_NAME);
             if (found instanceof TransactionSynchronizationRegistry registry) {

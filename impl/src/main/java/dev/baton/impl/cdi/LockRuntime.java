@@ -53,7 +53,7 @@ public class LockRuntime {
             throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
         }
         executors = RenewalExecutors.detect();
-        transactions = TransactionSupport.detect();
+        transactions = TransactionSupport.detect(beanManager);
         listener = new CdiLockListener(beanManager);
     }
 

@@ -23,6 +23,7 @@ public class SynchronizedInterceptor implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    /** The lock runtime: plans, engines, transactions. */
     @Inject
     LockRuntime runtime;
 

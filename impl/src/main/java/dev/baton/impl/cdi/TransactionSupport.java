@@ -22,14 +22,16 @@ interface TransactionSupport {
     boolean releaseAfterCompletion(HeldLock lock);
 
     /**
-     * @return JTA support when the {@code TransactionSynchronizationRegistry} can be found, else {@link #NONE}
+     * @param beanManager to find a {@code TransactionSynchronizationRegistry} bean (Java SE setups)
+     * @return JTA support when a {@code TransactionSynchronizationRegistry} can be found (a CDI bean, else
+     *     {@code java:comp/TransactionSynchronizationRegistry}), else {@link #NONE}
      */
-    static TransactionSupport detect() {
+    static TransactionSupport detect(jakarta.enterprise.inject.spi.BeanManager beanManager) {
         try {
             Class.forName("jakarta.transaction.TransactionSynchronizationRegistry", false, TransactionSupport.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return NONE;
         }
-        return JtaTransactionSupport.lookup();
+        return JtaTransactionSupport.lookup(beanManager);
     }
 }

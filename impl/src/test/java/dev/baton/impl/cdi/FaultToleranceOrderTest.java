@@ -7,10 +7,8 @@ import dev.baton.Lock;
 import dev.baton.LockTimeoutException;
 import dev.baton.Locks;
 import dev.baton.Synchronized;
+import dev.baton.impl.testing.FaultToleranceTest;
 import dev.baton.impl.testing.FaultyStore;
-import dev.baton.impl.testing.TestConfig;
-import io.smallrye.config.inject.ConfigExtension;
-import io.smallrye.faulttolerance.FaultToleranceExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -21,22 +19,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.faulttolerance.Fallback;
 import org.eclipse.microprofile.faulttolerance.Retry;
-import org.hibernate.validator.cdi.ValidationExtension;
 import org.jboss.weld.junit5.auto.AddBeanClasses;
-import org.jboss.weld.junit5.auto.AddExtensions;
-import org.jboss.weld.junit5.auto.EnableAutoWeld;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The lock sits inside MicroProfile Fault Tolerance and Bean Validation: {@code @Fallback} sees a lock
  * timeout, {@code @Retry} re-attempts the acquisition, and invalid input never reaches the store. Real
  * SmallRye Fault Tolerance and Hibernate Validator.
  */
-@ExtendWith(TestConfig.class)
-@EnableAutoWeld
-@AddExtensions({dev.baton.impl.cdi.BatonExtension.class, ConfigExtension.class, FaultToleranceExtension.class,
-    ValidationExtension.class})
+@FaultToleranceTest
 @AddBeanClasses({FaultToleranceOrderTest.Payments.class, FaultToleranceOrderTest.StoreProducer.class})
 class FaultToleranceOrderTest {
 

@@ -1,0 +1,44 @@
+package dev.baton.tck;
+
+/**
+ * The JUnit 5 tags of the store contract suite, one per group of rules. Run a subset with
+ * {@code mvn test -Dgroups=acquire,keys} or leave one out with {@code -DexcludedGroups=concurrency}.
+ */
+public final class ContractTags {
+
+    /** Every test of {@link LockStoreContract}. */
+    public static final String STORE_CONTRACT = "store-contract";
+
+    /** Taking free, live, released and expired keys; the remaining lease of a refusal. */
+    public static final String ACQUIRE = "acquire";
+
+    /** Exactly one winner among many threads racing on free and expired keys, one key or many. */
+    public static final String CONCURRENCY = "concurrency";
+
+    /** Fencing tokens strictly increase per key, across release and expiry. */
+    public static final String FENCING = "fencing";
+
+    /** A new store instance on the same backend: tokens continue, live locks stay. Only for {@code PERSISTENT} stores. */
+    public static final String PERSISTENCE = "persistence";
+
+    /** Renewal is a compare-and-set: the holder's only, never revives an expired lock; {@code renewAll}. */
+    public static final String RENEW = "renew";
+
+    /** Release is a compare-and-set: the holder's only, never deletes a successor's lock. */
+    public static final String RELEASE = "release";
+
+    /** Keys are kept exactly apart (case, spaces, normal forms, long and multibyte keys); bad keys are rejected. */
+    public static final String KEYS = "keys";
+
+    /** Ttls of 1 ms, 30 days and the maximum work; ttls out of range are rejected. */
+    public static final String DURATIONS = "durations";
+
+    /** Owners are compared exactly; bad owners are rejected. */
+    public static final String OWNERS = "owners";
+
+    /** Optional capabilities, each tested only when the store declares it. */
+    public static final String CAPABILITIES = "capabilities";
+
+    private ContractTags() {
+    }
+}

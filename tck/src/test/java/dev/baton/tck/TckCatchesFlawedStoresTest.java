@@ -1,0 +1,186 @@
+package dev.baton.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import dev.baton.spi.LockStore;
+import dev.baton.spi.StoreCapability;
+import dev.baton.tck.TestLockStore.Flaw;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TagFilter;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Proof that the suite bites: the rules of {@link LockStoreContract} run, through the JUnit Platform
+ * Launcher, against a {@link TestLockStore} with one {@link Flaw}, and the rule named for that flaw must
+ * fail. A suite that passed a broken store would be worthless.
+ */
+class TckCatchesFlawedStoresTest {
+
+    private static final Set<StoreCapability> ALL = EnumSet.allOf(StoreCapability.class);
+    private static final Set<StoreCapability> NONE = EnumSet.noneOf(StoreCapability.class);
+
+    static Stream<Arguments> flaws() {
+        return Stream.of(
+                arguments(Flaw.RACY_ACQUIRE, ALL, List.of(ContractTags.CONCURRENCY),
+                        List.of("exactlyOneOfManyConcurrentCallersTakesAFreeKey", "exactlyOneOfManyConcurrentCallersTakesAnExpiredKey")),
+                arguments(Flaw.RELEASE_RESETS_COUNTER, ALL, List.of(ContractTags.FENCING),
+                        List.of("releaseNeverResetsTheTokenCounter", "tokensStrictlyIncreaseAcrossAThousandMixedCycles")),
+                arguments(Flaw.RENEW_REVIVES, ALL, List.of(ContractTags.RENEW),
+                        List.of("renewAfterExpiryFailsAndDoesNotRevive", "renewAllRenewsExactlyTheLeasesStillHeld")),
+                arguments(Flaw.FOLDS_CASE, ALL, List.of(ContractTags.KEYS),
+                        List.of("keysDifferingOnlyInCaseAreDifferentLocks")),
+                arguments(Flaw.TRIMS_SPACES, ALL, List.of(ContractTags.KEYS),
+                        List.of("keysDifferingOnlyInTrailingOrLeadingSpaceAreDifferentLocks", "whitespaceOnlyKeysAreKeptExactly")),
+                arguments(Flaw.NON_ATOMIC_RELEASE, ALL, List.of(ContractTags.RELEASE),
+                        List.of("staleReleaseRacingATakeoverNeverDeletesTheSuccessorsLock")),
+                arguments(Flaw.REPEATING_TOKENS, ALL, List.of(ContractTags.FENCING, ContractTags.CONCURRENCY),
+                        List.of("tokensStrictlyIncreaseAcrossAThousandMixedCycles",
+                                "concurrentAcquireAndReleaseKeepsMutualExclusionAndNeverRepeatsAToken")),
+                arguments(Flaw.REENTRANT, ALL, List.of(ContractTags.ACQUIRE),
+                        List.of("liveKeyIsNotTakenAgainByTheSameOwner")),
+                arguments(Flaw.TRUNCATES_KEYS, ALL, List.of(ContractTags.KEYS),
+                        List.of("fiveHundredCharAsciiKeysAreKeptExactly", "fiveHundredCharMultibyteKeysAreKeptExactly")),
+                arguments(Flaw.FORGETS_TOKENS_ON_RESTART, ALL, List.of(ContractTags.PERSISTENCE),
+                        List.of("newStoreInstanceContinuesAboveEveryEarlierToken")),
+                arguments(Flaw.INT_TTL, ALL, List.of(ContractTags.DURATIONS),
+                        List.of("ttlOfThirtyDaysWorks", "ttlOfTheMaximumDurationWorks")),
+                arguments(Flaw.RELEASE_BY_ANY_OWNER, ALL, List.of(ContractTags.RELEASE),
+                        List.of("anotherOwnersReleaseFailsAndTheLockStaysHeld")),
+                arguments(Flaw.NO_KEY_CHECK, NONE, List.of(ContractTags.KEYS),
+                        List.of("keysWithLoneSurrogatesAreRejected", "nulIsKeptExactlyOrRejectedConsistently")),
+                arguments(Flaw.LISTENERS_STAY, ALL, List.of(ContractTags.CAPABILITIES),
+                        List.of("releaseNotificationTellsListenersOfARelease")),
+                arguments(Flaw.REFUSAL_EXTENDS_LEASE, NONE, List.of(ContractTags.ACQUIRE),
+                        List.of("refusedAcquireChangesNothing")));
+    }
+
+    @ParameterizedTest(name = "{0} is caught by {3}")
+    @MethodSource("flaws")
+    void flawIsCaughtByTheRuleNamedForIt(Flaw flaw, Set<StoreCapability> capabilities, List<String> tags, List<String> rules) {
+        FlawedStoreContract.configure(capabilities, flaw);
+        Outcome outcome;
+        try {
+            outcome = run(tags);
+        } finally {
+            FlawedStoreContract.configure(ALL);
+        }
+
+        assertThat(outcome.failedContainers).as("classes of the suite that could not run").isEmpty();
+        assertThat(outcome.failed).as("rules failing for a store with flaw %s; their reports: %s", flaw, outcome.reasons)
+                .containsAll(rules);
+    }
+
+    @ParameterizedTest(name = "the unflawed store passes {0}")
+    @MethodSource("dev.baton.tck.TckCatchesFlawedStoresTest#tags")
+    void unflawedStorePassesTheSameRules(String tag) {
+        FlawedStoreContract.configure(ALL);
+
+        Outcome outcome = run(List.of(tag));
+
+        assertThat(outcome.reasons).as("rules failing for a correct store").isEmpty();
+        assertThat(outcome.passed).isNotEmpty();
+    }
+
+    @Test
+    void suiteClosesEveryStoreInstanceItCreatesOnce() {
+        FlawedStoreContract.configure(ALL);
+        FlawedStoreContract.BACKENDS.clear();
+
+        Outcome outcome = run(List.of(ContractTags.PERSISTENCE, ContractTags.ACQUIRE, ContractTags.CAPABILITIES));
+
+        assertThat(outcome.reasons).isEmpty();
+        assertThat(FlawedStoreContract.BACKENDS).isNotEmpty().allSatisfy(backend -> {
+            assertThat(backend.opened.get()).as("instances created").isPositive();
+            assertThat(backend.closed.get()).as("instances closed (a second close would have failed the test)")
+                    .isEqualTo(backend.opened.get());
+        });
+    }
+
+    static Stream<String> tags() {
+        return flaws().map(arguments -> arguments.get()[2]).flatMap(tags -> ((List<?>) tags).stream())
+                .map(String.class::cast).distinct();
+    }
+
+    private static Outcome run(List<String> tags) {
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(DiscoverySelectors.selectClass(FlawedStoreContract.class))
+                .filters(TagFilter.includeTags(tags))
+                .build();
+        Launcher launcher = LauncherFactory.create();
+        Outcome outcome = new Outcome();
+        launcher.execute(request, outcome);
+        return outcome;
+    }
+
+    /** The suite against a {@link TestLockStore} with the flaw the running test configured. */
+    static class FlawedStoreContract extends LockStoreContract {
+
+        private static volatile Set<StoreCapability> capabilities = ALL;
+        private static volatile Set<Flaw> flaws = EnumSet.noneOf(Flaw.class);
+
+        static final List<TestLockStore.Backend> BACKENDS = new CopyOnWriteArrayList<>();
+
+        private final TestLockStore.Backend backend = new TestLockStore.Backend();
+
+        FlawedStoreContract() {
+            BACKENDS.add(backend);
+        }
+
+        static void configure(Set<StoreCapability> declared, Flaw... with) {
+            capabilities = declared;
+            flaws = with.length == 0 ? EnumSet.noneOf(Flaw.class) : EnumSet.copyOf(List.of(with));
+        }
+
+        @Override
+        protected LockStore createStore() {
+            return new TestLockStore(backend, capabilities, flaws);
+        }
+    }
+
+    /** Which tests of the run passed and failed, by method name. */
+    private static final class Outcome implements TestExecutionListener {
+        final List<String> passed = new ArrayList<>();
+        final List<String> failed = new ArrayList<>();
+        final List<String> reasons = new ArrayList<>();
+        final List<String> failedContainers = new ArrayList<>();
+
+        @Override
+        public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+            if (test.isContainer()) {
+                if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+                    failedContainers.add(test.getDisplayName() + ": " + result.getThrowable().orElse(null));
+                }
+                return;
+            }
+            String name = test.getSource()
+                    .filter(org.junit.platform.engine.support.descriptor.MethodSource.class::isInstance)
+                    .map(source -> ((org.junit.platform.engine.support.descriptor.MethodSource) source).getMethodName())
+                    .orElse(test.getDisplayName());
+            switch (result.getStatus()) {
+                case SUCCESSFUL -> passed.add(name);
+                case FAILED -> {
+                    failed.add(name);
+                    reasons.add(name + ": " + result.getThrowable().map(Throwable::getMessage).orElse("?"));
+                }
+                case ABORTED -> { } // a capability the configured store does not declare
+            }
+        }
+    }
+}

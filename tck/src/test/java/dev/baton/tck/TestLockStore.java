@@ -1,0 +1,237 @@
+package dev.baton.tck;
+
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.LockArguments;
+import dev.baton.spi.LockStore;
+import dev.baton.spi.StoreCapability;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * A store in memory for the TCK's own tests: correct without {@link Flaw}s, and with them broken in one
+ * of the ways real stores break, so the tests can show that the suite catches each. Instances created on
+ * one {@link Backend} share its locks and counters, like instances of a database store.
+ */
+final class TestLockStore implements LockStore {
+
+    /** One way to break a store. */
+    enum Flaw {
+        /** Reads, then writes in a separate step: concurrent callers all see the key free. */
+        RACY_ACQUIRE,
+        /** Deletes the key's token counter with the lock. */
+        RELEASE_RESETS_COUNTER,
+        /** Renews by owner without checking the expiry, reviving expired locks. */
+        RENEW_REVIVES,
+        /** Compares keys case-insensitively. */
+        FOLDS_CASE,
+        /** Strips leading and trailing white space from keys (a padded CHAR column, a PAD SPACE collation). */
+        TRIMS_SPACES,
+        /** Checks the owner, then deletes by key in a separate step. */
+        NON_ATOMIC_RELEASE,
+        /** Draws tokens from the wall clock in milliseconds. */
+        REPEATING_TOKENS,
+        /** Lets the holder acquire its own live lock again. */
+        REENTRANT,
+        /** Keeps only the first 255 chars of a key. */
+        TRUNCATES_KEYS,
+        /** Keeps token counters in the instance, not the backend. */
+        FORGETS_TOKENS_ON_RESTART,
+        /** Computes expiries in {@code int} milliseconds. */
+        INT_TTL,
+        /** Releases whatever the owner. */
+        RELEASE_BY_ANY_OWNER,
+        /** Does not check keys for lone surrogates and NUL. */
+        NO_KEY_CHECK,
+        /** Never unregisters release listeners. */
+        LISTENERS_STAY,
+        /** A refused acquire sets the holder's expiry to the caller's ttl. */
+        REFUSAL_EXTENDS_LEASE
+    }
+
+    /** What instances share: locks, token counters, release listeners. */
+    static final class Backend {
+        final Map<String, Entry> entries = new ConcurrentHashMap<>();
+        final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+        final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+        final AtomicLong opened = new AtomicLong();
+        final AtomicLong closed = new AtomicLong();
+    }
+
+    record Entry(String owner, long expiresAtNanos) {
+        boolean liveAt(long now) {
+            return expiresAtNanos - now > 0;
+        }
+    }
+
+    private final Backend backend;
+    private final Set<StoreCapability> capabilities;
+    private final Set<Flaw> flaws;
+    private final Map<String, AtomicLong> counters;
+    private volatile boolean isClosed;
+
+    TestLockStore(Backend backend, Set<StoreCapability> capabilities, Set<Flaw> flaws) {
+        this.backend = backend;
+        this.capabilities = capabilities.isEmpty() ? Set.of() : EnumSet.copyOf(capabilities);
+        this.flaws = flaws.isEmpty() ? Set.of() : EnumSet.copyOf(flaws);
+        this.counters = has(Flaw.FORGETS_TOKENS_ON_RESTART) ? new ConcurrentHashMap<>() : backend.counters;
+        backend.opened.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+        if (isClosed) {
+            throw new IllegalStateException("closed twice");
+        }
+        isClosed = true;
+        backend.closed.incrementAndGet();
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+        String k = checkedKey(key);
+        LockArguments.requireValidOwner(owner);
+        LockArguments.requireValidTtl(ttlMillis);
+        if (has(Flaw.RACY_ACQUIRE)) {
+            Entry current = backend.entries.get(k);
+            if (current != null && current.liveAt(System.nanoTime())) {
+                return refusal(current, System.nanoTime());
+            }
+            LockSupport.parkNanos(100_000);
+            long token = nextToken(k);
+            backend.entries.put(k, new Entry(owner, expiry(ttlMillis)));
+            return AcquireResult.acquired(token);
+        }
+        AtomicReference<AcquireResult> result = new AtomicReference<>();
+        backend.entries.compute(k, (ignored, current) -> {
+            long now = System.nanoTime();
+            if (current != null && current.liveAt(now) && !(has(Flaw.REENTRANT) && current.owner.equals(owner))) {
+                result.set(refusal(current, now));
+                return has(Flaw.REFUSAL_EXTENDS_LEASE) ? new Entry(current.owner, expiry(ttlMillis)) : current;
+            }
+            result.set(AcquireResult.acquired(nextToken(k)));
+            return new Entry(owner, expiry(ttlMillis));
+        });
+        return result.get();
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis) {
+        String k = checkedKey(key);
+        LockArguments.requireValidOwner(owner);
+        LockArguments.requireValidTtl(ttlMillis);
+        boolean[] renewed = {false};
+        backend.entries.computeIfPresent(k, (ignored, current) -> {
+            if (current.owner.equals(owner) && (current.liveAt(System.nanoTime()) || has(Flaw.RENEW_REVIVES))) {
+                renewed[0] = true;
+                return new Entry(owner, expiry(ttlMillis));
+            }
+            return current;
+        });
+        return renewed[0];
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        String k = checkedKey(key);
+        LockArguments.requireValidOwner(owner);
+        boolean released;
+        if (has(Flaw.NON_ATOMIC_RELEASE)) {
+            Entry current = backend.entries.get(k);
+            released = current != null && current.owner.equals(owner) && current.liveAt(System.nanoTime());
+            if (released) {
+                LockSupport.parkNanos(3_000_000);
+                backend.entries.remove(k);
+            }
+        } else {
+            boolean[] removed = {false};
+            backend.entries.computeIfPresent(k, (ignored, current) -> {
+                boolean ownerMatches = current.owner.equals(owner) || has(Flaw.RELEASE_BY_ANY_OWNER);
+                removed[0] = ownerMatches && current.liveAt(System.nanoTime());
+                return removed[0] ? null : current;
+            });
+            released = removed[0];
+        }
+        if (released) {
+            if (has(Flaw.RELEASE_RESETS_COUNTER)) {
+                counters.remove(k);
+            }
+            for (Consumer<String> listener : backend.listeners) {
+                CompletableFuture.runAsync(() -> listener.accept(key));
+            }
+        }
+        return released;
+    }
+
+    @Override
+    public AutoCloseable onRelease(Consumer<String> listener) {
+        if (!capabilities.contains(StoreCapability.RELEASE_NOTIFICATION)) {
+            return LockStore.super.onRelease(listener);
+        }
+        backend.listeners.add(listener);
+        return () -> {
+            if (!has(Flaw.LISTENERS_STAY)) {
+                backend.listeners.remove(listener);
+            }
+        };
+    }
+
+    @Override
+    public Set<StoreCapability> capabilities() {
+        return capabilities;
+    }
+
+    private boolean has(Flaw flaw) {
+        return flaws.contains(flaw);
+    }
+
+    private String checkedKey(String key) {
+        if (isClosed) {
+            throw new IllegalStateException("store used after close()");
+        }
+        if (!has(Flaw.NO_KEY_CHECK)) {
+            LockArguments.requireValidKey(key, capabilities.contains(StoreCapability.NUL_IN_KEYS));
+        } else if (key == null || key.isEmpty() || key.length() > LockArguments.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("bad key");
+        }
+        String k = key;
+        if (has(Flaw.FOLDS_CASE)) {
+            k = k.toLowerCase(Locale.ROOT);
+        }
+        if (has(Flaw.TRIMS_SPACES)) {
+            k = k.strip();
+        }
+        if (has(Flaw.TRUNCATES_KEYS) && k.length() > 255) {
+            k = k.substring(0, 255);
+        }
+        return k;
+    }
+
+    private long nextToken(String key) {
+        if (has(Flaw.REPEATING_TOKENS)) {
+            return System.currentTimeMillis();
+        }
+        return counters.computeIfAbsent(key, ignored -> new AtomicLong()).incrementAndGet();
+    }
+
+    private long expiry(long ttlMillis) {
+        long ttl = has(Flaw.INT_TTL) ? (int) ttlMillis : ttlMillis;
+        return System.nanoTime() + ttl * 1_000_000;
+    }
+
+    private AcquireResult refusal(Entry holder, long now) {
+        if (!capabilities.contains(StoreCapability.REMAINING_LEASE)) {
+            return AcquireResult.notAcquired();
+        }
+        return AcquireResult.notAcquired((holder.expiresAtNanos - now) / 1_000_000);
+    }
+}
