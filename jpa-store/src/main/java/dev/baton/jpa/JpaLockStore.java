@@ -1,6 +1,7 @@
 package dev.baton.jpa;
 
 import dev.baton.LockException;
+import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
 import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.Identifiers;
@@ -20,6 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * The SQL lock store: one row per key in a table, written by one atomic statement per operation,
@@ -40,6 +42,9 @@ public final class JpaLockStore implements LockStore {
 
     /** A deadlock or serialization failure rolls everything back; the statement is run again this often. */
     private static final int MAX_ATTEMPTS = 8;
+
+    private static final Pattern MISSING_CLASS =
+            Pattern.compile("Class \\[[\\w.$]+\\] not found");
 
     private static final System.Logger LOG = System.getLogger(JpaLockStore.class.getName());
 
@@ -226,6 +231,11 @@ public final class JpaLockStore implements LockStore {
         } catch (LockException e) {
             throw e;
         } catch (RuntimeException e) {
+            Throwable missing = missingClass(e);
+            if (missing != null) {
+                throw new LockStoreDriverNotFoundException("jpa", "the JDBC driver or JPA provider class that the"
+                        + " persistence unit names (" + missing.getMessage().strip() + ")", e);
+            }
             throw new LockStoreException("The JPA lock store (table " + table + ") cannot connect to its database"
                     + (schemaAction == SchemaAction.NONE ? "" : " or " + schemaAction.name().toLowerCase(java.util.Locale.ROOT) + " its schema")
                     + ": " + describe(e), e);
@@ -267,6 +277,17 @@ public final class JpaLockStore implements LockStore {
         } finally {
             setup.unlock();
         }
+    }
+
+    private static Throwable missingClass(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            // EclipseLink reports a missing driver as "Configuration error.  Class [x] not found." with no cause.
+            if (t instanceof ClassNotFoundException || t instanceof NoClassDefFoundError
+                    || t.getMessage() != null && MISSING_CLASS.matcher(t.getMessage()).find()) {
+                return t;
+            }
+        }
+        return null;
     }
 
     private static SQLException sqlCause(Throwable e) {

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockConfigurationException;
+import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
 import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
 import java.lang.annotation.Annotation;
 import java.util.HashMap;
 import java.util.Map;
@@ -88,15 +90,35 @@ class JpaLockStoreFactoryTest {
     }
 
     @Test
+    void aPersistenceUnitThatDoesNotExistFailsTheDeployment() {
+        assertThatThrownBy(() -> factory().validate(new Context().with("persistence-unit", "baton-hibernat")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.jpa.persistence-unit")
+                .hasMessageContaining("baton-hibernat").hasMessageContaining("baton-hibernate, baton-eclipselink");
+    }
+
+    @Test
+    void aMissingJdbcDriverIsReportedAsSuch() {
+        for (String unit : new String[] {"baton-hibernate", "baton-eclipselink"}) {
+            try (LockStore store = JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(
+                    unit, Map.of("jakarta.persistence.jdbc.url", "jdbc:nosuchdb://127.0.0.1:1/x",
+                            "jakarta.persistence.jdbc.driver", "org.example.NoSuchDriver"))).build()) {
+                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000)).as(unit)
+                        .isInstanceOf(LockStoreDriverNotFoundException.class)
+                        .hasMessageContaining("org.example.NoSuchDriver");
+            }
+        }
+    }
+
+    @Test
     void validSettingsPassAndCreateDoesNotConnect() {
-        Context context = new Context().with("persistence-unit", "no-such-unit").with("table", "app.locks")
+        Context context = new Context().with("persistence-unit", "baton-hibernate").with("table", "app.locks")
                 .with("sequence", "app.lock_tokens").with("schema-action", "Validate");
         factory().validate(context);
         try (LockStore store = factory().create(context)) {
             assertThat(store).isInstanceOf(JpaLockStore.class);
             assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
-                    .isInstanceOf(LockStoreException.class).hasMessageContaining("app.locks").hasCauseInstanceOf(
-                            jakarta.persistence.PersistenceException.class);
+                    .isInstanceOf(LockStoreException.class).hasMessageContaining("app.locks")
+                    .satisfies(e -> assertThat(e.getCause()).as("the cause").isNotNull());
         }
     }
 

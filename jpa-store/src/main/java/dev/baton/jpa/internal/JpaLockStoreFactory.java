@@ -12,6 +12,7 @@ import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import jakarta.persistence.spi.PersistenceProviderResolverHolder;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code baton.store=jpa}. Settings (below {@code baton.jpa.}, or {@code baton.<manager>.jpa.}):
@@ -60,6 +61,12 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
             if (noProvider) {
                 throw new LockStoreDriverNotFoundException(NAME, PROVIDER, null);
             }
+            Set<String> declared = PersistenceUnits.declared(classLoader());
+            if (!declared.contains(unit.get())) {
+                throw new LockConfigurationException(context.settingKey(PERSISTENCE_UNIT) + "='" + unit.get()
+                        + "' names no persistence unit of the application (META-INF/persistence.xml declares "
+                        + (declared.isEmpty() ? "none" : String.join(", ", declared)) + ")");
+            }
         } else if (context.bean(EntityManagerFactory.class).isEmpty()) {
             throw new LockConfigurationException("The JPA lock store needs an EntityManagerFactory: set "
                     + context.settingKey(PERSISTENCE_UNIT) + " to a persistence unit name, or let the application"
@@ -80,6 +87,11 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                 .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
                 .schemaAction(schemaAction(context))
                 .build();
+    }
+
+    private static ClassLoader classLoader() {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return loader != null ? loader : JpaLockStoreFactory.class.getClassLoader();
     }
 
     private static void requirePersistenceApi() {
