@@ -79,14 +79,15 @@ public interface LockStore extends AutoCloseable {
      *
      * @param leases the locks to renew
      * @param ttlMillis the new lease
-     * @return the keys whose renewal succeeded
+     * @return the leases whose renewal succeeded (a lease, not a key: two leases may name one key with
+     *     different owners, and at most one of them is held)
      * @throws dev.baton.LockStoreException if the backend failed
      */
-    default Set<String> renewAll(Collection<Lease> leases, long ttlMillis) {
-        Set<String> renewed = new HashSet<>();
+    default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        Set<Lease> renewed = new HashSet<>();
         for (Lease lease : leases) {
             if (renew(lease.key(), lease.owner(), ttlMillis)) {
-                renewed.add(lease.key());
+                renewed.add(lease);
             }
         }
         return renewed;

@@ -14,6 +14,15 @@ class SmokeTest {
     @Inject
     Locks locks;
 
+    @Inject
+    jakarta.enterprise.inject.spi.BeanManager beanManager;
+
+    @Test
+    void theConflictMapperIsABeanWhereJaxRsIsPresent() {
+        // Runtimes that take JAX-RS providers only from CDI (Helidon) find it this way.
+        assertThat(beanManager.getBeans(dev.baton.impl.jaxrs.LockTimeoutExceptionMapper.class)).hasSize(1);
+    }
+
     @Test
     void acquiresAndReleases() {
         try (Lock lock = locks.acquire("smoke")) {

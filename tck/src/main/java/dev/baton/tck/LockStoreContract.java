@@ -778,7 +778,7 @@ public abstract class LockStoreContract {
         private void assertRenewAllRenewsExactlyTheHeld(int perKind) {
             long firstTtl = scaled(1_000 + 20L * perKind).toMillis();
             List<Lease> leases = new ArrayList<>();
-            Set<String> held = new HashSet<>();
+            Set<Lease> held = new HashSet<>();
             List<Lease> othersLocks = new ArrayList<>();
             List<String> free = new ArrayList<>();
             for (int i = 0; i < perKind; i++) {
@@ -786,12 +786,14 @@ public abstract class LockStoreContract {
                 String owner = newOwner();
                 acquired(heldKey, owner, firstTtl);
                 leases.add(new Lease(heldKey, owner));
-                held.add(heldKey);
+                held.add(new Lease(heldKey, owner));
 
                 String othersKey = key("others-" + i);
                 String other = newOwner();
                 acquired(othersKey, other, LONG_TTL);
                 leases.add(new Lease(othersKey, newOwner()));
+                // The held key again, with a stale owner: only the real holder's lease counts as renewed.
+                leases.add(new Lease(heldKey, newOwner()));
                 othersLocks.add(new Lease(othersKey, other));
 
                 String expiredKey = key("expired-" + i);
@@ -814,13 +816,13 @@ public abstract class LockStoreContract {
             Collections.shuffle(leases);
             pause(scaled(20));
 
-            Set<String> renewed = store.renewAll(leases, LONG_TTL);
+            Set<Lease> renewed = store.renewAll(leases, LONG_TTL);
 
-            assertThat(renewed).as("renewAll of %d leases returns exactly the held keys", leases.size())
+            assertThat(renewed).as("renewAll of %d leases returns exactly the held leases", leases.size())
                     .containsExactlyInAnyOrderElementsOf(held);
             pause(Duration.ofMillis(firstTtl).plus(scaled(200)));
-            for (String key : held) {
-                assertHeld(key, "renewed by renewAll, past its first ttl");
+            for (Lease lease : held) {
+                assertHeld(lease.key(), "renewed by renewAll, past its first ttl");
             }
             for (Lease lease : othersLocks) {
                 assertThat(store.release(lease.key(), lease.owner())).as("another owner's lock is untouched").isTrue();

@@ -4,6 +4,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
 import dev.baton.Synchronized;
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.jaxrs.LockTimeoutExceptionMapper;
 import dev.baton.impl.store.StoreRegistry;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -47,6 +48,20 @@ public class BatonExtension implements Extension {
                 .remove(a -> a.annotationType() == Priority.class)
                 .add(new PriorityLiteral(priority));
         event.addAnnotatedType(LockRuntime.class, LockRuntime.class.getName());
+        if (jaxRsPresent()) {
+            // As a bean, the 409 mapper is also found by runtimes that register providers only from CDI
+            // (Helidon), not by scanning library jars.
+            event.addAnnotatedType(LockTimeoutExceptionMapper.class, LockTimeoutExceptionMapper.class.getName());
+        }
+    }
+
+    private static boolean jaxRsPresent() {
+        try {
+            Class.forName("jakarta.ws.rs.ext.ExceptionMapper", false, BatonExtension.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     <T> void planMethods(@Observes ProcessManagedBean<T> event) {

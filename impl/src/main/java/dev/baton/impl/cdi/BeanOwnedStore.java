@@ -33,7 +33,7 @@ final class BeanOwnedStore implements LockStore {
     }
 
     @Override
-    public Set<String> renewAll(Collection<Lease> leases, long ttlMillis) {
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
         return bean.renewAll(leases, ttlMillis);
     }
 
