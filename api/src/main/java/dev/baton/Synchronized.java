@@ -72,7 +72,7 @@ import java.lang.annotation.Target;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface Synchronized {
 
-    /** The default priority of the interceptor: {@code PLATFORM_AFTER + 900} (3900). */
+    /** The default priority of the interceptor: {@code PLATFORM_AFTER + 900} (4900). */
     int DEFAULT_PRIORITY = Interceptor.Priority.PLATFORM_AFTER + 900;
 
     /**

@@ -73,6 +73,11 @@ public class BatonExtension implements Extension {
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
             Synchronized onMethod = method.getAnnotation(Synchronized.class);
             Method javaMethod = method.getJavaMember();
+            if (javaMethod.isBridge()) {
+                // A compiler-made bridge (a generic interface or superclass implemented) carries the annotation
+                // of the real method but erased parameter types; calls go through the real method, planned itself.
+                continue;
+            }
             if (onMethod == null && (onClass == null || !interceptable(javaMethod))) {
                 continue;
             }

@@ -4,6 +4,7 @@ import dev.baton.impl.engine.HeldLock;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
@@ -36,21 +37,36 @@ final class JtaTransactionSupport implements TransactionSupport {
     }
 
     @Override
-    public boolean releaseAfterCompletion(HeldLock lock) {
+    public Runnable releaseAfterCompletion(HeldLock lock) {
         int status = registry.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE && status != Status.STATUS_MARKED_ROLLBACK) {
-            return false;
+            return null;
         }
+        ReleaseAfterCompletion release = new ReleaseAfterCompletion(lock, registry);
         try {
-            registry.registerInterposedSynchronization(new ReleaseAfterCompletion(lock, registry));
-            return true;
+            registry.registerInterposedSynchronization(release);
+            return release;
         } catch (IllegalStateException e) {
-            return false;
+            return null;
         }
     }
 
-    /** Releases after completion, which may run on another thread; vetoes the commit of a lost lock. */
-    private record ReleaseAfterCompletion(HeldLock lock, TransactionSynchronizationRegistry registry) implements Synchronization {
+    /**
+     * Releases once the transaction has completed and the method has returned, in either order:
+     * completion may run on another thread (a transaction timeout rolls back on the reaper's thread
+     * while the method still runs). Vetoes the commit of a lost lock.
+     */
+    private static final class ReleaseAfterCompletion implements Synchronization, Runnable {
+        private final HeldLock lock;
+        private final TransactionSynchronizationRegistry registry;
+        /** The transaction's completion and the method's return still to come. */
+        private final AtomicInteger pending = new AtomicInteger(2);
+
+        ReleaseAfterCompletion(HeldLock lock, TransactionSynchronizationRegistry registry) {
+            this.lock = lock;
+            this.registry = registry;
+        }
+
         @Override
         public void beforeCompletion() {
             if (!lock.isHeld()) {
@@ -60,7 +76,19 @@ final class JtaTransactionSupport implements TransactionSupport {
 
         @Override
         public void afterCompletion(int status) {
-            lock.close();
+            done();
+        }
+
+        /** The method returned (a CompletionStage method: its stage completed). */
+        @Override
+        public void run() {
+            done();
+        }
+
+        private void done() {
+            if (pending.decrementAndGet() == 0) {
+                lock.close();
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.LockConfigurationException;
+import dev.baton.LockException;
 import dev.baton.Locks;
 import dev.baton.Synchronized;
 import dev.baton.impl.config.BatonConfig;
@@ -45,6 +46,8 @@ public class LockRuntime {
     private RenewalExecutors executors;
     private TransactionSupport transactions;
     private CdiLockListener listener;
+    /** Set at application stop: no engine starts after it. */
+    private volatile boolean stopped;
 
     @PostConstruct
     void start() {
@@ -59,6 +62,7 @@ public class LockRuntime {
 
     @PreDestroy
     void stop() {
+        stopped = true;
         engines.values().forEach(LockEngine::close);
         engines.clear();
         if (executors != null && executors.owned()) {
@@ -97,7 +101,14 @@ public class LockRuntime {
      */
     LockEngine engine(String name) {
         LockEngine engine = engines.get(name);
-        return engine != null ? engine : engines.computeIfAbsent(name, this::startEngine);
+        if (engine == null) {
+            engine = engines.computeIfAbsent(name, this::startEngine);
+        }
+        if (stopped) {
+            // stop() may have listed the engines before this one joined them; a closed engine refuses to acquire.
+            engine.close();
+        }
+        return engine;
     }
 
     TransactionSupport transactions() {
@@ -111,13 +122,39 @@ public class LockRuntime {
         BatonExtension.PlanKey key = new BatonExtension.PlanKey(targetClass, method);
         MethodPlan plan = planCache.get(key);
         if (plan == null) {
-            plan = extension.plan(targetClass, method);
+            Method real = method.isBridge() ? bridged(method) : method;
+            plan = extension.plan(targetClass, real);
             if (plan == null) {
-                plan = lateBuild(targetClass, method);
+                plan = lateBuild(targetClass, real);
             }
             planCache.put(key, plan);
         }
         return plan;
+    }
+
+    /**
+     * The method a compiler bridge calls. A bridge (a generic interface or superclass implemented) has
+     * erased parameter types; the plan, built at deployment, is the real method's.
+     */
+    private static Method bridged(Method bridge) {
+        for (Method candidate : bridge.getDeclaringClass().getDeclaredMethods()) {
+            if (!candidate.isBridge() && candidate.getName().equals(bridge.getName())
+                    && candidate.getParameterCount() == bridge.getParameterCount()
+                    && bridge.getReturnType().isAssignableFrom(candidate.getReturnType())
+                    && assignable(bridge.getParameterTypes(), candidate.getParameterTypes())) {
+                return candidate;
+            }
+        }
+        return bridge;
+    }
+
+    private static boolean assignable(Class<?>[] to, Class<?>[] from) {
+        for (int i = 0; i < to.length; i++) {
+            if (!to[i].isAssignableFrom(from[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private MethodPlan lateBuild(Class<?> targetClass, Method method) {
@@ -138,6 +175,9 @@ public class LockRuntime {
     private LockEngine startEngine(String name) {
         ManagerSettings settings = config.manager(name).orElseThrow(() -> new IllegalArgumentException(
                 "Lock manager '" + name + "' is not declared (list it in baton.managers)"));
+        if (stopped) {
+            throw new LockException("Lock manager '" + name + "' is shut down: the application is stopping");
+        }
         CdiBeanLookup beans = new CdiBeanLookup(beanManager);
         LockStore store = StoreRegistry.createConfigured(config, settings, beans);
         boolean owned = true;

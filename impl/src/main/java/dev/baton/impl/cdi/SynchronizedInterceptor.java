@@ -33,25 +33,30 @@ public class SynchronizedInterceptor implements Serializable {
         String key = plan.keys().key(context.getMethod(), context.getParameters());
         HeldLock lock = runtime.engine(plan.manager()).acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await());
         boolean handedOver = false;
+        Runnable afterTransaction = null;
         CurrentLocks.push(lock);
         try {
-            if (plan.async()) {
-                Object result = context.proceed();
-                if (result instanceof CompletionStage<?> stage) {
-                    lock.unbindThread();
-                    stage.whenComplete((value, failure) -> lock.close());
-                    handedOver = true;
-                }
-                return result;
+            afterTransaction = runtime.transactions().releaseAfterCompletion(lock);
+            Object result = context.proceed();
+            if (plan.async() && result instanceof CompletionStage<?> stage) {
+                lock.unbindThread();
+                // Released when the stage completes, and in a transaction not before it completes either.
+                Runnable release = afterTransaction != null ? afterTransaction : lock::close;
+                stage.whenComplete((value, failure) -> release.run());
+                handedOver = true;
             }
-            handedOver = runtime.transactions().releaseAfterCompletion(lock);
-            return context.proceed();
+            return result;
         } finally {
             CurrentLocks.pop(lock);
             // A lock deferred to the end of the transaction stays bound to this thread: calling the same key
-            // again in the same transaction fails fast instead of waiting for itself.
+            // again in the same transaction fails fast instead of waiting for itself. It is released when
+            // both the method has returned and the transaction has completed.
             if (!handedOver) {
-                lock.close();
+                if (afterTransaction != null) {
+                    afterTransaction.run();
+                } else {
+                    lock.close();
+                }
             }
         }
     }

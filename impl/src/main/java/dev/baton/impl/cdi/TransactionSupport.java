@@ -9,17 +9,19 @@ import dev.baton.impl.engine.HeldLock;
 interface TransactionSupport {
 
     /** No JTA: always release at once. */
-    TransactionSupport NONE = lock -> false;
+    TransactionSupport NONE = lock -> null;
 
     /**
      * If a JTA transaction is active on this thread, arranges for {@code lock} to be released after it
-     * completes, and for the transaction to be marked rollback-only if the lock is no longer held when it
-     * is about to commit.
+     * completes and the method has returned, whichever comes last (a transaction that times out is rolled
+     * back on another thread while the method still runs), and for the transaction to be marked
+     * rollback-only if the lock is no longer held when it is about to commit.
      *
      * @param lock the lock of the invocation
-     * @return true if the release is deferred; false if the caller must release
+     * @return null if the release is not deferred and the caller must release; else what the caller runs
+     *     when the method has returned
      */
-    boolean releaseAfterCompletion(HeldLock lock);
+    Runnable releaseAfterCompletion(HeldLock lock);
 
     /**
      * @param beanManager to find a {@code TransactionSynchronizationRegistry} bean (Java SE setups)

@@ -180,7 +180,10 @@ public final class BatonConfig {
         long timeout = duration(config, key(name, "timeout"),
                 parent == null ? ManagerSettings.DEFAULT_TIMEOUT_MILLIS : parent.timeoutMillis(), problems);
         long renew = duration(config, key(name, "renew-interval"), parent == null ? 0 : parent.renewIntervalMillis(), problems);
-        if (renew > 0 && renew >= ttl) {
+        // An interval inherited from the default manager may be longer than this manager's own ttl: its locks
+        // are then renewed at a third of their lease (ManagerSettings#renewIntervalMillis), as any shorter lease is.
+        boolean ownRenew = text(config, key(name, "renew-interval")).isPresent();
+        if (ownRenew && renew >= ttl) {
             problems.add(key(name, "renew-interval") + ": " + renew + " ms must be shorter than the ttl (" + ttl + " ms)");
         }
         String prefix = config.getOptionalValue(key(name, "prefix"), String.class)
@@ -188,6 +191,14 @@ public final class BatonConfig {
         if (prefix.length() >= dev.baton.spi.LockArguments.MAX_KEY_LENGTH) {
             problems.add(key(name, "prefix") + ": " + prefix.length() + " chars leaves no room for keys (at most "
                     + dev.baton.spi.LockArguments.MAX_KEY_LENGTH + " chars with the prefix)");
+        } else if (!prefix.isEmpty()) {
+            try {
+                // NUL is left to each store (some keep it); invalid UTF-16 no store can keep.
+                dev.baton.spi.LockArguments.requireValidKey(prefix, true);
+            } catch (IllegalArgumentException e) {
+                problems.add(key(name, "prefix") + ": '" + prefix + "' is not valid: "
+                        + e.getMessage().replaceFirst("^lock key", "it"));
+            }
         }
         boolean interrupt = bool(config, key(name, "interrupt-on-loss"), parent != null && parent.interruptOnLoss(), problems);
         if (problems.size() > before) {

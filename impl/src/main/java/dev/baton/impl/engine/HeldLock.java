@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A lock this JVM holds: its identity in the store, its local lease estimate and its state. State
@@ -30,6 +31,8 @@ public final class HeldLock implements Lock {
     private volatile long leaseEndNanos;
     /** The thread running the work under this lock, while it runs synchronously: for re-entry detection and interrupts. */
     private volatile Thread boundThread;
+    /** Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on. */
+    private final ReentrantLock binding = new ReentrantLock();
     private volatile ScheduledFuture<?> renewal;
     private volatile LockLostException lossReason;
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
@@ -92,6 +95,8 @@ public final class HeldLock implements Lock {
         if (previous == State.RELEASED) {
             return false;
         }
+        // From here on a loss being reported cannot interrupt the thread, which is done with the work.
+        unbindThread();
         ScheduledFuture<?> task = renewal;
         if (task != null) {
             task.cancel(false);
@@ -110,7 +115,12 @@ public final class HeldLock implements Lock {
 
     /** The work stopped running on its thread (its result is a stage that completes later). */
     public void unbindThread() {
-        boundThread = null;
+        binding.lock();
+        try {
+            boundThread = null;
+        } finally {
+            binding.unlock();
+        }
     }
 
     /**
@@ -147,6 +157,19 @@ public final class HeldLock implements Lock {
 
     Thread boundThread() {
         return boundThread;
+    }
+
+    /** Interrupts the thread running the work under this lock, if it still does. */
+    void interruptWorker() {
+        binding.lock();
+        try {
+            Thread worker = boundThread;
+            if (worker != null) {
+                worker.interrupt();
+            }
+        } finally {
+            binding.unlock();
+        }
     }
 
     KeyGate gate() {

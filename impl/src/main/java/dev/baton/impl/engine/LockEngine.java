@@ -4,6 +4,7 @@ import dev.baton.LockAlreadyHeldException;
 import dev.baton.LockException;
 import dev.baton.LockInterruptedException;
 import dev.baton.LockLostException;
+import dev.baton.LockStoreException;
 import dev.baton.LockTimeoutException;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.logging.BatonLog;
@@ -22,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -56,7 +58,7 @@ public final class LockEngine implements AutoCloseable {
     private final Set<HeldLock> held = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile AutoCloseable subscription;
+    private final AtomicReference<AutoCloseable> subscription = new AtomicReference<>();
 
     /**
      * @param settings the manager's settings
@@ -129,7 +131,7 @@ public final class LockEngine implements AutoCloseable {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         if (closed.get()) {
-            throw new LockException("Lock manager '" + name() + "' is shut down; cannot acquire '" + key + "'");
+            throw shutDown(key);
         }
         subscribeOnce();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait ? timeoutMillis : 0);
@@ -144,6 +146,12 @@ public final class LockEngine implements AutoCloseable {
             entered = gate.tryEnter(wait ? deadline - System.nanoTime() : 0);
             if (entered) {
                 lock = contend(gate, key, storeKey, ttlMillis, wait, deadline);
+                if (lock != null && closed.get()) {
+                    // close() may have listed the held locks before this one joined them: nobody else would
+                    // release it. Whoever releases it first (here or close()) also gives the gate back.
+                    lock.close();
+                    throw shutDown(key);
+                }
             }
             return lock;
         } catch (InterruptedException e) {
@@ -159,14 +167,26 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
+    private LockException shutDown(String key) {
+        return new LockException("Lock manager '" + name() + "' is shut down; cannot acquire '" + key + "'");
+    }
+
     private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long deadline)
             throws InterruptedException {
         gate.contending(Thread.currentThread());
         try {
             for (int attempt = 0; ; attempt++) {
+                if (closed.get()) {
+                    throw shutDown(key);
+                }
                 String owner = OwnerTokens.next();
                 long sentAt = System.nanoTime();
-                AcquireResult result = store.acquire(storeKey, owner, ttlMillis);
+                AcquireResult result;
+                try {
+                    result = store.acquire(storeKey, owner, ttlMillis);
+                } catch (RuntimeException e) {
+                    throw storeFailure("acquiring", key, e);
+                }
                 if (result.isAcquired()) {
                     return holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
                             sentAt + TimeUnit.MILLISECONDS.toNanos(ttlMillis), Thread.currentThread()));
@@ -268,9 +288,8 @@ public final class LockEngine implements AutoCloseable {
         } catch (RuntimeException e) {
             BatonLog.listenerFailed("lost " + lock.key(), e);
         }
-        Thread worker = lock.boundThread();
-        if (settings.interruptOnLoss() && worker != null) {
-            worker.interrupt();
+        if (settings.interruptOnLoss()) {
+            lock.interruptWorker();
         }
     }
 
@@ -281,6 +300,8 @@ public final class LockEngine implements AutoCloseable {
         boolean released;
         try {
             released = store.release(lock.storeKey(), lock.owner());
+        } catch (RuntimeException e) {
+            throw storeFailure("releasing", lock.key(), e);
         } finally {
             KeyGate gate = lock.gate();
             if (gate.holder() == lock) {
@@ -300,19 +321,32 @@ public final class LockEngine implements AutoCloseable {
         return released;
     }
 
+    /**
+     * A store must report a failure as a {@link LockStoreException}; one that throws something else (its
+     * driver's or client's exception) is wrapped, so callers get what the API documents. Bad arguments
+     * ({@link IllegalArgumentException}) and Baton's own exceptions pass as they are.
+     */
+    private static RuntimeException storeFailure(String operation, String key, RuntimeException e) {
+        if (e instanceof LockException || e instanceof IllegalArgumentException) {
+            return e;
+        }
+        return new LockStoreException("The lock store failed " + operation + " '" + key + "': " + e, e);
+    }
+
     // --- keys and gates ---
 
     private String storeKey(String key) {
         if (key == null) {
             throw new IllegalArgumentException("lock key must not be null");
         }
+        if (key.isEmpty()) {
+            // Checked here: with a prefix the store key would not be empty, and would lock the bare prefix.
+            throw new IllegalArgumentException("lock key must not be empty");
+        }
         String storeKey = settings.prefix().isEmpty() ? key : settings.prefix() + key;
         try {
             return LockArguments.requireValidKey(storeKey, nulAllowed);
         } catch (IllegalArgumentException e) {
-            if (key.isEmpty()) {
-                throw new IllegalArgumentException("lock key must not be empty");
-            }
             if (settings.prefix().isEmpty()) {
                 throw e;
             }
@@ -337,14 +371,30 @@ public final class LockEngine implements AutoCloseable {
             return;
         }
         try {
-            subscription = store.onRelease(storeKey -> {
+            subscription.set(store.onRelease(storeKey -> {
                 KeyGate gate = gates.get(storeKey);
                 if (gate != null) {
                     gate.wakeContender();
                 }
-            });
+            }));
         } catch (RuntimeException e) {
             BatonLog.notificationUnavailable(name(), e);
+        }
+        if (closed.get()) {
+            // close() may have looked for the subscription before it was made.
+            unsubscribe();
+        }
+    }
+
+    /** Closes the release notification subscription, once. */
+    private void unsubscribe() {
+        AutoCloseable sub = subscription.getAndSet(null);
+        if (sub != null) {
+            try {
+                sub.close();
+            } catch (Exception e) {
+                BatonLog.shutdownFailed("the release notification of manager '" + name() + "'", e);
+            }
         }
     }
 
@@ -370,14 +420,7 @@ public final class LockEngine implements AutoCloseable {
         for (HeldLock lock : remaining) {
             lock.close();
         }
-        AutoCloseable sub = subscription;
-        if (sub != null) {
-            try {
-                sub.close();
-            } catch (Exception e) {
-                BatonLog.shutdownFailed("the release notification of manager '" + name() + "'", e);
-            }
-        }
+        unsubscribe();
         try {
             store.close();
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package dev.baton.impl.key;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -92,10 +93,19 @@ public final class KeyTemplate {
                     throw new IllegalArgumentException("Lock key template '" + template + "': {" + p.source()
                             + "} is null in this call");
                 }
-                key.append(value);
+                key.append(text(value));
             }
         }
         return key.toString();
+    }
+
+    /** The text of a value; an array by its contents, since its own {@code toString()} is its identity. */
+    private static String text(Object value) {
+        if (value.getClass().isArray()) {
+            String deep = Arrays.deepToString(new Object[] {value});
+            return deep.substring(1, deep.length() - 1);
+        }
+        return value.toString();
     }
 
     /**

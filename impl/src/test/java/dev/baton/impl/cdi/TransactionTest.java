@@ -64,6 +64,12 @@ class TransactionTest {
         @Synchronized("counter")
         public void incrementAgain() {
         }
+
+        /** Its stage is complete when it returns, long before the transaction commits. */
+        @Synchronized("async-counter")
+        public java.util.concurrent.CompletionStage<Long> incrementAsync() {
+            return CompletableFuture.completedFuture(locks.current().orElseThrow().fencingToken());
+        }
     }
 
     private final TransactionManager tm = com.arjuna.ats.jta.TransactionManager.transactionManager();
@@ -117,6 +123,17 @@ class TransactionTest {
         counter.increment();
         tm.rollback();
         Optional<Lock> after = tryElsewhere("counter");
+        assertThat(after).isPresent();
+        after.get().release();
+    }
+
+    @Test
+    void aCompletionStageMethodInATransactionKeepsItsLockUntilTheTransactionCompletes() throws Exception {
+        tm.begin();
+        assertThat(counter.incrementAsync().toCompletableFuture().join()).isPositive();
+        assertThat(tryElsewhere("async-counter")).as("still held until the transaction completes").isEmpty();
+        tm.commit();
+        Optional<Lock> after = tryElsewhere("async-counter");
         assertThat(after).isPresent();
         after.get().release();
     }

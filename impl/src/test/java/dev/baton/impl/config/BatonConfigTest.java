@@ -77,9 +77,34 @@ class BatonConfigTest {
     }
 
     @Test
+    void aNamedManagerWithAShorterTtlDeploysWithTheDefaultManagersRenewInterval() {
+        // Valid for the default manager; the named one never set a renew interval of its own.
+        BatonConfig config = BatonConfig.read(config("baton.renew-interval=20s", "baton.managers=fast", "baton.fast.ttl=6s"));
+        ManagerSettings fast = config.manager("fast").orElseThrow();
+        assertThat(fast.ttlMillis()).isEqualTo(6_000);
+        assertThat(fast.renewIntervalMillis(6_000)).isEqualTo(2_000);
+        assertThat(config.manager("").orElseThrow().renewIntervalMillis(30_000)).isEqualTo(20_000);
+        // One it sets itself is still checked.
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=fast", "baton.fast.ttl=6s",
+                "baton.fast.renew-interval=6s"))).hasMessageContaining("baton.fast.renew-interval");
+    }
+
+    @Test
     void aPrefixTooLongForAnyKeyIsRejected() {
         assertThatThrownBy(() -> BatonConfig.read(config("baton.prefix=" + "p".repeat(500))))
                 .hasMessageContaining("baton.prefix");
+    }
+
+    @Test
+    void aPrefixThatIsNotValidUtf16IsRejected() {
+        // Every key would be refused at call time; the deployment fails instead, naming the key.
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.prefix=app\uD800:")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.prefix").hasMessageContaining("surrogate");
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=eu", "baton.eu.prefix=eu\uDC00")))
+                .hasMessageContaining("baton.eu.prefix");
+        assertThat(BatonConfig.read(config("baton.prefix=\u00e9t\u00e9\uD83D\uDE00:")).manager("").orElseThrow().prefix())
+                .isEqualTo("\u00e9t\u00e9\uD83D\uDE00:");
     }
 
     @Test

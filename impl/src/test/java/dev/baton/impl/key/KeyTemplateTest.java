@@ -45,6 +45,9 @@ class KeyTemplateTest {
 
         void none() {
         }
+
+        void byIds(long[] ids, String[][] names) {
+        }
     }
 
     private static Method method(String name) {
@@ -79,6 +82,15 @@ class KeyTemplateTest {
         assertThat(KeyTemplate.compile("{{literal}} {id}", method("byId")).resolve(new Object[] {1L, "x"}))
                 .isEqualTo("{literal} 1");
         assertThat(KeyTemplate.compile("static-key", method("none")).resolve(new Object[0])).isEqualTo("static-key");
+    }
+
+    @Test
+    void anArrayGivesTheSameKeyForTheSameContents() {
+        // An array's own toString() is its identity: every call would get a key of its own and exclude nobody.
+        KeyTemplate t = KeyTemplate.compile("batch:{ids}:{names}", method("byIds"));
+        assertThat(t.resolve(new Object[] {new long[] {1, 2}, new String[][] {{"a"}, {"b"}}}))
+                .isEqualTo("batch:[1, 2]:[[a], [b]]")
+                .isEqualTo(t.resolve(new Object[] {new long[] {1, 2}, new String[][] {{"a"}, {"b"}}}));
     }
 
     @Test

@@ -1,0 +1,56 @@
+package dev.baton.jpa;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.OffsetDateTime;
+
+/**
+ * The lock table as a read-only JPA entity, for monitoring and reports (list it in your persistence
+ * unit with {@code <class>dev.baton.jpa.LockRecord</class>}). It maps the default table
+ * {@code baton_locks}; for another name, override it in {@code orm.xml}. The store itself does not
+ * use it: it writes with one native statement per operation. A row whose expiry has passed is not a
+ * lock (released locks keep their row with an expiry in the past). Never write through it.
+ */
+@Entity(name = "BatonLock")
+@Table(name = "baton_locks")
+public class LockRecord {
+
+    @Id
+    @Column(name = "lock_key", length = 500, nullable = false, updatable = false)
+    private String key;
+
+    @Column(name = "owner", length = 64, nullable = false, updatable = false)
+    private String owner;
+
+    @Column(name = "token", nullable = false, updatable = false)
+    private long fencingToken;
+
+    @Column(name = "expires_at", nullable = false, updatable = false)
+    private OffsetDateTime expiresAt;
+
+    /** For JPA. */
+    protected LockRecord() {
+    }
+
+    /** @return the key */
+    public String getKey() {
+        return key;
+    }
+
+    /** @return the owner token of the latest acquisition */
+    public String getOwner() {
+        return owner;
+    }
+
+    /** @return the fencing token of the latest acquisition */
+    public long getFencingToken() {
+        return fencingToken;
+    }
+
+    /** @return when the lease ends or ended, by the database clock (UTC on MariaDB) */
+    public OffsetDateTime getExpiresAt() {
+        return expiresAt;
+    }
+}

@@ -1,0 +1,335 @@
+package dev.baton.jpa.internal;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.jpa.JpaDatabase;
+import dev.baton.spi.AcquireResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The statements of one database. Acquire, renew and release are each ONE statement whose check and
+ * write are atomic in the database, timed by the database's clock; tokens come from a sequence
+ * drawn inside the statement, after the check.
+ *
+ * <p>Rows are never deleted by the store: a release moves the expiry into the past. So the insert
+ * branch of an upsert runs at most once per key, and every later acquisition draws its token in the
+ * update branch, under the row lock, after every earlier token for the key was drawn.
+ */
+public abstract class Dialect {
+
+    /** The default table name. */
+    public static final String DEFAULT_TABLE = "baton_locks";
+
+    /** The default sequence name. */
+    public static final String DEFAULT_SEQUENCE = "baton_fencing_seq";
+
+    protected final String table;
+    protected final String sequence;
+
+    protected Dialect(String table, String sequence) {
+        this.table = table;
+        this.sequence = sequence;
+    }
+
+    /**
+     * The dialect of the database {@code connection} talks to.
+     *
+     * @param connection a connection
+     * @param table the table name (a valid identifier)
+     * @param sequence the sequence name (a valid identifier)
+     * @return the dialect
+     * @throws SQLException if the metadata cannot be read
+     * @throws LockConfigurationException if the database is not supported
+     */
+    public static Dialect detect(Connection connection, String table, String sequence) throws SQLException {
+        DatabaseMetaData meta = connection.getMetaData();
+        String product = meta.getDatabaseProductName();
+        String version = meta.getDatabaseProductVersion();
+        int major = meta.getDatabaseMajorVersion();
+        int minor = meta.getDatabaseMinorVersion();
+        String p = product == null ? "" : product.toLowerCase(Locale.ROOT);
+        String v = version == null ? "" : version.toLowerCase(Locale.ROOT);
+        if (p.contains("postgresql") && (major > 9 || major == 9 && minor >= 5)) {
+            return new PostgresDialect(table, sequence);
+        }
+        if ((p.contains("mariadb") || p.contains("mysql") && v.contains("mariadb"))
+                && (major > 10 || major == 10 && minor >= 5)) {
+            return new MariaDbDialect(table, sequence);
+        }
+        if (p.equals("h2") && major >= 2) {
+            return new H2Dialect(table, sequence);
+        }
+        throw new LockConfigurationException("Unsupported database for the JPA lock store: " + product + " " + version
+                + ". Supported: PostgreSQL 9.5+, MariaDB 10.5+ and H2 2.x"
+                + (p.contains("mysql") ? " (MySQL has no sequences and no RETURNING; it is not supported yet)" : ""));
+    }
+
+    /**
+     * @return the database
+     */
+    public abstract JpaDatabase database();
+
+    /**
+     * Takes the key if no live lock holds it; one statement.
+     *
+     * @param c the connection of the store's transaction
+     * @param key the key
+     * @param owner the owner
+     * @param ttlMillis the lease
+     * @return the result
+     * @throws SQLException if the statement failed
+     */
+    public abstract AcquireResult acquire(Connection c, String key, String owner, long ttlMillis) throws SQLException;
+
+    /**
+     * Extends {@code owner}'s live lock; one compare-and-set statement.
+     *
+     * @param c the connection
+     * @param key the key
+     * @param owner the owner
+     * @param ttlMillis the new lease
+     * @return whether it was extended
+     * @throws SQLException if the statement failed
+     */
+    public boolean renew(Connection c, String key, String owner, long ttlMillis) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(renewSql())) {
+            ps.setLong(1, ttlParameter(ttlMillis));
+            ps.setString(2, key);
+            ps.setString(3, owner);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Frees {@code owner}'s live lock (moves its expiry into the past); one compare-and-set statement.
+     *
+     * @param c the connection
+     * @param key the key
+     * @param owner the owner
+     * @return whether it was freed
+     * @throws SQLException if the statement failed
+     */
+    public boolean release(Connection c, String key, String owner) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(releaseSql())) {
+            ps.setString(1, key);
+            ps.setString(2, owner);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * The database clock, as the statements compare expiries with it.
+     *
+     * @return an SQL expression of the current time
+     */
+    protected abstract String now();
+
+    /**
+     * The expiry {@code ttl} from now by the database clock.
+     *
+     * @param ttlParameter the placeholder of the ttl, bound with {@link #ttlParameter(long)}
+     * @return an SQL expression
+     */
+    protected abstract String expiryAfter(String ttlParameter);
+
+    /**
+     * An expiry long past: what a release writes (the row stays, so the key's tokens keep growing).
+     *
+     * @return an SQL literal
+     */
+    protected String pastExpiry() {
+        return "TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00'";
+    }
+
+    /**
+     * A prefix for every statement that reads the clock (MariaDB pins the time zone to UTC), or empty.
+     *
+     * @return the prefix
+     */
+    protected String statementPrefix() {
+        return "";
+    }
+
+    /** @return the renew statement: parameters ttl, key, owner */
+    protected String renewSql() {
+        return statementPrefix() + "UPDATE " + table + " SET expires_at = " + expiryAfter("?")
+                + " WHERE lock_key = ? AND owner = ? AND expires_at > " + now();
+    }
+
+    /** @return the release statement: parameters key, owner */
+    protected String releaseSql() {
+        return statementPrefix() + "UPDATE " + table + " SET expires_at = " + pastExpiry()
+                + " WHERE lock_key = ? AND owner = ? AND expires_at > " + now();
+    }
+
+    /**
+     * The ttl as the statements bind it.
+     *
+     * @param ttlMillis the ttl in ms
+     * @return the bound value
+     */
+    protected long ttlParameter(long ttlMillis) {
+        return ttlMillis;
+    }
+
+    /**
+     * What a refused acquisition reports.
+     *
+     * @param remainingMillis the holder's remaining lease as the database computed it; 0 or less if unknown
+     * @return the result
+     */
+    protected static AcquireResult held(long remainingMillis) {
+        return remainingMillis > 0 ? AcquireResult.notAcquired(remainingMillis) : AcquireResult.notAcquired();
+    }
+
+    /**
+     * The SQL predicate of a fenced write: true while {@code token} is the key's current token and
+     * its lease is live, by the database clock.
+     *
+     * @param keyParameter the placeholder of the key, e.g. {@code ?3}
+     * @param tokenParameter the placeholder of the token, e.g. {@code ?4}
+     * @return the predicate
+     */
+    public String fencePredicate(String keyParameter, String tokenParameter) {
+        return "EXISTS (SELECT 1 FROM " + table + " baton_fence WHERE baton_fence.lock_key = " + keyParameter
+                + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > " + now() + ")";
+    }
+
+    /**
+     * A prefix for the whole fenced statement (MariaDB pins the session time zone), or empty.
+     *
+     * @return the prefix
+     */
+    public String fenceStatementPrefix() {
+        return statementPrefix();
+    }
+
+    /**
+     * Creates the table and the sequence if missing, from the shipped DDL; idempotent, and safe when
+     * several instances do it at once.
+     *
+     * @param c the connection
+     * @throws SQLException if it failed
+     */
+    public void create(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            for (String sql : createStatements()) {
+                st.execute(sql);
+            }
+        }
+    }
+
+    /**
+     * Checks that the table and the sequence exist and fit.
+     *
+     * @param c the connection
+     * @throws SQLException if they do not
+     */
+    public void validate(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.executeQuery("SELECT lock_key, owner, token, expires_at FROM " + table + " WHERE 1 = 0").close();
+            st.executeQuery(sequenceProbeSql()).close();
+        }
+        checkKeyColumn(c);
+    }
+
+    /**
+     * Checks what makes keys exact where the database could get it wrong; runs at every connect.
+     *
+     * @param c the connection
+     * @throws SQLException if the check failed to run
+     */
+    public void checkKeyColumn(Connection c) throws SQLException {
+    }
+
+    /** @return a query that uses the sequence */
+    protected abstract String sequenceProbeSql();
+
+    /**
+     * Whether a failure is worth running the operation again: the database rolled the transaction
+     * back (deadlock, serialization failure) and nothing was changed.
+     *
+     * @param e the failure
+     * @return whether to retry
+     */
+    public boolean isTransient(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && state.startsWith("40");
+    }
+
+    /**
+     * The DDL statements of this database, with the configured names.
+     *
+     * @return the statements, in order
+     */
+    public List<String> createStatements() {
+        String script = readScript(database());
+        script = replaceWord(script, DEFAULT_TABLE, table);
+        script = replaceWord(script, DEFAULT_SEQUENCE, sequence);
+        List<String> statements = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : script.split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("--")) {
+                continue;
+            }
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                String sql = current.toString().strip();
+                statements.add(sql.substring(0, sql.length() - 1));
+                current.setLength(0);
+            }
+        }
+        return statements;
+    }
+
+    /**
+     * The shipped DDL of a database.
+     *
+     * @param database the database
+     * @return the script's text
+     */
+    public static String readScript(JpaDatabase database) {
+        String path = "META-INF/baton/sql/" + database.folder() + "/create.sql";
+        try (InputStream in = Dialect.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + path);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String replaceWord(String text, String word, String replacement) {
+        return Pattern.compile("\\b" + Pattern.quote(word) + "\\b").matcher(text)
+                .replaceAll(Matcher.quoteReplacement(replacement));
+    }
+
+    /** @return the table name */
+    public String table() {
+        return table;
+    }
+
+    /** @return the sequence name */
+    public String sequence() {
+        return sequence;
+    }
+
+    @Override
+    public String toString() {
+        return database().folder() + " (table " + table + ", sequence " + sequence + ")";
+    }
+}

@@ -1,0 +1,135 @@
+package dev.baton.jpa.internal;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.LockStoreDriverNotFoundException;
+import dev.baton.jpa.JpaLockStore;
+import dev.baton.jpa.SchemaAction;
+import dev.baton.jpa.TransactionRunner;
+import dev.baton.spi.LockStore;
+import dev.baton.spi.LockStoreFactory;
+import dev.baton.spi.StoreContext;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import jakarta.persistence.spi.PersistenceProviderResolverHolder;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code baton.store=jpa}. Settings (below {@code baton.jpa.}, or {@code baton.<manager>.jpa.}):
+ * <ul>
+ * <li>{@code persistence-unit}: the persistence unit the store creates its own
+ * {@link EntityManagerFactory} from; when absent, the application's {@link EntityManagerFactory}
+ * CDI bean is used;</li>
+ * <li>{@code table} (default {@code baton_locks}) and {@code sequence} (default
+ * {@code baton_fencing_seq}): plain identifiers, optionally schema-qualified;</li>
+ * <li>{@code schema-action}: {@code none} (default), {@code create} or {@code validate}.</li>
+ * </ul>
+ * A {@link TransactionRunner} bean of the application, if any, runs the store's transactions.
+ */
+public final class JpaLockStoreFactory implements LockStoreFactory {
+
+    /** The store name. */
+    public static final String NAME = "jpa";
+
+    static final String PERSISTENCE_UNIT = "persistence-unit";
+    static final String TABLE = "table";
+    static final String SEQUENCE = "sequence";
+    static final String SCHEMA_ACTION = "schema-action";
+
+    private static final String PROVIDER = "a Jakarta Persistence 3.1 provider (Hibernate ORM 6.6 or EclipseLink 4.0)";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void validate(StoreContext context) {
+        requirePersistenceApi();
+        identifier(context, TABLE, Dialect.DEFAULT_TABLE);
+        identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE);
+        schemaAction(context);
+        Optional<String> unit = persistenceUnit(context);
+        if (unit.isPresent()) {
+            boolean noProvider;
+            try {
+                noProvider = PersistenceProviderResolverHolder.getPersistenceProviderResolver()
+                        .getPersistenceProviders().isEmpty();
+            } catch (RuntimeException | LinkageError e) {
+                throw new LockStoreDriverNotFoundException(NAME, PROVIDER, e);
+            }
+            if (noProvider) {
+                throw new LockStoreDriverNotFoundException(NAME, PROVIDER, null);
+            }
+            Set<String> declared = PersistenceUnits.declared(classLoader());
+            if (!declared.contains(unit.get())) {
+                throw new LockConfigurationException(context.settingKey(PERSISTENCE_UNIT) + "='" + unit.get()
+                        + "' names no persistence unit of the application (META-INF/persistence.xml declares "
+                        + (declared.isEmpty() ? "none" : String.join(", ", declared)) + ")");
+            }
+        } else if (context.bean(EntityManagerFactory.class).isEmpty()) {
+            throw new LockConfigurationException("The JPA lock store needs an EntityManagerFactory: set "
+                    + context.settingKey(PERSISTENCE_UNIT) + " to a persistence unit name, or let the application"
+                    + " provide an EntityManagerFactory CDI bean");
+        }
+    }
+
+    @Override
+    public LockStore create(StoreContext context) {
+        validate(context);
+        Optional<String> unit = persistenceUnit(context);
+        JpaLockStore.Builder builder = unit.isPresent()
+                ? JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(unit.get()))
+                : JpaLockStore.builder(context.bean(EntityManagerFactory.class).orElseThrow());
+        context.bean(TransactionRunner.class).ifPresent(builder::transactionRunner);
+        return builder
+                .table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
+                .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
+                .schemaAction(schemaAction(context))
+                .build();
+    }
+
+    private static ClassLoader classLoader() {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return loader != null ? loader : JpaLockStoreFactory.class.getClassLoader();
+    }
+
+    private static void requirePersistenceApi() {
+        try {
+            Class.forName("jakarta.persistence.EntityManagerFactory", false, JpaLockStoreFactory.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new LockStoreDriverNotFoundException(NAME, "the Jakarta Persistence API and " + PROVIDER, e);
+        }
+    }
+
+    private static Optional<String> persistenceUnit(StoreContext context) {
+        Optional<String> unit = context.setting(PERSISTENCE_UNIT).map(String::strip);
+        if (unit.isPresent() && unit.get().isEmpty()) {
+            throw new LockConfigurationException(context.settingKey(PERSISTENCE_UNIT) + "='' is empty: name a persistence"
+                    + " unit, or remove the key to use the application's EntityManagerFactory bean");
+        }
+        return unit;
+    }
+
+    private static String identifier(StoreContext context, String setting, String defaultValue) {
+        String value = context.setting(setting).orElse(defaultValue);
+        if (!Identifiers.isValid(value)) {
+            throw new LockConfigurationException(context.settingKey(setting) + "='" + value + "' is not "
+                    + Identifiers.rule());
+        }
+        return value;
+    }
+
+    private static SchemaAction schemaAction(StoreContext context) {
+        Optional<String> value = context.setting(SCHEMA_ACTION);
+        if (value.isEmpty()) {
+            return SchemaAction.NONE;
+        }
+        try {
+            return SchemaAction.parse(value.get());
+        } catch (IllegalArgumentException e) {
+            throw new LockConfigurationException(context.settingKey(SCHEMA_ACTION) + "='" + value.get()
+                    + "' is not a schema action: use none, create or validate", e);
+        }
+    }
+}

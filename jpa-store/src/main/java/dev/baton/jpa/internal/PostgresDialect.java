@@ -1,0 +1,90 @@
+package dev.baton.jpa.internal;
+
+import dev.baton.jpa.JpaDatabase;
+import dev.baton.spi.AcquireResult;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * PostgreSQL: an upsert whose update branch only fires on an expired row, in a CTE that also reads
+ * the holder's remaining lease when it did not fire. Time is {@code clock_timestamp()} (the real
+ * time at evaluation, not the transaction's start); tokens are {@code nextval} of a {@code CACHE 1}
+ * sequence, so they are handed out in order to every session.
+ */
+final class PostgresDialect extends Dialect {
+
+    /** Serializes concurrent schema creation: {@code CREATE ... IF NOT EXISTS} alone can still collide. */
+    private static final long SCHEMA_LOCK_ID = 0x6261746f6e4a5041L;
+
+    private final String acquireSql;
+
+    PostgresDialect(String table, String sequence) {
+        super(table, sequence);
+        this.acquireSql = "WITH attempt AS ("
+                + " INSERT INTO " + table + " AS l (lock_key, owner, token, expires_at)"
+                + " VALUES (?, ?, nextval('" + sequence + "'), " + expiryAfter("?") + ")"
+                + " ON CONFLICT (lock_key) DO UPDATE"
+                + " SET owner = EXCLUDED.owner, token = nextval('" + sequence + "'),"
+                + " expires_at = " + expiryAfter("?")
+                + " WHERE l.expires_at <= clock_timestamp()"
+                + " RETURNING l.token)"
+                + " SELECT token, CAST(NULL AS BIGINT) FROM attempt"
+                + " UNION ALL"
+                + " SELECT NULL, CAST(CEIL(EXTRACT(EPOCH FROM (h.expires_at - clock_timestamp())) * 1000) AS BIGINT)"
+                + " FROM " + table + " h WHERE h.lock_key = ? AND NOT EXISTS (SELECT 1 FROM attempt)";
+    }
+
+    @Override
+    public JpaDatabase database() {
+        return JpaDatabase.POSTGRESQL;
+    }
+
+    @Override
+    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
+            ps.setString(1, key);
+            ps.setString(2, owner);
+            ps.setLong(3, ttlMillis);
+            ps.setLong(4, ttlMillis);
+            ps.setString(5, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    // The holder committed after this statement's snapshot: held, remaining unknown.
+                    return AcquireResult.notAcquired();
+                }
+                long token = rs.getLong(1);
+                if (!rs.wasNull()) {
+                    return AcquireResult.acquired(token);
+                }
+                return held(rs.getLong(2));
+            }
+        }
+    }
+
+    @Override
+    protected String now() {
+        return "clock_timestamp()";
+    }
+
+    @Override
+    protected String expiryAfter(String ttlParameter) {
+        return "clock_timestamp() + CAST(" + ttlParameter + " AS BIGINT) * INTERVAL '1 millisecond'";
+    }
+
+    @Override
+    public void create(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            // Held until the store's transaction ends; PostgreSQL DDL is transactional.
+            st.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK_ID + ")");
+        }
+        super.create(c);
+    }
+
+    @Override
+    protected String sequenceProbeSql() {
+        return "SELECT last_value FROM " + sequence;
+    }
+}

@@ -1,0 +1,206 @@
+package dev.baton.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.jpa.testing.Backend;
+import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.StoreCapability;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.text.Normalizer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The store's rules on one instance; run for every cell of the matrix (see {@code *Test} classes). */
+public abstract class BasicSuite {
+
+    private Backend backend;
+    private String table;
+    private JpaLockStore store;
+
+    /** @return the database and provider to test */
+    protected abstract Backend backend();
+
+    @BeforeEach
+    void createStore() {
+        backend = backend();
+        table = backend.tableName("basic");
+        store = backend.store(table);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    static String owner() {
+        return JpaTestOwners.owner();
+    }
+
+    static String key(String name) {
+        return name + ":" + UUID.randomUUID();
+    }
+
+    @Test
+    void acquireRenewReleaseAreCompareAndSet() {
+        String key = key("basic");
+        String a = owner();
+        String b = owner();
+
+        AcquireResult first = store.acquire(key, a, 60_000);
+        assertThat(first.isAcquired()).isTrue();
+        assertThat(first.fencingToken()).isPositive();
+
+        AcquireResult other = store.acquire(key, b, 60_000);
+        assertThat(other.isAcquired()).isFalse();
+        assertThat(other.remainingLeaseMillis().orElse(-1)).isBetween(1L, 60_000L);
+        assertThat(store.acquire(key, a, 60_000).isAcquired()).as("a lock is taken once, also by its owner").isFalse();
+
+        assertThat(store.renew(key, b, 60_000)).isFalse();
+        assertThat(store.renew(key, a, 60_000)).isTrue();
+        assertThat(store.release(key, b)).isFalse();
+        assertThat(store.release(key, a)).isTrue();
+        assertThat(store.release(key, a)).isFalse();
+        assertThat(store.renew(key, a, 60_000)).as("a released lock is not revived").isFalse();
+
+        AcquireResult again = store.acquire(key, b, 60_000);
+        assertThat(again.isAcquired()).isTrue();
+        assertThat(again.fencingToken()).isGreaterThan(first.fencingToken());
+        assertThat(store.capabilities()).contains(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE)
+                .doesNotContain(StoreCapability.NUL_IN_KEYS);
+    }
+
+    @Test
+    void expiredLockIsFreeAndNeverRevived() {
+        String key = key("expiry");
+        String a = owner();
+        AcquireResult first = store.acquire(key, a, 150);
+        assertThat(first.isAcquired()).isTrue();
+
+        String b = owner();
+        List<AcquireResult> taken = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            AcquireResult r = store.acquire(key, b, 60_000);
+            if (r.isAcquired()) {
+                taken.add(r);
+            }
+            return r.isAcquired();
+        });
+        assertThat(taken.get(0).fencingToken()).isGreaterThan(first.fencingToken());
+        assertThat(store.renew(key, a, 60_000)).isFalse();
+        assertThat(store.release(key, a)).isFalse();
+        assertThat(store.release(key, b)).isTrue();
+    }
+
+    @Test
+    void expiredButNotTakenLockCannotBeRenewedOrReleased() throws InterruptedException {
+        String key = key("stale");
+        String a = owner();
+        assertThat(store.acquire(key, a, 1).isAcquired()).isTrue();
+        Thread.sleep(20);
+        assertThat(store.renew(key, a, 60_000)).isFalse();
+        assertThat(store.release(key, a)).isFalse();
+        assertThat(store.acquire(key, owner(), 60_000).isAcquired()).isTrue();
+    }
+
+    @Test
+    void keysAreComparedExactly() {
+        String nfc = Normalizer.normalize("caf\u00e9", Normalizer.Form.NFC);
+        String nfd = Normalizer.normalize("caf\u00e9", Normalizer.Form.NFD);
+        String base = "exact-" + UUID.randomUUID() + "-";
+        List<String> keys = List.of(base + "k", base + "K", base + "a", base + "a ", base + nfc, base + nfd,
+                base + "\uD83D\uDE00", base + "\uD83D\uDE01", base + "x".repeat(500 - base.length()));
+        List<Long> tokens = new ArrayList<>();
+        for (String key : keys) {
+            AcquireResult r = store.acquire(key, owner(), 60_000);
+            assertThat(r.isAcquired()).as("key [%s] is its own lock", key).isTrue();
+            tokens.add(r.fencingToken());
+        }
+        assertThat(tokens).doesNotHaveDuplicates();
+        for (String key : keys) {
+            assertThat(storedKeys(key)).containsExactly(key);
+        }
+    }
+
+    @Test
+    void sqlLookingKeysAreStoredVerbatim() {
+        List<String> keys = List.of("'; DROP TABLE " + table + "; --", "\" OR 1=1 --", "a' OR 'a'='a",
+                "k\\'; DELETE FROM " + table + " WHERE '1'='1", "%_*?");
+        for (String key : keys) {
+            String o = owner();
+            assertThat(store.acquire(key, o, 60_000).isAcquired()).isTrue();
+            assertThat(store.acquire(key, owner(), 60_000).isAcquired()).isFalse();
+            assertThat(storedKeys(key)).containsExactly(key);
+            assertThat(store.release(key, o)).isTrue();
+        }
+        assertThat(store.acquire("after-injection-" + UUID.randomUUID(), owner(), 1000).isAcquired()).isTrue();
+    }
+
+    @Test
+    void nulInKeysIsRejectedWithoutWriting() {
+        String key = "nul\u0000" + UUID.randomUUID();
+        assertThatThrownBy(() -> store.acquire(key, owner(), 1000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+0000");
+        assertThatThrownBy(() -> store.renew(key, owner(), 1000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.release(key, owner())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void badArgumentsAreRejected() {
+        assertThatThrownBy(() -> store.acquire("", owner(), 1000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.acquire("k", owner(), 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.acquire("k", "", 1000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.acquire("x".repeat(501), owner(), 1000))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void ttlOfThirtyDaysIsKeptByTheDatabaseClock() {
+        long thirtyDays = 2_592_000_000L;
+        String key = key("long");
+        String a = owner();
+        assertThat(store.acquire(key, a, thirtyDays).isAcquired()).isTrue();
+        AcquireResult held = store.acquire(key, owner(), 1000);
+        assertThat(held.remainingLeaseMillis().orElse(-1)).isBetween(thirtyDays - 60_000, thirtyDays);
+        assertThat(store.renew(key, a, thirtyDays)).isTrue();
+        assertThat(store.release(key, a)).isTrue();
+    }
+
+    @Test
+    void newInstanceSeesLiveLocksAndContinuesAboveEveryToken() {
+        String key = key("restart");
+        String a = owner();
+        long token = store.acquire(key, a, 60_000).fencingToken();
+        try (JpaLockStore restarted = backend.store(table)) {
+            assertThat(restarted.acquire(key, owner(), 60_000).isAcquired()).isFalse();
+            assertThat(restarted.release(key, a)).isTrue();
+            assertThat(restarted.acquire(key, owner(), 60_000).fencingToken()).isGreaterThan(token);
+        }
+    }
+
+    private List<String> storedKeys(String key) {
+        try (Connection c = TestDatabases.connect(backend.database());
+                PreparedStatement ps = c.prepareStatement("SELECT lock_key FROM " + table + " WHERE lock_key = ?")) {
+            ps.setString(1, key);
+            List<String> found = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getString(1));
+                }
+            }
+            return found;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

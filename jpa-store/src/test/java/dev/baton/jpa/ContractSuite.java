@@ -1,0 +1,17 @@
+package dev.baton.jpa;
+
+import dev.baton.jpa.testing.Backend;
+import dev.baton.spi.LockStore;
+import dev.baton.tck.LockStoreContract;
+
+/** The TCK's store contract: every call a new store instance on the same table of the same database. */
+public abstract class ContractSuite extends LockStoreContract {
+
+    /** @return the database and provider to test */
+    protected abstract Backend backend();
+
+    @Override
+    protected LockStore createStore() {
+        return backend().store(backend().tableName("tck"));
+    }
+}

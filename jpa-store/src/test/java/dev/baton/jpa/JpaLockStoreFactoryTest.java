@@ -1,0 +1,137 @@
+package dev.baton.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.LockStoreDriverNotFoundException;
+import dev.baton.LockStoreException;
+import dev.baton.spi.LockStore;
+import dev.baton.spi.LockStoreFactory;
+import dev.baton.spi.StoreContext;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.lang.annotation.Annotation;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+/** {@code baton.store=jpa}: settings are checked at deployment, without connecting. */
+class JpaLockStoreFactoryTest {
+
+    /** Settings from a map, beans from another: what the runtime hands a factory. */
+    static final class Context implements StoreContext {
+        final Map<String, String> settings = new HashMap<>();
+        final Map<Class<?>, Object> beans = new HashMap<>();
+
+        Context with(String name, String value) {
+            settings.put(name, value);
+            return this;
+        }
+
+        @Override
+        public String managerName() {
+            return "";
+        }
+
+        @Override
+        public Optional<String> setting(String name) {
+            return Optional.ofNullable(settings.get(name));
+        }
+
+        @Override
+        public String settingKey(String name) {
+            return "baton.jpa." + name;
+        }
+
+        @Override
+        public <T> Optional<T> bean(Class<T> type, Annotation... qualifiers) {
+            return Optional.ofNullable(type.cast(beans.get(type)));
+        }
+    }
+
+    private static LockStoreFactory factory() {
+        return ServiceLoader.load(LockStoreFactory.class).stream().map(ServiceLoader.Provider::get)
+                .filter(f -> f.name().equals("jpa")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void isFoundByName() {
+        assertThat(factory().name()).isEqualTo("jpa");
+    }
+
+    @Test
+    void badIdentifiersNameKeyAndValue() {
+        Context context = new Context().with("persistence-unit", "baton-hibernate").with("table", "locks; DROP TABLE x");
+        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.table").hasMessageContaining("locks; DROP TABLE x");
+        Context seq = new Context().with("persistence-unit", "baton-hibernate").with("sequence", "9seq");
+        assertThatThrownBy(() -> factory().validate(seq)).isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.sequence").hasMessageContaining("9seq");
+        Context quoted = new Context().with("persistence-unit", "baton-hibernate").with("table", "\"Locks\"");
+        assertThatThrownBy(() -> factory().validate(quoted)).isInstanceOf(LockConfigurationException.class);
+    }
+
+    @Test
+    void badSchemaActionNamesKeyAndValue() {
+        Context context = new Context().with("persistence-unit", "baton-hibernate").with("schema-action", "drop");
+        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.schema-action").hasMessageContaining("drop");
+    }
+
+    @Test
+    void needsAPersistenceUnitOrAnEntityManagerFactoryBean() {
+        assertThatThrownBy(() -> factory().validate(new Context())).isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.persistence-unit").hasMessageContaining("EntityManagerFactory");
+        assertThatThrownBy(() -> factory().validate(new Context().with("persistence-unit", " ")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.jpa.persistence-unit");
+    }
+
+    @Test
+    void aPersistenceUnitThatDoesNotExistFailsTheDeployment() {
+        assertThatThrownBy(() -> factory().validate(new Context().with("persistence-unit", "baton-hibernat")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.jpa.persistence-unit")
+                .hasMessageContaining("baton-hibernat").hasMessageContaining("baton-hibernate, baton-eclipselink");
+    }
+
+    @Test
+    void aMissingJdbcDriverIsReportedAsSuch() {
+        for (String unit : new String[] {"baton-hibernate", "baton-eclipselink"}) {
+            try (LockStore store = JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(
+                    unit, Map.of("jakarta.persistence.jdbc.url", "jdbc:nosuchdb://127.0.0.1:1/x",
+                            "jakarta.persistence.jdbc.driver", "org.example.NoSuchDriver"))).build()) {
+                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000)).as(unit)
+                        .isInstanceOf(LockStoreDriverNotFoundException.class)
+                        .hasMessageContaining("org.example.NoSuchDriver");
+            }
+        }
+    }
+
+    @Test
+    void validSettingsPassAndCreateDoesNotConnect() {
+        Context context = new Context().with("persistence-unit", "baton-hibernate").with("table", "app.locks")
+                .with("sequence", "app.lock_tokens").with("schema-action", "Validate");
+        factory().validate(context);
+        try (LockStore store = factory().create(context)) {
+            assertThat(store).isInstanceOf(JpaLockStore.class);
+            assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                    .isInstanceOf(LockStoreException.class).hasMessageContaining("app.locks")
+                    .satisfies(e -> assertThat(e.getCause()).as("the cause").isNotNull());
+        }
+    }
+
+    @Test
+    void usesTheApplicationsEntityManagerFactoryBean() {
+        Context context = new Context();
+        EntityManagerFactory emf = dev.baton.jpa.testing.Backend.matrix().get(4).sharedFactory();
+        context.beans.put(EntityManagerFactory.class, emf);
+        factory().validate(context);
+        try (LockStore store = factory().create(context.with("schema-action", "create"))) {
+            assertThat(store.acquire("factory:" + java.util.UUID.randomUUID(), JpaTestOwners.owner(), 1000).isAcquired())
+                    .isTrue();
+        }
+        assertThat(emf.isOpen()).as("the application's factory is not closed by the store").isTrue();
+    }
+}

@@ -1,0 +1,129 @@
+package dev.baton.jpa.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP forwarder on 127.0.0.1 that a test can cut and restore, to play a database that goes down and
+ * comes back on the same address. Loopback only.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+    private final String targetHost;
+    private final int targetPort;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile ServerSocket server;
+    private int port;
+
+    public TcpProxy(String targetHost, int targetPort) {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+    }
+
+    /**
+     * A proxy for the host and port of a JDBC URL.
+     *
+     * @param jdbcUrl e.g. {@code jdbc:postgresql://localhost:5432/db}
+     * @return the proxy, not started
+     */
+    public static TcpProxy forJdbcUrl(String jdbcUrl) {
+        URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
+        return new TcpProxy(uri.getHost(), uri.getPort());
+    }
+
+    /**
+     * The URL with host and port replaced by the proxy's.
+     *
+     * @param jdbcUrl the real URL
+     * @return the URL through the proxy
+     */
+    public String rewrite(String jdbcUrl) {
+        URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
+        return jdbcUrl.replace("//" + uri.getHost() + ":" + uri.getPort(), "//127.0.0.1:" + port);
+    }
+
+    /** Accepts connections (on the same port as before, once it had one). */
+    public void start() throws IOException {
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        port = s.getLocalPort();
+        server = s;
+        Thread acceptor = new Thread(() -> accept(s), "tcp-proxy-accept-" + port);
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /** Refuses new connections and cuts every open one. */
+    public void stop() {
+        ServerSocket s = server;
+        server = null;
+        closeQuietly(s);
+        for (Socket socket : sockets) {
+            closeQuietly(socket);
+        }
+        sockets.clear();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    private void accept(ServerSocket s) {
+        while (!s.isClosed()) {
+            try {
+                Socket client = s.accept();
+                Socket upstream = new Socket(targetHost, targetPort);
+                sockets.add(client);
+                sockets.add(upstream);
+                pump(client, upstream);
+                pump(upstream, client);
+            } catch (IOException e) {
+                // closed, or the target refused: the client sees its socket closed
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to) {
+        Thread t = new Thread(() -> {
+            byte[] buffer = new byte[16 * 1024];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // cut
+            } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+            }
+        }, "tcp-proxy-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // best effort
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}
