@@ -37,9 +37,6 @@ public final class RuntimeTck {
     /** Tag of scenarios that need JTA transactions, JPA and a data source. */
     public static final String TAG_TRANSACTIONS = "transactions";
 
-    /** Tag of scenarios that undeploy and redeploy an application in one running server. */
-    public static final String TAG_REDEPLOY = "redeploy";
-
     private RuntimeTck() {
     }
 
