@@ -242,24 +242,37 @@ public final class JpaLockStore implements LockStore {
         }
     }
 
-    private Object create(Dialect d) {
-        try {
-            return inTransaction(c -> {
-                d.create(c);
-                return null;
-            });
-        } catch (RuntimeException e) {
-            // Another instance may have created the same objects at the same moment (H2 and MariaDB do
-            // not serialize CREATE ... IF NOT EXISTS for sequences): fine if the schema is now usable.
+    private static final int CREATE_ATTEMPTS = 6;
+
+    private void create(Dialect d) {
+        RuntimeException failure = null;
+        for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
             try {
-                return inTransaction(c -> {
-                    d.validate(c);
+                inTransaction(c -> {
+                    d.create(c);
                     return null;
                 });
-            } catch (RuntimeException again) {
-                e.addSuppressed(again);
-                throw e;
+                return;
+            } catch (RuntimeException e) {
+                // Another instance may be creating the same objects at this moment (H2 and MariaDB do not
+                // serialize CREATE ... IF NOT EXISTS): it may have made the sequence but not yet the table.
+                // Every statement is idempotent, so run them again once its work is committed.
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10L << attempt));
             }
+        }
+        try {
+            inTransaction(c -> {
+                d.validate(c);
+                return null;
+            });
+        } catch (RuntimeException again) {
+            failure.addSuppressed(again);
+            throw failure;
         }
     }
 
