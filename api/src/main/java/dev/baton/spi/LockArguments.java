@@ -60,7 +60,9 @@ public final class LockArguments {
     }
 
     /**
-     * Checks a key, allowing {@code U+0000}.
+     * Checks a key, allowing {@code U+0000}: only for stores that declare {@link StoreCapability#NUL_IN_KEYS}.
+     * Other stores call {@link #requireValidKey(String, boolean)} with {@code false}, so that every
+     * operation rejects such keys alike.
      *
      * @param key the key
      * @return the key

@@ -117,7 +117,9 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
-     * Closes connections. The runtime calls it once, after releasing every held lock, at shutdown.
+     * Closes connections. The runtime calls it once, after releasing every held lock, at shutdown. A
+     * second call must do nothing; an operation after close should fail with a
+     * {@link dev.baton.LockStoreException} rather than reconnect.
      */
     @Override
     default void close() {
