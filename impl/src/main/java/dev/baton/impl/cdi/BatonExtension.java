@@ -11,9 +11,11 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessBean;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
@@ -36,6 +38,7 @@ public class BatonExtension implements Extension {
     private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
     private final Set<Class<? extends LockKeyResolver>> resolvers = new LinkedHashSet<>();
     private final List<String> configProblems = new ArrayList<>();
+    private final List<Bean<?>> deployedBeans = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile BatonConfig config;
 
     /** Identifies a method of a bean class. */
@@ -62,6 +65,17 @@ public class BatonExtension implements Extension {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
+    }
+
+    void indexBean(@Observes ProcessBean<?> event) {
+        deployedBeans.add(event.getBean());
+    }
+
+    /**
+     * @return every bean of the deployment, for lookups the container's visibility rules would refuse
+     */
+    CdiBeanLookup beans(BeanManager beanManager) {
+        return new CdiBeanLookup(beanManager, deployedBeans);
     }
 
     <T> void planMethods(@Observes ProcessManagedBean<T> event) {
@@ -105,14 +119,14 @@ public class BatonExtension implements Extension {
             return;
         }
         for (Class<? extends LockKeyResolver> resolver : resolvers) {
-            if (beanManager.getBeans(resolver).isEmpty()) {
+            if (!beans(beanManager).exists(resolver)) {
                 event.addDeploymentProblem(new LockConfigurationException("@Synchronized names the key resolver "
                         + resolver.getName() + ", but there is no such CDI bean (give it a bean-defining annotation "
                         + "such as @ApplicationScoped)"));
             }
         }
         try {
-            StoreRegistry.validate(cfg, new CdiBeanLookup(beanManager));
+            StoreRegistry.validate(cfg, beans(beanManager));
         } catch (LockConfigurationException e) {
             event.addDeploymentProblem(e);
         }

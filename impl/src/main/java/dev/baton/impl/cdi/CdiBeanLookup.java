@@ -1,24 +1,37 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.impl.store.BeanLookup;
+import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.annotation.Annotation;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 
-/** Application beans for stores, through the {@link BeanManager}. */
+/**
+ * Application beans for stores and integrations. Typesafe resolution first; when that finds nothing,
+ * the beans the extension saw at deployment: some containers (Payara) do not let a bean archive of a
+ * library jar, like Baton's, resolve beans of the application's {@code WEB-INF/classes}.
+ */
 final class CdiBeanLookup implements BeanLookup {
 
     private final BeanManager beanManager;
+    private final Collection<Bean<?>> deployed;
 
-    CdiBeanLookup(BeanManager beanManager) {
+    CdiBeanLookup(BeanManager beanManager, Collection<Bean<?>> deployed) {
         this.beanManager = beanManager;
+        this.deployed = deployed;
     }
 
     @Override
     public <T> Optional<T> bean(Class<T> type, Annotation... qualifiers) {
         Set<Bean<?>> beans = beanManager.getBeans(type, qualifiers);
+        if (beans.isEmpty()) {
+            beans = deployedBeans(type, qualifiers);
+        }
         if (beans.isEmpty()) {
             return Optional.empty();
         }
@@ -27,5 +40,24 @@ final class CdiBeanLookup implements BeanLookup {
             return Optional.empty();
         }
         return Optional.of(type.cast(beanManager.getReference(bean, type, beanManager.createCreationalContext(bean))));
+    }
+
+    /**
+     * @param type a bean type
+     * @return whether any bean of that type exists, visible to Baton's archive or not
+     */
+    boolean exists(Class<?> type) {
+        return !beanManager.getBeans(type).isEmpty() || !deployedBeans(type).isEmpty();
+    }
+
+    private Set<Bean<?>> deployedBeans(Class<?> type, Annotation... qualifiers) {
+        Set<Annotation> required = qualifiers.length == 0 ? Set.of(Default.Literal.INSTANCE) : new HashSet<>(Arrays.asList(qualifiers));
+        Set<Bean<?>> matching = new HashSet<>();
+        for (Bean<?> bean : deployed) {
+            if (bean.getTypes().contains(type) && bean.getQualifiers().containsAll(required)) {
+                matching.add(bean);
+            }
+        }
+        return matching;
     }
 }

@@ -19,9 +19,8 @@ final class JtaTransactionSupport implements TransactionSupport {
         this.registry = registry;
     }
 
-    static TransactionSupport lookup(jakarta.enterprise.inject.spi.BeanManager beanManager) {
-        java.util.Optional<TransactionSynchronizationRegistry> bean =
-                new CdiBeanLookup(beanManager).bean(TransactionSynchronizationRegistry.class);
+    static TransactionSupport lookup(CdiBeanLookup beans) {
+        java.util.Optional<TransactionSynchronizationRegistry> bean = beans.bean(TransactionSynchronizationRegistry.class);
         if (bean.isPresent()) {
             return new JtaTransactionSupport(bean.get());
         }

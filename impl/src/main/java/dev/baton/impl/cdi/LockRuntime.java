@@ -56,7 +56,7 @@ public class LockRuntime {
             throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
         }
         executors = RenewalExecutors.detect();
-        transactions = TransactionSupport.detect(beanManager);
+        transactions = TransactionSupport.detect(extension.beans(beanManager));
         listener = new CdiLockListener(beanManager);
     }
 
@@ -178,7 +178,7 @@ public class LockRuntime {
         if (stopped) {
             throw new LockException("Lock manager '" + name + "' is shut down: the application is stopping");
         }
-        CdiBeanLookup beans = new CdiBeanLookup(beanManager);
+        CdiBeanLookup beans = extension.beans(beanManager);
         LockStore store = StoreRegistry.createConfigured(config, settings, beans);
         boolean owned = true;
         if (store == null) {

@@ -24,16 +24,16 @@ interface TransactionSupport {
     Runnable releaseAfterCompletion(HeldLock lock);
 
     /**
-     * @param beanManager to find a {@code TransactionSynchronizationRegistry} bean (Java SE setups)
+     * @param beans to find a {@code TransactionSynchronizationRegistry} bean (Java SE setups)
      * @return JTA support when a {@code TransactionSynchronizationRegistry} can be found (a CDI bean, else
      *     {@code java:comp/TransactionSynchronizationRegistry}), else {@link #NONE}
      */
-    static TransactionSupport detect(jakarta.enterprise.inject.spi.BeanManager beanManager) {
+    static TransactionSupport detect(CdiBeanLookup beans) {
         try {
             Class.forName("jakarta.transaction.TransactionSynchronizationRegistry", false, TransactionSupport.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return NONE;
         }
-        return JtaTransactionSupport.lookup(beanManager);
+        return JtaTransactionSupport.lookup(beans);
     }
 }
