@@ -35,7 +35,7 @@ public record ManagerSettings(
      * @param ttlMillis the lease
      * @return the interval
      */
-    public static long renewIntervalFor(long ttlMillis) {
+    private static long renewIntervalFor(long ttlMillis) {
         return Math.max(1, ttlMillis / 3);
     }
 

@@ -108,13 +108,6 @@ public final class KeyTemplate {
         return value.toString();
     }
 
-    /**
-     * @return the template text
-     */
-    public String template() {
-        return template;
-    }
-
     private static Placeholder placeholder(String source, Method method) {
         String expression = source.trim();
         if (expression.isEmpty()) {

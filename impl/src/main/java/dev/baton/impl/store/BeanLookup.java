@@ -6,14 +6,6 @@ import java.util.Optional;
 /** Finds application beans for stores; inside CDI backed by the {@code BeanManager}. */
 public interface BeanLookup {
 
-    /** Finds nothing: outside CDI. */
-    BeanLookup NONE = new BeanLookup() {
-        @Override
-        public <T> Optional<T> bean(Class<T> type, Annotation... qualifiers) {
-            return Optional.empty();
-        }
-    };
-
     /**
      * @param type the bean type
      * @param qualifiers its qualifiers

@@ -107,15 +107,6 @@ public final class MemoryLockStore implements LockStore {
         return CAPABILITIES;
     }
 
-    /**
-     * The number of entries kept, live or expired but not yet swept; for tests.
-     *
-     * @return the entry count
-     */
-    int size() {
-        return entries.size();
-    }
-
     private void sweep() {
         long now = nanoClock.getAsLong();
         entries.forEach((key, entry) -> {
