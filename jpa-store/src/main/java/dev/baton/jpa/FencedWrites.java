@@ -3,6 +3,7 @@ package dev.baton.jpa;
 import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.Identifiers;
+import dev.baton.jpa.internal.JdbcAccess;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Query;
 import java.util.Objects;
@@ -50,6 +51,36 @@ public final class FencedWrites {
             throw new IllegalArgumentException("The lock table name '" + table + "' is not " + Identifiers.rule());
         }
         return new FencedWrites(DialectFactory.create(database, table, Dialect.DEFAULT_SEQUENCE));
+    }
+
+    /**
+     * The helper for the database an entity manager of the application talks to, for applications
+     * that configure the store ({@code baton.store=jpa}) rather than build it: the database is read
+     * from the entity manager's connection, in its current transaction. Create it once and keep it.
+     *
+     * @param em an entity manager on the database that holds the lock table (e.g. the container's
+     *     {@code @PersistenceContext}, inside a transaction)
+     * @param table the lock table, a plain identifier, as configured by {@code baton.jpa.table}
+     * @return the helper
+     * @throws dev.baton.LockConfigurationException if the database is not one the store supports
+     */
+    public static FencedWrites forDatabaseOf(EntityManager em, String table) {
+        Objects.requireNonNull(em, "em");
+        if (!Identifiers.isValid(table)) {
+            throw new IllegalArgumentException("The lock table name '" + table + "' is not " + Identifiers.rule());
+        }
+        return new FencedWrites(JdbcAccess.withConnection(em,
+                connection -> Dialect.detect(connection, table, Dialect.DEFAULT_SEQUENCE)));
+    }
+
+    /**
+     * {@link #forDatabaseOf(EntityManager, String)} with the default lock table, {@code baton_locks}.
+     *
+     * @param em an entity manager on the database that holds the lock table
+     * @return the helper
+     */
+    public static FencedWrites forDatabaseOf(EntityManager em) {
+        return forDatabaseOf(em, Dialect.DEFAULT_TABLE);
     }
 
     /**

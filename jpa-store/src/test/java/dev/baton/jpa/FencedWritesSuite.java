@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +63,15 @@ public abstract class FencedWritesSuite {
                     .isZero();
             assertThat(value(data, id)).isEqualTo("by-current");
 
+            // The same helper, found from an entity manager of the application (as with baton.store=jpa).
+            FencedWrites detected = inTransactionGet(em -> FencedWrites.forDatabaseOf(em, table));
+            assertThat(detected.condition("?1", "?2")).isEqualTo(fenced.condition("?1", "?2"));
+            assertThat(inTransaction(em -> detected.executeUpdate(em, key, stale, update, "stale again", id))).isZero();
+            assertThat(inTransaction(em -> detected.executeUpdate(em, key, current, update, "detected", id))).isEqualTo(1);
+            assertThat(value(data, id)).isEqualTo("detected");
+            assertThatThrownBy(() -> inTransactionGet(em -> FencedWrites.forDatabaseOf(em, "bad table")))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad table");
+
             assertThatThrownBy(() -> fenced.executeUpdate(null, key, current, "UPDATE x SET y = 1"))
                     .isInstanceOf(NullPointerException.class);
             assertThatThrownBy(() -> inTransaction(em -> fenced.executeUpdate(em, key, current, "UPDATE x SET y = 1")))
@@ -70,10 +80,14 @@ public abstract class FencedWritesSuite {
     }
 
     private int inTransaction(ToIntFunction<EntityManager> work) {
+        return inTransactionGet(work::applyAsInt);
+    }
+
+    private <T> T inTransactionGet(Function<EntityManager, T> work) {
         EntityManager em = backend().sharedFactory().createEntityManager();
         try {
             em.getTransaction().begin();
-            int result = work.applyAsInt(em);
+            T result = work.apply(em);
             em.getTransaction().commit();
             return result;
         } finally {
