@@ -1,5 +1,6 @@
 package dev.baton.examples.orders;
 
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -14,6 +15,9 @@ public class CustomerOrder {
     private long paidCents;
     private int payments;
     private boolean shipped;
+    /** The fencing token of the last invoice, written by a fenced statement ({@link InvoiceNumbers}). */
+    @Column(name = "invoice_token")
+    private Long invoiceToken;
 
     protected CustomerOrder() {
     }
@@ -51,8 +55,13 @@ public class CustomerOrder {
         return shipped;
     }
 
+    public Long getInvoiceToken() {
+        return invoiceToken;
+    }
+
     String toJson() {
         return "{\"id\":\"" + id.replace("\"", "\\\"") + "\",\"paidCents\":" + paidCents
-                + ",\"payments\":" + payments + ",\"shipped\":" + shipped + "}";
+                + ",\"payments\":" + payments + ",\"shipped\":" + shipped + ",\"invoiceToken\":" + invoiceToken
+                + "}";
     }
 }

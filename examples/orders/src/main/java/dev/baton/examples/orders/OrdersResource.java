@@ -19,7 +19,8 @@ import jakarta.ws.rs.core.MediaType;
  * <pre>
  * curl -X POST 'http://localhost:8080/orders/api/orders/42/payments?amount=1000'
  * curl -X POST  http://localhost:8080/orders/api/orders/42/shipment     # 409 while order:42 is busy
- * curl -X POST  http://localhost:8080/orders/api/orders/42/invoice
+ * curl -X POST  http://localhost:8080/orders/api/orders/42/invoice      # INV-42-<fencing token>
+ * curl          http://localhost:8080/orders/api/orders/42/lock         # the lock table's row of order:42
  * curl          http://localhost:8080/orders/api/orders/42
  * </pre>
  */
@@ -42,8 +43,9 @@ public class OrdersResource {
     /** Pays on an order; concurrent payments of one order queue on {@code order:<id>} (in the EJB). */
     @POST
     @Path("payments")
-    public String pay(@PathParam("id") String id, @QueryParam("amount") @DefaultValue("100") long amountCents) {
-        return payments.pay(id, amountCents).toJson();
+    public String pay(@PathParam("id") String id, @QueryParam("amount") @DefaultValue("100") long amountCents,
+            @QueryParam("processingMillis") @DefaultValue("0") long processingMillis) {
+        return payments.pay(id, amountCents, processingMillis).toJson();
     }
 
     /**
@@ -68,11 +70,26 @@ public class OrdersResource {
         return order.toJson();
     }
 
-    /** Issues an invoice number carrying a fencing token. */
+    /** Issues an invoice number carrying a fencing token (written to the order by a fenced statement). */
     @POST
     @Path("invoice")
     @Produces(MediaType.TEXT_PLAIN)
     public String invoice(@PathParam("id") String id) {
-        return invoices.issue(id);
+        String number = invoices.issue(id);
+        if (number == null) {
+            throw new NotFoundException("no order " + id);
+        }
+        return number;
+    }
+
+    /** The lock store's row of {@code order:<id>}: the last fencing token and whether it is held now. */
+    @GET
+    @Path("lock")
+    public String lock(@PathParam("id") String id) {
+        String row = payments.lockRow("order:" + id);
+        if (row == null) {
+            throw new NotFoundException("order:" + id + " was never locked");
+        }
+        return row;
     }
 }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The example WAR exactly as built ({@code target/orders.war}, named by the system property
  * {@code baton.examples.orders.war}) deploys on a real server and serves its API: a JAX-RS
  * resource, a stateless EJB with a container-managed transaction, JPA on the application's own H2
- * data source.
+ * data sources, with the JPA lock store on the same database and a fenced write.
  */
 @ExtendWith(ArquillianExtension.class)
 @Tag("ejb")
@@ -120,11 +120,20 @@ class OrdersExampleIT {
     }
 
     @Test
-    void invoiceNumbersCarryGrowingFencingTokens() throws Exception {
+    void invoiceNumbersCarryGrowingFencingTokensFromTheDatabase() throws Exception {
+        send("POST", "api/orders/it-invoice/payments?amount=100");
         long first = token(send("POST", "api/orders/it-invoice/invoice").body());
         long second = token(send("POST", "api/orders/it-invoice/invoice").body());
 
         assertThat(second).isGreaterThan(first);
+        // the fenced write stamped the order with the token
+        assertThat(send("GET", "api/orders/it-invoice").body()).contains("\"invoiceToken\":" + second);
+        // the lock lives in the JPA store's table, released after the invoice
+        HttpResponse<String> lock = send("GET", "api/orders/it-invoice/lock");
+        assertThat(lock.statusCode()).as(lock.body()).isEqualTo(200);
+        assertThat(lock.body()).contains("\"key\":\"order:it-invoice\"").contains("\"token\":" + second)
+                .contains("\"held\":false");
+        assertThat(send("POST", "api/orders/no-such-order/invoice").statusCode()).isEqualTo(404);
     }
 
     private static long token(String invoiceNumber) {
