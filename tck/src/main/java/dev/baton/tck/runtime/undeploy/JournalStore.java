@@ -39,6 +39,11 @@ public class JournalStore implements LockStore {
     private static final Map<String, Entry> ENTRIES = new ConcurrentHashMap<>();
     private static final AtomicLong TOKENS = new AtomicLong();
     private static final Object WRITING = new Object();
+    /**
+     * Read from the configuration once, at the first call: at shutdown the server may have removed the
+     * deployment's files already (Open Liberty deletes the WAR first), and its configuration with them.
+     */
+    private static volatile Path journal;
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
@@ -103,6 +108,11 @@ public class JournalStore implements LockStore {
     }
 
     private static Path journal() {
-        return Path.of(ConfigProvider.getConfig(JournalStore.class.getClassLoader()).getValue(JOURNAL, String.class));
+        Path file = journal;
+        if (file == null) {
+            file = Path.of(ConfigProvider.getConfig(JournalStore.class.getClassLoader()).getValue(JOURNAL, String.class));
+            journal = file;
+        }
+        return file;
     }
 }
