@@ -3,6 +3,7 @@ package dev.baton.tck.runtime.undeploy;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.tck.runtime.support.LockTable;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 import java.io.IOException;
@@ -11,9 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -22,7 +20,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * server. The file is named by {@value #JOURNAL} in the deployment's {@code microprofile-config.properties}.
  *
  * <p>{@code @Named("audit")} without another qualifier keeps {@code @Default}: the bean is the store of
- * the default manager and of the manager {@code audit}. The locks live in a static map (the "backend"),
+ * the default manager and of the manager {@code audit}. The locks live in a static {@link LockTable} (the "backend"),
  * so a bean instance the container creates anew during shutdown still sees them, as a client of a real
  * store would.
  */
@@ -33,11 +31,7 @@ public class JournalStore implements LockStore {
     /** Configuration key: the absolute path of the journal file. */
     public static final String JOURNAL = "dev.baton.tck.undeploy.journal";
 
-    private record Entry(String owner, long expiresAtNanos) {
-    }
-
-    private static final Map<String, Entry> ENTRIES = new ConcurrentHashMap<>();
-    private static final AtomicLong TOKENS = new AtomicLong();
+    private static final LockTable LOCKS = new LockTable();
     private static final Object WRITING = new Object();
     /**
      * Read from the configuration once, at the first call: at shutdown the server may have removed the
@@ -47,51 +41,25 @@ public class JournalStore implements LockStore {
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidKey(key);
-        LockArguments.requireValidOwner(owner);
-        LockArguments.requireValidTtl(ttlMillis);
-        long[] token = {0};
-        ENTRIES.compute(key, (k, current) -> {
-            long now = System.nanoTime();
-            if (current != null && current.expiresAtNanos - now > 0) {
-                return current;
-            }
-            token[0] = TOKENS.incrementAndGet();
-            return new Entry(owner, now + ttlMillis * 1_000_000);
-        });
-        boolean acquired = token[0] > 0;
-        append("acquire", key, owner, Long.toString(token[0]), Boolean.toString(acquired));
-        return acquired ? AcquireResult.acquired(token[0]) : AcquireResult.notAcquired();
+        AcquireResult result = LOCKS.acquire(key, owner, ttlMillis);
+        append("acquire", key, owner, Long.toString(result.isAcquired() ? result.fencingToken() : 0),
+                Boolean.toString(result.isAcquired()));
+        return result;
     }
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
         LockArguments.requireValidTtl(ttlMillis);
-        boolean[] renewed = {false};
-        ENTRIES.computeIfPresent(key, (k, current) -> {
-            long now = System.nanoTime();
-            if (current.owner.equals(owner) && current.expiresAtNanos - now > 0) {
-                renewed[0] = true;
-                return new Entry(owner, now + ttlMillis * 1_000_000);
-            }
-            return current;
-        });
-        append("renew", key, owner, "-", Boolean.toString(renewed[0]));
-        return renewed[0];
+        boolean renewed = LOCKS.renew(key, owner, ttlMillis);
+        append("renew", key, owner, "-", Boolean.toString(renewed));
+        return renewed;
     }
 
     @Override
     public boolean release(String key, String owner) {
-        boolean[] released = {false};
-        ENTRIES.computeIfPresent(key, (k, current) -> {
-            if (current.owner.equals(owner) && current.expiresAtNanos - System.nanoTime() > 0) {
-                released[0] = true;
-                return null;
-            }
-            return current;
-        });
-        append("release", key, owner, "-", Boolean.toString(released[0]));
-        return released[0];
+        boolean released = LOCKS.release(key, owner);
+        append("release", key, owner, "-", Boolean.toString(released));
+        return released;
     }
 
     /** One tab-separated line per call: operation, key, owner, token ({@code -} but for acquire), result. */
