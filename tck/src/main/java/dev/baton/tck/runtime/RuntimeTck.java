@@ -31,6 +31,13 @@ public final class RuntimeTck {
     /** System property: a factor every wait bound of the suite is multiplied by (default 1). */
     public static final String TIME_FACTOR = "baton.tck.timeFactor";
 
+    /**
+     * System property: a directory both the tests and the server can write, at the same path, for
+     * scenarios that leave a file the test reads (default: {@code target} under the working directory
+     * when there is one, as in a Maven build, else {@code java.io.tmpdir}).
+     */
+    public static final String WORK_DIRECTORY = "baton.tck.workDirectory";
+
     /** Tag of scenarios that need Jakarta Enterprise Beans (at least EJB Lite stateless beans). */
     public static final String TAG_EJB = "ejb";
 
@@ -94,6 +101,28 @@ public final class RuntimeTck {
     /** {@code base} scaled by the {@linkplain #timeFactor() time factor}. */
     public static Duration scaled(Duration base) {
         return Duration.ofMillis(Math.round(base.toMillis() * timeFactor()));
+    }
+
+    /**
+     * The absolute, existing directory of {@value #WORK_DIRECTORY}. The server reads paths under it
+     * from the deployment's configuration: it must run on the same machine (or share the directory at
+     * the same path).
+     */
+    public static Path workDirectory() {
+        String configured = System.getProperty(WORK_DIRECTORY, "").trim();
+        Path directory;
+        if (!configured.isEmpty()) {
+            directory = Path.of(configured);
+        } else if (Files.isDirectory(Path.of("target"))) {
+            directory = Path.of("target");
+        } else {
+            directory = Path.of(System.getProperty("java.io.tmpdir"));
+        }
+        try {
+            return Files.createDirectories(directory.toAbsolutePath());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create the " + WORK_DIRECTORY + " directory " + directory, e);
+        }
     }
 
     static List<File> libraries() {

@@ -1,12 +1,9 @@
 package dev.baton.tck.runtime.transactions;
 
 import dev.baton.spi.AcquireResult;
-import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.tck.runtime.support.LockTable;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The deployment's store (an application {@code LockStore} bean): in memory, with a switch that makes it
@@ -16,11 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 public class DisowningStore implements LockStore {
 
-    private record Entry(String owner, long expiresAtNanos) {
-    }
-
-    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
-    private final AtomicLong tokens = new AtomicLong();
+    private final LockTable locks = new LockTable();
     private volatile boolean disowning;
 
     void disown(boolean on) {
@@ -29,48 +22,16 @@ public class DisowningStore implements LockStore {
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidKey(key);
-        LockArguments.requireValidOwner(owner);
-        LockArguments.requireValidTtl(ttlMillis);
-        long[] token = {0};
-        entries.compute(key, (k, current) -> {
-            long now = System.nanoTime();
-            if (current != null && current.expiresAtNanos - now > 0) {
-                return current;
-            }
-            token[0] = tokens.incrementAndGet();
-            return new Entry(owner, now + ttlMillis * 1_000_000);
-        });
-        return token[0] > 0 ? AcquireResult.acquired(token[0]) : AcquireResult.notAcquired();
+        return locks.acquire(key, owner, ttlMillis);
     }
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
-        if (disowning) {
-            return false;
-        }
-        boolean[] renewed = {false};
-        entries.computeIfPresent(key, (k, current) -> {
-            long now = System.nanoTime();
-            if (current.owner.equals(owner) && current.expiresAtNanos - now > 0) {
-                renewed[0] = true;
-                return new Entry(owner, now + ttlMillis * 1_000_000);
-            }
-            return current;
-        });
-        return renewed[0];
+        return !disowning && locks.renew(key, owner, ttlMillis);
     }
 
     @Override
     public boolean release(String key, String owner) {
-        boolean[] released = {false};
-        entries.computeIfPresent(key, (k, current) -> {
-            if (current.owner.equals(owner) && current.expiresAtNanos - System.nanoTime() > 0) {
-                released[0] = true;
-                return null;
-            }
-            return current;
-        });
-        return released[0];
+        return locks.release(key, owner);
     }
 }

@@ -210,6 +210,8 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         app.process().destroy();
         try {
             if (!app.process().waitFor(30, TimeUnit.SECONDS)) {
+                // Shutdown hooks did not finish: the application did not stop normally (its @PreDestroy may not have run).
+                LOG.warning(() -> "helidon: " + name + " did not stop within 30 s of SIGTERM, killed; see " + app.log());
                 app.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
