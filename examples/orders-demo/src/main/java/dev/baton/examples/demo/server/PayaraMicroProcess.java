@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * One Payara Micro process running one WAR, started as
@@ -41,6 +42,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
 
     private static final int LOG_TAIL_LINES = 40;
     private static final String DEPLOYMENT_FAILED = "Exception while loading the app";
+    private static final Pattern BOOTED = Pattern.compile("Payara Micro .+ ready in .+\\(ms\\)");
 
     private final String name;
     private final int port;
@@ -152,12 +154,14 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 if (!process.isAlive()) {
                     throw failure("exited with code " + process.exitValue() + " before it was ready");
                 }
-                if (logTail(Integer.MAX_VALUE).contains(DEPLOYMENT_FAILED)) {
+                String log = logTail(Integer.MAX_VALUE);
+                if (log.contains(DEPLOYMENT_FAILED)) {
                     throw failure("could not deploy the application");
                 }
-                // Payara Micro's readiness is 503 until every deployment has finished; then the
-                // application's context root must exist (a context root answers with a redirect)
-                if (status(client, health) == 200) {
+                // Payara Micro's readiness is 503 until every deployment has finished, and it logs
+                // "... ready in" when it has booted (then readiness may stay down after a failed
+                // deployment); from then on the application's context root must exist (it redirects)
+                if (BOOTED.matcher(log).find() || status(client, health) == 200) {
                     if (!contextRoot.isEmpty() && status(client, application) == 404) {
                         throw failure("started without the application at /" + contextRoot
                                 + ": its deployment failed");
@@ -185,10 +189,17 @@ public final class PayaraMicroProcess implements AutoCloseable {
     }
 
     private IllegalStateException failure(String what) {
-        String tail = logTail(LOG_TAIL_LINES);
+        String log = logTail(Integer.MAX_VALUE);
+        List<String> lines = log.lines().toList();
+        String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        String firstError = lines.stream().filter(line -> line.contains("[SEVERE]")).findFirst()
+                .map(line -> String.join("\n", lines.subList(lines.indexOf(line),
+                        Math.min(lines.size(), lines.indexOf(line) + 3))))
+                .map(error -> "\nits first error:\n" + error)
+                .orElse("");
         stop();
-        return new IllegalStateException("Payara Micro " + name + " (port " + port + ") " + what
-                + "; the last lines of " + logFile + ":\n" + tail);
+        return new IllegalStateException("Payara Micro " + name + " (port " + port + ") " + what + firstError
+                + "\nthe last lines of " + logFile + ":\n" + tail);
     }
 
     /** What to start; {@link #start()} starts it. */
