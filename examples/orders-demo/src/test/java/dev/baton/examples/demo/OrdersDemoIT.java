@@ -1,0 +1,94 @@
+package dev.baton.examples.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.examples.demo.server.PayaraMicroProcess;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demo's scenario on a real Payara Micro with the orders WAR as built: what each step saw, not
+ * how long it took. Run with {@code ./mvnw verify -Pservers -pl examples/orders-demo -am}.
+ */
+class OrdersDemoIT {
+
+    @Test
+    void theScenarioSeesSerializedPaymentsAConflictAndGrowingFencingTokens() throws Exception {
+        ByteArrayOutputStream narration = new ByteArrayOutputStream();
+        OrdersScenario.Result result;
+        try (PayaraMicroProcess server = PayaraMicroProcess.builder(file("baton.demo.payaraMicro"),
+                        file("baton.demo.war"))
+                .name("orders-demo-it")
+                .contextRoot("orders")
+                .start()) {
+            assertThat(server.baseUri().getHost()).isEqualTo("127.0.0.1");
+            assertListensOnLoopbackOnly(server.port());
+
+            result = new OrdersScenario(server.baseUri(), new PrintStream(narration, true, StandardCharsets.UTF_8))
+                    .run("it-42");
+
+            server.close();
+            assertThat(server.isAlive()).isFalse();
+        }
+
+        OrdersScenario.Payments payments = result.payments();
+        assertThat(payments.answers()).extracting(OrdersScenario.Payment::payments)
+                .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+        assertThat(payments.answers()).extracting(OrdersScenario.Payment::paidCents)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, 8).map(n -> n * 1250).boxed().toList());
+        assertThat(payments.paymentsAfter()).isEqualTo(8);
+        assertThat(payments.paidCentsAfter()).isEqualTo(10_000);
+
+        OrdersScenario.Conflict conflict = result.conflict();
+        assertThat(conflict.status()).isEqualTo(409);
+        assertThat(conflict.body()).contains("order:it-42");
+        assertThat(conflict.slowStatus()).isEqualTo(200);
+        assertThat(conflict.slowBody()).contains("\"shipped\":true");
+
+        assertThat(result.invoices()).hasSize(5).allMatch(number -> number.startsWith("INV-it-42-"));
+        assertThat(result.fencingTokens()).isSorted().doesNotHaveDuplicates();
+
+        assertThat(narration.toString(StandardCharsets.UTF_8))
+                .contains("409 Conflict")
+                .contains("none lost")
+                .contains("tokens strictly increasing");
+    }
+
+    /** The HTTP port answers on 127.0.0.1 and on none of the machine's other addresses. */
+    private static void assertListensOnLoopbackOnly(int port) throws IOException {
+        try (Socket loopback = new Socket()) {
+            loopback.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2000);
+        }
+        for (NetworkInterface network : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            List<InetAddress> addresses = Collections.list(network.getInetAddresses());
+            for (InetAddress address : addresses) {
+                if (address.isLoopbackAddress() || address.isLinkLocalAddress()) {
+                    continue;
+                }
+                assertThatThrownBy(() -> {
+                    try (Socket other = new Socket()) {
+                        other.connect(new InetSocketAddress(address, port), 2000);
+                    }
+                }).as("port %d on %s", port, address).isInstanceOf(IOException.class);
+            }
+        }
+    }
+
+    private static Path file(String property) {
+        String value = System.getProperty(property);
+        assertThat(value).as("system property %s (set by the servers profile)", property).isNotBlank();
+        return Path.of(value);
+    }
+}
