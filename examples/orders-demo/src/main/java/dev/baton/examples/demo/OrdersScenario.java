@@ -191,8 +191,8 @@ public final class OrdersScenario {
 
     /** Issues invoices one after another; each number ends with its lock's fencing token, which only grows. */
     List<String> invoices(String orderId, int count) throws InterruptedException {
-        say("3. %d invoices of order %s, each issued under Locks.callWithLock(\"invoice:%s\"); the number ends"
-                + " with the lock's fencing token:", count, orderId, orderId);
+        say("3. %d invoices of order %s, each issued under Locks.callWithLock(\"order:%s\"); the number ends"
+                + " with the lock's fencing token, written to the order by a fenced UPDATE:", count, orderId, orderId);
         Pattern number = Pattern.compile("INV-" + Pattern.quote(orderId) + "-(\\d+)");
         List<String> invoices = new ArrayList<>();
         long previous = Long.MIN_VALUE;
@@ -213,6 +213,16 @@ public final class OrdersScenario {
             invoices.add(invoice);
         }
         say("   %s: tokens strictly increasing", String.join("  ", invoices));
+        String order = expect(send("GET", "api/orders/" + orderId), 200).body();
+        if (!order.contains("\"invoiceToken\":" + previous)) {
+            throw new UnexpectedAnswer("order " + orderId + " does not carry the last fencing token " + previous + ": " + order);
+        }
+        String lock = expect(send("GET", "api/orders/" + orderId + "/lock"), 200).body();
+        if (!lock.contains("\"token\":" + previous)) {
+            throw new UnexpectedAnswer("the lock table's row of order:" + orderId + " is not at token " + previous + ": " + lock);
+        }
+        say("   GET order %s -> %s", orderId, order);
+        say("   GET order %s/lock -> %s (the JPA store's row, in the WAR's own database)", orderId, lock);
         return List.copyOf(invoices);
     }
 
@@ -242,10 +252,10 @@ public final class OrdersScenario {
         }
     }
 
-    private static void expect(HttpResponse<String> answer, int... statuses) {
+    private static HttpResponse<String> expect(HttpResponse<String> answer, int... statuses) {
         for (int status : statuses) {
             if (answer.statusCode() == status) {
-                return;
+                return answer;
             }
         }
         throw new UnexpectedAnswer(answer.request().method() + " " + answer.request().uri() + " answered "

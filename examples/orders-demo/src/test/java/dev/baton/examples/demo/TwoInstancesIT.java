@@ -1,0 +1,203 @@
+package dev.baton.examples.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.examples.demo.server.PayaraMicroProcess;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two instances, one lock: the example WAR runs in two Payara Micro processes (no cluster between
+ * them) on one PostgreSQL database, and {@code @Synchronized} excludes across the two JVMs, because
+ * the only thing they share is the JPA store's table.
+ */
+class TwoInstancesIT {
+
+    private static final Pattern PAYMENTS = Pattern.compile("\"payments\":(\\d+)");
+    private static final Pattern TOKEN = Pattern.compile("-(\\d+)$");
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+
+    private static EmbeddedPostgres postgres;
+    private static PayaraMicroProcess first;
+    private static PayaraMicroProcess second;
+
+    @BeforeAll
+    static void startPostgresAndTwoInstances() throws IOException {
+        Path target = Path.of("target").toAbsolutePath();
+        postgres = EmbeddedPostgres.builder()
+                .setOverrideWorkingDirectory(target.resolve("two-instances/pg-work").toFile())
+                .setDataDirectory(target.resolve("two-instances/pg-data"))
+                .setCleanDataDirectory(true)
+                .start();
+        String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres?user=postgres";
+        Path war = PostgresOrdersWar.write(Path.of(required("baton.demo.war")), Path.of(required("baton.demo.postgresDriver")),
+                url, target.resolve("two-instances/orders-postgresql.war"));
+        // one after the other: the second finds the tables the first created
+        first = instance("instance-a", war, target);
+        second = instance("instance-b", war, target);
+    }
+
+    private static PayaraMicroProcess instance(String name, Path war, Path target) {
+        return PayaraMicroProcess.builder(Path.of(required("baton.demo.payaraMicro")), war)
+                .name(name)
+                .logDirectory(target.resolve("two-instances"))
+                // 24 payments of 100 ms queue on one order across both instances: wait longer than 5 s
+                .systemProperty("dev.baton.examples.orders.PaymentService/pay/Synchronized/timeout", "60s")
+                .start();
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        for (AutoCloseable closeable : new AutoCloseable[] {second, first, postgres}) {
+            try {
+                if (closeable != null) {
+                    closeable.close();
+                }
+            } catch (Exception e) {
+                // keep stopping the others
+            }
+        }
+    }
+
+    @Test
+    void concurrentPaymentsThroughBothInstancesLoseNoUpdate() throws Exception {
+        int perInstance = 12;
+        // the order exists first, so that the race below is about updates, not about creating it
+        assertThat(post(first, "orders/shared/payments?amount=100").statusCode()).isEqualTo(200);
+        ExecutorService pool = Executors.newFixedThreadPool(2 * perInstance);
+        try {
+            List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int i = 0; i < perInstance; i++) {
+                for (PayaraMicroProcess instance : List.of(first, second)) {
+                    // each payment reads the order, waits 100 ms, writes it back: unlocked, they overwrite each other
+                    answers.add(pool.submit(() -> post(instance, "orders/shared/payments?amount=100&processingMillis=100")));
+                }
+            }
+            List<Integer> counts = new ArrayList<>();
+            for (Future<HttpResponse<String>> answer : answers) {
+                HttpResponse<String> response = answer.get(3, TimeUnit.MINUTES);
+                assertThat(response.statusCode()).as("%s %s", response.uri(), response.body()).isEqualTo(200);
+                counts.add(number(PAYMENTS, response.body()));
+            }
+            // every payment saw all the ones before it, whichever instance served them
+            assertThat(counts).doesNotHaveDuplicates().hasSize(2 * perInstance).allMatch(n -> n >= 2 && n <= 1 + 2 * perInstance);
+        } finally {
+            pool.shutdownNow();
+        }
+
+        for (PayaraMicroProcess instance : List.of(first, second)) {
+            String order = get(instance, "orders/shared").body();
+            assertThat(order).contains("\"payments\":" + (1 + 2 * perInstance))
+                    .contains("\"paidCents\":" + (1 + 2 * perInstance) * 100);
+        }
+    }
+
+    @Test
+    void anOrderBusyOnOneInstanceIs409OnTheOther() throws Exception {
+        assertThat(post(first, "orders/busy/payments?amount=100").statusCode()).isEqualTo(200);
+        // a slow shipment on the first instance holds order:busy; shipments tried on the second in the
+        // meantime fail at once (await = false). If a quick one gets there first, the round is repeated.
+        for (int round = 0; round < 5; round++) {
+            CompletableFuture<HttpResponse<String>> packing = CompletableFuture.supplyAsync(
+                    () -> unchecked(() -> post(first, "orders/busy/shipment?packingMillis=4000")));
+            HttpResponse<String> conflict = null;
+            while (conflict == null && !packing.isDone()) {
+                HttpResponse<String> attempt = post(second, "orders/busy/shipment");
+                if (attempt.statusCode() == 409) {
+                    conflict = attempt;
+                }
+            }
+            HttpResponse<String> packed = packing.get(1, TimeUnit.MINUTES);
+            if (conflict != null) {
+                assertThat(conflict.body()).contains("order:busy");
+                assertThat(packed.statusCode()).as(packed.body()).isEqualTo(200);
+                return;
+            }
+            assertThat(packed.statusCode()).as("the slow shipment lost the race: " + packed.body()).isEqualTo(409);
+        }
+        throw new AssertionError("no 409 on the second instance while the first one packed, in 5 rounds");
+    }
+
+    @Test
+    void fencingTokensKeepIncreasingAcrossInstances() throws Exception {
+        assertThat(post(first, "orders/fenced/payments?amount=100").statusCode()).isEqualTo(200);
+        long previous = 0;
+        for (int round = 0; round < 10; round++) {
+            PayaraMicroProcess instance = round % 2 == 0 ? first : second;
+            HttpResponse<String> invoice = post(instance, "orders/fenced/invoice");
+            assertThat(invoice.statusCode()).as(invoice.body()).isEqualTo(200);
+            long token = number(TOKEN, invoice.body());
+            assertThat(token).as("invoice %d from %s", round, instance).isGreaterThan(previous);
+            previous = token;
+        }
+        // both instances read the same lock row, and the order carries the last token (a fenced write)
+        for (PayaraMicroProcess instance : List.of(first, second)) {
+            assertThat(get(instance, "orders/fenced/lock").body()).contains("\"token\":" + previous)
+                    .contains("\"held\":false");
+            assertThat(get(instance, "orders/fenced").body()).contains("\"invoiceToken\":" + previous);
+        }
+    }
+
+    private static int number(Pattern pattern, String body) {
+        Matcher m = pattern.matcher(body);
+        assertThat(m.find()).as("%s in %s", pattern, body).isTrue();
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static HttpResponse<String> post(PayaraMicroProcess instance, String path) throws IOException, InterruptedException {
+        return send(instance, "POST", path);
+    }
+
+    private static HttpResponse<String> get(PayaraMicroProcess instance, String path) throws IOException, InterruptedException {
+        return send(instance, "GET", path);
+    }
+
+    private static HttpResponse<String> send(PayaraMicroProcess instance, String method, String path)
+            throws IOException, InterruptedException {
+        URI uri = instance.baseUri().resolve("api/" + path);
+        return CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private interface Call<T> {
+        T call() throws Exception;
+    }
+
+    private static <T> T unchecked(Call<T> call) {
+        try {
+            return call.call();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("system property " + property + " is not set (run through Maven)");
+        }
+        return value;
+    }
+}
