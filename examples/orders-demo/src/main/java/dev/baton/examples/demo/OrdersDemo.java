@@ -71,6 +71,7 @@ public final class OrdersDemo {
         OUT.printf("  curl -X POST '%s/shipment?packingMillis=5000' &   # holds order:7 for 5 s%n", api);
         OUT.printf("  curl -X POST  %s/shipment                         # 409 Conflict meanwhile%n", api);
         OUT.printf("  curl -X POST  %s/invoice%n", api);
+        OUT.printf("  curl          %s/lock                              # the lock table's row%n", api);
         OUT.printf("  curl          %s%n", api);
     }
 
