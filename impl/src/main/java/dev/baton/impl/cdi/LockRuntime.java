@@ -48,6 +48,8 @@ public class LockRuntime {
     private CdiLockListener listener;
     /** Set at application stop: no engine starts after it. */
     private volatile boolean stopped;
+    /** Releases the locks when the JVM exits without stopping CDI first (Java SE, Helidon: SIGTERM early in startup). */
+    private Thread exitHook;
 
     @PostConstruct
     void start() {
@@ -58,16 +60,37 @@ public class LockRuntime {
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(extension.beans(beanManager));
         listener = new CdiLockListener(beanManager);
+        if (executors.owned()) {
+            // Outside a Jakarta EE server nothing guarantees that CDI is shut down before the JVM exits.
+            // (In a server the application's lifecycle is the container's, and a hook would pin its class loader.)
+            exitHook = new Thread(this::releaseAll, "baton-release-at-exit");
+            try {
+                Runtime.getRuntime().addShutdownHook(exitHook);
+            } catch (IllegalStateException exiting) {
+                exitHook = null;
+            }
+        }
     }
 
     @PreDestroy
     void stop() {
-        stopped = true;
-        engines.values().forEach(LockEngine::close);
-        engines.clear();
+        releaseAll();
         if (executors != null && executors.owned()) {
             executors.executor().shutdownNow();
         }
+        if (exitHook != null && Thread.currentThread() != exitHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException exiting) {
+                // the JVM is exiting: the hook runs (or ran) releaseAll, which is idempotent
+            }
+        }
+    }
+
+    private void releaseAll() {
+        stopped = true;
+        engines.values().forEach(LockEngine::close);
+        engines.clear();
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.baton.Lock;
 import dev.baton.Locks;
 import dev.baton.Synchronized;
 import dev.baton.event.LockLost;
+import dev.baton.tck.runtime.loss.DisowningStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
+import dev.baton.tck.runtime.loss.DisowningStore;
 import java.net.URL;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;

@@ -1,4 +1,4 @@
-package dev.baton.tck.runtime.transactions;
+package dev.baton.tck.runtime.loss;
 
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockStore;
@@ -16,7 +16,8 @@ public class DisowningStore implements LockStore {
     private final LockTable locks = new LockTable();
     private volatile boolean disowning;
 
-    void disown(boolean on) {
+    /** @param on whether every renewal is answered "not yours any more" from now on */
+    public void disown(boolean on) {
         disowning = on;
     }
 
