@@ -75,8 +75,8 @@ public class LockRuntime {
     @PreDestroy
     void stop() {
         releaseAll();
-        if (executors != null && executors.owned()) {
-            executors.executor().shutdownNow();
+        if (executors != null) {
+            executors.shutdown();
         }
         if (exitHook != null && Thread.currentThread() != exitHook) {
             try {
@@ -210,6 +210,7 @@ public class LockRuntime {
             store = bean.orElseGet(StoreRegistry::createDefault);
         }
         BatonLog.managerStarted(name, store.toString(), executors.description());
-        return new LockEngine(settings, owned ? store : new BeanOwnedStore(store), executors.executor(), listener);
+        return new LockEngine(settings, owned ? store : new BeanOwnedStore(store), executors.executor(),
+                executors.storeCalls(), listener);
     }
 }

@@ -34,6 +34,7 @@ public final class HeldLock implements Lock {
     /** Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on. */
     private final ReentrantLock binding = new ReentrantLock();
     private volatile ScheduledFuture<?> renewal;
+    private volatile ScheduledFuture<?> watchdog;
     private volatile LockLostException lossReason;
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
     private volatile Throwable renewalFailure;
@@ -97,10 +98,8 @@ public final class HeldLock implements Lock {
         }
         // From here on a loss being reported cannot interrupt the thread, which is done with the work.
         unbindThread();
-        ScheduledFuture<?> task = renewal;
-        if (task != null) {
-            task.cancel(false);
-        }
+        cancel(renewal);
+        cancel(watchdog);
         return engine.release(this, previous == State.HELD);
     }
 
@@ -208,6 +207,19 @@ public final class HeldLock implements Lock {
     void renewal(ScheduledFuture<?> task) {
         renewal = task;
         if (state.get() != State.HELD) {
+            task.cancel(false);
+        }
+    }
+
+    void watchdog(ScheduledFuture<?> task) {
+        watchdog = task;
+        if (state.get() != State.HELD) {
+            task.cancel(false);
+        }
+    }
+
+    private static void cancel(ScheduledFuture<?> task) {
+        if (task != null) {
             task.cancel(false);
         }
     }

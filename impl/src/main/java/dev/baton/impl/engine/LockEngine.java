@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,9 +37,12 @@ import java.util.concurrent.locks.LockSupport;
  * remaining lease when the store reports it, and is woken at once by the store's release notification
  * where there is one.
  *
- * <p>Renewal: every held lock is renewed on the scheduler, one call at a time, every
- * {@link ManagerSettings#renewIntervalMillis(long)}. A failing renewal is retried until the lease is over
- * by the local monotonic clock; then, or at once when the store answers false, the lock is lost.
+ * <p>Renewal: every held lock is renewed every {@link ManagerSettings#renewIntervalMillis(long)}, one call
+ * at a time. The scheduler only keeps time; the store calls run on their own executor, so a store call
+ * that hangs holds up neither the renewals of other locks nor the clock. A failing renewal is retried
+ * until the lease is over by the local monotonic clock; then, or at once when the store answers false,
+ * the lock is lost. A watchdog on the scheduler reports the loss at the lease's end even while a renewal
+ * call is still under way.
  */
 public final class LockEngine implements AutoCloseable {
 
@@ -51,6 +55,7 @@ public final class LockEngine implements AutoCloseable {
     private final ManagerSettings settings;
     private final LockStore store;
     private final ScheduledExecutorService scheduler;
+    private final Executor storeCalls;
     private final LockListener listener;
     private final boolean nulAllowed;
     private final boolean notifies;
@@ -63,13 +68,16 @@ public final class LockEngine implements AutoCloseable {
     /**
      * @param settings the manager's settings
      * @param store the store; the engine closes it on {@link #close()}
-     * @param scheduler runs renewals; not shut down by the engine
+     * @param scheduler keeps the time of renewals and lease ends (short tasks only); not shut down by the engine
+     * @param storeCalls runs the renewal calls to the store, which may block; not shut down by the engine
      * @param listener told of acquisitions, releases and losses
      */
-    public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, LockListener listener) {
+    public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
+            LockListener listener) {
         this.settings = settings;
         this.store = store;
         this.scheduler = scheduler;
+        this.storeCalls = storeCalls;
         this.listener = listener;
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
@@ -221,6 +229,7 @@ public final class LockEngine implements AutoCloseable {
         lock.gate().holder(lock);
         held.add(lock);
         scheduleRenewal(lock, settings.renewIntervalMillis(lock.ttlMillis()));
+        watchLease(lock);
         try {
             listener.acquired(lock);
         } catch (RuntimeException e) {
@@ -233,11 +242,47 @@ public final class LockEngine implements AutoCloseable {
 
     private void scheduleRenewal(HeldLock lock, long delayMillis) {
         try {
-            lock.renewal(scheduler.schedule(() -> renew(lock), Math.max(1, delayMillis), TimeUnit.MILLISECONDS));
+            lock.renewal(scheduler.schedule(() -> callRenew(lock), Math.max(1, delayMillis), TimeUnit.MILLISECONDS));
         } catch (RejectedExecutionException e) {
             // The scheduler is shutting down (application stop): the lease runs out by itself.
             BatonLog.renewalFailed(lock.key(), e);
         }
+    }
+
+    /** On the scheduler: hands the store call to the store-call executor, so the clock never waits for a store. */
+    private void callRenew(HeldLock lock) {
+        if (!lock.stillHeldState()) {
+            return;
+        }
+        try {
+            storeCalls.execute(() -> renew(lock));
+        } catch (RejectedExecutionException e) {
+            // Shutting down (application stop): the lease runs out by itself; the watchdog reports it.
+            BatonLog.renewalFailed(lock.key(), e);
+        }
+    }
+
+    /** Checks the lease at its end by the local clock, whatever the renewal call in flight is doing. */
+    private void watchLease(HeldLock lock) {
+        long delayNanos = Math.max(0, lock.leaseEndNanos() - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
+        try {
+            lock.watchdog(scheduler.schedule(() -> leaseEndReached(lock), delayNanos, TimeUnit.NANOSECONDS));
+        } catch (RejectedExecutionException e) {
+            // Shutting down: isHeld() still turns false at the lease's end, by the clock.
+        }
+    }
+
+    private void leaseEndReached(HeldLock lock) {
+        if (!lock.stillHeldState()) {
+            return;
+        }
+        if (System.nanoTime() - lock.leaseEndNanos() < 0) {
+            watchLease(lock); // renewed in the meantime: watch the new end
+            return;
+        }
+        Throwable failure = lock.renewalFailure();
+        lose(lock, failure != null ? "renewing failed until its lease was over"
+                : "its lease ran out before a renewal came back (the store is slow or unreachable)", failure);
     }
 
     private void renew(HeldLock lock) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.LockLostException;
 import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.testing.Engines;
 import dev.baton.impl.testing.FaultyStore;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -49,7 +50,7 @@ class InterruptAfterReleaseTest {
             }
         };
         LockEngine engine = new LockEngine(new ManagerSettings("", Optional.empty(), 30_000, 1_000, "", 50, true), store,
-                scheduler, slowObserver);
+                scheduler, Engines.STORE_CALLS, slowObserver);
         HeldLock lock = engine.acquire("job", 30_000, 1_000, true);
         store.renewAnswersFalse = true;
         assertThat(reporting.await(60, TimeUnit.SECONDS)).isTrue();

@@ -17,7 +17,8 @@ class PrefixedKeyTest {
     private final ScheduledExecutorService scheduler = Engines.scheduler();
     private final MemoryLockStore store = new MemoryLockStore();
     private final LockEngine engine = new LockEngine(
-            new ManagerSettings("", Optional.empty(), 30_000, 1_000, "app:", 0, false), store, scheduler, LockListener.NONE);
+            new ManagerSettings("", Optional.empty(), 30_000, 1_000, "app:", 0, false), store, scheduler, Engines.STORE_CALLS,
+            LockListener.NONE);
 
     @AfterEach
     void stop() {

@@ -84,7 +84,7 @@ class RenewalTest {
         LockEngine engine = Engines.engine(store, scheduler, 30_000, 1_000, false, listener);
         // Renewal every 100 ms while the lease is 30 s: the loss must come from the store's answer, not the lease.
         HeldLock lock = new LockEngine(new dev.baton.impl.config.ManagerSettings("", java.util.Optional.empty(), 30_000,
-                1_000, "", 100, false), store, scheduler, listener).acquire("disowned", 30_000, 1_000, true);
+                1_000, "", 100, false), store, scheduler, Engines.STORE_CALLS, listener).acquire("disowned", 30_000, 1_000, true);
         store.renewAnswersFalse = true;
         await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isHeld());
         assertThat(lock.validUntil()).isAfter(java.time.Instant.now().plusSeconds(20));
@@ -95,7 +95,7 @@ class RenewalTest {
     @Test
     void interruptOnLossInterruptsTheWorker() throws Exception {
         LockEngine engine = new LockEngine(new dev.baton.impl.config.ManagerSettings("", java.util.Optional.empty(), 30_000,
-                1_000, "", 50, true), store, scheduler, listener);
+                1_000, "", 50, true), store, scheduler, Engines.STORE_CALLS, listener);
         HeldLock lock = engine.acquire("interrupted", 30_000, 1_000, true);
         store.renewAnswersFalse = true;
         assertThatThrownBy(() -> Thread.sleep(20_000)).isInstanceOf(InterruptedException.class);

@@ -5,6 +5,7 @@ import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
 import dev.baton.spi.LockStore;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -22,6 +23,13 @@ public final class Engines {
         });
     }
 
+    /** Runs the engines' store calls (renewals): daemon threads, one per call in flight. */
+    public static final ExecutorService STORE_CALLS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "test-store-call");
+        t.setDaemon(true);
+        return t;
+    });
+
     public static LockEngine engine(LockStore store, ScheduledExecutorService scheduler, long ttlMillis, long timeoutMillis) {
         return engine(store, scheduler, ttlMillis, timeoutMillis, false, LockListener.NONE);
     }
@@ -29,6 +37,6 @@ public final class Engines {
     public static LockEngine engine(LockStore store, ScheduledExecutorService scheduler, long ttlMillis, long timeoutMillis,
             boolean interruptOnLoss, LockListener listener) {
         ManagerSettings settings = new ManagerSettings("", Optional.empty(), ttlMillis, timeoutMillis, "", 0, interruptOnLoss);
-        return new LockEngine(settings, store, scheduler, listener);
+        return new LockEngine(settings, store, scheduler, STORE_CALLS, listener);
     }
 }
