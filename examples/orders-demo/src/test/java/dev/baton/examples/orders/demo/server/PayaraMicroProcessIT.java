@@ -1,4 +1,4 @@
-package dev.baton.examples.demo.server;
+package dev.baton.examples.orders.demo.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,8 @@
-package dev.baton.examples.demo;
+package dev.baton.examples.orders.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.examples.demo.server.PayaraMicroProcess;
+import dev.baton.examples.orders.demo.server.PayaraMicroProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.URI;

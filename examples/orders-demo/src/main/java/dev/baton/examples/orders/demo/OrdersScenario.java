@@ -1,4 +1,4 @@
-package dev.baton.examples.demo;
+package dev.baton.examples.orders.demo;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,6 +1,6 @@
-package dev.baton.examples.demo;
+package dev.baton.examples.orders.demo;
 
-import dev.baton.examples.demo.server.PayaraMicroProcess;
+import dev.baton.examples.orders.demo.server.PayaraMicroProcess;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;

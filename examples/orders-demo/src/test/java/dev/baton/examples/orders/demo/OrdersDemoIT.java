@@ -1,9 +1,9 @@
-package dev.baton.examples.demo;
+package dev.baton.examples.orders.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.examples.demo.server.PayaraMicroProcess;
+import dev.baton.examples.orders.demo.server.PayaraMicroProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

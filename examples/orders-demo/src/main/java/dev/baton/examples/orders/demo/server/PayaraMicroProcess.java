@@ -1,4 +1,4 @@
-package dev.baton.examples.demo.server;
+package dev.baton.examples.orders.demo.server;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
