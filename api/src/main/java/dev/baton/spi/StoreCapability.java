@@ -12,7 +12,11 @@ public enum StoreCapability {
     /** {@link AcquireResult#notAcquired(long)} reports the holder's remaining lease. */
     REMAINING_LEASE,
 
-    /** {@link LockStore#renewAll} renews many locks in one round trip. */
+    /**
+     * {@link LockStore#renewAll} renews many locks in one round trip. The runtime then renews the locks
+     * of one ttl that fall due close together in one call, and relies on the returned set: a lease
+     * missing from it is lost at once.
+     */
     BATCH_RENEW,
 
     /** {@link LockStore#onRelease} tells waiters of releases. */

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -35,6 +36,10 @@ public final class HeldLock implements Lock {
     private final ReentrantLock binding = new ReentrantLock();
     private volatile ScheduledFuture<?> renewal;
     private volatile ScheduledFuture<?> watchdog;
+    /** When the next renewal is due, by the local monotonic clock: batches take along locks due soon. */
+    private volatile long renewalDueAtNanos;
+    /** A renewal call is in flight: at most one per lock. */
+    private final AtomicBoolean renewing = new AtomicBoolean();
     private volatile LockLostException lossReason;
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
     private volatile Throwable renewalFailure;
@@ -209,6 +214,28 @@ public final class HeldLock implements Lock {
         if (state.get() != State.HELD) {
             task.cancel(false);
         }
+    }
+
+    void renewalDueAt(long nanos) {
+        renewalDueAtNanos = nanos;
+    }
+
+    long renewalDueAt() {
+        return renewalDueAtNanos;
+    }
+
+    /** @return true if no renewal call was in flight, and now one is */
+    boolean startRenewing() {
+        return renewing.compareAndSet(false, true);
+    }
+
+    void renewingDone() {
+        renewing.set(false);
+    }
+
+    /** The scheduled renewal will not be needed: another lock's batch renews this one now. */
+    void cancelRenewal() {
+        cancel(renewal);
     }
 
     void watchdog(ScheduledFuture<?> task) {

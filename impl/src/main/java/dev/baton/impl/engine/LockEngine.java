@@ -19,7 +19,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -37,12 +36,7 @@ import java.util.concurrent.locks.LockSupport;
  * remaining lease when the store reports it, and is woken at once by the store's release notification
  * where there is one.
  *
- * <p>Renewal: every held lock is renewed every {@link ManagerSettings#renewIntervalMillis(long)}, one call
- * at a time. The scheduler only keeps time; the store calls run on their own executor, so a store call
- * that hangs holds up neither the renewals of other locks nor the clock. A failing renewal is retried
- * until the lease is over by the local monotonic clock; then, or at once when the store answers false,
- * the lock is lost. A watchdog on the scheduler reports the loss at the lease's end even while a renewal
- * call is still under way.
+ * <p>Renewal and loss: see {@link Renewals}.
  */
 public final class LockEngine implements AutoCloseable {
 
@@ -50,17 +44,15 @@ public final class LockEngine implements AutoCloseable {
     private static final long POLL_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** With release notifications polling is only the safety net for lost notifications. */
     private static final long POLL_MAX_NOTIFIED_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private static final long RENEW_RETRY_MAX_MILLIS = 1_000;
 
     private final ManagerSettings settings;
     private final LockStore store;
-    private final ScheduledExecutorService scheduler;
-    private final Executor storeCalls;
     private final LockListener listener;
     private final boolean nulAllowed;
     private final boolean notifies;
     private final ConcurrentHashMap<String, KeyGate> gates = new ConcurrentHashMap<>();
     private final Set<HeldLock> held = ConcurrentHashMap.newKeySet();
+    private final Renewals renewals;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicReference<AutoCloseable> subscription = new AtomicReference<>();
@@ -76,12 +68,12 @@ public final class LockEngine implements AutoCloseable {
             LockListener listener) {
         this.settings = settings;
         this.store = store;
-        this.scheduler = scheduler;
-        this.storeCalls = storeCalls;
         this.listener = listener;
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
         this.notifies = capabilities.contains(StoreCapability.RELEASE_NOTIFICATION);
+        this.renewals = new Renewals(store, settings, scheduler, storeCalls,
+                capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose);
     }
 
     /**
@@ -228,8 +220,7 @@ public final class LockEngine implements AutoCloseable {
     private HeldLock holding(HeldLock lock) {
         lock.gate().holder(lock);
         held.add(lock);
-        scheduleRenewal(lock, settings.renewIntervalMillis(lock.ttlMillis()));
-        watchLease(lock);
+        renewals.start(lock);
         try {
             listener.acquired(lock);
         } catch (RuntimeException e) {
@@ -238,89 +229,7 @@ public final class LockEngine implements AutoCloseable {
         return lock;
     }
 
-    // --- renewal ---
-
-    private void scheduleRenewal(HeldLock lock, long delayMillis) {
-        try {
-            lock.renewal(scheduler.schedule(() -> callRenew(lock), Math.max(1, delayMillis), TimeUnit.MILLISECONDS));
-        } catch (RejectedExecutionException e) {
-            // The scheduler is shutting down (application stop): the lease runs out by itself.
-            BatonLog.renewalFailed(lock.key(), e);
-        }
-    }
-
-    /** On the scheduler: hands the store call to the store-call executor, so the clock never waits for a store. */
-    private void callRenew(HeldLock lock) {
-        if (!lock.stillHeldState()) {
-            return;
-        }
-        try {
-            storeCalls.execute(() -> renew(lock));
-        } catch (RejectedExecutionException e) {
-            // Shutting down (application stop): the lease runs out by itself; the watchdog reports it.
-            BatonLog.renewalFailed(lock.key(), e);
-        }
-    }
-
-    /** Checks the lease at its end by the local clock, whatever the renewal call in flight is doing. */
-    private void watchLease(HeldLock lock) {
-        long delayNanos = Math.max(0, lock.leaseEndNanos() - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
-        try {
-            lock.watchdog(scheduler.schedule(() -> leaseEndReached(lock), delayNanos, TimeUnit.NANOSECONDS));
-        } catch (RejectedExecutionException e) {
-            // Shutting down: isHeld() still turns false at the lease's end, by the clock.
-        }
-    }
-
-    private void leaseEndReached(HeldLock lock) {
-        if (!lock.stillHeldState()) {
-            return;
-        }
-        if (System.nanoTime() - lock.leaseEndNanos() < 0) {
-            watchLease(lock); // renewed in the meantime: watch the new end
-            return;
-        }
-        Throwable failure = lock.renewalFailure();
-        lose(lock, failure != null ? "renewing failed until its lease was over"
-                : "its lease ran out before a renewal came back (the store is slow or unreachable)", failure);
-    }
-
-    private void renew(HeldLock lock) {
-        if (!lock.stillHeldState()) {
-            return;
-        }
-        long sentAt = System.nanoTime();
-        if (sentAt - lock.leaseEndNanos() >= 0) {
-            Throwable failure = lock.renewalFailure();
-            lose(lock, failure != null ? "renewing failed until its lease was over" : "its lease ran out before it could be renewed",
-                    failure);
-            return;
-        }
-        boolean renewed;
-        try {
-            renewed = store.renew(lock.storeKey(), lock.owner(), lock.ttlMillis());
-        } catch (RuntimeException e) {
-            long remainingMillis = TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - System.nanoTime());
-            if (remainingMillis <= 0) {
-                lose(lock, "renewing failed until its lease was over", e);
-            } else {
-                if (lock.renewalFailure() == null) {
-                    BatonLog.renewalFailed(lock.key(), e);
-                }
-                lock.renewalFailed(e);
-                long retry = Math.min(RENEW_RETRY_MAX_MILLIS, Math.max(1, lock.ttlMillis() / 10));
-                // Check again at the latest right after the lease would end.
-                scheduleRenewal(lock, Math.min(retry, remainingMillis + 1));
-            }
-            return;
-        }
-        if (!renewed) {
-            lose(lock, "the store says this owner no longer holds it (its lease expired, or another owner took it)", null);
-            return;
-        }
-        lock.leaseRenewed(sentAt);
-        scheduleRenewal(lock, settings.renewIntervalMillis(lock.ttlMillis()));
-    }
+    // --- loss ---
 
     private void lose(HeldLock lock, String reason, Throwable cause) {
         if (!lock.lose(reason, cause)) {
