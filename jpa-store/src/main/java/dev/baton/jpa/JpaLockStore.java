@@ -9,12 +9,16 @@ import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,7 +42,7 @@ import java.util.regex.Pattern;
 public final class JpaLockStore implements LockStore {
 
     private static final Set<StoreCapability> CAPABILITIES =
-            EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE);
+            EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW);
 
     /** A deadlock or serialization failure rolls everything back; the statement is run again this often. */
     private static final int MAX_ATTEMPTS = 8;
@@ -104,6 +108,26 @@ public final class JpaLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         return execute("renew", key, (d, c) -> d.renew(c, key, owner, ttlMillis));
+    }
+
+    /**
+     * Renews many locks in one transaction of two statements per hundred leases (see the module's
+     * README), instead of one transaction per lock.
+     */
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        Objects.requireNonNull(leases, "leases");
+        LockArguments.requireValidTtl(ttlMillis);
+        List<Lease> checked = new ArrayList<>(leases.size());
+        for (Lease lease : leases) {
+            Objects.requireNonNull(lease, "lease");
+            check(lease.key(), lease.owner());
+            checked.add(lease);
+        }
+        if (checked.isEmpty()) {
+            return Set.of();
+        }
+        return execute("renewAll", checked.size() + " leases", (d, c) -> d.renewAll(c, checked, ttlMillis));
     }
 
     @Override

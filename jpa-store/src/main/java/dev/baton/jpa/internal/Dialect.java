@@ -3,6 +3,7 @@ package dev.baton.jpa.internal;
 import dev.baton.LockConfigurationException;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Lease;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -10,10 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,6 +33,9 @@ import java.util.regex.Pattern;
  * update branch, under the row lock, after every earlier token for the key was drawn.
  */
 public abstract class Dialect {
+
+    /** Leases per statement of {@link #renewAll}: two parameters each, well under every driver's limit. */
+    static final int BATCH_CHUNK = 100;
 
     /** The default table name. */
     public static final String DEFAULT_TABLE = "baton_locks";
@@ -109,6 +117,69 @@ public abstract class Dialect {
             ps.setString(2, key);
             ps.setString(3, owner);
             return ps.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Extends every live lock among {@code leases}, in the caller's one transaction: per chunk of
+     * {@value #BATCH_CHUNK} leases, a {@code SELECT ... FOR UPDATE} finds and locks the live ones, and
+     * one {@code UPDATE} extends exactly those. The row locks keep any other statement on those keys
+     * out between the two, so the renewal takes effect at the moment of the check.
+     *
+     * @param c the connection, in a transaction
+     * @param leases the leases (key as stored, owner)
+     * @param ttlMillis the new lease
+     * @return the leases extended
+     * @throws SQLException if a statement failed, or the update did not match what was locked
+     */
+    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis) throws SQLException {
+        List<Lease> ordered = new ArrayList<>(leases);
+        // one lock order for every instance: fewer deadlocks between batches that share keys
+        ordered.sort(Comparator.comparing(Lease::key).thenComparing(Lease::owner));
+        Set<Lease> renewed = new HashSet<>();
+        for (int from = 0; from < ordered.size(); from += BATCH_CHUNK) {
+            List<Lease> chunk = ordered.subList(from, Math.min(ordered.size(), from + BATCH_CHUNK));
+            List<Lease> live = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(statementPrefix() + "SELECT lock_key, owner FROM " + table
+                    + " WHERE (" + leaseMatch(chunk.size()) + ") AND expires_at > " + now()
+                    + " ORDER BY lock_key FOR UPDATE")) {
+                bindLeases(ps, 1, chunk);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        live.add(new Lease(rs.getString(1), rs.getString(2)));
+                    }
+                }
+            }
+            if (live.isEmpty()) {
+                continue;
+            }
+            try (PreparedStatement ps = c.prepareStatement(statementPrefix() + "UPDATE " + table + " SET expires_at = "
+                    + expiryAfter("?") + " WHERE " + leaseMatch(live.size()))) {
+                ps.setLong(1, ttlParameter(ttlMillis));
+                bindLeases(ps, 2, live);
+                int updated = ps.executeUpdate();
+                if (updated != live.size()) {
+                    throw new SQLException("renewing " + live.size() + " locked leases updated " + updated + " rows");
+                }
+            }
+            renewed.addAll(live);
+        }
+        return renewed;
+    }
+
+    private static String leaseMatch(int count) {
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            sql.append(i == 0 ? "" : " OR ").append("(lock_key = ? AND owner = ?)");
+        }
+        return sql.toString();
+    }
+
+    private static void bindLeases(PreparedStatement ps, int first, List<Lease> leases) throws SQLException {
+        int index = first;
+        for (Lease lease : leases) {
+            ps.setString(index++, lease.key());
+            ps.setString(index++, lease.owner());
         }
     }
 
