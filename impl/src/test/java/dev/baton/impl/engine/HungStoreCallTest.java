@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,13 +29,8 @@ class HungStoreCallTest {
     private final ScheduledExecutorService scheduler = Engines.scheduler();
     private final CountDownLatch unblock = new CountDownLatch(1);
     private final HangingStore store = new HangingStore();
-    private final List<String> lost = new CopyOnWriteArrayList<>();
-    private final LockListener listener = new LockListener() {
-        @Override
-        public void lost(HeldLock lock, LockLostException reason) {
-            lost.add(lock.key());
-        }
-    };
+    private final LostKeys listener = new LostKeys();
+    private final List<String> lost = listener.keys();
 
     @AfterEach
     void stop() {
