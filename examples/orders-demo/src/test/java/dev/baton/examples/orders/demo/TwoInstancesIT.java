@@ -3,7 +3,6 @@ package dev.baton.examples.orders.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.examples.orders.demo.server.PayaraMicroProcess;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Two instances, one lock: the example WAR runs in two Payara Micro processes (no cluster between
  * them) on one PostgreSQL database, and {@code @Synchronized} excludes across the two JVMs, because
- * the only thing they share is the JPA store's table.
+ * the only thing they share is the JPA store's table. The database is embedded, or a fresh one on the
+ * server named by {@code BATON_TEST_POSTGRES_URL}.
  */
 class TwoInstancesIT {
 
@@ -39,19 +39,15 @@ class TwoInstancesIT {
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
-    private static EmbeddedPostgres postgres;
+    private static TwoInstancesDatabase database;
     private static PayaraMicroProcess first;
     private static PayaraMicroProcess second;
 
     @BeforeAll
     static void startPostgresAndTwoInstances() throws IOException {
         Path target = Path.of("target").toAbsolutePath();
-        postgres = EmbeddedPostgres.builder()
-                .setOverrideWorkingDirectory(target.resolve("two-instances/pg-work").toFile())
-                .setDataDirectory(target.resolve("two-instances/pg-data"))
-                .setCleanDataDirectory(true)
-                .start();
-        String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres?user=postgres";
+        database = TwoInstancesDatabase.start(target.resolve("two-instances"));
+        String url = database.jdbcUrl();
         Path war = PostgresOrdersWar.write(Path.of(required("baton.demo.war")), Path.of(required("baton.demo.postgresDriver")),
                 url, target.resolve("two-instances/orders-postgresql.war"));
         // one after the other: the second finds the tables the first created
@@ -70,7 +66,7 @@ class TwoInstancesIT {
 
     @AfterAll
     static void stop() throws IOException {
-        for (AutoCloseable closeable : new AutoCloseable[] {second, first, postgres}) {
+        for (AutoCloseable closeable : new AutoCloseable[] {second, first, database}) {
             try {
                 if (closeable != null) {
                     closeable.close();
