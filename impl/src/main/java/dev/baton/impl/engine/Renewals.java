@@ -35,6 +35,7 @@ final class Renewals {
     }
 
     private static final long RETRY_MAX_MILLIS = 1_000;
+    private static final String RENEWALS_FAILED = "renewing failed until its lease was over";
     private static final String DISOWNED = "the store says this owner no longer holds it (its lease expired, or another owner took it)";
 
     private final LockStore store;
@@ -119,7 +120,7 @@ final class Renewals {
             } else if (sentAt - lock.leaseEndNanos() >= 0) {
                 lock.renewingDone();
                 Throwable failure = lock.renewalFailure();
-                losses.lose(lock, failure != null ? "renewing failed until its lease was over"
+                losses.lose(lock, failure != null ? RENEWALS_FAILED
                         : "its lease ran out before it could be renewed", failure);
             } else {
                 live.add(lock);
@@ -131,7 +132,8 @@ final class Renewals {
         long ttl = live.get(0).ttlMillis();
         Set<Lease> renewed;
         try {
-            renewed = live.size() == 1 && !batches ? single(live.get(0), ttl) : store.renewAll(leases(live), ttl);
+            // without batches a renewal is the one lock it fell due for
+            renewed = batches ? store.renewAll(leases(live), ttl) : single(live.get(0), ttl);
         } catch (RuntimeException e) {
             live.forEach(lock -> failed(lock, e));
             return;
@@ -155,7 +157,7 @@ final class Renewals {
         lock.renewingDone();
         long remainingMillis = TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - System.nanoTime());
         if (remainingMillis <= 0) {
-            losses.lose(lock, "renewing failed until its lease was over", e);
+            losses.lose(lock, RENEWALS_FAILED, e);
             return;
         }
         if (lock.renewalFailure() == null) {
@@ -196,7 +198,7 @@ final class Renewals {
             return;
         }
         Throwable failure = lock.renewalFailure();
-        losses.lose(lock, failure != null ? "renewing failed until its lease was over"
+        losses.lose(lock, failure != null ? RENEWALS_FAILED
                 : "its lease ran out before a renewal came back (the store is slow or unreachable)", failure);
     }
 }
