@@ -25,6 +25,13 @@ import java.util.function.Consumer;
  * <li>Calls arrive concurrently, from many threads and processes.</li>
  * <li>A failure of the backend is a {@link dev.baton.LockStoreException} with the cause. A store
  * connects lazily, at its first operation, and recovers by itself once the backend is back.</li>
+ * <li><b>Bounded calls</b>: the runtime passes each call the time it may take ({@code maxWaitMillis}:
+ * what is left of the caller's acquisition timeout, of the lease for a renewal). A store bounds its
+ * waits by it: on a row or key lock held by another transaction, and on a backend that does not
+ * answer. An acquisition that runs out of time waiting for someone else's lock answers
+ * {@linkplain AcquireResult#notAcquired() not acquired}; a backend that does not answer in time is a
+ * {@link dev.baton.LockStoreException}. The three-argument forms are for callers without a bound;
+ * a store that cannot bound its calls keeps the defaults, which ignore the bound.</li>
  * </ul>
  * Verify a store with the contract suite in {@code baton-tck} ({@code dev.baton.tck.LockStoreContract}).
  */
@@ -47,6 +54,24 @@ public interface LockStore extends AutoCloseable {
     AcquireResult acquire(String key, String owner, long ttlMillis);
 
     /**
+     * {@link #acquire(String, String, long)}, taking at most about {@code maxWaitMillis}: a lock of
+     * another transaction on the key's record is waited for no longer than that (then: not acquired),
+     * and a backend that does not answer in time fails the call. {@code 0} means: do not wait for
+     * anyone else's lock at all ({@code tryAcquire}). The default ignores the bound.
+     *
+     * @param key the key
+     * @param owner the owner token of this acquisition
+     * @param ttlMillis the lease in milliseconds
+     * @param maxWaitMillis how long the call may wait, {@code >= 0}
+     * @return acquired with its token, or not acquired
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
+     */
+    default AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return acquire(key, owner, ttlMillis);
+    }
+
+    /**
      * Sets {@code owner}'s live lock on {@code key} to expire {@code ttlMillis} from now. One
      * compare-and-set: an expired lock is never revived.
      *
@@ -59,6 +84,23 @@ public interface LockStore extends AutoCloseable {
      * @throws dev.baton.LockStoreException if the backend failed
      */
     boolean renew(String key, String owner, long ttlMillis);
+
+    /**
+     * {@link #renew(String, String, long)}, failing with a {@link dev.baton.LockStoreException} rather
+     * than taking much longer than {@code maxWaitMillis} (the runtime passes what is left of the lease).
+     * The default ignores the bound.
+     *
+     * @param key the key
+     * @param owner the owner token
+     * @param ttlMillis the new lease in milliseconds
+     * @param maxWaitMillis how long the call may take, {@code >= 1}
+     * @return as {@link #renew(String, String, long)}
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
+     */
+    default boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return renew(key, owner, ttlMillis);
+    }
 
     /**
      * Frees {@code owner}'s live lock on {@code key}, so another caller can take it at once. One
@@ -91,6 +133,20 @@ public interface LockStore extends AutoCloseable {
             }
         }
         return renewed;
+    }
+
+    /**
+     * {@link #renewAll(Collection, long)}, failing with a {@link dev.baton.LockStoreException} rather
+     * than taking much longer than {@code maxWaitMillis}. The default ignores the bound.
+     *
+     * @param leases the locks to renew
+     * @param ttlMillis the new lease
+     * @param maxWaitMillis how long the call may take, {@code >= 1}
+     * @return as {@link #renewAll(Collection, long)}
+     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
+     */
+    default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        return renewAll(leases, ttlMillis);
     }
 
     /**

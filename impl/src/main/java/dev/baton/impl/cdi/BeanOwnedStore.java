@@ -23,8 +23,18 @@ final class BeanOwnedStore implements LockStore {
     }
 
     @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return bean.acquire(key, owner, ttlMillis, maxWaitMillis);
+    }
+
+    @Override
     public boolean renew(String key, String owner, long ttlMillis) {
         return bean.renew(key, owner, ttlMillis);
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return bean.renew(key, owner, ttlMillis, maxWaitMillis);
     }
 
     @Override
@@ -35,6 +45,11 @@ final class BeanOwnedStore implements LockStore {
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
         return bean.renewAll(leases, ttlMillis);
+    }
+
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        return bean.renewAll(leases, ttlMillis, maxWaitMillis);
     }
 
     @Override
