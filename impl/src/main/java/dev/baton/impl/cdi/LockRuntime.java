@@ -114,7 +114,7 @@ public class LockRuntime {
         if (existing != null) {
             return existing;
         }
-        return locks.computeIfAbsent(name, n -> new EngineLocks(engine(n), this::locks));
+        return locks.computeIfAbsent(name, n -> new EngineLocks(engine(n), this::locks, transactions));
     }
 
     /**
