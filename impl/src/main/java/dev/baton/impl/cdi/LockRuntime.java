@@ -13,12 +13,16 @@ import dev.baton.impl.store.StoreRegistry;
 import dev.baton.spi.LockStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The application's lock runtime: one {@link LockEngine} per lock manager (started at first use, so
- * stores connect lazily), the renewal scheduler, JTA support and events. Releases every lock and closes
+ * stores connect lazily), the renewal scheduler, JTA support and events. Started when the application
+ * starts.  Releases every lock and closes
  * the stores when the application stops.
  */
 @ApplicationScoped
@@ -70,6 +75,18 @@ public class LockRuntime {
                 exitHook = null;
             }
         }
+    }
+
+    /**
+     * Starts the runtime with the application, before the application's own startup observers, on the
+     * container's thread: JTA and the managed executors are looked up in {@code java:comp}, which threads
+     * of the application's own (a message consumer, a plain thread) do not see, and what is found is kept.
+     * (The container created this bean, running {@link #start()}, to deliver the event.) Stores still
+     * connect at their first use.
+     */
+    void applicationStarted(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class)
+            Object event) {
+        BatonLog.debug("Baton's runtime started with the application: transactions " + transactions);
     }
 
     @PreDestroy
