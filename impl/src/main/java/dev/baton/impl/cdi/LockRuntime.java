@@ -9,7 +9,6 @@ import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.EngineLocks;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
-import dev.baton.impl.store.StoreRegistry;
 import dev.baton.spi.LockStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -19,13 +18,11 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Produces;
-import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -48,6 +45,7 @@ public class LockRuntime {
     BeanManager beanManager;
 
     private BatonConfig config;
+    private ManagerStores stores;
     private RenewalExecutors executors;
     private TransactionSupport transactions;
     private CdiLockListener listener;
@@ -61,6 +59,10 @@ public class LockRuntime {
         config = extension.config();
         if (config == null) {
             throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
+        }
+        stores = new ManagerStores(extension.storePlan(), config, extension.beans(beanManager));
+        if (extension.storePlan().source("") instanceof StorePlan.UnconfiguredMemory) {
+            BatonLog.memoryStoreByDefault();
         }
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(extension.beans(beanManager));
@@ -131,7 +133,13 @@ public class LockRuntime {
         if (existing != null) {
             return existing;
         }
-        return locks.computeIfAbsent(name, n -> new EngineLocks(engine(n), this::locks, transactions));
+        return locks.computeIfAbsent(name, n -> {
+            if (config.manager(n).isPresent() && !stores.hasStore(n)) {
+                // Injectable (a manager that is not used need not have a store); taking a lock fails.
+                return new StorelessLocks(n, stores.noStore(n), this::locks);
+            }
+            return new EngineLocks(engine(n), this::locks, transactions);
+        });
     }
 
     /**
@@ -218,16 +226,13 @@ public class LockRuntime {
         if (stopped) {
             throw new LockException("Lock manager '" + name + "' is shut down: the application is stopping");
         }
-        CdiBeanLookup beans = extension.beans(beanManager);
-        LockStore store = StoreRegistry.createConfigured(config, settings, beans);
-        boolean owned = true;
-        if (store == null) {
-            Optional<LockStore> bean = name.isEmpty() ? beans.bean(LockStore.class) : beans.bean(LockStore.class, NamedLiteral.of(name));
-            owned = bean.isEmpty();
-            store = bean.orElseGet(StoreRegistry::createDefault);
+        LockStore store = stores.open(name);
+        try {
+            BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
+            return new LockEngine(settings, store, executors.executor(), executors.storeCalls(), listener);
+        } catch (RuntimeException | Error e) {
+            store.close();
+            throw e;
         }
-        BatonLog.managerStarted(name, store.toString(), executors.description());
-        return new LockEngine(settings, owned ? store : new BeanOwnedStore(store), executors.executor(),
-                executors.storeCalls(), listener);
     }
 }
