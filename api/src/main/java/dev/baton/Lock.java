@@ -67,7 +67,10 @@ public interface Lock extends AutoCloseable {
     void checkHeld();
 
     /**
-     * Releases the lock. Idempotent: later calls do nothing and return false.
+     * Releases the lock. Idempotent: later calls do nothing and return false. Called while a JTA
+     * transaction is active on the thread (or for a lock taken in one that has not completed yet), the
+     * lock is gone for its holder at once but stays in the store until the transaction has completed
+     * (see {@link Locks}); the result then says whether the lock was still held.
      *
      * @return true if this call released a lock that was still held in the store
      * @throws LockStoreException if the store failed; the lock is then given up locally anyway and

@@ -22,6 +22,13 @@ import java.util.concurrent.Callable;
  * Locks are not reentrant: acquiring a key the calling thread already holds fails at once with
  * {@link LockAlreadyHeldException}.
  *
+ * <p>Inside a JTA transaction the rules of {@link Synchronized} hold: a lock taken or released
+ * ({@link Lock#close()}, the end of {@code callWithLock}/{@code runWithLock}) while a transaction is active
+ * on the thread stays in the store until that transaction has completed, so the next holder sees what it
+ * committed; and if the lock is lost before the transaction commits, the transaction is marked
+ * rollback-only. For its holder a released lock is gone at once ({@link Lock#isHeld()} is false); asking
+ * for the same key again in the same transaction fails with {@link LockAlreadyHeldException}.
+ *
  * @see Synchronized
  */
 public interface Locks {

@@ -40,6 +40,7 @@ public class BatonExtension implements Extension {
     private final List<String> configProblems = new ArrayList<>();
     private final List<Bean<?>> deployedBeans = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile BatonConfig config;
+    private volatile StorePlan storePlan;
 
     /** Identifies a method of a bean class. */
     record PlanKey(Class<?> beanClass, Method method) {
@@ -130,6 +131,23 @@ public class BatonExtension implements Extension {
         } catch (LockConfigurationException e) {
             event.addDeploymentProblem(e);
         }
+        List<String> storeProblems = new ArrayList<>();
+        StorePlan stores = StorePlan.resolve(cfg, beans(beanManager), storeProblems);
+        storeProblems.forEach(problem -> event.addDeploymentProblem(new LockConfigurationException(problem)));
+        for (MethodPlan plan : plans.values()) {
+            if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
+                event.addDeploymentProblem(new LockConfigurationException("@Synchronized on " + plan.description() + ": "
+                        + none.reason()));
+            }
+        }
+        storePlan = stores;
+    }
+
+    /**
+     * @return where each manager gets its store, decided at deployment
+     */
+    StorePlan storePlan() {
+        return storePlan;
     }
 
     /**

@@ -1,13 +1,19 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.impl.store.BeanLookup;
+import jakarta.enterprise.inject.AmbiguousResolutionException;
+import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.PassivationCapable;
 import java.lang.annotation.Annotation;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -48,6 +54,54 @@ final class CdiBeanLookup implements BeanLookup {
      */
     boolean exists(Class<?> type) {
         return !beanManager.getBeans(type).isEmpty() || !deployedBeans(type).isEmpty();
+    }
+
+    /**
+     * @param type a bean type
+     * @return every bean of that type, whatever its qualifiers, visible to Baton's archive or not
+     */
+    Set<Bean<?>> beansOfType(Class<?> type) {
+        // One bean may come as two objects (the container's view and the deployment event's): by id when it has one.
+        Map<Object, Bean<?>> beans = new LinkedHashMap<>();
+        for (Bean<?> bean : beanManager.getBeans(type, Any.Literal.INSTANCE)) {
+            beans.putIfAbsent(identity(bean), bean);
+        }
+        for (Bean<?> bean : deployed) {
+            if (bean.getTypes().contains(type)) {
+                beans.putIfAbsent(identity(bean), bean);
+            }
+        }
+        return new LinkedHashSet<>(beans.values());
+    }
+
+    private static Object identity(Bean<?> bean) {
+        if (bean instanceof PassivationCapable capable && capable.getId() != null) {
+            return capable.getId();
+        }
+        return bean;
+    }
+
+    /**
+     * @param beans candidates of one type
+     * @return the one of them typesafe resolution picks (enabled alternatives win), or null when they are
+     *     ambiguous
+     */
+    Bean<?> resolve(Set<Bean<?>> beans) {
+        try {
+            return beanManager.resolve(beans);
+        } catch (AmbiguousResolutionException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @param bean a bean
+     * @param type the type to get it as
+     * @param <T> the type
+     * @return a contextual reference
+     */
+    <T> T reference(Bean<?> bean, Class<T> type) {
+        return type.cast(beanManager.getReference(bean, type, beanManager.createCreationalContext(bean)));
     }
 
     private Set<Bean<?>> deployedBeans(Class<?> type, Annotation... qualifiers) {

@@ -4,7 +4,6 @@ import dev.baton.impl.engine.HeldLock;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
@@ -36,33 +35,31 @@ final class JtaTransactionSupport implements TransactionSupport {
     }
 
     @Override
-    public Runnable releaseAfterCompletion(HeldLock lock) {
+    public boolean awaitCompletion(HeldLock lock, Runnable completed) {
         int status = registry.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE && status != Status.STATUS_MARKED_ROLLBACK) {
-            return null;
+            return false;
         }
-        ReleaseAfterCompletion release = new ReleaseAfterCompletion(lock, registry);
         try {
-            registry.registerInterposedSynchronization(release);
-            return release;
+            registry.registerInterposedSynchronization(new AfterCompletion(lock, completed, registry));
+            return true;
         } catch (IllegalStateException e) {
-            return null;
+            return false;
         }
     }
 
     /**
-     * Releases once the transaction has completed and the method has returned, in either order:
-     * completion may run on another thread (a transaction timeout rolls back on the reaper's thread
-     * while the method still runs). Vetoes the commit of a lost lock.
+     * Runs {@code completed} once the transaction has completed; completion may run on another thread
+     * (a transaction timeout rolls back on the reaper's thread). Vetoes the commit of a lost lock.
      */
-    private static final class ReleaseAfterCompletion implements Synchronization, Runnable {
+    private static final class AfterCompletion implements Synchronization {
         private final HeldLock lock;
+        private final Runnable completed;
         private final TransactionSynchronizationRegistry registry;
-        /** The transaction's completion and the method's return still to come. */
-        private final AtomicInteger pending = new AtomicInteger(2);
 
-        ReleaseAfterCompletion(HeldLock lock, TransactionSynchronizationRegistry registry) {
+        AfterCompletion(HeldLock lock, Runnable completed, TransactionSynchronizationRegistry registry) {
             this.lock = lock;
+            this.completed = completed;
             this.registry = registry;
         }
 
@@ -75,19 +72,7 @@ final class JtaTransactionSupport implements TransactionSupport {
 
         @Override
         public void afterCompletion(int status) {
-            done();
-        }
-
-        /** The method returned (a CompletionStage method: its stage completed). */
-        @Override
-        public void run() {
-            done();
-        }
-
-        private void done() {
-            if (pending.decrementAndGet() == 0) {
-                lock.close();
-            }
+            completed.run();
         }
     }
 

@@ -9,24 +9,26 @@ import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.EngineLocks;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
-import dev.baton.impl.store.StoreRegistry;
 import dev.baton.spi.LockStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Produces;
-import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The application's lock runtime: one {@link LockEngine} per lock manager (started at first use, so
- * stores connect lazily), the renewal scheduler, JTA support and events. Releases every lock and closes
+ * stores connect lazily), the renewal scheduler, JTA support and events. Started when the application
+ * starts.  Releases every lock and closes
  * the stores when the application stops.
  */
 @ApplicationScoped
@@ -43,6 +45,7 @@ public class LockRuntime {
     BeanManager beanManager;
 
     private BatonConfig config;
+    private ManagerStores stores;
     private RenewalExecutors executors;
     private TransactionSupport transactions;
     private CdiLockListener listener;
@@ -57,6 +60,10 @@ public class LockRuntime {
         if (config == null) {
             throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
         }
+        stores = new ManagerStores(extension.storePlan(), config, extension.beans(beanManager));
+        if (extension.storePlan().source("") instanceof StorePlan.UnconfiguredMemory) {
+            BatonLog.memoryStoreByDefault();
+        }
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(extension.beans(beanManager));
         listener = new CdiLockListener(beanManager);
@@ -70,6 +77,18 @@ public class LockRuntime {
                 exitHook = null;
             }
         }
+    }
+
+    /**
+     * Starts the runtime with the application, before the application's own startup observers, on the
+     * container's thread: JTA and the managed executors are looked up in {@code java:comp}, which threads
+     * of the application's own (a message consumer, a plain thread) do not see, and what is found is kept.
+     * (The container created this bean, running {@link #start()}, to deliver the event.) Stores still
+     * connect at their first use.
+     */
+    void applicationStarted(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class)
+            Object event) {
+        BatonLog.debug("Baton's runtime started with the application: transactions " + transactions);
     }
 
     @PreDestroy
@@ -114,7 +133,13 @@ public class LockRuntime {
         if (existing != null) {
             return existing;
         }
-        return locks.computeIfAbsent(name, n -> new EngineLocks(engine(n), this::locks));
+        return locks.computeIfAbsent(name, n -> {
+            if (config.manager(n).isPresent() && !stores.hasStore(n)) {
+                // Injectable (a manager that is not used need not have a store); taking a lock fails.
+                return new StorelessLocks(n, stores.noStore(n), this::locks);
+            }
+            return new EngineLocks(engine(n), this::locks, transactions);
+        });
     }
 
     /**
@@ -201,16 +226,13 @@ public class LockRuntime {
         if (stopped) {
             throw new LockException("Lock manager '" + name + "' is shut down: the application is stopping");
         }
-        CdiBeanLookup beans = extension.beans(beanManager);
-        LockStore store = StoreRegistry.createConfigured(config, settings, beans);
-        boolean owned = true;
-        if (store == null) {
-            Optional<LockStore> bean = name.isEmpty() ? beans.bean(LockStore.class) : beans.bean(LockStore.class, NamedLiteral.of(name));
-            owned = bean.isEmpty();
-            store = bean.orElseGet(StoreRegistry::createDefault);
+        LockStore store = stores.open(name);
+        try {
+            BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
+            return new LockEngine(settings, store, executors.executor(), executors.storeCalls(), listener);
+        } catch (RuntimeException | Error e) {
+            store.close();
+            throw e;
         }
-        BatonLog.managerStarted(name, store.toString(), executors.description());
-        return new LockEngine(settings, owned ? store : new BeanOwnedStore(store), executors.executor(),
-                executors.storeCalls(), listener);
     }
 }

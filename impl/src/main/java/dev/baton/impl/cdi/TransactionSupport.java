@@ -1,15 +1,36 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.impl.engine.HeldLock;
+import dev.baton.impl.engine.ReleaseDeferral;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Defers a release to the end of the caller's JTA transaction. Without JTA on the classpath or a
- * transaction on the thread, it does nothing and the caller releases at once.
+ * transaction on the thread, it does nothing and the caller releases at once. As a
+ * {@link ReleaseDeferral} it gives the programmatic API the same rules as {@code @Synchronized}.
  */
-interface TransactionSupport {
+interface TransactionSupport extends ReleaseDeferral {
 
     /** No JTA: always release at once. */
-    TransactionSupport NONE = lock -> null;
+    TransactionSupport NONE = new TransactionSupport() {
+        @Override
+        public boolean awaitCompletion(HeldLock lock, Runnable completed) {
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return "no JTA";
+        }
+    };
+
+    /**
+     * If a JTA transaction is active on this thread (or marked rollback-only), registers {@code completed}
+     * to run after it completes, and marks it rollback-only before it commits if {@code lock} is no longer
+     * held then.
+     */
+    @Override
+    boolean awaitCompletion(HeldLock lock, Runnable completed);
 
     /**
      * If a JTA transaction is active on this thread, arranges for {@code lock} to be released after it
@@ -21,7 +42,16 @@ interface TransactionSupport {
      * @return null if the release is not deferred and the caller must release; else what the caller runs
      *     when the method has returned
      */
-    Runnable releaseAfterCompletion(HeldLock lock);
+    default Runnable releaseAfterCompletion(HeldLock lock) {
+        // The transaction's completion and the method's return still to come.
+        AtomicInteger pending = new AtomicInteger(2);
+        Runnable done = () -> {
+            if (pending.decrementAndGet() == 0) {
+                lock.close();
+            }
+        };
+        return awaitCompletion(lock, done) ? done : null;
+    }
 
     /**
      * @param beans to find a {@code TransactionSynchronizationRegistry} bean (Java SE setups)

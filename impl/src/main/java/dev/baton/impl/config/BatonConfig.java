@@ -20,7 +20,8 @@ import org.eclipse.microprofile.config.Config;
  * <table>
  * <caption>Keys</caption>
  * <tr><th>key</th><th>default</th></tr>
- * <tr><td>{@code baton.store}</td><td>an application {@code LockStore} bean, else {@code memory}</td></tr>
+ * <tr><td>{@code baton.store}</td><td>the application's {@code LockStore} bean; {@code memory} only when there is no
+ * {@code LockStore} bean at all (with a warning)</td></tr>
  * <tr><td>{@code baton.ttl}</td><td>30s</td></tr>
  * <tr><td>{@code baton.timeout}</td><td>10s</td></tr>
  * <tr><td>{@code baton.prefix}</td><td>(none)</td></tr>
@@ -132,6 +133,32 @@ public final class BatonConfig {
      */
     public Optional<String> value(String key) {
         return config.getOptionalValue(key, String.class).map(String::trim).filter(s -> !s.isEmpty());
+    }
+
+    /**
+     * The store a manager names itself, not inherited: {@code baton.store} for the default manager,
+     * {@code baton.<name>.store} for a named one.
+     *
+     * @param manager the manager name, empty for the default
+     * @return the store name, if the manager sets one
+     */
+    public Optional<String> ownStore(String manager) {
+        return value(key(manager, "store"));
+    }
+
+    /**
+     * @param prefix the start of the keys, e.g. {@code baton.reports.jpa.}
+     * @return the configured keys that start with it, sorted
+     */
+    public List<String> keysStartingWith(String prefix) {
+        List<String> keys = new ArrayList<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith(prefix)) {
+                keys.add(name);
+            }
+        }
+        Collections.sort(keys);
+        return keys;
     }
 
     /**

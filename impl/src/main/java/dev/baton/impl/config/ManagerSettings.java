@@ -6,8 +6,8 @@ import java.util.Optional;
  * The settings of one lock manager, validated.
  *
  * @param name the manager's name, empty for the default one
- * @param store the configured store name, or empty to use an application {@code LockStore} bean, else
- *     the memory store
+ * @param store the configured store name, the manager's own or inherited from the default manager, or
+ *     empty when none is configured (see {@code dev.baton.impl.cdi.StorePlan} for how a store is found)
  * @param ttlMillis the default lease
  * @param timeoutMillis the default wait
  * @param prefix prepended to every key

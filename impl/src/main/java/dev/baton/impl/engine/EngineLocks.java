@@ -9,19 +9,36 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
-/** {@link Locks} on top of one {@link LockEngine}; {@link #manager(String)} asks the registry for others. */
+/**
+ * {@link Locks} on top of one {@link LockEngine}; {@link #manager(String)} asks the registry for others.
+ * A lock taken or released inside a unit of work of the caller's thread (a JTA transaction, told by the
+ * {@link ReleaseDeferral}) leaves the store only after that unit of work has completed.
+ */
 public final class EngineLocks implements Locks {
 
     private final LockEngine engine;
     private final Function<String, Locks> managers;
+    private final ReleaseDeferral deferral;
 
     /**
+     * Locks released in the store as soon as their holder releases them.
+     *
      * @param engine the manager's engine
      * @param managers finds other managers by name; throws {@link IllegalArgumentException} for unknown ones
      */
     public EngineLocks(LockEngine engine, Function<String, Locks> managers) {
+        this(engine, managers, ReleaseDeferral.NONE);
+    }
+
+    /**
+     * @param engine the manager's engine
+     * @param managers finds other managers by name; throws {@link IllegalArgumentException} for unknown ones
+     * @param deferral the units of work (transactions) a lock's store release waits for
+     */
+    public EngineLocks(LockEngine engine, Function<String, Locks> managers, ReleaseDeferral deferral) {
         this.engine = engine;
         this.managers = managers;
+        this.deferral = Objects.requireNonNull(deferral, "deferral");
     }
 
     @Override
@@ -41,7 +58,7 @@ public final class EngineLocks implements Locks {
 
     @Override
     public Lock acquire(String key, LockOptions options) {
-        return engine.acquire(key, ttl(options), timeout(options), options.isWait());
+        return ApiLock.taken(engine.acquire(key, ttl(options), timeout(options), options.isWait()), deferral);
     }
 
     @Override
@@ -51,7 +68,8 @@ public final class EngineLocks implements Locks {
 
     @Override
     public Optional<Lock> tryAcquire(String key, LockOptions options) {
-        return Optional.ofNullable(engine.acquireOrNull(key, ttl(options), 0, false));
+        HeldLock lock = engine.acquireOrNull(key, ttl(options), 0, false);
+        return lock == null ? Optional.empty() : Optional.of(ApiLock.taken(lock, deferral));
     }
 
     @Override

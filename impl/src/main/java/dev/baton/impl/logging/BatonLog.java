@@ -83,6 +83,17 @@ public final class BatonLog {
     }
 
     /**
+     * Nothing configured a store and the application has no {@code LockStore} bean: the memory store is
+     * used, which excludes nothing across instances. Logged once, at start.
+     */
+    public static void memoryStoreByDefault() {
+        LOG.log(Level.WARNING, "BATON-020 No lock store is configured (baton.store) and the application has no LockStore "
+                + "bean: locks use the in-memory store and are local to this JVM, so they do not exclude other instances "
+                + "of the application. Configure a shared store, or set baton.store=memory to confirm that one JVM is "
+                + "meant.");
+    }
+
+    /**
      * @param what a detail for debugging
      */
     public static void debug(String what) {

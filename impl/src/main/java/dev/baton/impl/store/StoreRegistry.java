@@ -14,8 +14,9 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
- * Finds {@link LockStoreFactory}s with {@link ServiceLoader} and creates each manager's store: the
- * configured one ({@code baton.store}), else an application {@code LockStore} bean, else memory.
+ * Finds {@link LockStoreFactory}s with {@link ServiceLoader}, checks the stores the configuration names
+ * ({@code baton.store}, {@code baton.<manager>.store}) and creates them. Which manager uses which store
+ * (a configured one, an application bean, another manager's) the CDI layer decides.
  */
 public final class StoreRegistry {
 
@@ -56,10 +57,12 @@ public final class StoreRegistry {
         Map<String, LockStoreFactory> factories = factories();
         List<String> problems = new ArrayList<>();
         for (ManagerSettings settings : config.managers().values()) {
-            if (settings.store().isEmpty()) {
+            // Only a store a manager names itself is made for it: a named manager that inherits baton.store shares
+            // the default manager's store instance.
+            if (config.ownStore(settings.name()).isEmpty()) {
                 continue;
             }
-            String name = settings.store().get();
+            String name = config.ownStore(settings.name()).get();
             LockStoreFactory factory = factories.get(name);
             if (factory == null) {
                 problems.add(BatonConfig.key(settings.name(), "store") + ": unknown store '" + name + "' (available: "
@@ -78,28 +81,27 @@ public final class StoreRegistry {
     }
 
     /**
-     * Creates a manager's store from configuration; null when none is configured (the caller then looks
-     * for a bean, else uses memory).
+     * Creates a configured store.
      *
      * @param config the configuration
-     * @param settings the manager
+     * @param manager the manager whose settings the store reads ({@code baton.<manager>.<store>.*}, else
+     *     {@code baton.<store>.*}); empty for the default
+     * @param store the store's name
      * @param beans the application's beans
-     * @return the store, or null
+     * @return the store
+     * @throws LockConfigurationException if no factory has that name
      */
-    public static LockStore createConfigured(BatonConfig config, ManagerSettings settings, BeanLookup beans) {
-        if (settings.store().isEmpty()) {
-            return null;
-        }
-        String name = settings.store().get();
-        LockStoreFactory factory = factories().get(name);
+    public static LockStore create(BatonConfig config, String manager, String store, BeanLookup beans) {
+        LockStoreFactory factory = factories().get(store);
         if (factory == null) {
-            throw new LockConfigurationException(BatonConfig.key(settings.name(), "store") + ": unknown store '" + name + "'");
+            throw new LockConfigurationException(BatonConfig.key(manager, "store") + ": unknown store '" + store + "'");
         }
-        return factory.create(new ConfigStoreContext(config, settings.name(), name, beans));
+        return factory.create(new ConfigStoreContext(config, manager, store, beans));
     }
 
     /**
-     * @return the default store when nothing else is configured
+     * @return the in-memory store, used when nothing is configured and the application has no
+     *     {@code LockStore} bean
      */
     public static LockStore createDefault() {
         return new MemoryLockStoreFactory().create(null);

@@ -41,7 +41,8 @@ class StoppedRuntimeTest {
 
     @Test
     void aManagerFirstUsedAfterTheRuntimeStoppedIsNotStarted() {
-        TestConfig.install("baton.managers=reports");
+        // The default manager on memory (explicitly: its only bean is named after the manager reports).
+        TestConfig.install("baton.store=memory", "baton.managers=reports");
         try (WeldContainer container = Deployments.weld(ReportsStore.class).initialize()) {
             LockRuntime runtime = container.select(LockRuntime.class).get();
             Locks locks = container.select(Locks.class).get();

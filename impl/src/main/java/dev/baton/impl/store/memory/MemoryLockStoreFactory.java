@@ -4,7 +4,11 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
 
-/** {@code baton.store=memory} (the default): a {@link MemoryLockStore} per lock manager. */
+/**
+ * {@code baton.store=memory}: a {@link MemoryLockStore}, local to this JVM, shared by the managers that use the
+ * default manager's store. Also the store when nothing is configured and the application has no {@code LockStore}
+ * bean (with a warning).
+ */
 public final class MemoryLockStoreFactory implements LockStoreFactory {
 
     /** The store name. */

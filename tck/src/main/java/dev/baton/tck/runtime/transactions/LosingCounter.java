@@ -39,7 +39,25 @@ public class LosingCounter {
     @Synchronized("lost:{name}")
     public boolean incrementThenLoseTheLock(String name) {
         Counters.increment(em, name);
-        Lock lock = locks.current().orElseThrow();
+        return loseTheLock(locks.current().orElseThrow());
+    }
+
+    /**
+     * The same under a lock taken through the programmatic API, {@code Locks.callWithLock}.
+     *
+     * @param name the counter
+     * @return whether the lock was still held when the work returned (it must not be)
+     */
+    @Transactional
+    public boolean incrementThenLoseTheLockProgrammatically(String name) {
+        return locks.callWithLock("lost:" + name, lock -> {
+            Counters.increment(em, name);
+            return loseTheLock(lock);
+        });
+    }
+
+    /** Makes the store disown {@code lock} and waits until the runtime has noticed; whether it is still held. */
+    private boolean loseTheLock(Lock lock) {
         store.disown(true);
         try {
             // The runtime notices within a renewal interval (100 ms here); 30 s is only a safety bound.

@@ -11,7 +11,8 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * {@code POST /api/lost/{name}}: writes under a lock that is lost before the commit, and answers
- * {@code committed} or {@code rolled back}; {@code GET} reads the counter; {@code GET /api/lost/events/count}
+ * {@code committed} or {@code rolled back} ({@code POST /api/lost/programmatic/{name}}: the same under
+ * {@code Locks.callWithLock}); {@code GET} reads the counter; {@code GET /api/lost/events/count}
  * the number of {@code LockLost} events observed.
  */
 @Path("lost")
@@ -30,6 +31,17 @@ public class LostLockResource {
             return "committed (lock held at return: " + held + ")";
         } catch (Exception e) {
             // Servers differ: TransactionalException, or the RollbackException itself thrown undeclared.
+            return "rolled back: " + e.getClass().getName();
+        }
+    }
+
+    @POST
+    @Path("programmatic/{name}")
+    public String writeProgrammatically(@PathParam("name") String name) {
+        try {
+            boolean held = counter.incrementThenLoseTheLockProgrammatically(name);
+            return "committed (lock held at return: " + held + ")";
+        } catch (Exception e) {
             return "rolled back: " + e.getClass().getName();
         }
     }

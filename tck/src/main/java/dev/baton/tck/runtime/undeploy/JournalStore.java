@@ -5,7 +5,6 @@ import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.tck.runtime.support.LockTable;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Named;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,13 +18,12 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * every acquire, renew and release, with its result, to a journal file the test reads from outside the
  * server. The file is named by {@value #JOURNAL} in the deployment's {@code microprofile-config.properties}.
  *
- * <p>{@code @Named("audit")} without another qualifier keeps {@code @Default}: the bean is the store of
- * the default manager and of the manager {@code audit}. The locks live in a static {@link LockTable} (the "backend"),
+ * <p>The bean has no qualifier: it is the default manager's store, and the manager {@code audit}, which
+ * has no store of its own, uses the default manager's store, this bean. The locks live in a static {@link LockTable} (the "backend"),
  * so a bean instance the container creates anew during shutdown still sees them, as a client of a real
  * store would.
  */
 @ApplicationScoped
-@Named(LockHolder.AUDIT)
 public class JournalStore implements LockStore {
 
     /** Configuration key: the absolute path of the journal file. */

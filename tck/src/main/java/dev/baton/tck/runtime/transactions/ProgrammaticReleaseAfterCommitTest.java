@@ -1,0 +1,16 @@
+package dev.baton.tck.runtime.transactions;
+
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * Concurrent {@code @Transactional} increments of one row under {@code Locks.callWithLock} lose no
+ * update: the programmatic API, too, releases the lock only after the caller's transaction committed.
+ */
+class ProgrammaticReleaseAfterCommitTest extends ReleaseAfterCommitScenario {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return deployment("baton-tck-release-after-commit-api", ProgrammaticCounter.class);
+    }
+}
