@@ -8,6 +8,7 @@ import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
+import dev.baton.jpa.internal.schema.SchemaCheck;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
@@ -238,18 +239,16 @@ public final class JpaLockStore implements LockStore {
     private Dialect connect() {
         try {
             Dialect d = inTransaction(c -> Dialect.detect(c, table, sequence));
-            switch (schemaAction) {
-                case CREATE -> create(d);
-                case VALIDATE -> inTransaction(c -> {
-                    d.validate(c);
-                    return null;
-                });
-                case NONE -> inTransaction(c -> {
-                    d.checkKeyColumn(c);
-                    return null;
-                });
-                default -> throw new IllegalStateException(schemaAction.name());
+            if (schemaAction == SchemaAction.CREATE) {
+                create(d);
             }
+            // Under every action, once per store: the objects exist and keep exclusion and fencing.
+            SchemaCheck check = SchemaCheck.of(d.database(), table, sequence);
+            inTransaction(c -> {
+                d.validate(c);
+                check.run(c);
+                return null;
+            });
             LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-002 connected: " + d + ", schema action " + schemaAction);
             return d;
         } catch (LockException e) {
@@ -261,7 +260,7 @@ public final class JpaLockStore implements LockStore {
                         + " persistence unit names (" + missing.getMessage().strip() + ")", e);
             }
             throw new LockStoreException("The JPA lock store (table " + table + ") cannot connect to its database"
-                    + (schemaAction == SchemaAction.NONE ? "" : " or " + schemaAction.name().toLowerCase(java.util.Locale.ROOT) + " its schema")
+                    + " or " + (schemaAction == SchemaAction.NONE ? "check" : schemaAction.name().toLowerCase(java.util.Locale.ROOT)) + " its schema"
                     + ": " + describe(e), e);
         }
     }
