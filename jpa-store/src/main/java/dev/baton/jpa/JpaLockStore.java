@@ -372,9 +372,10 @@ public final class JpaLockStore implements LockStore {
         /**
          * The lock table, default {@code baton_locks}.
          *
-         * @param table a plain identifier, optionally {@code schema.table}
+         * @param table a plain identifier, optionally {@code schema.table}, no part of it an SQL reserved word
+         *     of PostgreSQL, MariaDB or H2
          * @return this builder
-         * @throws IllegalArgumentException if it is not a plain identifier
+         * @throws IllegalArgumentException if it is not a plain identifier, or a part is a reserved word
          */
         public Builder table(String table) {
             this.table = identifier("table", table);
@@ -384,9 +385,10 @@ public final class JpaLockStore implements LockStore {
         /**
          * The fencing token sequence, default {@code baton_fencing_seq}.
          *
-         * @param sequence a plain identifier, optionally {@code schema.sequence}
+         * @param sequence a plain identifier, optionally {@code schema.sequence}, no part of it an SQL reserved word
+         *     of PostgreSQL, MariaDB or H2
          * @return this builder
-         * @throws IllegalArgumentException if it is not a plain identifier
+         * @throws IllegalArgumentException if it is not a plain identifier, or a part is a reserved word
          */
         public Builder sequence(String sequence) {
             this.sequence = identifier("sequence", sequence);
@@ -426,8 +428,9 @@ public final class JpaLockStore implements LockStore {
         }
 
         private static String identifier(String what, String name) {
-            if (!Identifiers.isValid(name)) {
-                throw new IllegalArgumentException("The lock " + what + " name '" + name + "' is not " + Identifiers.rule());
+            String problem = Identifiers.problem(name);
+            if (problem != null) {
+                throw new IllegalArgumentException("The lock " + what + " name '" + name + "' " + problem);
             }
             return name;
         }
