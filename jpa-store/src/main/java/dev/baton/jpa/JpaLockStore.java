@@ -8,6 +8,7 @@ import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
+import dev.baton.jpa.internal.schema.SchemaCheck;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
@@ -238,18 +239,16 @@ public final class JpaLockStore implements LockStore {
     private Dialect connect() {
         try {
             Dialect d = inTransaction(c -> Dialect.detect(c, table, sequence));
-            switch (schemaAction) {
-                case CREATE -> create(d);
-                case VALIDATE -> inTransaction(c -> {
-                    d.validate(c);
-                    return null;
-                });
-                case NONE -> inTransaction(c -> {
-                    d.checkKeyColumn(c);
-                    return null;
-                });
-                default -> throw new IllegalStateException(schemaAction.name());
+            if (schemaAction == SchemaAction.CREATE) {
+                create(d);
             }
+            // Under every action, once per store: the objects exist and keep exclusion and fencing.
+            SchemaCheck check = SchemaCheck.of(d.database(), table, sequence);
+            inTransaction(c -> {
+                d.validate(c);
+                check.run(c);
+                return null;
+            });
             LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-002 connected: " + d + ", schema action " + schemaAction);
             return d;
         } catch (LockException e) {
@@ -261,7 +260,7 @@ public final class JpaLockStore implements LockStore {
                         + " persistence unit names (" + missing.getMessage().strip() + ")", e);
             }
             throw new LockStoreException("The JPA lock store (table " + table + ") cannot connect to its database"
-                    + (schemaAction == SchemaAction.NONE ? "" : " or " + schemaAction.name().toLowerCase(java.util.Locale.ROOT) + " its schema")
+                    + " or " + (schemaAction == SchemaAction.NONE ? "check" : schemaAction.name().toLowerCase(java.util.Locale.ROOT)) + " its schema"
                     + ": " + describe(e), e);
         }
     }
@@ -373,9 +372,10 @@ public final class JpaLockStore implements LockStore {
         /**
          * The lock table, default {@code baton_locks}.
          *
-         * @param table a plain identifier, optionally {@code schema.table}
+         * @param table a plain identifier, optionally {@code schema.table}, no part of it an SQL reserved word
+         *     of PostgreSQL, MariaDB or H2
          * @return this builder
-         * @throws IllegalArgumentException if it is not a plain identifier
+         * @throws IllegalArgumentException if it is not a plain identifier, or a part is a reserved word
          */
         public Builder table(String table) {
             this.table = identifier("table", table);
@@ -385,9 +385,10 @@ public final class JpaLockStore implements LockStore {
         /**
          * The fencing token sequence, default {@code baton_fencing_seq}.
          *
-         * @param sequence a plain identifier, optionally {@code schema.sequence}
+         * @param sequence a plain identifier, optionally {@code schema.sequence}, no part of it an SQL reserved word
+         *     of PostgreSQL, MariaDB or H2
          * @return this builder
-         * @throws IllegalArgumentException if it is not a plain identifier
+         * @throws IllegalArgumentException if it is not a plain identifier, or a part is a reserved word
          */
         public Builder sequence(String sequence) {
             this.sequence = identifier("sequence", sequence);
@@ -427,8 +428,9 @@ public final class JpaLockStore implements LockStore {
         }
 
         private static String identifier(String what, String name) {
-            if (!Identifiers.isValid(name)) {
-                throw new IllegalArgumentException("The lock " + what + " name '" + name + "' is not " + Identifiers.rule());
+            String problem = Identifiers.problem(name);
+            if (problem != null) {
+                throw new IllegalArgumentException("The lock " + what + " name '" + name + "' " + problem);
             }
             return name;
         }

@@ -2,19 +2,35 @@ package dev.baton.jpa;
 
 import java.util.Locale;
 
-/** What the JPA store does with its table and sequence when it first connects ({@code baton.jpa.schema-action}). */
+/**
+ * What the JPA store does with its table and sequence when it first connects ({@code baton.jpa.schema-action}).
+ *
+ * <p>Under every action the store then checks, once, that the table and the sequence exist and keep
+ * what its locks and fencing tokens rest on (key column type and byte-wise collation, primary key,
+ * expiry precision and time zone, token type, a sequence that only grows in the order it is drawn),
+ * and refuses to run otherwise: a {@link dev.baton.LockConfigurationException} naming every problem
+ * and the DDL that fixes it, at each operation until the schema is fixed. A missing table or sequence
+ * fails the operation with a {@link dev.baton.LockStoreException}, and the next operation tries again.
+ */
 public enum SchemaAction {
 
-    /** Nothing: the schema is managed elsewhere (Flyway, Liquibase, a DBA), from the shipped SQL files. The default. */
+    /**
+     * Creates nothing: the schema is managed elsewhere (Flyway, Liquibase, a DBA), from the shipped SQL
+     * files. The default.
+     */
     NONE,
 
     /**
-     * Creates the table and the sequence if they do not exist. Idempotent, and safe when several
-     * instances start at once.
+     * Creates the table and the sequence if they do not exist, from the shipped SQL files. Idempotent,
+     * and safe when several instances start at once. An existing table or sequence is not changed, only
+     * checked.
      */
     CREATE,
 
-    /** Checks that the table and the sequence exist and can be used; fails the first operation otherwise. */
+    /**
+     * Creates nothing, like {@link #NONE}: every action checks the schema. Kept for configurations that
+     * say so.
+     */
     VALIDATE;
 
     /**

@@ -74,6 +74,45 @@ class JpaLockStoreFactoryTest {
         assertThatThrownBy(() -> factory().validate(quoted)).isInstanceOf(LockConfigurationException.class);
     }
 
+    /** Item 6: {@code baton.jpa.table=order} used to deploy, and then every statement failed with a syntax error. */
+    @Test
+    void reservedWordsAreRejectedAtDeploymentForEveryKindOfName() {
+        String[][] cases = {
+            {"table", "order", "'order' is a reserved word of PostgreSQL, MariaDB and H2"},
+            {"table", "Order", "is a reserved word"},
+            {"table", "user.locks", "the schema part 'user', which is a reserved word of PostgreSQL and H2"},
+            {"table", "app.select", "the name part 'select', which is a reserved word"},
+            {"sequence", "value", "is a reserved word of MariaDB and H2"},
+            {"sequence", "from.lock_tokens", "the schema part 'from'"},
+            {"sequence", "app.offset", "the name part 'offset'"},
+        };
+        for (String[] c : cases) {
+            Context context = new Context().with("persistence-unit", "baton-hibernate").with(c[0], c[1]);
+            assertThatThrownBy(() -> factory().validate(context)).as("%s=%s", c[0], c[1])
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jpa." + c[0] + "='" + c[1] + "'")
+                    .hasMessageContaining(c[2]);
+        }
+        // not reserved anywhere, although keywords somewhere: still fine
+        factory().validate(new Context().with("persistence-unit", "baton-hibernate").with("table", "app.locks")
+                .with("sequence", "app.sequence_numbers"));
+    }
+
+    @Test
+    void theBuilderRejectsReservedWordsForEveryKindOfName() {
+        EntityManagerFactory unused = null;
+        JpaLockStore.Builder builder = JpaLockStore.builder(() -> unused);
+        for (String name : new String[] {"order", "GROUP", "user.locks", "app.table"}) {
+            assertThatThrownBy(() -> builder.table(name)).as(name).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + name + "'").hasMessageContaining("reserved word");
+        }
+        for (String name : new String[] {"value", "select.tokens", "app.where"}) {
+            assertThatThrownBy(() -> builder.sequence(name)).as(name).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + name + "'").hasMessageContaining("reserved word");
+        }
+        builder.table("app.locks").sequence("app.lock_tokens");
+    }
+
     @Test
     void badSchemaActionNamesKeyAndValue() {
         Context context = new Context().with("persistence-unit", "baton-hibernate").with("schema-action", "drop");

@@ -303,26 +303,17 @@ public abstract class Dialect {
     }
 
     /**
-     * Checks that the table and the sequence exist and fit.
+     * Checks that the table and the sequence exist and that the store's statements can read them; what
+     * they must be like is checked by {@link dev.baton.jpa.internal.schema.SchemaCheck}.
      *
      * @param c the connection
-     * @throws SQLException if they do not
+     * @throws SQLException if they do not exist or cannot be read
      */
     public void validate(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.executeQuery("SELECT lock_key, owner, token, expires_at FROM " + table + " WHERE 1 = 0").close();
             st.executeQuery(sequenceProbeSql()).close();
         }
-        checkKeyColumn(c);
-    }
-
-    /**
-     * Checks what makes keys exact where the database could get it wrong; runs at every connect.
-     *
-     * @param c the connection
-     * @throws SQLException if the check failed to run
-     */
-    public void checkKeyColumn(Connection c) throws SQLException {
     }
 
     /** @return a query that uses the sequence */

@@ -21,7 +21,8 @@ import java.util.Set;
  * {@link EntityManagerFactory} from; when absent, the application's {@link EntityManagerFactory}
  * CDI bean is used;</li>
  * <li>{@code table} (default {@code baton_locks}) and {@code sequence} (default
- * {@code baton_fencing_seq}): plain identifiers, optionally schema-qualified;</li>
+ * {@code baton_fencing_seq}): plain identifiers, optionally schema-qualified, no part of them an SQL
+ * reserved word of PostgreSQL, MariaDB or H2;</li>
  * <li>{@code schema-action}: {@code none} (default), {@code create} or {@code validate}.</li>
  * </ul>
  * A {@link TransactionRunner} bean of the application, if any, runs the store's transactions.
@@ -113,9 +114,9 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
 
     private static String identifier(StoreContext context, String setting, String defaultValue) {
         String value = context.setting(setting).orElse(defaultValue);
-        if (!Identifiers.isValid(value)) {
-            throw new LockConfigurationException(context.settingKey(setting) + "='" + value + "' is not "
-                    + Identifiers.rule());
+        String problem = Identifiers.problem(value);
+        if (problem != null) {
+            throw new LockConfigurationException(context.settingKey(setting) + "='" + value + "' " + problem);
         }
         return value;
     }

@@ -1,13 +1,11 @@
 package dev.baton.jpa.internal;
 
-import dev.baton.LockConfigurationException;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Locale;
 
 /**
  * MariaDB 10.5+: {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING}.
@@ -94,39 +92,5 @@ final class MariaDbDialect extends Dialect {
     @Override
     protected String sequenceProbeSql() {
         return "SELECT next_not_cached_value FROM " + sequence;
-    }
-
-    @Override
-    public void checkKeyColumn(Connection c) throws SQLException {
-        String schemaExpr = "DATABASE()";
-        String name = table;
-        int dot = table.indexOf('.');
-        if (dot > 0) {
-            schemaExpr = "?";
-            name = table.substring(dot + 1);
-        }
-        try (PreparedStatement ps = c.prepareStatement("SELECT COLLATION_NAME, DATA_TYPE FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = " + schemaExpr + " AND TABLE_NAME = ? AND COLUMN_NAME = 'lock_key'")) {
-            int i = 1;
-            if (dot > 0) {
-                ps.setString(i++, table.substring(0, dot));
-            }
-            ps.setString(i, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return; // no table yet: the first statement will say so
-                }
-                String collation = rs.getString(1);
-                String type = rs.getString(2);
-                boolean binaryType = type != null && type.toLowerCase(Locale.ROOT).contains("binary");
-                boolean noPadBinary = collation != null && collation.toLowerCase(Locale.ROOT).endsWith("_nopad_bin");
-                if (!binaryType && !noPadBinary) {
-                    throw new LockConfigurationException("The lock_key column of " + table + " has collation " + collation
-                            + ", which does not compare keys exactly (case or trailing spaces would merge two locks);"
-                            + " it must be utf8mb4_nopad_bin: ALTER TABLE " + table + " MODIFY lock_key VARCHAR(500)"
-                            + " CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL");
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,178 @@
+package dev.baton.jpa.internal.schema;
+
+import dev.baton.jpa.JpaDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * H2 2.x, from {@code INFORMATION_SCHEMA} (unquoted names match whatever case the database folds them
+ * to; the schema is the qualifier, else {@code SCHEMA()}). The rules:
+ * <ul>
+ * <li>the table is a base table, not a temporary one (which every session has for itself);</li>
+ * <li>{@code lock_key} is {@code CHARACTER VARYING(n >= 500)} and {@code owner}
+ * {@code CHARACTER VARYING(n >= 64)} ({@code VARCHAR_IGNORECASE}, made also by
+ * {@code IGNORECASE=TRUE}, ignores case; {@code CHAR} pads), and the database has no collation
+ * ({@code SET COLLATION}, which compares by language rules: {@code k} and {@code K} one lock at
+ * primary strength); {@code token} is {@code BIGINT}; {@code expires_at} is
+ * {@code TIMESTAMP(n >= 6) WITH TIME ZONE};</li>
+ * <li>the primary key is exactly {@code (lock_key)}: two first acquisitions of a key would otherwise
+ * both insert a row;</li>
+ * <li>the sequence has a positive increment and {@code NO CYCLE}. Its {@code CACHE} is harmless: H2
+ * keeps one sequence object per database, and every session draws from it in order.</li>
+ * </ul>
+ */
+final class H2SchemaCheck extends SchemaCheck {
+
+    H2SchemaCheck(String table, String sequence) {
+        super(table, sequence);
+    }
+
+    @Override
+    JpaDatabase database() {
+        return JpaDatabase.H2;
+    }
+
+    @Override
+    String databaseName() {
+        return "H2";
+    }
+
+    @Override
+    void inspect(Connection c, Findings f) throws SQLException {
+        Name t = Name.of(table);
+        checkTable(c, f, t);
+        checkColumns(c, f, t);
+        checkPrimaryKey(c, f, t);
+        checkSequence(c, f, Name.of(sequence));
+    }
+
+    private PreparedStatement named(Connection c, String sql, Name name) throws SQLException {
+        // Unquoted identifiers are folded to upper case (or lower case in some modes); the configured
+        // names are plain identifiers, so compare without case.
+        PreparedStatement ps = c.prepareStatement(sql);
+        ps.setString(1, name.schema());
+        ps.setString(2, name.name());
+        return ps;
+    }
+
+    private static final String SCHEMA_AND_NAME = "UPPER(%1$s_SCHEMA) = UPPER(COALESCE(?, SCHEMA()))"
+            + " AND UPPER(%1$s_NAME) = UPPER(?)";
+
+    private void checkTable(Connection c, Findings f, Name t) throws SQLException {
+        try (PreparedStatement ps = named(c, "SELECT TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES WHERE "
+                + SCHEMA_AND_NAME.formatted("TABLE"), t); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                throw new SQLException("table " + table + " not found in INFORMATION_SCHEMA.TABLES");
+            }
+            if (!"BASE TABLE".equals(rs.getString(1))) {
+                f.addWithoutFix("table " + table + " is a " + rs.getString(1) + " table: every session would have locks"
+                        + " of its own; create it from the shipped DDL");
+            }
+        }
+    }
+
+    private record Column(String type, long length, long precision, String collation) {
+
+        boolean collated() {
+            return collation != null && !"OFF".equalsIgnoreCase(collation);
+        }
+
+        String describe() {
+            String declared = type.startsWith("TIMESTAMP") ? "TIMESTAMP(" + precision + ")" + type.substring(9)
+                    : type + (length > 0 ? "(" + length + ")" : "");
+            return declared + (collated() ? " COLLATION " + collation : "");
+        }
+    }
+
+    private void checkColumns(Connection c, Findings f, Name t) throws SQLException {
+        Map<String, Column> columns = new HashMap<>();
+        try (PreparedStatement ps = named(c, "SELECT LOWER(COLUMN_NAME), DATA_TYPE, CHARACTER_MAXIMUM_LENGTH,"
+                + " DATETIME_PRECISION, COLLATION_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE "
+                + SCHEMA_AND_NAME.formatted("TABLE"), t); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                columns.put(rs.getString(1), new Column(rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getString(5)));
+            }
+        }
+        for (String name : new String[] {"lock_key", "owner"}) {
+            Column column = columns.get(name);
+            int min = name.equals("lock_key") ? 500 : 64;
+            if (column == null) {
+                continue;
+            }
+            if (column.collated()) {
+                f.addWithoutFix("column " + name + " of " + table + " compares by the database's collation "
+                        + column.collation + " (SET COLLATION), which can make different keys one lock; use a"
+                        + " database without a collation");
+            } else if (!"CHARACTER VARYING".equals(column.type) || column.length < min) {
+                f.add("column " + name + " of " + table + " is " + column.describe() + ": it must be VARCHAR(" + min
+                        + ") or longer (VARCHAR_IGNORECASE ignores case, CHAR pads with spaces)",
+                        "ALTER TABLE " + table + " ALTER COLUMN " + name + " SET DATA TYPE VARCHAR(" + min + ")");
+            }
+        }
+        Column token = columns.get("token");
+        if (token != null && !"BIGINT".equals(token.type)) {
+            f.add("column token of " + table + " is " + token.describe() + ": fencing tokens are BIGINT",
+                    "ALTER TABLE " + table + " ALTER COLUMN token SET DATA TYPE BIGINT");
+        }
+        Column expiry = columns.get("expires_at");
+        if (expiry != null && !("TIMESTAMP WITH TIME ZONE".equals(expiry.type) && expiry.precision >= 6)) {
+            f.add("column expires_at of " + table + " is " + expiry.describe() + ": it must be TIMESTAMP(6) WITH TIME ZONE"
+                    + " (fewer fractional digits cut leases short; without time zone a session's zone moves them)",
+                    "ALTER TABLE " + table + " ALTER COLUMN expires_at SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
+        }
+    }
+
+    private void checkPrimaryKey(Connection c, Findings f, Name t) throws SQLException {
+        List<String> primary = new ArrayList<>();
+        String constraint = null;
+        try (PreparedStatement ps = named(c, "SELECT k.CONSTRAINT_NAME, LOWER(k.COLUMN_NAME)"
+                + " FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS tc JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE k"
+                + " ON k.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = tc.CONSTRAINT_NAME"
+                + " WHERE tc.CONSTRAINT_TYPE = 'PRIMARY KEY' AND "
+                + SCHEMA_AND_NAME.formatted("tc.TABLE")
+                + " ORDER BY k.ORDINAL_POSITION", t); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                constraint = rs.getString(1);
+                primary.add(rs.getString(2));
+            }
+        }
+        if (primary.equals(List.of("lock_key"))) {
+            return;
+        }
+        f.add("table " + table + (primary.isEmpty() ? " has no primary key" : " has the primary key ("
+                + String.join(", ", primary) + ")") + ": it must be exactly (lock_key), or two first acquisitions of a"
+                + " key insert two rows (two holders)", "ALTER TABLE " + table
+                + (constraint == null ? "" : " DROP CONSTRAINT \"" + constraint.replace("\"", "\"\"") + "\"; ALTER TABLE "
+                        + table) + " ADD PRIMARY KEY (lock_key)");
+    }
+
+    private void checkSequence(Connection c, Findings f, Name s) throws SQLException {
+        long increment;
+        boolean cycle;
+        try (PreparedStatement ps = named(c, "SELECT INCREMENT, CYCLE_OPTION FROM INFORMATION_SCHEMA.SEQUENCES WHERE "
+                + SCHEMA_AND_NAME.formatted("SEQUENCE"), s); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                throw new SQLException("sequence " + sequence + " not found in INFORMATION_SCHEMA.SEQUENCES");
+            }
+            increment = rs.getLong(1);
+            cycle = "YES".equals(rs.getString(2));
+        }
+        String restart = "RESTART WITH (SELECT GREATEST(COALESCE(MAX(token), 0) + 1, 1) FROM " + table + ")";
+        if (increment <= 0) {
+            // CACHE: a descending sequence keeps a cache size the new options reject; 32 is H2's default
+            f.add("sequence " + sequence + " has INCREMENT BY " + increment + ": tokens must grow with every acquisition",
+                    "ALTER SEQUENCE " + sequence + " INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 32 "
+                            + restart);
+        }
+        if (cycle) {
+            f.add("sequence " + sequence + " is CYCLE: at its maximum it starts again from its minimum, so tokens go back",
+                    "ALTER SEQUENCE " + sequence + " NO CYCLE" + (increment > 0 ? " " + restart : ""));
+        }
+    }
+}

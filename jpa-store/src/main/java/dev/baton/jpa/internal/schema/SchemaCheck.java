@@ -1,0 +1,150 @@
+package dev.baton.jpa.internal.schema;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.jpa.JpaDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Checks, once per store at its first connection (under every schema action), that the lock table and
+ * the token sequence keep the two promises the store's statements rest on, and refuses to run
+ * otherwise:
+ * <ul>
+ * <li><b>mutual exclusion</b>: one row per key, found by exact comparison of the key (a primary key
+ * on {@code lock_key} whose collation compares bytes: {@code k}, {@code K} and {@code k } are three
+ * locks), and an expiry that keeps every fraction of the lease (microseconds, time zone-safe), in a
+ * table that survives a crash of the database;</li>
+ * <li><b>fencing</b>: a sequence that hands out growing values to every connection, in the order they
+ * are drawn, and never returns to a smaller one (no per-session cache, a positive increment, no
+ * cycle), into a {@code BIGINT} column.</li>
+ * </ul>
+ * Every problem found is reported in one {@link LockConfigurationException}: what is wrong, why it
+ * matters, and the DDL that fixes it ({@code Fix: ...}, one line per problem). The table and sequence
+ * must exist; the caller runs the store's own probes first, so a missing object fails there with the
+ * database's error.
+ *
+ * <p>What the shipped DDL ({@code META-INF/baton/sql/<database>/create.sql}) creates passes. The
+ * rules per database are in the javadoc of each implementation.
+ */
+public abstract class SchemaCheck {
+
+    /** The table as configured: a plain identifier, optionally schema-qualified. */
+    protected final String table;
+
+    /** The sequence as configured. */
+    protected final String sequence;
+
+    SchemaCheck(String table, String sequence) {
+        this.table = table;
+        this.sequence = sequence;
+    }
+
+    /**
+     * The check of a database.
+     *
+     * @param database the database
+     * @param table the table name as configured (a valid identifier)
+     * @param sequence the sequence name as configured (a valid identifier)
+     * @return the check
+     */
+    public static SchemaCheck of(JpaDatabase database, String table, String sequence) {
+        return switch (database) {
+            case POSTGRESQL -> new PostgresSchemaCheck(table, sequence);
+            case MARIADB -> new MariaDbSchemaCheck(table, sequence);
+            case H2 -> new H2SchemaCheck(table, sequence);
+        };
+    }
+
+    /**
+     * Runs the check on the connection of a transaction of the store's own; reads the catalog only.
+     *
+     * @param connection the connection
+     * @throws LockConfigurationException naming every problem and its fix
+     * @throws SQLException if the catalog could not be read
+     */
+    public final void run(Connection connection) throws SQLException {
+        Findings findings = new Findings();
+        inspect(connection, findings);
+        if (!findings.problems.isEmpty()) {
+            throw new LockConfigurationException(message(findings.problems));
+        }
+    }
+
+    /**
+     * Looks at the table and the sequence.
+     *
+     * @param c the connection
+     * @param findings where to report problems
+     * @throws SQLException if the catalog could not be read
+     */
+    abstract void inspect(Connection c, Findings findings) throws SQLException;
+
+    /** @return the database */
+    abstract JpaDatabase database();
+
+    /** @return the database's name for people */
+    abstract String databaseName();
+
+    private String message(List<String> problems) {
+        StringBuilder m = new StringBuilder("The JPA lock store refuses to run on table ").append(table)
+                .append(" and sequence ").append(sequence).append(" (").append(databaseName()).append("): ")
+                .append(problems.size() == 1 ? "this breaks" : "these break")
+                .append(" what its locks and fencing tokens rest on.");
+        for (String problem : problems) {
+            m.append("\n - ").append(problem);
+        }
+        m.append("\nThe shipped DDL (META-INF/baton/sql/").append(database().folder())
+                .append("/create.sql) has none of these problems. The store checks again at its next operation.");
+        return m.toString();
+    }
+
+    /** Problems found, each a sentence or two, ending with its fix. */
+    static final class Findings {
+
+        private final List<String> problems = new ArrayList<>();
+
+        /**
+         * A problem that DDL fixes.
+         *
+         * @param what what is wrong and what it breaks
+         * @param fix the statements that fix it, separated by {@code ;}
+         */
+        void add(String what, String fix) {
+            problems.add(what + (what.endsWith(".") ? "" : ".") + " Fix: " + fix);
+        }
+
+        /**
+         * A problem without a one-line fix.
+         *
+         * @param what what is wrong, what it breaks and what to do
+         */
+        void addWithoutFix(String what) {
+            problems.add(what);
+        }
+
+        boolean isEmpty() {
+            return problems.isEmpty();
+        }
+    }
+
+    /**
+     * A configured name split into its schema (null when unqualified) and its own name.
+     *
+     * @param schema the schema part, or null
+     * @param name the name
+     */
+    record Name(String schema, String name) {
+
+        static Name of(String qualified) {
+            int dot = qualified.indexOf('.');
+            return dot < 0 ? new Name(null, qualified) : new Name(qualified.substring(0, dot), qualified.substring(dot + 1));
+        }
+    }
+
+    static String lower(String s) {
+        return s == null ? null : s.toLowerCase(Locale.ROOT);
+    }
+}
