@@ -20,14 +20,18 @@ import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The application's lock runtime: one {@link LockEngine} per lock manager (started at first use, so
- * stores connect lazily), the renewal scheduler, JTA support and events. Releases every lock and closes
- * the stores when the application stops.
+ * stores connect lazily), the renewal scheduler, JTA support and events. When the application stops
+ * (or the JVM exits first), tells every holder its lock is lost, releases each lock as its work ends
+ * (waiting at most {@code baton.shutdown-grace}), leaves a lock whose work still runs to expire, and
+ * closes the stores ({@link LockEngine#closeAll}).
  */
 @ApplicationScoped
 public class LockRuntime {
@@ -89,7 +93,11 @@ public class LockRuntime {
 
     private void releaseAll() {
         stopped = true;
-        engines.values().forEach(LockEngine::close);
+        // The holders are told first; each lock is released when its work ends, waiting at most the grace
+        // period; a lock whose work still runs after it is left to expire, never released under running work.
+        BatonConfig settings = config;
+        LockEngine.closeAll(List.copyOf(engines.values()),
+                Duration.ofMillis(settings == null ? 0 : settings.shutdownGraceMillis()));
         engines.clear();
     }
 
