@@ -4,27 +4,44 @@ import java.time.Duration;
 
 /**
  * The lock was not acquired in time: another holder kept it for the whole timeout, or, not waiting,
- * had it at the moment of the call. JAX-RS answers it with 409 Conflict.
+ * had it at the moment of the call. JAX-RS answers it with 409 Conflict, with a JSON body carrying
+ * {@link #getTimeout()} as {@code timeoutMillis} and {@link #getWaited()} as {@code waitedMillis}.
  */
 public class LockTimeoutException extends LockException {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     /** The key that was not acquired. */
     private final String key;
-    /** How long the caller waited. */
+    /** The timeout the caller had: how long it was willing to wait. */
     private final Duration timeout;
+    /** How long the caller actually waited. */
+    private final Duration waited;
+
+    /**
+     * For a caller whose wait is not known: it is taken to be the timeout.
+     *
+     * @param key the key that was not acquired
+     * @param timeout the caller's timeout ({@link Duration#ZERO} when it did not wait)
+     */
+    public LockTimeoutException(String key, Duration timeout) {
+        this(key, timeout, timeout);
+    }
 
     /**
      * @param key the key that was not acquired
-     * @param timeout how long the caller waited ({@link Duration#ZERO} when it did not wait)
+     * @param timeout the caller's timeout ({@link Duration#ZERO} when it did not wait)
+     * @param waited how long the caller actually waited: the time its attempt took, which may pass the
+     *     timeout by the length of a store call that was already under way
      */
-    public LockTimeoutException(String key, Duration timeout) {
+    public LockTimeoutException(String key, Duration timeout, Duration waited) {
         super(timeout.isZero()
                 ? "Lock '" + key + "' is held by another owner (not waiting)"
-                : "Lock '" + key + "' was not acquired within " + timeout.toMillis() + " ms: another owner holds it");
+                : "Lock '" + key + "' was not acquired within " + timeout.toMillis() + " ms (waited "
+                        + waited.toMillis() + " ms): another owner holds it");
         this.key = key;
         this.timeout = timeout;
+        this.waited = waited;
     }
 
     /**
@@ -35,9 +52,17 @@ public class LockTimeoutException extends LockException {
     }
 
     /**
-     * @return how long the caller waited; zero when it did not wait
+     * @return the caller's timeout: how long it was willing to wait; zero when it did not wait
+     *     ({@code tryAcquire}, {@code await = false})
      */
     public Duration getTimeout() {
         return timeout;
+    }
+
+    /**
+     * @return how long the caller actually waited, from its call until it gave up
+     */
+    public Duration getWaited() {
+        return waited;
     }
 }

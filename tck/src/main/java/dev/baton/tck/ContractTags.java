@@ -36,6 +36,9 @@ public final class ContractTags {
     /** Owners are compared exactly; bad owners are rejected. */
     public static final String OWNERS = "owners";
 
+    /** A closed store fails every operation with a {@code LockStoreException}, and a second close does nothing. */
+    public static final String CLOSE = "close";
+
     /** Optional capabilities, each tested only when the store declares it. */
     public static final String CAPABILITIES = "capabilities";
 

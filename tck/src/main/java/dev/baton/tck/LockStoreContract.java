@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
@@ -1171,6 +1172,52 @@ public abstract class LockStoreContract {
                 assertRejected(() -> store.release(key, owner), "release", what);
             }
             assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired()).as("rejected calls took nothing").isTrue();
+        }
+    }
+
+    /**
+     * A closed store instance refuses to work: every operation fails with a {@link LockStoreException}
+     * (it neither reconnects nor answers from what it knew), a second close does nothing, and closing
+     * changes nothing in the backend (for persistent stores: its live lock stays held).
+     */
+    @Nested
+    @Tag(ContractTags.CLOSE)
+    public class Close {
+
+        @Test
+        void everyOperationOnAClosedStoreFailsWithALockStoreException() {
+            LockStore closing = newStore();
+            String held = key("held");
+            String owner = newOwner();
+            acquired(closing, held, owner, LONG_TTL); // connected, and holding a lock
+
+            closing.close();
+            opened.removeIf(each -> each == closing);
+            closing.close(); // a second close does nothing
+
+            String free = key("free");
+            List<Lease> leases = List.of(new Lease(held, owner));
+            assertFailsClosed(() -> closing.acquire(free, newOwner(), LONG_TTL), "acquire");
+            assertFailsClosed(() -> closing.acquire(free, newOwner(), LONG_TTL, 1_000), "acquire with a bound");
+            assertFailsClosed(() -> closing.renew(held, owner, LONG_TTL), "renew");
+            assertFailsClosed(() -> closing.renew(held, owner, LONG_TTL, 1_000), "renew with a bound");
+            assertFailsClosed(() -> closing.renewAll(leases, LONG_TTL), "renewAll");
+            assertFailsClosed(() -> closing.renewAll(leases, LONG_TTL, 1_000), "renewAll with a bound");
+            assertFailsClosed(() -> closing.release(held, owner), "release");
+
+            if (declares(StoreCapability.PERSISTENT)) {
+                assertHeld(held, "after the instance that took it was closed");
+                assertThat(store.release(held, owner)).as("the holder's release through another instance").isTrue();
+                String taker = newOwner();
+                acquired(free, taker, LONG_TTL);
+                assertThat(store.release(free, taker)).isTrue();
+            }
+        }
+
+        private void assertFailsClosed(ThrowingCallable call, String operation) {
+            assertThatThrownBy(call)
+                    .as("%s on a closed store must fail with a LockStoreException (not reconnect, not answer)", operation)
+                    .isInstanceOf(LockStoreException.class);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.baton.tck;
 
+import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
@@ -55,7 +56,9 @@ final class TestLockStore implements LockStore {
         /** Never unregisters release listeners. */
         LISTENERS_STAY,
         /** A refused acquire sets the holder's expiry to the caller's ttl. */
-        REFUSAL_EXTENDS_LEASE
+        REFUSAL_EXTENDS_LEASE,
+        /** Goes on working after {@link LockStore#close()} (a client that reconnects by itself). */
+        WORKS_AFTER_CLOSE
     }
 
     /** What instances share: locks, token counters, release listeners. */
@@ -65,6 +68,8 @@ final class TestLockStore implements LockStore {
         final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
         final AtomicLong opened = new AtomicLong();
         final AtomicLong closed = new AtomicLong();
+        /** Closes of an instance closed already (which must do nothing). */
+        final AtomicLong closedAgain = new AtomicLong();
     }
 
     record Entry(String owner, long expiresAtNanos) {
@@ -88,9 +93,10 @@ final class TestLockStore implements LockStore {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (isClosed) {
-            throw new IllegalStateException("closed twice");
+            backend.closedAgain.incrementAndGet();
+            return;
         }
         isClosed = true;
         backend.closed.incrementAndGet();
@@ -195,8 +201,8 @@ final class TestLockStore implements LockStore {
     }
 
     private String checkedKey(String key) {
-        if (isClosed) {
-            throw new IllegalStateException("store used after close()");
+        if (isClosed && !has(Flaw.WORKS_AFTER_CLOSE)) {
+            throw new LockStoreException("store used after close()");
         }
         if (!has(Flaw.NO_KEY_CHECK)) {
             LockArguments.requireValidKey(key, capabilities.contains(StoreCapability.NUL_IN_KEYS));

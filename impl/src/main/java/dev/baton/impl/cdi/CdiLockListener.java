@@ -12,7 +12,8 @@ import jakarta.enterprise.inject.spi.BeanManager;
 /**
  * Turns engine notifications into CDI events, fired both synchronously ({@code @Observes}) and
  * asynchronously ({@code @ObservesAsync}). Event types nobody observes are not fired at all, so an
- * application without observers pays nothing on the hot path.
+ * application without observers pays nothing on the hot path. {@code LockLost} is fired on one of
+ * Baton's store-call threads (the engine hands losses there), so a slow observer delays no renewal.
  */
 final class CdiLockListener implements LockListener {
 

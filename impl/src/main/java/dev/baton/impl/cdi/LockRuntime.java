@@ -22,14 +22,18 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The application's lock runtime: one {@link LockEngine} per lock manager (started at first use, so
- * stores connect lazily), the renewal scheduler, JTA support and events. Started when the application
- * starts.  Releases every lock and closes
- * the stores when the application stops.
+ * stores connect lazily), the renewal scheduler, JTA support and events; started when the application
+ * starts. When the application stops
+ * (or the JVM exits first), tells every holder its lock is lost, releases each lock as its work ends
+ * (waiting at most {@code baton.shutdown-grace}), leaves a lock whose work still runs to expire, and
+ * closes the stores ({@link LockEngine#closeAll}).
  */
 @ApplicationScoped
 public class LockRuntime {
@@ -108,7 +112,11 @@ public class LockRuntime {
 
     private void releaseAll() {
         stopped = true;
-        engines.values().forEach(LockEngine::close);
+        // The holders are told first; each lock is released when its work ends, waiting at most the grace
+        // period; a lock whose work still runs after it is left to expire, never released under running work.
+        BatonConfig settings = config;
+        LockEngine.closeAll(List.copyOf(engines.values()),
+                Duration.ofMillis(settings == null ? 0 : settings.shutdownGraceMillis()));
         engines.clear();
     }
 
@@ -224,7 +232,7 @@ public class LockRuntime {
         ManagerSettings settings = config.manager(name).orElseThrow(() -> new IllegalArgumentException(
                 "Lock manager '" + name + "' is not declared (list it in baton.managers)"));
         if (stopped) {
-            throw new LockException("Lock manager '" + name + "' is shut down: the application is stopping");
+            throw new LockException(BatonLog.capitalized(BatonLog.manager(name)) + " is shut down: the application is stopping");
         }
         LockStore store = stores.open(name);
         try {

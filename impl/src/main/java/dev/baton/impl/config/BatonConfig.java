@@ -29,6 +29,8 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.interrupt-on-loss}</td><td>false</td></tr>
  * <tr><td>{@code baton.managers}</td><td>(none): comma-separated names of further managers</td></tr>
  * <tr><td>{@code baton.interceptor.priority}</td><td>{@link Synchronized#DEFAULT_PRIORITY}</td></tr>
+ * <tr><td>{@code baton.shutdown-grace}</td><td>5s: at shutdown, how long to wait for the work under held locks
+ * to end (0 to 10m, for every manager)</td></tr>
  * </table>
  */
 public final class BatonConfig {
@@ -41,16 +43,25 @@ public final class BatonConfig {
 
     /** Names that are keys of their own below {@code baton.} and so cannot name a manager. */
     private static final Set<String> RESERVED = Set.of("store", "ttl", "timeout", "prefix", "renew-interval",
-            "interrupt-on-loss", "managers", "interceptor", "memory", "file", "jpa", "redis");
+            "interrupt-on-loss", "managers", "interceptor", "shutdown-grace", "memory", "file", "jpa", "redis");
+
+    /** The default of {@code baton.shutdown-grace}: 5 s. */
+    public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 5_000;
+    /** The most {@code baton.shutdown-grace} may be: a shutdown must not hang on Baton for long. */
+    static final long MAX_SHUTDOWN_GRACE_MILLIS = 600_000;
+    private static final Pattern ZERO_DURATION = Pattern.compile("0+\\s*(ms|s|m|h|d)?|[Pp][Tt]0+[SsMmHh]|[Pp]0+[Dd]");
 
     private final Config config;
     private final Map<String, ManagerSettings> managers;
     private final int interceptorPriority;
+    private final long shutdownGraceMillis;
 
-    private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority) {
+    private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority,
+            long shutdownGraceMillis) {
         this.config = config;
         this.managers = managers;
         this.interceptorPriority = interceptorPriority;
+        this.shutdownGraceMillis = shutdownGraceMillis;
     }
 
     /**
@@ -82,10 +93,11 @@ public final class BatonConfig {
                 problems.add(PREFIX + "interceptor.priority: '" + rawPriority.get() + "' is not an integer");
             }
         }
+        long grace = shutdownGrace(config, problems);
         if (!problems.isEmpty()) {
             throw new LockConfigurationException("Invalid Baton configuration: " + String.join("; ", problems));
         }
-        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority);
+        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace);
     }
 
     /**
@@ -123,6 +135,14 @@ public final class BatonConfig {
      */
     public int interceptorPriority() {
         return interceptorPriority;
+    }
+
+    /**
+     * @return {@code baton.shutdown-grace}: at shutdown, how long to wait for the work under held locks to
+     *     end before leaving the locks whose work still runs to expire; 0 not to wait
+     */
+    public long shutdownGraceMillis() {
+        return shutdownGraceMillis;
     }
 
     /**
@@ -232,6 +252,24 @@ public final class BatonConfig {
             return null;
         }
         return new ManagerSettings(name, store, ttl, timeout, prefix, renew, interrupt);
+    }
+
+    private static long shutdownGrace(Config config, List<String> problems) {
+        String key = PREFIX + "shutdown-grace";
+        Optional<String> raw = text(config, key);
+        if (raw.isEmpty()) {
+            return DEFAULT_SHUTDOWN_GRACE_MILLIS;
+        }
+        if (ZERO_DURATION.matcher(raw.get()).matches()) {
+            return 0;
+        }
+        long grace = duration(config, key, DEFAULT_SHUTDOWN_GRACE_MILLIS, problems);
+        if (grace > MAX_SHUTDOWN_GRACE_MILLIS) {
+            problems.add(key + ": '" + raw.get() + "' is too long: a shutdown waits at most "
+                    + MAX_SHUTDOWN_GRACE_MILLIS / 60_000 + "m for the work under held locks");
+            return DEFAULT_SHUTDOWN_GRACE_MILLIS;
+        }
+        return grace;
     }
 
     private static Optional<String> text(Config config, String key) {

@@ -17,7 +17,20 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class HeldLock implements Lock {
 
-    enum State { HELD, RELEASED, LOST }
+    enum State {
+        HELD,
+        RELEASED,
+        /** Its lease may have ended, or the store said another owner has it: nothing more to do in the store. */
+        LOST,
+        /**
+         * Shutting down: the holder was told the lock is lost (so {@code isHeld()} is false and a transaction
+         * cannot commit), but its work may still run, so the lock is still renewed and released only when
+         * the work ends.
+         */
+        REVOKED,
+        /** Shutting down, its work still ran at the end of the grace period: renewals stopped, left to expire in the store. */
+        ABANDONED
+    }
 
     private final LockEngine engine;
     private final KeyGate gate;
@@ -28,8 +41,14 @@ public final class HeldLock implements Lock {
     private final long ttlMillis;
     private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
-    /** The end of the lease by the local monotonic clock, counted from when the last successful call was sent. */
+    /** Completed when the lock is released (its work ended) or abandoned at shutdown. */
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    /** When the last successful acquire or renew call was sent, by the local monotonic clock: the lease counts from it. */
+    private volatile long leaseStartNanos;
+    /** The end of the lease by the local monotonic clock: {@link #leaseStartNanos} plus the ttl. */
     private volatile long leaseEndNanos;
+    /** The work under this lock is a scope Baton runs (a {@code @Synchronized} method, {@code callWithLock}) and ends by releasing it. */
+    private volatile boolean workScoped;
     /** The thread running the work under this lock, while it runs synchronously: for re-entry detection and interrupts. */
     private volatile Thread boundThread;
     /** Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on. */
@@ -40,12 +59,16 @@ public final class HeldLock implements Lock {
     private volatile long renewalDueAtNanos;
     /** A renewal call is in flight: at most one per lock. */
     private final AtomicBoolean renewing = new AtomicBoolean();
+    /** The renewal in flight has been sent to the store (not only handed to the store-call executor). */
+    private volatile boolean renewalSent;
+    /** When the renewal in flight was sent. */
+    private volatile long renewalSentAtNanos;
     private volatile LockLostException lossReason;
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
     private volatile Throwable renewalFailure;
 
     HeldLock(LockEngine engine, KeyGate gate, String key, String storeKey, String owner, long fencingToken,
-            long ttlMillis, long leaseEndNanos, Thread boundThread) {
+            long ttlMillis, long leaseStartNanos, Thread boundThread) {
         this.engine = engine;
         this.gate = gate;
         this.key = key;
@@ -53,7 +76,8 @@ public final class HeldLock implements Lock {
         this.owner = owner;
         this.fencingToken = fencingToken;
         this.ttlMillis = ttlMillis;
-        this.leaseEndNanos = leaseEndNanos;
+        this.leaseStartNanos = leaseStartNanos;
+        this.leaseEndNanos = leaseStartNanos + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         this.boundThread = boundThread;
     }
 
@@ -105,7 +129,16 @@ public final class HeldLock implements Lock {
         unbindThread();
         cancel(renewal);
         cancel(watchdog);
-        return engine.release(this, previous == State.HELD);
+        try {
+            if (previous == State.ABANDONED) {
+                // Left to expire at shutdown: the store is closed; only the local bookkeeping is left.
+                engine.forget(this);
+                return false;
+            }
+            return engine.release(this, previous == State.HELD);
+        } finally {
+            ended.complete(null);
+        }
     }
 
     @Override
@@ -141,14 +174,23 @@ public final class HeldLock implements Lock {
 
     // --- engine side ---
 
-    boolean lose(String reason, Throwable cause) {
-        if (!state.compareAndSet(State.HELD, State.LOST)) {
+    /**
+     * Marks the lock lost ({@code isHeld()} turns false at once); {@link #signalLost()} tells the holder.
+     *
+     * @param revoke true at shutdown: the lock stays renewed until its work ends
+     * @return false if it was not held
+     */
+    boolean lose(String reason, Throwable cause, boolean revoke) {
+        if (!state.compareAndSet(State.HELD, revoke ? State.REVOKED : State.LOST)) {
             return false;
         }
-        LockLostException exception = new LockLostException(key, fencingToken, reason, cause);
-        lossReason = exception;
-        lost.complete(exception);
+        lossReason = new LockLostException(key, fencingToken, reason, cause);
         return true;
+    }
+
+    /** Completes {@link #whenLost()}: runs the holder's callbacks, so never on the renewal scheduler. */
+    void signalLost() {
+        lost.complete(lossReason);
     }
 
     LockLostException lossReason() {
@@ -157,6 +199,49 @@ public final class HeldLock implements Lock {
 
     boolean stillHeldState() {
         return state.get() == State.HELD;
+    }
+
+    /** Still ours in the store and to be renewed: held, or revoked at shutdown while its work runs. */
+    boolean renewable() {
+        State s = state.get();
+        return s == State.HELD || s == State.REVOKED;
+    }
+
+    /**
+     * At the end of the shutdown grace period, for a lock whose work still runs: stop renewing it and
+     * leave it to expire in the store. A lock lost already is abandoned too (its release would find the
+     * store closed).
+     *
+     * @return true if it was revoked and is now abandoned; false if it was lost already, or released meanwhile
+     */
+    boolean abandon() {
+        for (State s = state.get(); s == State.REVOKED || s == State.LOST; s = state.get()) {
+            if (state.compareAndSet(s, State.ABANDONED)) {
+                cancel(renewal);
+                cancel(watchdog);
+                ended.complete(null);
+                return s == State.REVOKED;
+            }
+        }
+        return false;
+    }
+
+    boolean isAbandoned() {
+        return state.get() == State.ABANDONED;
+    }
+
+    /** Completed when the lock is released or abandoned. */
+    CompletableFuture<Void> ended() {
+        return ended;
+    }
+
+    /** The work under this lock is a scope Baton runs, which releases the lock when it ends. */
+    void workScoped() {
+        workScoped = true;
+    }
+
+    boolean isWorkScoped() {
+        return workScoped;
     }
 
     Thread boundThread() {
@@ -196,7 +281,12 @@ public final class HeldLock implements Lock {
         return leaseEndNanos;
     }
 
+    long leaseStartNanos() {
+        return leaseStartNanos;
+    }
+
     void leaseRenewed(long sentAtNanos) {
+        leaseStartNanos = sentAtNanos;
         leaseEndNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         renewalFailure = null;
     }
@@ -211,7 +301,7 @@ public final class HeldLock implements Lock {
 
     void renewal(ScheduledFuture<?> task) {
         renewal = task;
-        if (state.get() != State.HELD) {
+        if (!renewable()) {
             task.cancel(false);
         }
     }
@@ -230,7 +320,23 @@ public final class HeldLock implements Lock {
     }
 
     void renewingDone() {
+        renewalSent = false;
         renewing.set(false);
+    }
+
+    /** The renewal in flight is being sent to the store now. */
+    void renewalSent(long sentAtNanos) {
+        renewalSentAtNanos = sentAtNanos;
+        renewalSent = true;
+    }
+
+    /** @return whether a renewal call has been sent to the store and has not come back */
+    boolean renewalInFlight() {
+        return renewalSent;
+    }
+
+    long renewalSentAt() {
+        return renewalSentAtNanos;
     }
 
     /** The scheduled renewal will not be needed: another lock's batch renews this one now. */

@@ -14,14 +14,19 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -36,7 +41,20 @@ import java.util.concurrent.locks.LockSupport;
  * remaining lease when the store reports it, and is woken at once by the store's release notification
  * where there is one.
  *
- * <p>Renewal and loss: see {@link Renewals}.
+ * <p>Each store call gets its bound: an acquisition what is left of the caller's timeout (0 when it
+ * tries once), a renewal what is left of the lease. A lease counts from when the acquisition was sent;
+ * an answer that comes back after that lease has already ended (a store that took longer than the ttl)
+ * is not handed out: the acquisition is given back to the store and counts as not acquired.
+ *
+ * <p>Renewal and loss: see {@link Renewals}. The holder is told of a loss ({@code whenLost()}
+ * callbacks, the listener's events) on the store-call executor, never on the scheduler, which only
+ * keeps time.
+ *
+ * <p>Shutdown ({@link #closeAll}): no new acquisitions; every holder is told its lock is lost (and
+ * interrupted where configured); each lock is released as its work ends, waiting at most the grace
+ * period; then a lock whose work Baton runs ({@code @Synchronized}, {@code callWithLock}) and that still
+ * runs is left to expire by its lease (renewals stop; it is not released, so no other process takes it
+ * while that work may still write), and a lock kept open with {@code acquire()} is released.
  */
 public final class LockEngine implements AutoCloseable {
 
@@ -55,13 +73,18 @@ public final class LockEngine implements AutoCloseable {
     private final Renewals renewals;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Completed when {@link #closeAll} has finished with this engine (its store is closed). */
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final AtomicReference<AutoCloseable> subscription = new AtomicReference<>();
+    /** Where the holders are told of losses: user code, so not on the scheduler. */
+    private final Executor notifications;
 
     /**
      * @param settings the manager's settings
      * @param store the store; the engine closes it on {@link #close()}
      * @param scheduler keeps the time of renewals and lease ends (short tasks only); not shut down by the engine
-     * @param storeCalls runs the renewal calls to the store, which may block; not shut down by the engine
+     * @param storeCalls runs the renewal calls to the store, which may block, and tells holders of losses
+     *     ({@code whenLost()} callbacks, {@link LockListener#lost}); not shut down by the engine
      * @param listener told of acquisitions, releases and losses
      */
     public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
@@ -72,6 +95,7 @@ public final class LockEngine implements AutoCloseable {
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
         this.notifies = capabilities.contains(StoreCapability.RELEASE_NOTIFICATION);
+        this.notifications = storeCalls;
         this.renewals = new Renewals(store, settings, scheduler, storeCalls,
                 capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose);
     }
@@ -111,9 +135,11 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait) {
+        long started = System.nanoTime();
         HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait);
         if (lock == null) {
-            throw new LockTimeoutException(key, wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO);
+            throw new LockTimeoutException(key, wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
+                    Duration.ofNanos(System.nanoTime() - started));
         }
         return lock;
     }
@@ -168,7 +194,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     private LockException shutDown(String key) {
-        return new LockException("Lock manager '" + name() + "' is shut down; cannot acquire '" + key + "'");
+        return new LockException("Cannot acquire '" + key + "': " + BatonLog.manager(name()) + " is shut down");
     }
 
     private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long deadline)
@@ -181,19 +207,30 @@ public final class LockEngine implements AutoCloseable {
                 }
                 String owner = OwnerTokens.next();
                 long sentAt = System.nanoTime();
+                // The store waits for someone else's lock no longer than the caller may: not at all for a try.
+                long bound = wait ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
                 AcquireResult result;
                 try {
-                    result = store.acquire(storeKey, owner, ttlMillis);
+                    result = store.acquire(storeKey, owner, ttlMillis, bound);
                 } catch (RuntimeException e) {
                     throw storeFailure("acquiring", key, e);
                 }
+                long answeredAt = System.nanoTime();
                 if (result.isAcquired()) {
-                    return holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
-                            sentAt + TimeUnit.MILLISECONDS.toNanos(ttlMillis), Thread.currentThread()));
+                    if (answeredAt - sentAt < TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
+                        return holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
+                                sentAt, Thread.currentThread()));
+                    }
+                    // The lease, counted from the call, is already over: another owner may hold the key by now.
+                    BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(answeredAt - sentAt), ttlMillis);
+                    giveBack(key, storeKey, owner);
                 }
                 long remaining = deadline - System.nanoTime();
                 if (!wait || remaining <= 0) {
                     return null;
+                }
+                if (result.isAcquired()) {
+                    continue; // the store is slow, not the key busy: try again at once
                 }
                 LockSupport.parkNanos(gate, Math.min(remaining, pause(attempt, result.remainingLeaseMillis())));
                 if (Thread.interrupted()) {
@@ -217,6 +254,15 @@ public final class LockEngine implements AutoCloseable {
         return Math.max(pause, TimeUnit.MICROSECONDS.toNanos(100));
     }
 
+    /** Releases an acquisition that is not handed out, best-effort: it expires by itself anyway. */
+    private void giveBack(String key, String storeKey, String owner) {
+        try {
+            store.release(storeKey, owner);
+        } catch (RuntimeException e) {
+            BatonLog.releaseFailed(key, e);
+        }
+    }
+
     private HeldLock holding(HeldLock lock) {
         lock.gate().holder(lock);
         held.add(lock);
@@ -232,18 +278,34 @@ public final class LockEngine implements AutoCloseable {
     // --- loss ---
 
     private void lose(HeldLock lock, String reason, Throwable cause) {
-        if (!lock.lose(reason, cause)) {
+        if (!lock.lose(reason, cause, false)) {
             return;
         }
-        LockLostException exception = lock.lossReason();
         BatonLog.lockLost(lock.key(), lock.fencingToken(), reason);
-        try {
-            listener.lost(lock, exception);
-        } catch (RuntimeException e) {
-            BatonLog.listenerFailed("lost " + lock.key(), e);
-        }
+        tellHolder(lock);
+    }
+
+    /**
+     * Tells the holder of a lock just lost (or revoked): interrupts its worker where configured, then runs
+     * the {@code whenLost()} callbacks and the listener on the store-call executor: user code, which may
+     * block, must not hold up the scheduler (other locks' renewals and lease watchdogs).
+     */
+    private void tellHolder(HeldLock lock) {
         if (settings.interruptOnLoss()) {
             lock.interruptWorker();
+        }
+        Runnable tell = () -> {
+            lock.signalLost();
+            try {
+                listener.lost(lock, lock.lossReason());
+            } catch (RuntimeException e) {
+                BatonLog.listenerFailed("lost " + lock.key(), e);
+            }
+        };
+        try {
+            notifications.execute(tell);
+        } catch (RejectedExecutionException e) {
+            tell.run(); // the executor is shut down: tell on this thread rather than not at all
         }
     }
 
@@ -257,13 +319,7 @@ public final class LockEngine implements AutoCloseable {
         } catch (RuntimeException e) {
             throw storeFailure("releasing", lock.key(), e);
         } finally {
-            KeyGate gate = lock.gate();
-            if (gate.holder() == lock) {
-                gate.holder(null);
-            }
-            held.remove(lock);
-            gate.leave();
-            exitGate(lock.storeKey(), gate);
+            forget(lock);
         }
         if (wasHeld) {
             try {
@@ -273,6 +329,17 @@ public final class LockEngine implements AutoCloseable {
             }
         }
         return released;
+    }
+
+    /** Called by {@link HeldLock#release()} instead of {@link #release} for a lock left to expire: local bookkeeping only. */
+    void forget(HeldLock lock) {
+        KeyGate gate = lock.gate();
+        if (gate.holder() == lock) {
+            gate.holder(null);
+        }
+        held.remove(lock);
+        gate.leave();
+        exitGate(lock.storeKey(), gate);
     }
 
     /**
@@ -347,7 +414,7 @@ public final class LockEngine implements AutoCloseable {
             try {
                 sub.close();
             } catch (Exception e) {
-                BatonLog.shutdownFailed("the release notification of manager '" + name() + "'", e);
+                BatonLog.shutdownFailed("the release notification of " + BatonLog.manager(name()), e);
             }
         }
     }
@@ -360,25 +427,138 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * Releases every held lock and closes the store. Idempotent.
+     * Shuts down without a grace period: {@link #closeAll} of this engine alone with a grace of zero,
+     * returning at once if another thread is closing it. Idempotent.
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        closeAll(List.of(this), Duration.ZERO, false);
+    }
+
+    /**
+     * {@link #closeAll} of this engine alone.
+     *
+     * @param grace how long to wait for the work under held locks to end
+     */
+    public void close(Duration grace) {
+        closeAll(List.of(this), grace);
+    }
+
+    /**
+     * Shuts engines down together, sharing one grace period: refuses new acquisitions; tells the holder of
+     * every held lock that it is lost (its {@code isHeld()} turns false, so a JTA transaction under it
+     * cannot commit; its worker is interrupted where the manager says so); waits until every lock is
+     * released, at most {@code grace}, renewing them meanwhile; then leaves each lock whose work Baton
+     * runs and that still runs to expire by its lease (renewals stop; it is not released), releases the
+     * locks kept open with {@code acquire()}, and closes the stores. Idempotent; an engine another thread
+     * is closing is waited for.
+     *
+     * @param engines the engines
+     * @param grace how long to wait for the work under held locks to end; zero not to wait
+     */
+    public static void closeAll(Collection<LockEngine> engines, Duration grace) {
+        closeAll(engines, grace, true);
+    }
+
+    private static void closeAll(Collection<LockEngine> engines, Duration grace, boolean awaitOthers) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        List<LockEngine> mine = new ArrayList<>();
+        List<LockEngine> others = new ArrayList<>();
+        for (LockEngine engine : engines) {
+            (engine.closed.compareAndSet(false, true) ? mine : others).add(engine);
         }
-        List<HeldLock> remaining = new ArrayList<>(held);
-        if (!remaining.isEmpty()) {
-            BatonLog.releasingAtShutdown(remaining.size());
+        List<HeldLock> revoked = new ArrayList<>();
+        for (LockEngine engine : mine) {
+            revoked.addAll(engine.revokeAll(grace));
         }
-        for (HeldLock lock : remaining) {
-            lock.close();
+        awaitEnded(revoked, deadline);
+        for (LockEngine engine : mine) {
+            engine.finishClosing(grace);
         }
-        unsubscribe();
+        if (awaitOthers) {
+            for (LockEngine engine : others) {
+                engine.awaitTerminated(deadline);
+            }
+        }
+    }
+
+    /** Tells every holder that its lock is lost because of the shutdown; the locks stay renewed. */
+    private List<HeldLock> revokeAll(Duration grace) {
+        List<HeldLock> locks = new ArrayList<>(held);
+        if (!locks.isEmpty()) {
+            BatonLog.stoppingWithLocks(name(), locks.size(), grace.toMillis());
+        }
+        List<HeldLock> revoked = new ArrayList<>(locks.size());
+        for (HeldLock lock : locks) {
+            if (lock.lose(SHUTTING_DOWN, null, true)) {
+                tellHolder(lock);
+            }
+            revoked.add(lock); // a lock lost already is waited for too: its holder releases it when its work ends
+        }
+        return revoked;
+    }
+
+    private static final String SHUTTING_DOWN = "the application is shutting down (the lock is released when its work"
+            + " ends, or left to expire by its lease if the work is still running at the end of the shutdown grace period)";
+
+    private static void awaitEnded(List<HeldLock> locks, long deadline) {
+        for (HeldLock lock : locks) {
+            if (lock.boundThread() == Thread.currentThread()) {
+                continue; // held by the thread shutting down: nothing runs under it meanwhile
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return;
+            }
+            try {
+                lock.ended().get(remaining, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException e) {
+                // not completed exceptionally
+            }
+        }
+    }
+
+    private void finishClosing(Duration grace) {
         try {
-            store.close();
-        } catch (RuntimeException e) {
-            BatonLog.shutdownFailed("the store of manager '" + name() + "'", e);
+            for (HeldLock lock : new ArrayList<>(held)) {
+                if (lock.isWorkScoped()) {
+                    // Its work is still running: releasing would let another process in while it may still write.
+                    if (lock.abandon()) {
+                        BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
+                    }
+                    if (lock.isAbandoned()) {
+                        held.remove(lock);
+                    }
+                } else {
+                    // acquire() without an end Baton can see: released after the grace period.
+                    lock.close();
+                }
+            }
+            unsubscribe();
+            try {
+                store.close();
+            } catch (RuntimeException e) {
+                BatonLog.shutdownFailed("the store of " + BatonLog.manager(name()), e);
+            }
+        } finally {
+            terminated.complete(null);
+        }
+    }
+
+    /** Waits for another thread's {@link #closeAll} of this engine: until the deadline, and then for its last store calls. */
+    private void awaitTerminated(long deadline) {
+        long wait = Math.max(0, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(10);
+        try {
+            terminated.get(wait, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // the other closer is stuck on the store: do not wait for it forever
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -3,8 +3,10 @@ package dev.baton.impl.engine;
 import dev.baton.LockLostException;
 
 /**
- * Told of what happens to locks: the CDI layer turns it into events and transaction rollbacks. Called
- * on the thread where it happened (the renewal thread for a loss); must not block.
+ * Told of what happens to locks: the CDI layer turns it into events. Acquisitions and releases are told
+ * on the thread where they happened; a loss on the engine's store-call executor, after the lock's
+ * {@code whenLost()} callbacks, never on the renewal scheduler (a listener that blocks holds up only
+ * that one notification).
  */
 public interface LockListener {
 

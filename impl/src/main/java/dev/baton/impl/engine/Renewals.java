@@ -18,13 +18,24 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The scheduler only keeps time; store calls run on their own executor, so a store call that hangs
  * holds up neither the clock nor the other locks' renewals. Each lock has at most one renewal in flight.
- * A failing renewal is retried until the lease is over by the local monotonic clock; then, or at once
+ * A lease counts from when the call that set it was sent, and so does the renewal interval: a renewal
+ * falls due an interval after the previous one was sent, however long that one took to come back
+ * (at once, if it took longer than an interval). Each renewal may take what is left of the lease
+ * (the store bounds its call by it).
+ *
+ * <p>A failing renewal is retried until the lease is over by the local monotonic clock; then, or at once
  * when the store answers that the owner no longer holds the key, the lock is lost. A watchdog on the
- * scheduler reports the loss at the lease's end even while a renewal call is still under way.
+ * scheduler reports the loss at the lease's end even while a renewal call is still under way. The
+ * reason says what happened: renewals failed; a renewal was sent and has not come back (a slow or
+ * unreachable store); or none could be sent in time because this process was not running (a long GC
+ * pause, SIGSTOP, a suspended VM: the timers ran late) or its renewal threads were starved.
  *
  * <p>With a store that renews in batches ({@code BATCH_RENEW}), a renewal that falls due takes along
  * every other lock of the same ttl due within half a renewal interval: one round trip for many locks,
  * each renewed at most half an interval early.
+ *
+ * <p>At shutdown a lock revoked from its holder whose work still runs stays renewed (it is still this
+ * process's in the store) until it is released or abandoned.
  */
 final class Renewals {
 
@@ -37,6 +48,8 @@ final class Renewals {
     private static final long RETRY_MAX_MILLIS = 1_000;
     private static final String RENEWALS_FAILED = "renewing failed until its lease was over";
     private static final String DISOWNED = "the store says this owner no longer holds it (its lease expired, or another owner took it)";
+    /** A timer that ran at least this late (or a quarter of the lease, if more) was held up: the process was not running. */
+    private static final long PAUSE_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private final LockStore store;
     private final ManagerSettings settings;
@@ -62,19 +75,22 @@ final class Renewals {
 
     /** Starts renewing a lock just acquired, and watching its lease. */
     void start(HeldLock lock) {
-        schedule(lock, interval(lock));
+        scheduleAt(lock, lock.leaseStartNanos() + intervalNanos(lock));
         watchLease(lock);
     }
 
-    private long interval(HeldLock lock) {
-        return settings.renewIntervalMillis(lock.ttlMillis());
+    private long intervalNanos(HeldLock lock) {
+        return TimeUnit.MILLISECONDS.toNanos(settings.renewIntervalMillis(lock.ttlMillis()));
     }
 
-    private void schedule(HeldLock lock, long delayMillis) {
-        long delay = Math.max(1, delayMillis);
-        lock.renewalDueAt(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay));
+    /** Plans the lock's next renewal for {@code dueAtNanos}, or now if that has passed. */
+    private void scheduleAt(HeldLock lock, long dueAtNanos) {
+        long now = System.nanoTime();
+        long delay = Math.max(0, dueAtNanos - now);
+        // What the renewal's lateness is measured against: when it could run at the earliest.
+        lock.renewalDueAt(now + delay);
         try {
-            lock.renewal(scheduler.schedule(() -> due(lock), delay, TimeUnit.MILLISECONDS));
+            lock.renewal(scheduler.schedule(() -> due(lock), delay, TimeUnit.NANOSECONDS));
         } catch (RejectedExecutionException e) {
             // The scheduler is shutting down (application stop): the lease runs out by itself.
             BatonLog.renewalFailed(lock.key(), e);
@@ -83,7 +99,7 @@ final class Renewals {
 
     /** On the scheduler: hands the store call to the store-call executor, so the clock never waits for a store. */
     private void due(HeldLock lock) {
-        if (!lock.stillHeldState() || !lock.startRenewing()) {
+        if (!lock.renewable() || !lock.startRenewing()) {
             return; // released, lost, or already taken along by another lock's batch
         }
         List<HeldLock> batch = batches ? batchWith(lock) : List.of(lock);
@@ -100,9 +116,9 @@ final class Renewals {
     private List<HeldLock> batchWith(HeldLock first) {
         List<HeldLock> batch = new ArrayList<>();
         batch.add(first);
-        long horizon = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(interval(first)) / 2;
+        long horizon = System.nanoTime() + intervalNanos(first) / 2;
         for (HeldLock other : held) {
-            if (other != first && other.ttlMillis() == first.ttlMillis() && other.stillHeldState()
+            if (other != first && other.ttlMillis() == first.ttlMillis() && other.renewable()
                     && other.renewalDueAt() - horizon <= 0 && other.startRenewing()) {
                 other.cancelRenewal();
                 batch.add(other);
@@ -114,49 +130,53 @@ final class Renewals {
     private void renew(List<HeldLock> batch) {
         long sentAt = System.nanoTime();
         List<HeldLock> live = new ArrayList<>(batch.size());
+        long boundNanos = Long.MAX_VALUE;
         for (HeldLock lock : batch) {
-            if (!lock.stillHeldState()) {
+            if (!lock.renewable()) {
                 lock.renewingDone();
             } else if (sentAt - lock.leaseEndNanos() >= 0) {
                 lock.renewingDone();
-                Throwable failure = lock.renewalFailure();
-                losses.lose(lock, failure != null ? RENEWALS_FAILED
-                        : "its lease ran out before it could be renewed", failure);
+                losses.lose(lock, endedReason(lock, sentAt, sentAt - lock.renewalDueAt()), lock.renewalFailure());
             } else {
                 live.add(lock);
+                boundNanos = Math.min(boundNanos, lock.leaseEndNanos() - sentAt);
             }
         }
         if (live.isEmpty()) {
             return;
         }
         long ttl = live.get(0).ttlMillis();
+        // What is left of the (shortest) lease: a renewal that comes back later is of no use.
+        long bound = Math.max(1, TimeUnit.NANOSECONDS.toMillis(boundNanos));
+        live.forEach(lock -> lock.renewalSent(sentAt));
         Set<Lease> renewed;
         try {
             // without batches a renewal is the one lock it fell due for
-            renewed = batches ? store.renewAll(leases(live), ttl) : single(live.get(0), ttl);
+            renewed = batches ? store.renewAll(leases(live), ttl, bound) : single(live.get(0), ttl, bound);
         } catch (RuntimeException e) {
             live.forEach(lock -> failed(lock, e));
             return;
         }
         for (HeldLock lock : live) {
             lock.renewingDone();
-            if (renewed.contains(lease(lock))) {
-                lock.leaseRenewed(sentAt);
-                schedule(lock, interval(lock));
-            } else {
+            if (!renewed.contains(lease(lock))) {
                 losses.lose(lock, DISOWNED, null);
+            } else if (lock.renewable()) {
+                lock.leaseRenewed(sentAt);
+                scheduleAt(lock, sentAt + intervalNanos(lock));
             }
         }
     }
 
-    private Set<Lease> single(HeldLock lock, long ttl) {
-        return store.renew(lock.storeKey(), lock.owner(), ttl) ? Set.of(lease(lock)) : Set.of();
+    private Set<Lease> single(HeldLock lock, long ttl, long bound) {
+        return store.renew(lock.storeKey(), lock.owner(), ttl, bound) ? Set.of(lease(lock)) : Set.of();
     }
 
     private void failed(HeldLock lock, RuntimeException e) {
         lock.renewingDone();
-        long remainingMillis = TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - System.nanoTime());
-        if (remainingMillis <= 0) {
+        long now = System.nanoTime();
+        long remainingNanos = lock.leaseEndNanos() - now;
+        if (remainingNanos <= 0) {
             losses.lose(lock, RENEWALS_FAILED, e);
             return;
         }
@@ -164,9 +184,9 @@ final class Renewals {
             BatonLog.renewalFailed(lock.key(), e);
         }
         lock.renewalFailed(e);
-        long retry = Math.min(RETRY_MAX_MILLIS, Math.max(1, lock.ttlMillis() / 10));
+        long retry = TimeUnit.MILLISECONDS.toNanos(Math.min(RETRY_MAX_MILLIS, Math.max(1, lock.ttlMillis() / 10)));
         // Check again at the latest right after the lease would end.
-        schedule(lock, Math.min(retry, remainingMillis + 1));
+        scheduleAt(lock, now + Math.min(retry, remainingNanos + TimeUnit.MILLISECONDS.toNanos(1)));
     }
 
     private static List<Lease> leases(List<HeldLock> locks) {
@@ -181,24 +201,49 @@ final class Renewals {
 
     /** Checks the lease at its end by the local clock, whatever the renewal call in flight is doing. */
     private void watchLease(HeldLock lock) {
-        long delayNanos = Math.max(0, lock.leaseEndNanos() - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
+        long now = System.nanoTime();
+        long delayNanos = Math.max(0, lock.leaseEndNanos() - now) + TimeUnit.MILLISECONDS.toNanos(1);
+        long dueAt = now + delayNanos;
         try {
-            lock.watchdog(scheduler.schedule(() -> leaseEndReached(lock), delayNanos, TimeUnit.NANOSECONDS));
+            lock.watchdog(scheduler.schedule(() -> leaseEndReached(lock, dueAt), delayNanos, TimeUnit.NANOSECONDS));
         } catch (RejectedExecutionException e) {
             // Shutting down: isHeld() still turns false at the lease's end, by the clock.
         }
     }
 
-    private void leaseEndReached(HeldLock lock) {
+    private void leaseEndReached(HeldLock lock, long dueAt) {
         if (!lock.stillHeldState()) {
-            return;
+            return; // released, lost, or revoked at shutdown (its holder was told already)
         }
-        if (System.nanoTime() - lock.leaseEndNanos() < 0) {
+        long now = System.nanoTime();
+        if (now - lock.leaseEndNanos() < 0) {
             watchLease(lock); // renewed in the meantime: watch the new end
             return;
         }
-        Throwable failure = lock.renewalFailure();
-        losses.lose(lock, failure != null ? RENEWALS_FAILED
-                : "its lease ran out before a renewal came back (the store is slow or unreachable)", failure);
+        losses.lose(lock, endedReason(lock, now, now - dueAt), lock.renewalFailure());
+    }
+
+    /**
+     * Why the lease of {@code lock} is over at {@code now}, found by a timer that ran {@code lateNanos}
+     * later than planned.
+     */
+    private static String endedReason(HeldLock lock, long now, long lateNanos) {
+        long pauseNanos = Math.max(PAUSE_MIN_NANOS, TimeUnit.MILLISECONDS.toNanos(lock.ttlMillis()) / 4);
+        if (lateNanos >= pauseNanos) {
+            return "its lease ended while this process was not running: its renewal timer ran "
+                    + TimeUnit.NANOSECONDS.toMillis(lateNanos) + " ms late (a long GC pause, a stopped (SIGSTOP) or"
+                    + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time";
+        }
+        if (lock.renewalFailure() != null) {
+            return RENEWALS_FAILED;
+        }
+        if (lock.renewalInFlight()) {
+            return "its lease ran out before a renewal came back (sent "
+                    + TimeUnit.NANOSECONDS.toMillis(now - lock.renewalSentAt())
+                    + " ms earlier: the store is slow or unreachable)";
+        }
+        return "its lease ended before a renewal could be sent: the renewal due "
+                + TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lock.renewalDueAt()))
+                + " ms earlier had not run (this process was not running, or its renewal threads were starved)";
     }
 }

@@ -7,8 +7,10 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
 /**
- * Answers a {@link LockTimeoutException} with 409 Conflict and a small JSON body naming the key. Found by
- * the JAX-RS runtime's provider scanning; inert where there is no JAX-RS.
+ * Answers a {@link LockTimeoutException} with 409 Conflict and a small JSON body: the key, the caller's
+ * timeout ({@code timeoutMillis}, {@link LockTimeoutException#getTimeout()}), how long it actually waited
+ * ({@code waitedMillis}, {@link LockTimeoutException#getWaited()}) and the message. Found by the JAX-RS
+ * runtime's provider scanning; inert where there is no JAX-RS.
  */
 @Provider
 public class LockTimeoutExceptionMapper implements ExceptionMapper<LockTimeoutException> {
@@ -22,8 +24,9 @@ public class LockTimeoutExceptionMapper implements ExceptionMapper<LockTimeoutEx
     }
 
     static String body(LockTimeoutException exception) {
-        return "{\"error\":\"lock-timeout\",\"key\":\"" + json(exception.getKey()) + "\",\"waitedMillis\":"
-                + exception.getTimeout().toMillis() + ",\"message\":\"" + json(exception.getMessage()) + "\"}";
+        return "{\"error\":\"lock-timeout\",\"key\":\"" + json(exception.getKey()) + "\",\"timeoutMillis\":"
+                + exception.getTimeout().toMillis() + ",\"waitedMillis\":" + exception.getWaited().toMillis()
+                + ",\"message\":\"" + json(exception.getMessage()) + "\"}";
     }
 
     private static String json(String text) {

@@ -15,13 +15,32 @@ public final class BatonLog {
     }
 
     /**
+     * How messages name a lock manager: {@code the default lock manager} (its name is empty) or
+     * {@code lock manager 'reports'}.
+     *
+     * @param manager the manager's name, empty for the default
+     * @return its name in a message
+     */
+    public static String manager(String manager) {
+        return manager.isEmpty() ? "the default lock manager" : "lock manager '" + manager + "'";
+    }
+
+    /**
+     * @param text a sentence fragment
+     * @return it with its first letter in upper case
+     */
+    public static String capitalized(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    }
+
+    /**
      * @param manager the manager
      * @param store the store description
      * @param executor where renewals run
      */
     public static void managerStarted(String manager, String store, String executor) {
-        LOG.log(Level.INFO, "BATON-001 Lock manager ''{0}'' uses the {1} store; renewals run on {2}",
-                manager.isEmpty() ? "default" : manager, store, executor);
+        LOG.log(Level.INFO, "BATON-001 {0} uses the {1} store; renewals run on {2}",
+                capitalized(manager(manager)), store, executor);
     }
 
     /**
@@ -30,7 +49,7 @@ public final class BatonLog {
      * @param reason why
      */
     public static void lockLost(String key, long token, String reason) {
-        LOG.log(Level.WARNING, "BATON-002 Lock ''{0}'' (fencing token {1}) was lost: {2}", key, token, reason);
+        LOG.log(Level.WARNING, "BATON-002 Lock ''{0}'' (fencing token {1}) was lost: {2}", key, Long.toString(token), reason);
     }
 
     /**
@@ -63,15 +82,41 @@ public final class BatonLog {
      * @param failure why the release notification could not be set up
      */
     public static void notificationUnavailable(String manager, Throwable failure) {
-        LOG.log(Level.INFO, "BATON-006 Release notifications of manager '" + manager + "' are unavailable; waiters poll",
+        LOG.log(Level.INFO, "BATON-006 Release notifications of " + manager(manager) + " are unavailable; waiters poll",
                 failure);
     }
 
     /**
+     * @param manager the manager shutting down
      * @param count how many locks were still held
+     * @param graceMillis how long the shutdown waits for their work to end
      */
-    public static void releasingAtShutdown(int count) {
-        LOG.log(Level.INFO, "BATON-007 Releasing {0} lock(s) still held at shutdown", count);
+    public static void stoppingWithLocks(String manager, int count, long graceMillis) {
+        LOG.log(Level.INFO, "BATON-007 Shutting down {0} with {1} lock(s) still held: their holders are told the locks"
+                + " are lost, and each is released when its work ends (waiting at most {2} ms)",
+                manager(manager), Integer.toString(count), Long.toString(graceMillis));
+    }
+
+    /**
+     * @param key the key
+     * @param token the fencing token
+     * @param graceMillis the grace period that ran out
+     */
+    public static void leftToExpire(String key, long token, long graceMillis) {
+        LOG.log(Level.WARNING, "BATON-009 Lock ''{0}'' (fencing token {1}) is left to expire by its lease: its work was"
+                + " still running when the shutdown grace period of {2} ms ended, so it is not released (no other"
+                + " instance can take it before its lease ends)", key, Long.toString(token), Long.toString(graceMillis));
+    }
+
+    /**
+     * @param key the key
+     * @param tookMillis how long the store took to answer
+     * @param ttlMillis the lease asked for
+     */
+    public static void acquiredTooLate(String key, long tookMillis, long ttlMillis) {
+        LOG.log(Level.WARNING, "BATON-010 The store answered the acquisition of ''{0}'' after {1} ms, when its lease of"
+                + " {2} ms had already ended: not taken (given back to the store)", key, Long.toString(tookMillis),
+                Long.toString(ttlMillis));
     }
 
     /**

@@ -38,6 +38,24 @@ class BatonConfigTest {
     }
 
     @Test
+    void theShutdownGraceIsFiveSecondsByDefaultMayBeZeroAndIsValidated() {
+        assertThat(BatonConfig.read(config()).shutdownGraceMillis()).isEqualTo(5_000);
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=2s")).shutdownGraceMillis()).isEqualTo(2_000);
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=PT1M")).shutdownGraceMillis()).isEqualTo(60_000);
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=0")).shutdownGraceMillis()).isZero();
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=0s")).shutdownGraceMillis()).isZero();
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=PT0S")).shutdownGraceMillis()).isZero();
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.shutdown-grace=-1s")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.shutdown-grace").hasMessageContaining("'-1s'");
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.shutdown-grace=soon")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.shutdown-grace").hasMessageContaining("'soon'");
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.shutdown-grace=11m")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.shutdown-grace: '11m' is too long");
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=shutdown-grace")))
+                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'shutdown-grace' is reserved");
+    }
+
+    @Test
     void namedManagersInheritWhatTheyDoNotSet() {
         BatonConfig config = BatonConfig.read(config("baton.ttl=1m", "baton.prefix=app:", "baton.managers=reports, audit",
                 "baton.reports.ttl=5m", "baton.reports.store=memory", "baton.audit.timeout=PT2S"));

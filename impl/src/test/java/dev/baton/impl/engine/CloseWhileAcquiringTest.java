@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockException;
-import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
 import dev.baton.impl.testing.FaultyStore;
 import java.time.Duration;
@@ -23,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class CloseWhileAcquiringTest {
 
     private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final MemoryLockStore backend = new MemoryLockStore();
+    /** The store other instances use too: the engine closing its client must not close it for them. */
+    private final FaultyStore backend = new FaultyStore();
 
     @AfterEach
     void stop() {

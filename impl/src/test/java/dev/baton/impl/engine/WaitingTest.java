@@ -49,7 +49,14 @@ class WaitingTest {
             long start = System.nanoTime();
             assertThatThrownBy(() -> engine.acquire("slow", 30_000, 300, true))
                     .isInstanceOf(LockTimeoutException.class)
-                    .hasMessageContaining("300 ms");
+                    .hasMessageContaining("300 ms")
+                    .satisfies(e -> {
+                        LockTimeoutException timeout = (LockTimeoutException) e;
+                        assertThat(timeout.getTimeout()).as("the caller's timeout").isEqualTo(Duration.ofMillis(300));
+                        assertThat(timeout.getWaited()).as("how long it waited")
+                                .isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                                .isLessThanOrEqualTo(Duration.ofNanos(System.nanoTime() - start));
+                    });
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
         }
     }

@@ -3,10 +3,14 @@ package dev.baton.impl.testing;
 import dev.baton.LockStoreException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import java.util.Collection;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -28,8 +32,24 @@ public final class FaultyStore implements LockStore {
     public volatile Runnable onAcquire;
     /** When set before the engine is made, the store offers release notifications, and subscribing runs this. */
     public volatile Function<Consumer<String>, AutoCloseable> subscriber;
+    /** How long every renewal call (renew, or one renewAll for a whole batch) takes before it reaches the store. */
+    public volatile long renewDelayMillis;
+    /** How long an acquire takes after it reached the store and before its answer comes back, when set. */
+    public volatile long acquireReplyDelayMillis;
     public final AtomicInteger renewCalls = new AtomicInteger();
     public final AtomicInteger acquireCalls = new AtomicInteger();
+    /** The bound ({@code maxWaitMillis}) the runtime passed to each acquire, in order. */
+    public final List<Long> acquireBounds = new CopyOnWriteArrayList<>();
+    /** The bound ({@code maxWaitMillis}) the runtime passed to each renew or renewAll, in order. */
+    public final List<Long> renewBounds = new CopyOnWriteArrayList<>();
+    /** Every release call, as {@code key owner result}. */
+    public final List<String> releases = new CopyOnWriteArrayList<>();
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        acquireBounds.add(maxWaitMillis);
+        return acquire(key, owner, ttlMillis);
+    }
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
@@ -43,20 +63,45 @@ public final class FaultyStore implements LockStore {
         if (failure != null) {
             throw failure;
         }
-        return delegate.acquire(key, owner, ttlMillis);
+        AcquireResult result = delegate.acquire(key, owner, ttlMillis);
+        sleep(acquireReplyDelayMillis);
+        return result;
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        renewBounds.add(maxWaitMillis);
+        return renew(key, owner, ttlMillis);
     }
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
         renewCalls.incrementAndGet();
+        sleep(renewDelayMillis);
         failIfDown("renew");
         return !renewAnswersFalse && delegate.renew(key, owner, ttlMillis);
+    }
+
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        renewBounds.add(maxWaitMillis);
+        return renewAll(leases, ttlMillis);
+    }
+
+    /** One round trip for the whole batch: the delay is paid once. */
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        renewCalls.incrementAndGet();
+        sleep(renewDelayMillis);
+        failIfDown("renew");
+        return renewAnswersFalse ? Set.of() : delegate.renewAll(leases, ttlMillis);
     }
 
     @Override
     public boolean release(String key, String owner) {
         failIfDown("release");
         boolean released = delegate.release(key, owner);
+        releases.add(key + " " + owner + " " + released);
         RuntimeException failure = releaseFailure;
         if (failure != null) {
             throw failure;
@@ -78,6 +123,16 @@ public final class FaultyStore implements LockStore {
         Set<StoreCapability> capabilities = EnumSet.copyOf(delegate.capabilities());
         capabilities.add(StoreCapability.RELEASE_NOTIFICATION);
         return capabilities;
+    }
+
+    private static void sleep(long millis) {
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void failIfDown(String operation) {

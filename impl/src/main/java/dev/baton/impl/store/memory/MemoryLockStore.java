@@ -1,5 +1,6 @@
 package dev.baton.impl.store.memory;
 
+import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
@@ -18,6 +19,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Every operation is a single {@link ConcurrentHashMap#compute} on the key, so check and write are
  * atomic per key without any monitor of ours.
+ *
+ * <p>As every store, it refuses to work once closed: its locks are gone with it.
  */
 public final class MemoryLockStore implements LockStore {
 
@@ -37,6 +40,7 @@ public final class MemoryLockStore implements LockStore {
     private final AtomicLong tokens = new AtomicLong();
     private final AtomicLong acquisitions = new AtomicLong();
     private final LongSupplier nanoClock;
+    private volatile boolean closed;
 
     /** A store on {@link System#nanoTime()}. */
     public MemoryLockStore() {
@@ -55,6 +59,7 @@ public final class MemoryLockStore implements LockStore {
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
         check(key, owner, ttlMillis);
+        requireOpen();
         if (acquisitions.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
         }
@@ -75,6 +80,7 @@ public final class MemoryLockStore implements LockStore {
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
         check(key, owner, ttlMillis);
+        requireOpen();
         boolean[] renewed = {false};
         entries.computeIfPresent(key, (k, current) -> {
             long now = nanoClock.getAsLong();
@@ -91,6 +97,7 @@ public final class MemoryLockStore implements LockStore {
     public boolean release(String key, String owner) {
         LockArguments.requireValidKey(key);
         LockArguments.requireValidOwner(owner);
+        requireOpen();
         boolean[] released = {false};
         entries.computeIfPresent(key, (k, current) -> {
             if (current.owner.equals(owner) && current.liveAt(nanoClock.getAsLong())) {
@@ -105,6 +112,19 @@ public final class MemoryLockStore implements LockStore {
     @Override
     public Set<StoreCapability> capabilities() {
         return CAPABILITIES;
+    }
+
+    /** Drops every lock; every operation from now on fails with a {@link LockStoreException}. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        entries.clear();
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new LockStoreException("The memory lock store is closed");
+        }
     }
 
     private void sweep() {

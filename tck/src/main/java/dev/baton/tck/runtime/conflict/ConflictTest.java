@@ -9,6 +9,8 @@ import java.net.URL;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -49,7 +51,12 @@ class ConflictTest {
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
         assertThat(waiter.status()).as(waiter.body()).isEqualTo(409);
-        assertThat(waiter.body()).contains("gate:t1");
+        assertThat(waiter.body()).contains("gate:t1")
+                .as("the body carries the configured timeout and how long the request waited")
+                .contains("\"timeoutMillis\":" + METHOD_TIMEOUT_MILLIS + ",")
+                .containsPattern("\"waitedMillis\":\\d+,");
+        assertThat(waitedMillis(waiter.body())).as("waited at least the timeout, and no longer than the request took")
+                .isBetween(METHOD_TIMEOUT_MILLIS, waitedMillis);
         assertThat(waitedMillis).as("waited for the per-method timeout, not baton.timeout=" + GLOBAL_TIMEOUT)
                 .isLessThan(RuntimeTck.scaled(Duration.ofSeconds(15)).toMillis());
 
@@ -64,7 +71,8 @@ class ConflictTest {
         Http.Response conflict = Http.post(base, "api/gate/try/t2");
 
         assertThat(conflict.status()).as(conflict.body()).isEqualTo(409);
-        assertThat(conflict.body()).contains("gate:t2");
+        assertThat(conflict.body()).contains("gate:t2")
+                .as("a request that does not wait has a timeout of zero").contains("\"timeoutMillis\":0,");
 
         release("t2", holder);
         assertThat(Http.post(base, "api/gate/try/t2").status()).isEqualTo(200);
@@ -83,5 +91,14 @@ class ConflictTest {
         Http.Response released = holder.join();
         assertThat(released.status()).as(released.body()).isEqualTo(200);
         assertThat(released.body()).isEqualTo("released");
+    }
+
+    private static final Pattern WAITED = Pattern.compile("\"waitedMillis\":(\\d+)");
+
+    /** The {@code waitedMillis} of a 409 body. */
+    private static long waitedMillis(String body) {
+        Matcher m = WAITED.matcher(body);
+        assertThat(m.find()).as("waitedMillis in %s", body).isTrue();
+        return Long.parseLong(m.group(1));
     }
 }
