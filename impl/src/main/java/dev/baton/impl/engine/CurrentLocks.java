@@ -13,15 +13,9 @@ public final class CurrentLocks {
     }
 
     /**
-     * Also marks the lock as one whose work Baton runs (a {@code @Synchronized} method, {@code callWithLock}):
-     * it is released when that work ends, and a shutdown does not release it while the work still runs.
-     *
      * @param lock the lock of the invocation that starts on this thread
      */
     public static void push(Lock lock) {
-        if (lock instanceof HeldLock held) {
-            held.workScoped();
-        }
         STACK.get().push(lock);
     }
 

@@ -47,8 +47,6 @@ public final class HeldLock implements Lock {
     private volatile long leaseStartNanos;
     /** The end of the lease by the local monotonic clock: {@link #leaseStartNanos} plus the ttl. */
     private volatile long leaseEndNanos;
-    /** The work under this lock is a scope Baton runs (a {@code @Synchronized} method, {@code callWithLock}) and ends by releasing it. */
-    private volatile boolean workScoped;
     /** The thread running the work under this lock, while it runs synchronously: for re-entry detection and interrupts. */
     private volatile Thread boundThread;
     /** Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on. */
@@ -208,7 +206,7 @@ public final class HeldLock implements Lock {
     }
 
     /**
-     * At the end of the shutdown grace period, for a lock whose work still runs: stop renewing it and
+     * At the end of the shutdown grace period, for a lock still open: stop renewing it and
      * leave it to expire in the store. A lock lost already is abandoned too (its release would find the
      * store closed).
      *
@@ -233,15 +231,6 @@ public final class HeldLock implements Lock {
     /** Completed when the lock is released or abandoned. */
     CompletableFuture<Void> ended() {
         return ended;
-    }
-
-    /** The work under this lock is a scope Baton runs, which releases the lock when it ends. */
-    void workScoped() {
-        workScoped = true;
-    }
-
-    boolean isWorkScoped() {
-        return workScoped;
     }
 
     Thread boundThread() {

@@ -52,9 +52,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Shutdown ({@link #closeAll}): no new acquisitions; every holder is told its lock is lost (and
  * interrupted where configured); each lock is released as its work ends, waiting at most the grace
- * period; then a lock whose work Baton runs ({@code @Synchronized}, {@code callWithLock}) and that still
- * runs is left to expire by its lease (renewals stop; it is not released, so no other process takes it
- * while that work may still write), and a lock kept open with {@code acquire()} is released.
+ * period; then a lock still open is left to expire by its lease (renewals stop; it is not released,
+ * so no other process takes it while its work may still write). Baton cannot tell whether the work
+ * under a lock kept open with {@code acquire()} has ended, so it is treated the same: an application
+ * that wants it given back at once closes it when told ({@code whenLost()}).
  */
 public final class LockEngine implements AutoCloseable {
 
@@ -448,9 +449,8 @@ public final class LockEngine implements AutoCloseable {
      * Shuts engines down together, sharing one grace period: refuses new acquisitions; tells the holder of
      * every held lock that it is lost (its {@code isHeld()} turns false, so a JTA transaction under it
      * cannot commit; its worker is interrupted where the manager says so); waits until every lock is
-     * released, at most {@code grace}, renewing them meanwhile; then leaves each lock whose work Baton
-     * runs and that still runs to expire by its lease (renewals stop; it is not released), releases the
-     * locks kept open with {@code acquire()}, and closes the stores. Idempotent; an engine another thread
+     * released, at most {@code grace}, renewing them meanwhile; then leaves each lock still open to expire
+     * by its lease (renewals stop; it is not released), and closes the stores. Idempotent; an engine another thread
      * is closing is waited for.
      *
      * @param engines the engines
@@ -503,9 +503,7 @@ public final class LockEngine implements AutoCloseable {
 
     private static void awaitEnded(List<HeldLock> locks, long deadline) {
         for (HeldLock lock : locks) {
-            if (lock.boundThread() == Thread.currentThread()) {
-                continue; // held by the thread shutting down: nothing runs under it meanwhile
-            }
+            // Also a lock taken by the thread shutting down: its holder may give it back from whenLost().
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
                 return;
@@ -526,17 +524,12 @@ public final class LockEngine implements AutoCloseable {
     private void finishClosing(Duration grace) {
         try {
             for (HeldLock lock : new ArrayList<>(held)) {
-                if (lock.isWorkScoped()) {
-                    // Its work is still running: releasing would let another process in while it may still write.
-                    if (lock.abandon()) {
-                        BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
-                    }
-                    if (lock.isAbandoned()) {
-                        held.remove(lock);
-                    }
-                } else {
-                    // acquire() without an end Baton can see: released after the grace period.
-                    lock.close();
+                // Its work may still run: releasing would let another process in while it may still write.
+                if (lock.abandon()) {
+                    BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
+                }
+                if (lock.isAbandoned()) {
+                    held.remove(lock);
                 }
             }
             unsubscribe();

@@ -2,6 +2,7 @@ package dev.baton.impl.cdi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.Lock;
 import dev.baton.Locks;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A JVM that exits (SIGTERM) while CDI is still running — Java SE without the container's shutdown
- * hook, or Helidon MP when the signal arrives before its startup finished — still releases the locks
- * it holds: the runtime's own exit hook releases them.
+ * hook, or Helidon MP when the signal arrives before its startup finished — still tells the holders
+ * (the runtime's own exit hook), and releases the locks they give back.
  */
 class ReleaseAtExitTest {
 
@@ -70,8 +71,10 @@ class ReleaseAtExitTest {
             journal = Path.of(args[0]);
             TestConfig.install();
             Locks locks = Deployments.weld(JournalStore.class).initialize().select(Locks.class).get();
-            locks.acquire("exit:one");
-            locks.acquire("exit:two");
+            for (String key : new String[] {"exit:one", "exit:two"}) {
+                Lock lock = locks.acquire(key);
+                lock.whenLost().thenRun(lock::close); // given back when Baton says the application stops
+            }
             System.out.println(HOLDING);
             System.out.flush();
             Thread.sleep(TimeUnit.MINUTES.toMillis(5));

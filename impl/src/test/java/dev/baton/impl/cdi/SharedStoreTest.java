@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
 import dev.baton.impl.store.memory.MemoryLockStore;
@@ -58,12 +59,14 @@ class SharedStoreTest {
         try {
             LockEngine defaultEngine = engine("", shared.handle(), scheduler);
             LockEngine reports = engine("reports", shared.handle(), scheduler);
-            defaultEngine.acquire("a", 10_000, 0, false);
-            reports.acquire("b", 10_000, 0, false);
+            HeldLock a = defaultEngine.acquire("a", 10_000, 0, false);
+            HeldLock b = reports.acquire("b", 10_000, 0, false);
 
+            a.close();
             defaultEngine.close();
             assertThat(store.calls).as("after the first engine stopped").containsExactly("release a");
             assertThat(shared.closed()).isFalse();
+            b.close();
             reports.close();
             reports.close();
             assertThat(store.calls).as("after the last engine stopped").containsExactly("release a", "release b", "close");

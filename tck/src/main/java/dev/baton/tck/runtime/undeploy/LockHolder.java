@@ -12,9 +12,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Takes locks when the application starts and keeps them, never releasing one: three of the default
- * manager, one of it with a lease of an hour, and one of the manager {@value #AUDIT} (whose ttl is ten
- * minutes). Only Baton's shutdown can give them back before they expire.
+ * Takes locks when the application starts and keeps them until Baton says the application stops: three
+ * of the default manager, one of it with a lease of an hour, and one of the manager {@value #AUDIT} (whose
+ * ttl is ten minutes). Each is given back when it is lost ({@code whenLost()}, which Baton completes when
+ * the application stops): the documented way for a lock held for the application's lifetime. Baton
+ * leaves a lock still open after the shutdown grace period to expire, as it cannot tell whether work
+ * still runs under it.
  */
 @ApplicationScoped
 public class LockHolder {
@@ -38,9 +41,14 @@ public class LockHolder {
 
     void takeLocks(@Observes @Initialized(ApplicationScoped.class) Object started) {
         for (String key : KEYS) {
-            held.add(locks.acquire(key));
+            keep(locks.acquire(key));
         }
-        held.add(locks.acquire(LONG_LEASE_KEY, LockOptions.defaults().withTtl(Duration.ofHours(1))));
-        held.add(locks.manager(AUDIT).acquire(AUDIT_KEY));
+        keep(locks.acquire(LONG_LEASE_KEY, LockOptions.defaults().withTtl(Duration.ofHours(1))));
+        keep(locks.manager(AUDIT).acquire(AUDIT_KEY));
+    }
+
+    private void keep(Lock lock) {
+        held.add(lock);
+        lock.whenLost().thenRun(lock::close);
     }
 }

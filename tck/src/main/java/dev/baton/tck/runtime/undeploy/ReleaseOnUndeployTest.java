@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Every lock an application still holds when it is undeployed is released by Baton's shutdown, by its
- * owner, instead of being left to expire. The application ({@link LockHolder}) takes five locks at
- * startup and never releases them; its store ({@link JournalStore}) journals every call to a file the
+ * When an application is undeployed, Baton tells the holder of every lock it still holds that the lock
+ * is lost, and a lock its holder then gives back is released in the store, by its owner, instead of
+ * being left to expire. The application ({@link LockHolder}) takes five locks at startup and gives each
+ * back only when {@code whenLost()} says so; its store ({@link JournalStore}) journals every call to a file the
  * test reads. The deployment is not managed: the test undeploys it itself and then reads the journal.
  *
  * <p>The journal is a file under {@link RuntimeTck#workDirectory()}: the server must run on the same
