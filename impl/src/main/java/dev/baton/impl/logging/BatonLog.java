@@ -103,9 +103,9 @@ public final class BatonLog {
      * @param graceMillis the grace period that ran out
      */
     public static void leftToExpire(String key, long token, long graceMillis) {
-        LOG.log(Level.WARNING, "BATON-009 Lock ''{0}'' (fencing token {1}) is left to expire by its lease: its work was"
-                + " still running when the shutdown grace period of {2} ms ended, so it is not released (no other"
-                + " instance can take it before its lease ends)", key, Long.toString(token), Long.toString(graceMillis));
+        LOG.log(Level.WARNING, "BATON-009 Lock ''{0}'' (fencing token {1}) is left to expire by its lease: it was"
+                + " still open when the shutdown grace period of {2} ms ended, so its work may still run and it is not"
+                + " released (no other instance can take it before its lease ends)", key, Long.toString(token), Long.toString(graceMillis));
     }
 
     /**
