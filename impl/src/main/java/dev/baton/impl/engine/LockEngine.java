@@ -287,16 +287,17 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * Tells the holder of a lock just lost (or revoked): interrupts its worker where configured, then runs
-     * the {@code whenLost()} callbacks and the listener on the store-call executor: user code, which may
-     * block, must not hold up the scheduler (other locks' renewals and lease watchdogs).
+     * Tells the holder of a lock just lost (or revoked), on the store-call executor: user code, which may
+     * block, must not hold up the scheduler (other locks' renewals and lease watchdogs). First
+     * {@code whenLost()} completes (its callbacks run), then the worker is interrupted where configured, so
+     * an interrupted worker finds {@code whenLost()} done; then the listener (events).
      */
     private void tellHolder(HeldLock lock) {
-        if (settings.interruptOnLoss()) {
-            lock.interruptWorker();
-        }
         Runnable tell = () -> {
             lock.signalLost();
+            if (settings.interruptOnLoss()) {
+                lock.interruptWorker();
+            }
             try {
                 listener.lost(lock, lock.lossReason());
             } catch (RuntimeException e) {
