@@ -113,7 +113,8 @@ public final class Checker {
                     newer.explainedOverlap = true;
                 } else {
                     report.violation(Report.UNEXPLAINED_OVERLAP, evidence
-                            + (Boolean.TRUE.equals(older.heldAtExit) ? " | the older holder was told isHeld()=true at its exit" : ""));
+                            + (Boolean.TRUE.equals(older.heldAtExit) ? " | the older holder was told isHeld()=true at its exit" : "")
+                            + t.otherFaults(older.pid, from, to));
                 }
             }
             active.add(s);

@@ -134,7 +134,8 @@ class CheckerTest {
         fault("f1", "term", 1, 100, -1);
         section(2, "k", 11, 0, 200, 250);
 
-        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1).first().asString()
+                .contains("pid 1 got term at +0.095s");
     }
 
     @Test

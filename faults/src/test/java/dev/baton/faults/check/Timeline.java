@@ -153,6 +153,20 @@ final class Timeline {
                 .filter(i -> i.intersects(from, to)).findFirst();
     }
 
+    /**
+     * The faults done to a process that do not excuse a loss (SIGTERM, SIGKILL), for the evidence.
+     *
+     * @return e.g. {@code  | pid 12 got term at +3.100s}, or empty
+     */
+    String otherFaults(long pid, long from, long to) {
+        StringBuilder out = new StringBuilder();
+        faults.stream().filter(f -> f.pid() == pid && !f.kind().pausesOneProcess() && f.begin() <= to + 2_000_000_000L
+                && f.begin() >= from - 2_000_000_000L)
+                .forEach(f -> out.append(" | pid ").append(pid).append(" got ").append(f.kind().label()).append(" at ")
+                        .append(clock.at(f.begin())));
+        return out.toString();
+    }
+
     /** @return whether {@code nano} lies in the named phase (true when the run had no such phase) */
     boolean inPhase(String name, long nano) {
         long[] span = phases.get(name);

@@ -30,6 +30,8 @@ public final class Postgres extends Database {
         deleteData(this.dir.resolve("data"));
         server = launch(0);
         port = server.getPort();
+        // the postmaster is a daemon: stop it even if the suite is cut short
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "faults-postgres-stop"));
     }
 
     private EmbeddedPostgres launch(int onPort) {
