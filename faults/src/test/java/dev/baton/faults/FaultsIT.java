@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * out of token order, token regression, or lost update no fault explains.
  *
  * <pre>
- * ./mvnw -pl faults -am verify -Pfaults                          # CI profile: 2 min of faults per database
+ * ./mvnw -pl faults -am verify -Pfaults                          # CI profile: 90 s of faults per database
  * ./mvnw -pl faults -am verify -Pfaults -Dfaults.duration=30m    # long run
  * </pre>
  */

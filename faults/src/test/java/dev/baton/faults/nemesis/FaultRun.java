@@ -56,6 +56,7 @@ public final class FaultRun {
         Path dir = settings.dir().resolve(database).toAbsolutePath();
         Path dbDir = settings.dir().resolve("db-" + database).toAbsolutePath();
         clean(dir);
+        clean(dbDir); // a fresh database every run
         Files.createDirectories(dir);
         say("starting " + database + " in " + dbDir);
         List<String> keys = new ArrayList<>(KEYS);

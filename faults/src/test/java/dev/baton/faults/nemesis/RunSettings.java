@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /**
  * The settings of a run, from system properties: {@code faults.duration} (the fault phase per database,
- * default 2m), {@code faults.fairness} (the fairness phase, default 20s), {@code faults.workers} (4),
+ * default 90s), {@code faults.fairness} (the fairness phase, default 20s), {@code faults.workers} (4),
  * {@code faults.databases} ({@code postgresql,mariadb}), {@code faults.seed} (random), {@code faults.ttl}
  * (2s), {@code faults.dir} and {@code faults.report}.
  *
@@ -27,7 +27,7 @@ public record RunSettings(Duration faultPhase, Duration fairnessPhase, int worke
     /** @return the settings of this JVM */
     public static RunSettings fromSystemProperties() {
         String seed = System.getProperty("faults.seed", "");
-        return new RunSettings(duration(System.getProperty("faults.duration", "2m")),
+        return new RunSettings(duration(System.getProperty("faults.duration", "90s")),
                 duration(System.getProperty("faults.fairness", "20s")), Integer.getInteger("faults.workers", 4),
                 List.of(System.getProperty("faults.databases", "postgresql,mariadb").toLowerCase(Locale.ROOT).split(",")),
                 seed.isBlank() ? System.nanoTime() : Long.parseLong(seed.strip()),
