@@ -91,6 +91,7 @@ public final class Checker {
     private void overlaps(Timeline t, List<Section> sections, Report report) {
         List<Section> active = new ArrayList<>();
         int explained = 0;
+        int toldHeld = 0;
         for (Section s : sections) {
             active.removeIf(a -> a.end <= s.entered);
             for (Section a : active) {
@@ -109,6 +110,9 @@ public final class Checker {
                     report.violation(Report.UNEXPLAINED_OVERLAP, evidence + " | the same token");
                 } else if (why.isPresent()) {
                     explained++;
+                    if (Boolean.TRUE.equals(older.heldAtExit)) {
+                        toldHeld++;
+                    }
                     older.explainedOverlap = true;
                     newer.explainedOverlap = true;
                 } else {
@@ -121,7 +125,8 @@ public final class Checker {
         }
         if (explained > 0) {
             report.figure("overlaps explained by a fault of the older holder, key " + sections.get(0).key + ": " + explained
-                    + " pairs, " + sections.stream().filter(s -> s.explainedOverlap).count() + " sections");
+                    + " pairs, " + sections.stream().filter(s -> s.explainedOverlap).count() + " sections; older holders"
+                    + " told isHeld()=true at their exit: " + toldHeld);
         }
     }
 

@@ -15,9 +15,9 @@ import jakarta.persistence.EntityTransaction;
 import java.util.function.Function;
 
 /**
- * What a worker does while it holds a lock, each step recorded as it happens: a fenced write (the
- * store's helper, in the worker's own transaction) and an unfenced read-modify-write of a counter, with
- * a pause between the read and the write. The worker's own database failures are recorded, never
+ * What a worker does while it holds a lock, each step recorded as it happens: an unfenced
+ * read-modify-write of a counter (read, then write what was read plus one) around a fenced write (the
+ * store's helper, in the worker's own transaction, which then works a little longer before it commits). The worker's own database failures are recorded, never
  * thrown: whatever escapes a section comes from Baton.
  */
 final class CriticalSection {
@@ -43,27 +43,47 @@ final class CriticalSection {
         history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", api, "req", requested);
         lock.whenLost().thenAccept(reason -> history.write(LOST, "pid", pid, "thr", thread, "key", key, "tok", token,
                 "reason", String.valueOf(reason.getMessage())));
+        // the unfenced read ...
+        Long read = null;
         try {
-            int rows = inTransaction(em -> fencedWrites(em).executeUpdate(em, key, token, FENCED_UPDATE, token, pid, key));
+            read = inTransaction(em -> ((Number) em.createNativeQuery("SELECT v FROM counter WHERE k = ?1")
+                    .setParameter(1, key).getSingleResult()).longValue());
+        } catch (RuntimeException e) {
+            history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
+        }
+        // ... the fenced write, with some work after it in the same transaction (where a pause hurts most) ...
+        try {
+            int rows = inTransaction(em -> {
+                int n = fencedWrites(em).executeUpdate(em, key, token, FENCED_UPDATE, token, pid, key);
+                pause();
+                return n;
+            });
             history.write(FENCED, "pid", pid, "thr", thread, "key", key, "tok", token, "rows", rows);
         } catch (RuntimeException e) {
             history.write(FENCED, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
         }
-        try {
-            long read = inTransaction(em -> ((Number) em.createNativeQuery("SELECT v FROM counter WHERE k = ?1")
-                    .setParameter(1, key).getSingleResult()).longValue());
-            Thread.sleep(pauseMillis);
-            inTransaction(em -> em.createNativeQuery("UPDATE counter SET v = ?1, writer_pid = ?2, writer_token = ?3 WHERE k = ?4")
-                    .setParameter(1, read + 1).setParameter(2, pid).setParameter(3, token).setParameter(4, key)
-                    .executeUpdate());
-            history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "read", read, "wrote", read + 1);
-        } catch (RuntimeException e) {
-            history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", "interrupted");
+        // ... and the unfenced write of what was read plus one
+        if (read != null) {
+            long wrote = read + 1;
+            try {
+                inTransaction(em -> em.createNativeQuery(
+                                "UPDATE counter SET v = ?1, writer_pid = ?2, writer_token = ?3 WHERE k = ?4")
+                        .setParameter(1, wrote).setParameter(2, pid).setParameter(3, token).setParameter(4, key)
+                        .executeUpdate());
+                history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "read", wrote - 1, "wrote", wrote);
+            } catch (RuntimeException e) {
+                history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
+            }
         }
         history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(pauseMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private FencedWrites fencedWrites(EntityManager em) {
