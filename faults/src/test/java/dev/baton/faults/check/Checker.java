@@ -83,6 +83,9 @@ public final class Checker {
         Map<FaultKind, Long> faults = t.faults.stream()
                 .collect(Collectors.groupingBy(f -> f.kind(), () -> new java.util.EnumMap<>(FaultKind.class),
                         Collectors.counting()));
+        report.figure("pauses of at least " + t.hiccupMillis + " ms that workers noticed themselves, not caused by a SIGSTOP: "
+                + t.ownPauses.size() + (t.ownPauses.isEmpty() ? "" : " (longest "
+                        + t.ownPauses.stream().mapToLong(i -> i.end() - i.begin()).max().orElse(0) / 1_000_000 + " ms)"));
         report.figure("faults injected: " + (faults.isEmpty() ? "none"
                 : faults.entrySet().stream().map(e -> e.getKey().label() + " " + e.getValue())
                         .collect(Collectors.joining(", "))));

@@ -103,7 +103,11 @@ class CheckerTest {
         workers.add(Event.of("hiccup", 2_000 * MS, "pid", 1, "ms", 1_800));
         section(2, "k", 11, 0, 1_600, 1_700);
 
-        assertThat(check().violationCount()).isZero();
+        Report report = check();
+
+        assertThat(report.violationCount()).isZero();
+        assertThat(report.figures()).contains(
+                "pauses of at least 500 ms that workers noticed themselves, not caused by a SIGSTOP: 1 (longest 1800 ms)");
     }
 
     @Test

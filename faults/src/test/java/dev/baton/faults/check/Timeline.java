@@ -36,10 +36,14 @@ final class Timeline {
     final List<Fault> faults = new ArrayList<>();
     final Map<String, long[]> phases = new LinkedHashMap<>();
     private final List<Interval> database = new ArrayList<>();
+    /** Pauses the workers noticed themselves, long enough to explain a loss, that no SIGSTOP caused. */
+    final List<Interval> ownPauses = new ArrayList<>();
     private final Map<Long, List<Interval>> pauses = new HashMap<>();
     final Clock clock;
+    final long hiccupMillis;
 
     Timeline(RunData data, CheckSettings settings) {
+        hiccupMillis = settings.hiccupMillis();
         long origin = Stream.concat(data.workers().stream(), data.nemesis().stream()).mapToLong(Event::nano).min()
                 .orElse(0);
         clock = new Clock(origin);
@@ -123,8 +127,14 @@ final class Timeline {
                     long ms = e.getLong("ms");
                     if (ms >= settings.hiccupMillis()) {
                         long pid = e.getLong("pid");
-                        pauses.computeIfAbsent(pid, p -> new ArrayList<>()).add(new Interval(e.nano() - ms * 1_000_000,
-                                e.nano(), "a " + ms + " ms pause pid " + pid + " noticed itself, ending " + clock.at(e.nano())));
+                        Interval pause = new Interval(e.nano() - ms * 1_000_000, e.nano(),
+                                "a " + ms + " ms pause pid " + pid + " noticed itself, ending " + clock.at(e.nano()));
+                        boolean stopped = faults.stream().anyMatch(f -> f.pid() == pid && f.kind() == FaultKind.STOP
+                                && pause.intersects(f.begin(), f.end()));
+                        if (!stopped) {
+                            ownPauses.add(pause);
+                        }
+                        pauses.computeIfAbsent(pid, p -> new ArrayList<>()).add(pause);
                     }
                 }
                 default -> {
