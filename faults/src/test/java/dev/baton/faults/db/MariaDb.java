@@ -43,6 +43,7 @@ public final class MariaDb extends Database {
                     .setTmpDir(new File(target, "tmp").getPath())
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                     .addArg("--user=root")
+                    .addArg("--bind-address=127.0.0.1") // loopback only
                     .addArg("--max-connections=200")
                     .addArg("--innodb-flush-log-at-trx-commit=2");
             db = DB.newEmbeddedDB(config.build());
