@@ -216,7 +216,7 @@ public final class Checker {
                                     + " wrote " + written + " over " + old + " (" + (old + 1 - written)
                                     + " increment(s) lost; journal row " + row.nano() + ")"
                                     + (writer == null ? "; its section is not in the histories" : "; its section "
-                                            + writer.describe(t.clock) + " overlapped no faulted holder"));
+                                            + writer.describe(t.clock) + " took part in no overlap that a fault explains"));
                         }
                     }
                 }
