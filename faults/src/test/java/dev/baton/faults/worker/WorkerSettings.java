@@ -28,7 +28,7 @@ public record WorkerSettings(Path dir, int slot, Path control, String jdbcUrl, J
                 Path.of(required("faults.control")), required("faults.jdbc-url"),
                 JpaDatabase.valueOf(required("faults.database")),
                 List.of(System.getProperty("faults.keys", "k0,k1,k2").split(",")),
-                Integer.getInteger("faults.threads", 2), Long.getLong("faults.pause", 20),
+                Integer.getInteger("faults.threads", 2), Long.getLong("faults.pause", 40),
                 Long.getLong("faults.think", 30), Long.getLong("faults.drain", 1_000));
     }
 
