@@ -1,0 +1,349 @@
+package dev.baton.faults.check;
+
+import static dev.baton.faults.history.Vocabulary.COUNTER_ROW;
+import static dev.baton.faults.history.Vocabulary.DIED;
+import static dev.baton.faults.history.Vocabulary.ERROR;
+import static dev.baton.faults.history.Vocabulary.FAIL;
+import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
+import static dev.baton.faults.history.Vocabulary.FENCED_ROW;
+import static dev.baton.faults.history.Vocabulary.HUNG;
+import static dev.baton.faults.history.Vocabulary.LOCK_ROW;
+import static dev.baton.faults.history.Vocabulary.LOST;
+import static dev.baton.faults.history.Vocabulary.SPAWN;
+
+import dev.baton.faults.history.Event;
+import dev.baton.faults.history.FaultKind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Reads a run's histories and the database's journals and says whether the locks kept their promises
+ * (see {@code RELIABILITY.md} for what each check means).
+ */
+public final class Checker {
+
+    private final CheckSettings settings;
+
+    /**
+     * @param settings the run's ttl and tolerances
+     */
+    public Checker(CheckSettings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * Checks a run.
+     *
+     * @param title the report's title, e.g. {@code PostgreSQL}
+     * @param data the run's histories and journals
+     * @return the report
+     */
+    public Report check(String title, RunData data) {
+        Timeline timeline = new Timeline(data, settings);
+        Report report = new Report(title);
+        Map<String, List<Section>> byKey = timeline.sections.stream()
+                .collect(Collectors.groupingBy(s -> s.key, TreeMap::new, Collectors.toList()));
+        counts(timeline, data, report);
+        byKey.values().forEach(sections -> overlaps(timeline, sections, report));
+        byKey.values().forEach(sections -> historyTokens(timeline, sections, report));
+        journals(timeline, data.journal(), report);
+        recovery(timeline, report);
+        processes(timeline, data, report);
+        exceptions(data, report);
+        waits(timeline, data, report);
+        return report;
+    }
+
+    private static void counts(Timeline t, RunData data, Report report) {
+        List<Section> all = t.sections;
+        long sync = all.stream().filter(s -> "sync".equals(s.api)).count();
+        long accepted = all.stream().filter(s -> Integer.valueOf(1).equals(s.fencedRows)).count();
+        long refused = all.stream().filter(s -> Integer.valueOf(0).equals(s.fencedRows)).count();
+        long fencedErrors = all.stream().filter(s -> s.fencedError != null).count();
+        long counterWrites = all.stream().filter(s -> s.counterRead != null).count();
+        long notHeld = all.stream().filter(s -> Boolean.FALSE.equals(s.heldAtExit)).count();
+        long noExit = all.stream().filter(s -> s.exited == null).count();
+        long lost = data.workers().stream().filter(e -> LOST.equals(e.type())).count();
+        report.figure("sections: " + all.size() + " (" + sync + " @Synchronized, " + (all.size() - sync)
+                + " callWithLock) on " + all.stream().map(s -> s.key).distinct().count() + " keys by "
+                + all.stream().map(s -> s.pid).distinct().count() + " processes; " + noExit
+                + " without an exit line (process killed or gone); " + notHeld + " ended with isHeld()=false; "
+                + lost + " losses signalled");
+        report.figure("fenced writes: " + accepted + " accepted, " + refused + " refused by the fence, " + fencedErrors
+                + " failed; unfenced counter writes: " + counterWrites);
+        Map<FaultKind, Long> faults = t.faults.stream()
+                .collect(Collectors.groupingBy(f -> f.kind(), () -> new java.util.EnumMap<>(FaultKind.class),
+                        Collectors.counting()));
+        report.figure("pauses of at least " + t.hiccupMillis + " ms that workers noticed themselves, not caused by a SIGSTOP: "
+                + t.ownPauses.size() + (t.ownPauses.isEmpty() ? "" : " (longest "
+                        + t.ownPauses.stream().mapToLong(i -> i.end() - i.begin()).max().orElse(0) / 1_000_000 + " ms)"));
+        report.figure("faults injected: " + (faults.isEmpty() ? "none"
+                : faults.entrySet().stream().map(e -> e.getKey().label() + " " + e.getValue())
+                        .collect(Collectors.joining(", "))));
+    }
+
+    private void overlaps(Timeline t, List<Section> sections, Report report) {
+        List<Section> active = new ArrayList<>();
+        int explained = 0;
+        int toldHeld = 0;
+        for (Section s : sections) {
+            active.removeIf(a -> a.end <= s.entered);
+            for (Section a : active) {
+                if (a.holder().equals(s.holder())) {
+                    continue;
+                }
+                Section older = a.token <= s.token ? a : s;
+                Section newer = older == a ? s : a;
+                long from = older.requested;
+                long to = Math.max(older.entered, newer.entered);
+                Optional<Interval> why = t.explanation(older.pid, from, to);
+                String evidence = s.key + ": " + older.describe(t.clock) + " | overlaps " + newer.describe(t.clock)
+                        + " | for " + Clock.millis(Math.min(a.end, s.end) - s.entered);
+                if (older.token == newer.token) {
+                    report.violation(Report.TOKENS, s.key + ": token " + older.token + " held by two holders: " + evidence);
+                    report.violation(Report.UNEXPLAINED_OVERLAP, evidence + " | the same token");
+                } else if (why.isPresent()) {
+                    explained++;
+                    if (Boolean.TRUE.equals(older.heldAtExit)) {
+                        toldHeld++;
+                    }
+                    older.explainedOverlap = true;
+                    newer.explainedOverlap = true;
+                } else {
+                    report.violation(Report.UNEXPLAINED_OVERLAP, evidence
+                            + (Boolean.TRUE.equals(older.heldAtExit) ? " | the older holder was told isHeld()=true at its exit" : "")
+                            + t.otherFaults(older.pid, from, to));
+                }
+            }
+            active.add(s);
+        }
+        if (explained > 0) {
+            report.figure("overlaps explained by a fault of the older holder, key " + sections.get(0).key + ": " + explained
+                    + " pairs, " + sections.stream().filter(s -> s.explainedOverlap).count() + " sections; older holders"
+                    + " told isHeld()=true at their exit: " + toldHeld);
+        }
+    }
+
+    private void historyTokens(Timeline t, List<Section> sections, Report report) {
+        // a section must not start with a token lower than one of a section that already ended, unless its
+        // holder was held up (paused, cut off) between asking for the lock and entering
+        List<Section> byEnd = new ArrayList<>(sections);
+        byEnd.sort(Comparator.comparingLong(s -> s.end));
+        int next = 0;
+        Section highest = null;
+        for (Section s : sections) {
+            while (next < byEnd.size() && byEnd.get(next).end <= s.entered) {
+                Section ended = byEnd.get(next++);
+                if (highest == null || ended.token > highest.token) {
+                    highest = ended;
+                }
+            }
+            if (highest != null && highest.token >= s.token && !highest.holder().equals(s.holder())
+                    && t.explanation(s.pid, s.requested, s.entered).isEmpty()) {
+                report.violation(Report.TOKENS, s.key + ": " + s.describe(t.clock) + " entered after "
+                        + highest.describe(t.clock));
+            }
+        }
+    }
+
+    private static void journals(Timeline t, List<Event> journal, Report report) {
+        if (journal.isEmpty()) {
+            report.note("no database journal: the fenced-write and counter checks from the database's view were skipped");
+            return;
+        }
+        Map<String, Long> lastLockToken = new HashMap<>();
+        Map<String, Set<Long>> storeTokens = new HashMap<>();
+        Map<String, Long> highestFenced = new HashMap<>();
+        Map<String, Section> sectionsById = new HashMap<>();
+        t.sections.forEach(s -> sectionsById.put(s.pid + "|" + s.key + "|" + s.token, s));
+        int lockRows = 0;
+        int fencedRows = 0;
+        int counterRows = 0;
+        int expiredButCurrent = 0;
+        int explainedLost = 0;
+        List<Event> rows = new ArrayList<>(journal);
+        rows.sort(Comparator.comparingLong(Event::nano)); // the journal id: the order the database wrote them
+        for (Event row : rows) {
+            String key = row.get("key");
+            switch (row.type()) {
+                case LOCK_ROW -> {
+                    lockRows++;
+                    long token = row.getLong("tok");
+                    Long last = lastLockToken.put(key, token);
+                    storeTokens.computeIfAbsent(key, k -> new HashSet<>()).add(token);
+                    if (last != null && token <= last) {
+                        report.violation(Report.TOKENS, key + ": the lock table went from token " + last + " to " + token
+                                + " (journal row " + row.nano() + ", " + row.get("at") + ")");
+                    }
+                }
+                case FENCED_ROW -> {
+                    fencedRows++;
+                    long written = row.getLong("new");
+                    long current = row.getLong("cur");
+                    Long highest = highestFenced.get(key);
+                    if (highest != null && written < highest) {
+                        report.violation(Report.FENCE, key + ": token " + written + " (pid " + row.get("pid")
+                                + ") written after token " + highest + " (journal row " + row.nano() + ", " + row.get("at") + ")");
+                    }
+                    if (current != written) {
+                        report.violation(Report.FENCE, key + ": token " + written + " (pid " + row.get("pid")
+                                + ") written while the lock row held token " + current + " (journal row " + row.nano()
+                                + ", " + row.get("at") + ")");
+                    } else if (!Boolean.parseBoolean(row.get("live"))) {
+                        expiredButCurrent++;
+                    }
+                    highestFenced.merge(key, written, Math::max);
+                }
+                case COUNTER_ROW -> {
+                    counterRows++;
+                    long old = row.getLong("old");
+                    long written = row.getLong("new");
+                    if (written != old + 1) {
+                        Section writer = sectionsById.get(row.get("pid") + "|" + key + "|" + row.get("tok"));
+                        if (writer != null && writer.explainedOverlap) {
+                            explainedLost++;
+                        } else {
+                            report.violation(Report.LOST_UPDATES, key + ": pid " + row.get("pid") + " tok " + row.get("tok")
+                                    + " wrote " + written + " over " + old + " (" + (old + 1 - written)
+                                    + " increment(s) lost; journal row " + row.nano() + ")"
+                                    + (writer == null ? "; its section is not in the histories" : "; its section "
+                                            + writer.describe(t.clock) + " took part in no overlap that a fault explains"));
+                        }
+                    }
+                }
+                default -> report.note("unknown journal row " + row);
+            }
+        }
+        for (Section s : t.sections) {
+            Set<Long> tokens = storeTokens.get(s.key);
+            if (tokens != null && !tokens.contains(s.token)) {
+                report.violation(Report.TOKENS, s.key + ": " + s.describe(t.clock)
+                        + " entered with a token the lock table never held for that key");
+            }
+        }
+        report.figure("database journals: " + lockRows + " acquisitions, " + fencedRows + " accepted fenced writes ("
+                + expiredButCurrent + " at or just past the lease's end with no newer holder), " + counterRows
+                + " counter writes, " + explainedLost + " lost updates explained by a fault");
+    }
+
+    private void recovery(Timeline t, Report report) {
+        long limit = (settings.ttlMillis() + settings.slackMillis()) * 1_000_000;
+        for (FaultKind kind : List.of(FaultKind.KILL9, FaultKind.TERM)) {
+            List<Double> delays = new ArrayList<>();
+            int idle = 0;
+            int none = 0;
+            for (Timeline.Fault f : t.faults) {
+                if (f.kind() != kind) {
+                    continue;
+                }
+                // a SIGKILL lands a moment after it is logged: a section that still wrote its exit line ended
+                // normally (and released); one that did not was killed holding its lock
+                List<Section> held = t.sections.stream()
+                        .filter(s -> s.pid == f.pid() && s.entered <= f.begin()
+                                && (kind == FaultKind.KILL9 ? s.exited == null : s.end >= f.begin())).toList();
+                if (held.isEmpty()) {
+                    idle++;
+                }
+                for (Section h : held) {
+                    Optional<Section> nextHolder = t.sections.stream()
+                            .filter(s -> s.key.equals(h.key) && s.pid != f.pid() && s.entered > f.begin()).findFirst();
+                    if (nextHolder.isEmpty()) {
+                        none++;
+                        continue;
+                    }
+                    long delay = nextHolder.get().entered - f.begin();
+                    delays.add(delay / 1e6);
+                    if (kind == FaultKind.KILL9 && delay > limit) {
+                        report.note("after the kill -9 of pid " + f.pid() + " " + t.clock.at(f.begin()) + ", " + h.key
+                                + " was next acquired only after " + Clock.millis(delay) + " (ttl + slack: "
+                                + Clock.millis(limit) + ")");
+                    }
+                }
+            }
+            if (!delays.isEmpty() || idle > 0) {
+                long over = delays.stream().filter(d -> d * 1e6 > limit).count();
+                report.figure(kind.label() + " of a holder -> next acquisition of its key: "
+                        + Percentiles.summary(delays) + (kind == FaultKind.KILL9 ? ", " + over + " over ttl + "
+                                + settings.slackMillis() + " ms" : "") + "; victims holding nothing: " + idle
+                        + (none > 0 ? "; keys never taken again: " + none : ""));
+            }
+        }
+        List<Double> back = new ArrayList<>();
+        for (Interval outage : t.databaseOutages()) {
+            if (outage.end() == Long.MAX_VALUE) {
+                continue;
+            }
+            t.sections.stream().filter(s -> s.entered > outage.end()).findFirst()
+                    .ifPresent(s -> back.add((s.entered - outage.end()) / 1e6));
+        }
+        if (!t.databaseOutages().isEmpty()) {
+            report.figure("database back -> first acquisition: " + Percentiles.summary(back));
+        }
+    }
+
+    private static void processes(Timeline t, RunData data, Report report) {
+        long spawned = data.nemesis().stream().filter(e -> SPAWN.equals(e.type())).count();
+        List<Event> crashed = data.nemesis().stream()
+                .filter(e -> DIED.equals(e.type()) && !Boolean.parseBoolean(e.get("expected"))).toList();
+        List<Event> hung = data.nemesis().stream().filter(e -> HUNG.equals(e.type())).toList();
+        report.figure("worker processes: " + spawned + " started, " + crashed.size() + " crashed (exited unasked), "
+                + hung.size() + " hung (silent while nothing was done to them)");
+        crashed.forEach(e -> report.note("worker pid " + e.get("pid") + " (slot " + e.get("slot") + ") exited by itself "
+                + t.clock.at(e.nano()) + " with code " + e.get("code")));
+        hung.forEach(e -> report.note("worker pid " + e.get("pid") + " (slot " + e.get("slot") + ") wrote nothing for "
+                + e.get("silentMs") + " ms, " + t.clock.at(e.nano())));
+    }
+
+    private static void exceptions(RunData data, Report report) {
+        Map<String, Long> documented = new TreeMap<>();
+        Map<String, Long> other = new TreeMap<>();
+        Map<String, String> example = new LinkedHashMap<>();
+        for (Event e : data.workers()) {
+            if (FAIL.equals(e.type())) {
+                documented.merge(e.get("ex"), 1L, Long::sum);
+                if (!"LockTimeoutException".equals(e.get("ex")) && !"LockStoreException".equals(e.get("ex"))) {
+                    example.putIfAbsent(e.get("ex"), e.find("msg").orElse(""));
+                }
+            } else if (ERROR.equals(e.type())) {
+                other.merge(e.get("ex"), 1L, Long::sum);
+                example.putIfAbsent(e.get("ex"), e.find("msg").orElse(""));
+            }
+        }
+        report.figure("acquisitions that failed with a documented LockException: " + (documented.isEmpty() ? "none"
+                : documented.toString()));
+        report.figure("exceptions from Baton that are not a LockException: " + (other.isEmpty() ? "none" : other.toString()));
+        example.forEach((ex, msg) -> report.note(ex + ": " + msg));
+    }
+
+    private static void waits(Timeline t, RunData data, Report report) {
+        List<Double> fair = new ArrayList<>();
+        List<Double> faults = new ArrayList<>();
+        for (Section s : t.sections) {
+            if (FAIRNESS_KEY.equals(s.key) && t.inPhase("fairness", s.entered)) {
+                fair.add(s.waitMillis());
+            } else if (t.inPhase("faults", s.entered)) {
+                faults.add(s.waitMillis());
+            }
+        }
+        long timeouts = data.workers().stream().filter(e -> FAIL.equals(e.type())
+                && "LockTimeoutException".equals(e.get("ex")) && FAIRNESS_KEY.equals(e.find("key").orElse(""))
+                && t.inPhase("fairness", e.nano())).count();
+        if (t.phases.containsKey("fairness")) {
+            long processes = t.sections.stream().filter(s -> FAIRNESS_KEY.equals(s.key)).map(s -> s.pid).distinct().count();
+            report.figure("fairness, " + processes + " processes on one key, no faults: wait " + Percentiles.summary(fair)
+                    + ", acquire timeouts " + timeouts);
+        }
+        if (t.phases.containsKey("faults")) {
+            report.figure("waits under faults: " + Percentiles.summary(faults));
+        }
+    }
+}

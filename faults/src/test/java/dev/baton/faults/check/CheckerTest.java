@@ -1,0 +1,278 @@
+package dev.baton.faults.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.faults.history.Event;
+import dev.baton.faults.history.HistoryReader;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The checker on hand-made histories: every rule can fail, and explained cases do not. */
+class CheckerTest {
+
+    private static final long MS = 1_000_000;
+    private final Checker checker = new Checker(CheckSettings.forTtl(1_500));
+    private final List<Event> workers = new ArrayList<>();
+    private final List<Event> nemesis = new ArrayList<>();
+    private final List<Event> journal = new ArrayList<>();
+
+    /** A whole section: asked at {@code req}, entered at {@code enter}, exited at {@code exit} (ms; -1: no exit line). */
+    private void section(long pid, String key, long token, long req, long enter, long exit) {
+        workers.add(Event.of("enter", enter * MS, "pid", pid, "thr", "t1", "key", key, "tok", token, "api", "sync", "req", req * MS));
+        workers.add(Event.of("fenced", enter * MS + 1, "pid", pid, "thr", "t1", "key", key, "tok", token, "rows", 1));
+        if (exit >= 0) {
+            workers.add(Event.of("exit", exit * MS, "pid", pid, "thr", "t1", "key", key, "tok", token, "held", true));
+        }
+    }
+
+    private void fault(String id, String kind, long pid, long begin, long heal) {
+        nemesis.add(Event.of("fault", begin * MS, "id", id, "kind", kind, "pid", pid, "slot", 0));
+        if (heal >= 0) {
+            nemesis.add(Event.of("heal", heal * MS, "id", id));
+        }
+    }
+
+    private Report check() {
+        return checker.check("test", new RunData(workers, nemesis, journal));
+    }
+
+    @Test
+    void sequentialSectionsWithGrowingTokensPass() {
+        section(1, "k", 10, 0, 5, 100);
+        section(2, "k", 11, 50, 120, 200);
+        section(1, "k", 12, 150, 210, 300);
+        journal.add(Event.of("lockrow", 1, "key", "k", "tok", 10, "owner", "a", "at", "t"));
+        journal.add(Event.of("lockrow", 2, "key", "k", "tok", 11, "owner", "b", "at", "t"));
+        journal.add(Event.of("lockrow", 3, "key", "k", "tok", 12, "owner", "c", "at", "t"));
+        journal.add(Event.of("fencedrow", 4, "key", "k", "old", 10, "new", 11, "pid", 2, "cur", 11, "live", true, "at", "t"));
+        journal.add(Event.of("counterrow", 5, "key", "k", "old", 3, "new", 4, "pid", 2, "tok", 11, "at", "t"));
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.figures()).anyMatch(f -> f.startsWith("sections: 3 "));
+    }
+
+    @Test
+    void anOverlapNoFaultExplainsFails() {
+        section(1, "k", 10, 0, 5, 100);
+        section(2, "k", 11, 0, 50, 150);
+
+        Report report = check();
+
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1).first().asString()
+                .contains("pid 1 thr t1 tok 10").contains("overlaps pid 2").contains("for 50 ms");
+        assertThat(report.failed()).isTrue();
+    }
+
+    @Test
+    void aStopOfTheOlderHolderExplainsTheOverlap() {
+        section(1, "k", 10, 0, 5, 2_500);
+        fault("f1", "stop", 1, 20, 2_400);
+        section(2, "k", 11, 0, 1_600, 1_700);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.figures()).anyMatch(f -> f.contains("overlaps explained") && f.contains(": 1 pairs, 2 sections"));
+    }
+
+    @Test
+    void aPartitionOfTheNewerHolderDoesNotExplainIt() {
+        section(1, "k", 10, 0, 5, 2_500);
+        fault("f1", "partition", 2, 20, 2_400);
+        section(2, "k", 11, 0, 1_600, 1_700);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
+
+    @Test
+    void theOlderHolderIsTheSmallerTokenNotTheEarlierEntry() {
+        // pid 1 got token 10, was cut off before it could say so, and entered after pid 2 (token 11)
+        section(2, "k", 11, 0, 1_600, 1_700);
+        section(1, "k", 10, 0, 1_650, 1_690);
+        fault("f1", "partition", 1, 10, 1_640);
+
+        assertThat(check().violationCount()).isZero();
+    }
+
+    @Test
+    void aSelfNoticedPauseLongerThanARenewalIntervalExplains() {
+        section(1, "k", 10, 0, 5, 2_500);
+        workers.add(Event.of("hiccup", 2_000 * MS, "pid", 1, "ms", 1_800));
+        section(2, "k", 11, 0, 1_600, 1_700);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).isZero();
+        assertThat(report.figures()).contains(
+                "pauses of at least 500 ms that workers noticed themselves, not caused by a SIGSTOP: 1 (longest 1800 ms)");
+    }
+
+    @Test
+    void aShortPauseDoesNotExplain() {
+        section(1, "k", 10, 0, 5, 2_500);
+        workers.add(Event.of("hiccup", 1_000 * MS, "pid", 1, "ms", 300));
+        section(2, "k", 11, 0, 1_600, 1_700);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
+
+    @Test
+    void aSectionWithoutExitLastsUntilItsProcessDied() {
+        section(1, "k", 10, 0, 5, -1);
+        nemesis.add(Event.of("died", 300 * MS, "slot", 0, "pid", 1, "code", 143, "expected", true));
+        section(2, "k", 11, 0, 200, 250);
+        section(3, "k", 12, 0, 400, 450);
+
+        Report report = check();
+
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1).first().asString()
+                .contains("process gone +0.295s").contains("overlaps pid 2");
+    }
+
+    @Test
+    void aTermIsNoExcuse() {
+        section(1, "k", 10, 0, 5, 400);
+        fault("f1", "term", 1, 100, -1);
+        section(2, "k", 11, 0, 200, 250);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1).first().asString()
+                .contains("pid 1 got term at +0.095s");
+    }
+
+    @Test
+    void aLowerTokenAfterAHigherOneEndedIsARegression() {
+        section(1, "k", 20, 0, 5, 10);
+        section(2, "k", 13, 0, 20, 30);
+
+        assertThat(check().violations(Report.TOKENS)).hasSize(1).first().asString().contains("tok 13");
+    }
+
+    @Test
+    void oneTokenForTwoHoldersIsARegressionAndAnOverlap() {
+        section(1, "k", 20, 0, 5, 100);
+        section(2, "k", 20, 0, 50, 150);
+
+        Report report = check();
+
+        assertThat(report.violations(Report.TOKENS)).hasSize(1);
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
+
+    @Test
+    void theLockTableGoingBackIsARegression() {
+        journal.add(Event.of("lockrow", 1, "key", "k", "tok", 10, "owner", "a", "at", "t"));
+        journal.add(Event.of("lockrow", 2, "key", "k", "tok", 9, "owner", "b", "at", "t"));
+
+        assertThat(check().violations(Report.TOKENS)).hasSize(1).first().asString().contains("from token 10 to 9");
+    }
+
+    @Test
+    void aTokenTheLockTableNeverHadIsARegression() {
+        section(1, "k", 10, 0, 5, 10);
+        journal.add(Event.of("lockrow", 1, "key", "k", "tok", 11, "owner", "a", "at", "t"));
+
+        assertThat(check().violations(Report.TOKENS)).hasSize(1).first().asString().contains("never held");
+    }
+
+    @Test
+    void fencedWritesOutOfOrderOrFromAStaleTokenFail() {
+        journal.add(Event.of("fencedrow", 1, "key", "k", "old", 0, "new", 5, "pid", 1, "cur", 5, "live", true, "at", "t"));
+        journal.add(Event.of("fencedrow", 2, "key", "k", "old", 5, "new", 3, "pid", 2, "cur", 3, "live", true, "at", "t"));
+        journal.add(Event.of("fencedrow", 3, "key", "k", "old", 3, "new", 6, "pid", 2, "cur", 7, "live", true, "at", "t"));
+        journal.add(Event.of("fencedrow", 4, "key", "k", "old", 6, "new", 7, "pid", 2, "cur", 7, "live", false, "at", "t"));
+
+        Report report = check();
+
+        assertThat(report.violations(Report.FENCE)).hasSize(2);
+        assertThat(report.violations(Report.FENCE).get(0)).contains("token 3").contains("after token 5");
+        assertThat(report.violations(Report.FENCE).get(1)).contains("lock row held token 7");
+        assertThat(report.figures()).anyMatch(f -> f.contains("(1 at or just past the lease's end"));
+    }
+
+    @Test
+    void aLostUpdateIsExplainedOnlyByAnExplainedOverlap() {
+        section(1, "k", 10, 0, 5, 2_500);
+        section(2, "k", 11, 0, 1_600, 1_700);
+        journal.add(Event.of("counterrow", 1, "key", "k", "old", 4, "new", 5, "pid", 2, "tok", 11, "at", "t"));
+        journal.add(Event.of("counterrow", 2, "key", "k", "old", 5, "new", 5, "pid", 1, "tok", 10, "at", "t"));
+
+        Report unexplained = check();
+        fault("f1", "stop", 1, 20, 2_400);
+        Report explained = check();
+
+        assertThat(unexplained.violations(Report.LOST_UPDATES)).hasSize(1).first().asString()
+                .contains("wrote 5 over 5 (1 increment(s) lost");
+        assertThat(explained.violations(Report.LOST_UPDATES)).isEmpty();
+        assertThat(explained.figures()).anyMatch(f -> f.endsWith("1 lost updates explained by a fault"));
+    }
+
+    @Test
+    void aLostUpdateWithoutAnyOverlapFails() {
+        section(1, "k", 10, 0, 5, 100);
+        journal.add(Event.of("counterrow", 1, "key", "k", "old", 7, "new", 3, "pid", 1, "tok", 10, "at", "t"));
+
+        assertThat(check().violations(Report.LOST_UPDATES)).hasSize(1);
+    }
+
+    @Test
+    void reportsTheTimeFromAKillToTheNextAcquisition() {
+        section(1, "k", 10, 0, 5, -1);
+        fault("f1", "kill9", 1, 100, -1);
+        nemesis.add(Event.of("died", 110 * MS, "slot", 0, "pid", 1, "code", 137, "expected", true));
+        section(2, "k", 11, 0, 1_700, 1_750);
+        section(3, "j", 12, 0, 3_200, 3_250);
+        fault("f2", "db-outage", 0, 1_800, 3_000);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).isZero();
+        assertThat(report.figures()).anyMatch(f -> f.startsWith("kill9 of a holder -> next acquisition of its key: n=1 p50=1600 ms")
+                && f.contains("0 over ttl"));
+        assertThat(report.figures()).anyMatch(f -> f.equals("database back -> first acquisition: n=1 p50=200 ms p99=200 ms max=200 ms"));
+    }
+
+    @Test
+    void aKilledWorkerThatStillExitedItsSectionHeldNothing() {
+        section(1, "k", 10, 0, 5, 102);
+        fault("f1", "kill9", 1, 100, -1);
+        section(2, "k", 11, 0, 130, 150);
+
+        assertThat(check().figures()).anyMatch(f -> f.startsWith("kill9 of a holder") && f.endsWith("victims holding nothing: 1"));
+    }
+
+    @Test
+    void reportsCrashesHangsAndUndocumentedExceptions() {
+        nemesis.add(Event.of("spawn", 0, "slot", 0, "pid", 1));
+        nemesis.add(Event.of("died", 10 * MS, "slot", 0, "pid", 1, "code", 1, "expected", false));
+        nemesis.add(Event.of("hung", 20 * MS, "slot", 1, "pid", 2, "silentMs", 30_000));
+        workers.add(Event.of("fail", 5 * MS, "pid", 2, "thr", "t1", "key", "k", "req", 0, "ex", "LockTimeoutException", "msg", "m"));
+        workers.add(Event.of("error", 6 * MS, "pid", 2, "thr", "t1", "key", "k", "ex", "java.lang.IllegalStateException", "msg", "boom"));
+
+        Report report = check();
+
+        assertThat(report.figures()).anyMatch(f -> f.contains("1 crashed") && f.contains("1 hung"));
+        assertThat(report.figures()).anyMatch(f -> f.contains("{LockTimeoutException=1}"));
+        assertThat(report.figures()).anyMatch(f -> f.contains("not a LockException: {java.lang.IllegalStateException=1}"));
+    }
+
+    @Test
+    void fairnessWaitsAndTimeouts() {
+        nemesis.add(Event.of("phase", 0, "name", "fairness", "edge", "begin"));
+        section(1, "fair", 10, 0, 100, 150);
+        section(2, "fair", 11, 0, 300, 350);
+        workers.add(Event.of("fail", 400 * MS, "pid", 3, "thr", "t1", "key", "fair", "req", 0, "ex", "LockTimeoutException", "msg", "m"));
+        nemesis.add(Event.of("phase", 1_000 * MS, "name", "fairness", "edge", "end"));
+
+        assertThat(check().figures()).anyMatch(f -> f.equals(
+                "fairness, 2 processes on one key, no faults: wait n=2 p50=100 ms p99=300 ms max=300 ms, acquire timeouts 1"));
+    }
+
+    @Test
+    void aTornLastLineIsSkipped() {
+        assertThat(HistoryReader.parse("enter\t1\tpid=1\nexit\t2\tpi")).hasSize(1);
+        assertThat(HistoryReader.parse("garbage\nenter\t1\tpid=1\n")).hasSize(1);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.baton.faults.check;
+
+/**
+ * One critical section as a worker's history tells it: from {@code enter} to {@code exit}, or to the
+ * death of its process when the exit line is missing.
+ */
+public final class Section {
+
+    final long pid;
+    final String thread;
+    final String key;
+    final long token;
+    final String api;
+    final long requested;
+    final long entered;
+    Long exited;
+    Boolean heldAtExit;
+    Integer fencedRows;
+    String fencedError;
+    Long counterRead;
+    String counterError;
+    /** When the section ended for the purpose of overlaps: its exit, else its process's death. */
+    long end = Long.MAX_VALUE;
+    /** Part of an overlap that a fault of the older holder explains. */
+    boolean explainedOverlap;
+
+    Section(long pid, String thread, String key, long token, String api, long requested, long entered) {
+        this.pid = pid;
+        this.thread = thread;
+        this.key = key;
+        this.token = token;
+        this.api = api;
+        this.requested = requested;
+        this.entered = entered;
+    }
+
+    /** @return the holder: process and thread */
+    String holder() {
+        return pid + "/" + thread;
+    }
+
+    /** @return {@code key#token} */
+    String id() {
+        return key + "#" + token;
+    }
+
+    /** @return the wait for the lock, in milliseconds */
+    double waitMillis() {
+        return (entered - requested) / 1e6;
+    }
+
+    String describe(Clock clock) {
+        return "pid " + pid + " thr " + thread + " tok " + token + " (" + api + ") entered " + clock.at(entered)
+                + (exited != null ? " exited " + clock.at(exited) + " isHeld=" + heldAtExit
+                        : end == Long.MAX_VALUE ? " never exited" : " no exit line, process gone " + clock.at(end));
+    }
+}

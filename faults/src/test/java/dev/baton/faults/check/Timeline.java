@@ -1,0 +1,190 @@
+package dev.baton.faults.check;
+
+import static dev.baton.faults.history.Vocabulary.COUNTER;
+import static dev.baton.faults.history.Vocabulary.DIED;
+import static dev.baton.faults.history.Vocabulary.ENTER;
+import static dev.baton.faults.history.Vocabulary.EXIT;
+import static dev.baton.faults.history.Vocabulary.FAULT;
+import static dev.baton.faults.history.Vocabulary.FENCED;
+import static dev.baton.faults.history.Vocabulary.HEAL;
+import static dev.baton.faults.history.Vocabulary.HICCUP;
+import static dev.baton.faults.history.Vocabulary.PHASE;
+
+import dev.baton.faults.history.Event;
+import dev.baton.faults.history.FaultKind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The run put together from its histories: the sections, when each process died, the faults, and for
+ * each process the stretches of time that explain it losing a lock.
+ */
+final class Timeline {
+
+    /** A fault as the nemesis logged it. */
+    record Fault(String id, FaultKind kind, long pid, long begin, long end) {
+    }
+
+    final List<Section> sections = new ArrayList<>();
+    final Map<Long, Long> deaths = new HashMap<>();
+    final List<Fault> faults = new ArrayList<>();
+    final Map<String, long[]> phases = new LinkedHashMap<>();
+    private final List<Interval> database = new ArrayList<>();
+    /** Pauses the workers noticed themselves, long enough to explain a loss, that no SIGSTOP caused. */
+    final List<Interval> ownPauses = new ArrayList<>();
+    private final Map<Long, List<Interval>> pauses = new HashMap<>();
+    final Clock clock;
+    final long hiccupMillis;
+
+    Timeline(RunData data, CheckSettings settings) {
+        hiccupMillis = settings.hiccupMillis();
+        long origin = Stream.concat(data.workers().stream(), data.nemesis().stream()).mapToLong(Event::nano).min()
+                .orElse(0);
+        clock = new Clock(origin);
+        readNemesis(data.nemesis());
+        readWorkers(data.workers(), settings);
+        for (Section s : sections) {
+            if (s.exited != null) {
+                s.end = s.exited;
+            } else {
+                s.end = deaths.getOrDefault(s.pid, Long.MAX_VALUE);
+            }
+        }
+        sections.sort(Comparator.comparingLong((Section s) -> s.entered));
+    }
+
+    private void readNemesis(List<Event> events) {
+        Map<String, Event> open = new LinkedHashMap<>();
+        for (Event e : events) {
+            switch (e.type()) {
+                case DIED -> deaths.put(e.getLong("pid"), e.nano());
+                case FAULT -> open.put(e.get("id"), e);
+                case HEAL -> {
+                    Event begin = open.remove(e.get("id"));
+                    if (begin != null) {
+                        addFault(begin, e.nano());
+                    }
+                }
+                case PHASE -> {
+                    long[] span = phases.computeIfAbsent(e.get("name"), n -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
+                    if ("begin".equals(e.get("edge"))) {
+                        span[0] = e.nano();
+                    } else {
+                        span[1] = e.nano();
+                    }
+                }
+                default -> {
+                    // spawn, hung: read by the analyses that need them
+                }
+            }
+        }
+        open.values().forEach(begin -> addFault(begin, Long.MAX_VALUE)); // never healed (or a kill)
+    }
+
+    private void addFault(Event begin, long end) {
+        FaultKind kind = FaultKind.of(begin.get("kind"));
+        long pid = begin.getLong("pid");
+        Fault fault = new Fault(begin.get("id"), kind, pid, begin.nano(), end);
+        faults.add(fault);
+        String what = kind.label() + (kind.ofDatabase() ? "" : " of pid " + pid) + " " + clock.at(begin.nano()) + ".."
+                + clock.at(end);
+        if (kind.ofDatabase()) {
+            database.add(new Interval(begin.nano(), end, what));
+        } else if (kind.pausesOneProcess()) {
+            pauses.computeIfAbsent(pid, p -> new ArrayList<>()).add(new Interval(begin.nano(), end, what));
+        }
+    }
+
+    private void readWorkers(List<Event> events, CheckSettings settings) {
+        Map<String, Section> byId = new HashMap<>();
+        for (Event e : events) {
+            switch (e.type()) {
+                case ENTER -> {
+                    Section s = new Section(e.getLong("pid"), e.get("thr"), e.get("key"), e.getLong("tok"),
+                            e.get("api"), e.getLong("req"), e.nano());
+                    sections.add(s);
+                    byId.put(sectionId(e), s);
+                }
+                case FENCED -> section(byId, e).ifPresent(s -> {
+                    s.fencedRows = e.find("rows").map(Integer::valueOf).orElse(null);
+                    s.fencedError = e.find("err").orElse(null);
+                });
+                case COUNTER -> section(byId, e).ifPresent(s -> {
+                    s.counterRead = e.find("read").map(Long::valueOf).orElse(null);
+                    s.counterError = e.find("err").orElse(null);
+                });
+                case EXIT -> section(byId, e).ifPresent(s -> {
+                    s.exited = e.nano();
+                    s.heldAtExit = Boolean.valueOf(e.get("held"));
+                });
+                case HICCUP -> {
+                    long ms = e.getLong("ms");
+                    if (ms >= settings.hiccupMillis()) {
+                        long pid = e.getLong("pid");
+                        Interval pause = new Interval(e.nano() - ms * 1_000_000, e.nano(),
+                                "a " + ms + " ms pause pid " + pid + " noticed itself, ending " + clock.at(e.nano()));
+                        boolean stopped = faults.stream().anyMatch(f -> f.pid() == pid && f.kind() == FaultKind.STOP
+                                && pause.intersects(f.begin(), f.end()));
+                        if (!stopped) {
+                            ownPauses.add(pause);
+                        }
+                        pauses.computeIfAbsent(pid, p -> new ArrayList<>()).add(pause);
+                    }
+                }
+                default -> {
+                    // start, fail, error, lost, term, stopped: read by the analyses that need them
+                }
+            }
+        }
+    }
+
+    private static String sectionId(Event e) {
+        return e.get("pid") + "|" + e.get("thr") + "|" + e.get("key") + "|" + e.get("tok");
+    }
+
+    private static Optional<Section> section(Map<String, Section> byId, Event e) {
+        return Optional.ofNullable(byId.get(sectionId(e)));
+    }
+
+    /**
+     * What could explain that {@code pid} lost a lock between two moments: its own pauses, partitions and
+     * slow links, and database outages.
+     *
+     * @return the first explanation found
+     */
+    Optional<Interval> explanation(long pid, long from, long to) {
+        return Stream.concat(pauses.getOrDefault(pid, List.of()).stream(), database.stream())
+                .filter(i -> i.intersects(from, to)).findFirst();
+    }
+
+    /**
+     * The faults done to a process that do not excuse a loss (SIGTERM, SIGKILL), for the evidence.
+     *
+     * @return e.g. {@code  | pid 12 got term at +3.100s}, or empty
+     */
+    String otherFaults(long pid, long from, long to) {
+        StringBuilder out = new StringBuilder();
+        faults.stream().filter(f -> f.pid() == pid && !f.kind().pausesOneProcess() && f.begin() <= to + 2_000_000_000L
+                && f.begin() >= from - 2_000_000_000L)
+                .forEach(f -> out.append(" | pid ").append(pid).append(" got ").append(f.kind().label()).append(" at ")
+                        .append(clock.at(f.begin())));
+        return out.toString();
+    }
+
+    /** @return whether {@code nano} lies in the named phase (true when the run had no such phase) */
+    boolean inPhase(String name, long nano) {
+        long[] span = phases.get(name);
+        return span != null && nano >= span[0] && nano <= span[1];
+    }
+
+    /** @return the stretches when the database was down or restarting */
+    List<Interval> databaseOutages() {
+        return database;
+    }
+}

@@ -1,0 +1,125 @@
+package dev.baton.faults.nemesis;
+
+import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
+import static dev.baton.faults.history.Vocabulary.PHASE;
+
+import dev.baton.faults.check.CheckSettings;
+import dev.baton.faults.check.Checker;
+import dev.baton.faults.check.Report;
+import dev.baton.faults.check.RunData;
+import dev.baton.faults.db.Database;
+import dev.baton.faults.db.MariaDb;
+import dev.baton.faults.db.Postgres;
+import dev.baton.faults.db.Processes;
+import dev.baton.faults.db.Schema;
+import dev.baton.faults.history.Event;
+import dev.baton.faults.history.HistoryWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * One run on one database: start a private server, create the schema, start the workers, a fairness
+ * phase (every worker on one key, no faults), a fault phase (the nemesis), stop everything, export the
+ * database's journal and check the histories.
+ */
+public final class FaultRun {
+
+    /** The keys of the fault phase. */
+    public static final List<String> KEYS = List.of("k0", "k1", "k2");
+
+    private final RunSettings settings;
+    private final String database;
+
+    /**
+     * @param settings the run's settings
+     * @param database {@code postgresql} or {@code mariadb}
+     */
+    public FaultRun(RunSettings settings, String database) {
+        this.settings = settings;
+        this.database = database;
+    }
+
+    /**
+     * Runs and checks.
+     *
+     * @return the checker's report
+     * @throws IOException if the run directory cannot be written
+     */
+    public Report run() throws IOException {
+        Path dir = settings.dir().resolve(database).toAbsolutePath();
+        Path dbDir = settings.dir().resolve("db-" + database).toAbsolutePath();
+        clean(dir);
+        clean(dbDir); // a fresh database every run
+        Files.createDirectories(dir);
+        say("starting " + database + " in " + dbDir);
+        List<String> keys = new ArrayList<>(KEYS);
+        keys.add(FAIRNESS_KEY);
+        String title;
+        try (Database db = database.equals("postgresql") ? new Postgres(dbDir) : new MariaDb(dbDir);
+                HistoryWriter log = new HistoryWriter(dir.resolve(RunData.NEMESIS_FILE))) {
+            title = db.title();
+            Schema.create(db, keys);
+            HolderTracker tracker = new HolderTracker(dir);
+            try (Workers workers = new Workers(db, settings, dir, log)) {
+                workers.startAll();
+                say("waiting for " + settings.workers() + " workers");
+                workers.awaitStarted(tracker, Duration.ofMinutes(3));
+
+                say("fairness phase: " + settings.fairnessPhase().toSeconds() + " s, every worker on one key");
+                workers.control("fair");
+                log.write(PHASE, "name", "fairness", "edge", "begin");
+                Processes.sleep(settings.fairnessPhase().toMillis());
+                workers.control("idle");
+                Processes.sleep(1_500); // the last fair sections end
+                log.write(PHASE, "name", "fairness", "edge", "end");
+
+                say("fault phase: " + settings.faultPhase().toSeconds() + " s, " + settings.workers() + " workers x "
+                        + settings.threads() + " threads on " + KEYS + ", ttl " + settings.ttlMillis() + " ms");
+                workers.restarting(true);
+                workers.control("faults");
+                log.write(PHASE, "name", "faults", "edge", "begin");
+                new Nemesis(db, workers, tracker, log, settings.seed(), settings.ttlMillis()).run(settings.faultPhase());
+                log.write(PHASE, "name", "faults", "edge", "end");
+                workers.restarting(false);
+                say("stopping the workers");
+                workers.stopAll(Duration.ofSeconds(60));
+            }
+            exportJournal(db, dir);
+        }
+        Report report = new Checker(CheckSettings.forTtl(settings.ttlMillis())).check(title, RunData.load(dir));
+        say("checked: " + (report.failed() ? report.violationCount() + " violation(s)" : "no violation"));
+        return report;
+    }
+
+    private static void exportJournal(Database db, Path dir) {
+        try (HistoryWriter journal = new HistoryWriter(dir.resolve(RunData.JOURNAL_FILE))) {
+            for (Event row : Schema.journal(db)) {
+                journal.write(row);
+            }
+        }
+    }
+
+    private static void clean(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private void say(String line) {
+        System.out.println("[faults " + database + "] " + line);
+    }
+}

@@ -1,0 +1,153 @@
+package dev.baton.faults.nemesis;
+
+import static dev.baton.faults.history.Vocabulary.FAULT;
+import static dev.baton.faults.history.Vocabulary.HEAL;
+
+import dev.baton.faults.db.Database;
+import dev.baton.faults.db.Processes;
+import dev.baton.faults.history.FaultKind;
+import dev.baton.faults.history.HistoryWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Injects faults, one at a time with quiet gaps between them, until the phase is over; logs each with
+ * its time and target to the nemesis's history. Every fault is healed before the next one (a paused
+ * worker resumed, a link restored, the database started).
+ */
+final class Nemesis {
+
+    /** How often each fault is drawn, relative to the others. */
+    private static final List<FaultKind> DECK = List.of(
+            FaultKind.KILL9, FaultKind.KILL9, FaultKind.TERM, FaultKind.TERM, FaultKind.STOP, FaultKind.STOP,
+            FaultKind.PARTITION, FaultKind.PARTITION, FaultKind.SLOW, FaultKind.DB_RESTART, FaultKind.DB_OUTAGE);
+
+    private final Database db;
+    private final Workers workers;
+    private final HolderTracker tracker;
+    private final HistoryWriter log;
+    private final Random random;
+    private final long ttl;
+    private int faults;
+
+    Nemesis(Database db, Workers workers, HolderTracker tracker, HistoryWriter log, long seed, long ttlMillis) {
+        this.db = db;
+        this.workers = workers;
+        this.tracker = tracker;
+        this.log = log;
+        this.random = new Random(seed);
+        this.ttl = ttlMillis;
+    }
+
+    /**
+     * Injects faults until {@code phase} has passed.
+     *
+     * @param phase how long
+     */
+    void run(Duration phase) {
+        long deadline = System.nanoTime() + phase.toNanos();
+        List<FaultKind> deck = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            sleepChecking(2_000 + random.nextInt(2_500), deadline);
+            if (System.nanoTime() >= deadline) {
+                break;
+            }
+            if (deck.isEmpty()) {
+                deck.addAll(DECK);
+                java.util.Collections.shuffle(deck, random);
+            }
+            inject(deck.remove(deck.size() - 1));
+        }
+    }
+
+    private void sleepChecking(long millis, long deadline) {
+        long until = Math.min(deadline, System.nanoTime() + millis * 1_000_000);
+        while (System.nanoTime() < until) {
+            workers.checkHung(tracker);
+            Processes.sleep(Math.min(1_000, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
+        }
+    }
+
+    private void inject(FaultKind kind) {
+        String id = "f" + (++faults);
+        if (kind.ofDatabase()) {
+            begin(id, kind, 0, -1);
+            db.stop(kind == FaultKind.DB_RESTART);
+            if (kind == FaultKind.DB_OUTAGE) {
+                Processes.sleep(ttl + 500 + random.nextInt(1_000));
+            }
+            db.start();
+            heal(id);
+            return;
+        }
+        WorkerSlot slot = victim();
+        if (slot == null) {
+            return;
+        }
+        long pid = slot.pid();
+        switch (kind) {
+            case KILL9, TERM -> {
+                slot.exitExpected = true;
+                begin(id, kind, pid, slot.index);
+                Processes.signal(pid, kind == FaultKind.KILL9 ? "KILL" : "TERM");
+            }
+            case STOP -> {
+                slot.silenced = true;
+                begin(id, kind, pid, slot.index);
+                Processes.signal(pid, "STOP");
+                Processes.sleep(ttl + 500 + random.nextInt(1_000));
+                Processes.signal(pid, "CONT");
+                heal(id);
+                slot.silenced = false;
+            }
+            case PARTITION -> {
+                slot.silenced = true;
+                begin(id, kind, pid, slot.index);
+                slot.proxy.blackHole();
+                Processes.sleep(ttl + 500 + random.nextInt(1_500));
+                slot.proxy.forward();
+                heal(id);
+                slot.silenced = false;
+            }
+            case SLOW -> {
+                long delay = 100 + random.nextInt(300);
+                begin(id, kind, pid, slot.index, "delayMs", delay);
+                slot.proxy.slow(delay);
+                Processes.sleep(2_000 + random.nextInt(2_000));
+                slot.proxy.forward();
+                heal(id);
+            }
+            default -> throw new IllegalStateException("not a worker fault: " + kind);
+        }
+    }
+
+    /** The worker that entered a critical section most recently, else any live one. */
+    private WorkerSlot victim() {
+        tracker.poll();
+        Set<Long> alive = workers.alive();
+        for (HolderTracker.Holder holder : tracker.holders(alive)) {
+            WorkerSlot slot = workers.slotOf(holder.pid());
+            if (slot != null) {
+                return slot;
+            }
+        }
+        List<WorkerSlot> live = workers.slots().stream().filter(WorkerSlot::alive).toList();
+        return live.isEmpty() ? null : live.get(random.nextInt(live.size()));
+    }
+
+    private void begin(String id, FaultKind kind, long pid, int slot, Object... more) {
+        List<Object> fields = new ArrayList<>(List.of("id", id, "kind", kind.label(), "pid", pid, "slot", slot));
+        fields.addAll(List.of(more));
+        long at = log.write(FAULT, fields.toArray());
+        System.out.println(String.format(Locale.ROOT, "  %s %s%s", id, kind.label(), pid > 0 ? " of pid " + pid : "")
+                + " at " + at / 1_000_000 + " ms");
+    }
+
+    private void heal(String id) {
+        log.write(HEAL, "id", id);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.baton.faults.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The proxy against a loopback echo server: forward, black hole (held, then delivered), slow. */
+class FaultProxyTest {
+
+    private ServerSocket echo;
+    private FaultProxy proxy;
+
+    @BeforeEach
+    void start() throws IOException {
+        echo = new ServerSocket();
+        echo.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        Thread t = new Thread(() -> {
+            while (!echo.isClosed()) {
+                try {
+                    Socket s = echo.accept();
+                    Thread c = new Thread(() -> {
+                        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                            in.transferTo(out);
+                        } catch (IOException ignored) {
+                            // closed
+                        }
+                    });
+                    c.setDaemon(true);
+                    c.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        proxy = new FaultProxy(echo.getLocalPort());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        proxy.close();
+        echo.close();
+    }
+
+    private static int roundTrip(Socket s, int value) throws IOException {
+        s.getOutputStream().write(value);
+        return new DataInputStream(s.getInputStream()).read();
+    }
+
+    @Test
+    void forwardsHoldsAndDelays() throws Exception {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            s.setSoTimeout(500);
+            assertThat(roundTrip(s, 7)).isEqualTo(7);
+
+            proxy.blackHole();
+            s.getOutputStream().write(8);
+            boolean timedOut = false;
+            try {
+                s.getInputStream().read();
+            } catch (SocketTimeoutException e) {
+                timedOut = true;
+            }
+            assertThat(timedOut).as("nothing comes back through a black hole").isTrue();
+            proxy.forward();
+            assertThat(s.getInputStream().read()).as("held bytes flow once healed").isEqualTo(8);
+
+            proxy.slow(150);
+            s.setSoTimeout(5_000);
+            long start = System.nanoTime();
+            assertThat(roundTrip(s, 9)).isEqualTo(9);
+            assertThat((System.nanoTime() - start) / 1_000_000).as("two delayed chunks").isGreaterThanOrEqualTo(290);
+        }
+    }
+
+    @Test
+    void aDownTargetClosesNewConnections() throws Exception {
+        echo.close();
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            s.setSoTimeout(5_000);
+            assertThat(s.getInputStream().read()).isEqualTo(-1);
+        }
+    }
+}

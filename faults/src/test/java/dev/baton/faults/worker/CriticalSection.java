@@ -1,0 +1,131 @@
+package dev.baton.faults.worker;
+
+import static dev.baton.faults.history.Vocabulary.COUNTER;
+import static dev.baton.faults.history.Vocabulary.ENTER;
+import static dev.baton.faults.history.Vocabulary.EXIT;
+import static dev.baton.faults.history.Vocabulary.FENCED;
+import static dev.baton.faults.history.Vocabulary.LOST;
+
+import dev.baton.Lock;
+import dev.baton.faults.history.HistoryWriter;
+import dev.baton.jpa.FencedWrites;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import java.util.function.Function;
+
+/**
+ * What a worker does while it holds a lock, each step recorded as it happens: an unfenced
+ * read-modify-write of a counter (read, then write what was read plus one) around a fenced write (the
+ * store's helper, in the worker's own transaction, which then works a little longer before it commits). The worker's own database failures are recorded, never
+ * thrown: whatever escapes a section comes from Baton.
+ */
+final class CriticalSection {
+
+    private static final String FENCED_UPDATE =
+            "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND {fence}";
+
+    private final HistoryWriter history;
+    private final EntityManagerFactory factory;
+    private final long pid = ProcessHandle.current().pid();
+    private final long pauseMillis;
+    private volatile FencedWrites fenced;
+
+    CriticalSection(HistoryWriter history, EntityManagerFactory factory, long pauseMillis) {
+        this.history = history;
+        this.factory = factory;
+        this.pauseMillis = pauseMillis;
+    }
+
+    void run(Lock lock, String key, long requested, String api) {
+        String thread = Thread.currentThread().getName();
+        long token = lock.fencingToken();
+        history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", api, "req", requested);
+        lock.whenLost().thenAccept(reason -> history.write(LOST, "pid", pid, "thr", thread, "key", key, "tok", token,
+                "reason", String.valueOf(reason.getMessage())));
+        // the unfenced read ...
+        Long read = null;
+        try {
+            read = inTransaction(em -> ((Number) em.createNativeQuery("SELECT v FROM counter WHERE k = ?1")
+                    .setParameter(1, key).getSingleResult()).longValue());
+        } catch (RuntimeException e) {
+            history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
+        }
+        // ... the fenced write, with some work after it in the same transaction (where a pause hurts most) ...
+        try {
+            int rows = inTransaction(em -> {
+                int n = fencedWrites(em).executeUpdate(em, key, token, FENCED_UPDATE, token, pid, key);
+                pause();
+                return n;
+            });
+            history.write(FENCED, "pid", pid, "thr", thread, "key", key, "tok", token, "rows", rows);
+        } catch (RuntimeException e) {
+            history.write(FENCED, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
+        }
+        // ... and the unfenced write of what was read plus one
+        if (read != null) {
+            long wrote = read + 1;
+            try {
+                inTransaction(em -> em.createNativeQuery(
+                                "UPDATE counter SET v = ?1, writer_pid = ?2, writer_token = ?3 WHERE k = ?4")
+                        .setParameter(1, wrote).setParameter(2, pid).setParameter(3, token).setParameter(4, key)
+                        .executeUpdate());
+                history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "read", wrote - 1, "wrote", wrote);
+            } catch (RuntimeException e) {
+                history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
+            }
+        }
+        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(pauseMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private FencedWrites fencedWrites(EntityManager em) {
+        FencedWrites helper = fenced;
+        if (helper == null) {
+            helper = FencedWrites.forDatabaseOf(em); // as the store's README says: once, from the application's EM
+            fenced = helper;
+        }
+        return helper;
+    }
+
+    private <T> T inTransaction(Function<EntityManager, T> work) {
+        EntityManager em = factory.createEntityManager();
+        EntityTransaction tx = em.getTransaction();
+        try {
+            tx.begin();
+            T result = work.apply(em);
+            tx.commit();
+            return result;
+        } catch (RuntimeException e) {
+            try {
+                if (tx.isActive()) {
+                    tx.rollback();
+                }
+            } catch (RuntimeException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            em.close();
+        }
+    }
+
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = e.getClass().getName() + ": " + e.getMessage();
+        if (root != e) {
+            text += " <- " + root.getClass().getName() + ": " + root.getMessage();
+        }
+        return text.length() > 400 ? text.substring(0, 400) : text;
+    }
+}

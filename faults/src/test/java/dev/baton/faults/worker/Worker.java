@@ -1,0 +1,186 @@
+package dev.baton.faults.worker;
+
+import static dev.baton.faults.history.Vocabulary.ERROR;
+import static dev.baton.faults.history.Vocabulary.FAIL;
+import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
+import static dev.baton.faults.history.Vocabulary.HICCUP;
+import static dev.baton.faults.history.Vocabulary.START;
+import static dev.baton.faults.history.Vocabulary.STOPPED;
+import static dev.baton.faults.history.Vocabulary.TERM;
+
+import dev.baton.LockException;
+import dev.baton.Locks;
+import dev.baton.faults.history.HistoryWriter;
+import jakarta.persistence.EntityManagerFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+
+/**
+ * A worker process: a Weld SE application that uses Baton as a user would, on the JPA store
+ * ({@code baton.store=jpa}, the application's {@link EntityManagerFactory} bean), and records every
+ * critical section in its history ({@code worker-<slot>-<pid>.hist}).
+ *
+ * <p>What it does is set by the control file, read every 100 ms: {@code fair} — one thread contends for
+ * the key {@value dev.baton.faults.history.Vocabulary#FAIRNESS_KEY}; {@code faults} — several threads
+ * take random keys, half through {@code @Synchronized}, half through {@link Locks#callWithLock}; {@code idle};
+ * {@code stop} — finish the running sections, shut down and exit 0.
+ */
+public final class Worker {
+
+    private static WorkerSettings settings;
+    private static CriticalSection section;
+
+    private final HistoryWriter history;
+    private final long pid = ProcessHandle.current().pid();
+    private volatile String mode = "idle";
+
+    private Worker(HistoryWriter history) {
+        this.history = history;
+    }
+
+    static WorkerSettings settings() {
+        return settings;
+    }
+
+    static CriticalSection section() {
+        return section;
+    }
+
+    /**
+     * Runs a worker until the control file says {@code stop} (or the JVM is told to exit).
+     *
+     * @param args none
+     */
+    public static void main(String[] args) {
+        settings = WorkerSettings.fromSystemProperties();
+        // never outlive the suite (a killed Maven build must not leave workers behind)
+        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
+        long pid = ProcessHandle.current().pid();
+        HistoryWriter history = new HistoryWriter(settings.dir().resolve("worker-" + settings.slot() + "-" + pid + ".hist"));
+        Worker worker = new Worker(history);
+        try (WeldContainer container = new Weld()
+                .initialize()) { // discovers Persistence and SynchronizedWork (META-INF/beans.xml, annotated)
+            Locks locks = container.select(Locks.class).get();
+            SynchronizedWork sync = container.select(SynchronizedWork.class).get();
+            section = new CriticalSection(history, container.select(EntityManagerFactory.class).get(), settings.pauseMillis());
+            history.write(START, "pid", pid, "slot", settings.slot(), "ttl", System.getProperty("baton.ttl", ""));
+            worker.run(locks, sync);
+        }
+        history.write(STOPPED, "pid", pid);
+        System.exit(0);
+    }
+
+    private void run(Locks locks, SynchronizedWork sync) {
+        List<Thread> threads = new ArrayList<>();
+        threads.add(new Thread(() -> loop(locks, sync, true), "fair"));
+        for (int i = 0; i < settings.threads(); i++) {
+            threads.add(new Thread(() -> loop(locks, sync, false), "t" + i));
+        }
+        Thread hiccups = new Thread(this::watchHiccups, "hiccups");
+        hiccups.setDaemon(true);
+        hiccups.start();
+        // An application's graceful stop: on SIGTERM, take no new work and give running work a moment.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            history.write(TERM, "pid", pid);
+            mode = "stop";
+            long deadline = System.nanoTime() + settings.drainMillis() * 1_000_000;
+            for (Thread t : threads) {
+                try {
+                    t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }, "worker-drain"));
+        threads.forEach(t -> {
+            t.setDaemon(true); // the JVM may exit with work still running, as an application's would
+            t.start();
+        });
+        while (!"stop".equals(mode)) {
+            readControl();
+            sleep(100);
+        }
+        for (Thread t : threads) {
+            try {
+                t.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void readControl() {
+        try {
+            String read = new String(Files.readAllBytes(settings.control()), StandardCharsets.UTF_8).strip();
+            if (!read.isEmpty() && !"stop".equals(mode)) {
+                mode = read;
+            }
+        } catch (IOException e) {
+            // being rewritten: next time
+        }
+    }
+
+    private void loop(Locks locks, SynchronizedWork sync, boolean fairness) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String want = fairness ? "fair" : "faults";
+        while (true) {
+            String now = mode;
+            if ("stop".equals(now)) {
+                return;
+            }
+            if (!want.equals(now)) {
+                sleep(50);
+                continue;
+            }
+            String key = fairness ? FAIRNESS_KEY : settings.keys().get(random.nextInt(settings.keys().size()));
+            long requested = System.nanoTime();
+            try {
+                if (random.nextBoolean()) {
+                    sync.run(key, requested);
+                } else {
+                    locks.callWithLock(key, lock -> {
+                        section.run(lock, key, requested, "call");
+                        return null;
+                    });
+                }
+            } catch (LockException e) {
+                history.write(FAIL, "pid", pid, "thr", Thread.currentThread().getName(), "key", key, "req", requested,
+                        "ex", e.getClass().getSimpleName(), "msg", String.valueOf(e.getMessage()));
+                if (e instanceof dev.baton.LockStoreException) {
+                    sleep(100); // the database is away: do not spin
+                }
+            } catch (RuntimeException | Error e) {
+                history.write(ERROR, "pid", pid, "thr", Thread.currentThread().getName(), "key", key, "req", requested,
+                        "ex", e.getClass().getName(), "msg", CriticalSection.describe(e));
+            }
+            sleep(random.nextLong(settings.thinkMillis() + 1));
+        }
+    }
+
+    /** Notices when this process did not run (SIGSTOP, a long GC, an overloaded machine). */
+    private void watchHiccups() {
+        final long tick = 20;
+        while (true) {
+            long before = System.nanoTime();
+            sleep(tick);
+            long late = (System.nanoTime() - before) / 1_000_000 - tick;
+            if (late >= 100) {
+                history.write(HICCUP, "pid", pid, "ms", late);
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.baton.faults.worker;
+
+import dev.baton.jpa.JpaDatabase;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A worker's settings, from system properties {@code faults.*} (the Baton settings are ordinary
+ * {@code baton.*} system properties, read by MicroProfile Config).
+ *
+ * @param dir the run directory (histories)
+ * @param slot the worker's slot
+ * @param control the file whose content says what to do: {@code idle}, {@code fair}, {@code faults}, {@code stop}
+ * @param jdbcUrl the database, through this worker's proxy
+ * @param database which database
+ * @param keys the keys of the fault phase
+ * @param threads the threads of the fault phase
+ * @param pauseMillis the pause between the unfenced read and write
+ * @param thinkMillis the most a thread waits between two sections
+ * @param drainMillis how long the shutdown hook waits for running sections (an application's graceful stop)
+ */
+public record WorkerSettings(Path dir, int slot, Path control, String jdbcUrl, JpaDatabase database, List<String> keys,
+        int threads, long pauseMillis, long thinkMillis, long drainMillis) {
+
+    /** @return the settings of this JVM */
+    public static WorkerSettings fromSystemProperties() {
+        return new WorkerSettings(Path.of(required("faults.dir")), Integer.parseInt(required("faults.slot")),
+                Path.of(required("faults.control")), required("faults.jdbc-url"),
+                JpaDatabase.valueOf(required("faults.database")),
+                List.of(System.getProperty("faults.keys", "k0,k1,k2").split(",")),
+                Integer.getInteger("faults.threads", 2), Long.getLong("faults.pause", 40),
+                Long.getLong("faults.think", 30), Long.getLong("faults.drain", 1_000));
+    }
+
+    private static String required(String name) {
+        String value = System.getProperty(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("the system property " + name + " is missing");
+        }
+        return value;
+    }
+}
