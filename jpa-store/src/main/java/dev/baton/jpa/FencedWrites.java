@@ -14,6 +14,16 @@ import java.util.Objects;
  * still the key's current token and its lease is live, by the database clock. The check and the write
  * are one statement, in the <em>caller's</em> transaction (unlike the store's own statements).
  *
+ * <p><b>A fenced write is ordered before the next acquisition of its key, or writes nothing.</b> The
+ * condition locks the key's row until the caller's transaction ends ({@code FOR KEY SHARE} on
+ * PostgreSQL, {@code LOCK IN SHARE MODE} on MariaDB, {@code FOR UPDATE} on H2), and a new holder's
+ * takeover waits for that lock: once the check passed, the key does not change hands before the
+ * transaction commits or rolls back, even if the statement then waits for other rows or the lease
+ * ends meanwhile. Keep such transactions short (well under the ttl): while one is open, no one else
+ * acquires the key, and on MariaDB and H2 the holder's own renewals wait for it too. Under
+ * PostgreSQL's {@code REPEATABLE READ} or {@code SERIALIZABLE}, a takeover after the transaction's
+ * snapshot makes the statement fail with a serialization failure.
+ *
  * <pre>{@code
  * FencedWrites fenced = store.fencedWrites();
  * int rows = fenced.executeUpdate(em, "order:42", lock.fencingToken(),
@@ -85,7 +95,10 @@ public final class FencedWrites {
 
     /**
      * The condition, for statements built by hand: true while {@code token} is the current token of
-     * the key and its lease is live.
+     * the key and its lease is live. It locks the key's row until the caller's transaction ends, as
+     * {@link #executeUpdate} does, so a statement built with it has the same guarantee (see the class
+     * description); use it once per statement, in a {@code WHERE} of an UPDATE, DELETE or INSERT ...
+     * SELECT.
      *
      * @param keyParameter the placeholder the key is bound to, e.g. {@code ?3} or {@code :key}
      * @param tokenParameter the placeholder the token is bound to

@@ -3,6 +3,7 @@ package dev.baton.jpa;
 import dev.baton.LockException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
+import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
@@ -16,6 +17,7 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -37,6 +40,14 @@ import java.util.regex.Pattern;
  * caller's. The store connects lazily: creating it touches nothing, and after the database was down
  * the next operation simply tries again.
  *
+ * <p>Every call is bounded (see {@link LockStore}, "Bounded calls"): it waits for a row lock of
+ * another transaction at most its {@code maxWaitMillis} (an acquisition then answers not acquired;
+ * a renewal or release fails), and its connection gets a network timeout of that time plus
+ * {@value CallBound#NETWORK_ALLOWANCE_MILLIS} ms, so a database that stops answering fails the call
+ * with a {@link LockStoreException} instead of holding it. Calls without a bound of their own (the
+ * three-argument forms, {@link #release}) get the {@linkplain Builder#statementTimeout statement
+ * timeout}.
+ *
  * <p>Create one with {@link #builder(EntityManagerFactory)}, or let {@code baton.store=jpa} create it
  * from configuration.
  */
@@ -47,6 +58,9 @@ public final class JpaLockStore implements LockStore {
 
     /** A deadlock or serialization failure rolls everything back; the statement is run again this often. */
     private static final int MAX_ATTEMPTS = 8;
+
+    /** The default bound of a call that comes without one. */
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
 
     private static final Pattern MISSING_CLASS =
             Pattern.compile("Class \\[[\\w.$]+\\] not found");
@@ -59,6 +73,7 @@ public final class JpaLockStore implements LockStore {
     private final String sequence;
     private final SchemaAction schemaAction;
     private final TransactionRunner runner;
+    private final long statementTimeoutMillis;
     private final ReentrantLock setup = new ReentrantLock();
     private volatile EntityManagerFactory factory;
     private volatile Dialect dialect;
@@ -71,6 +86,7 @@ public final class JpaLockStore implements LockStore {
         this.sequence = builder.sequence;
         this.schemaAction = builder.schemaAction;
         this.runner = builder.runner;
+        this.statementTimeoutMillis = builder.statementTimeoutMillis;
     }
 
     /**
@@ -97,28 +113,58 @@ public final class JpaLockStore implements LockStore {
         return new Builder(factory, true);
     }
 
+    /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
+        return acquire(key, owner, ttlMillis, statementTimeoutMillis);
+    }
+
+    /**
+     * {@inheritDoc} A row lock that another transaction holds on the key (a new holder waits for the
+     * fenced writes of the last one) is waited for at most {@code maxWaitMillis}; then: not acquired.
+     */
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
-        return execute("acquire", key, (d, c) -> d.acquire(c, key, owner, ttlMillis));
+        requireValidWait(maxWaitMillis);
+        return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, b),
+                AcquireResult::notAcquired);
+    }
+
+    /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis) {
+        return renew(key, owner, ttlMillis, statementTimeoutMillis);
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
+    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
-        return execute("renew", key, (d, c) -> d.renew(c, key, owner, ttlMillis));
+        requireValidWait(maxWaitMillis);
+        return execute("renew", key, maxWaitMillis, (d, c, b) -> d.renew(c, key, owner, ttlMillis, b), null);
     }
 
     /**
      * Renews many locks in one transaction of two statements per hundred leases (see the module's
-     * README), instead of one transaction per lock.
+     * README), instead of one transaction per lock. Bounded by the {@linkplain Builder#statementTimeout
+     * statement timeout}.
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        return renewAll(leases, ttlMillis, statementTimeoutMillis);
+    }
+
+    /**
+     * {@inheritDoc} In one transaction, as {@link #renewAll(Collection, long)}: if a row of one of the
+     * leases stays locked by another transaction longer than {@code maxWaitMillis}, the whole call fails.
+     */
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         Objects.requireNonNull(leases, "leases");
         LockArguments.requireValidTtl(ttlMillis);
+        requireValidWait(maxWaitMillis);
         List<Lease> checked = new ArrayList<>(leases.size());
         for (Lease lease : leases) {
             Objects.requireNonNull(lease, "lease");
@@ -128,13 +174,15 @@ public final class JpaLockStore implements LockStore {
         if (checked.isEmpty()) {
             return Set.of();
         }
-        return execute("renewAll", checked.size() + " leases", (d, c) -> d.renewAll(c, checked, ttlMillis));
+        return execute("renewAll", checked.size() + " leases", maxWaitMillis,
+                (d, c, b) -> d.renewAll(c, checked, ttlMillis, b), null);
     }
 
+    /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
     @Override
     public boolean release(String key, String owner) {
         check(key, owner);
-        return execute("release", key, (d, c) -> d.release(c, key, owner));
+        return execute("release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
     }
 
     @Override
@@ -172,6 +220,11 @@ public final class JpaLockStore implements LockStore {
         return sequence;
     }
 
+    /** @return the bound of calls that come without one, in milliseconds */
+    public long statementTimeoutMillis() {
+        return statementTimeoutMillis;
+    }
+
     @Override
     public void close() {
         closed = true;
@@ -188,30 +241,64 @@ public final class JpaLockStore implements LockStore {
         LockArguments.requireValidOwner(owner);
     }
 
-    @FunctionalInterface
-    private interface Operation<T> {
-        T run(Dialect dialect, java.sql.Connection connection) throws SQLException;
+    private static void requireValidWait(long maxWaitMillis) {
+        if (maxWaitMillis < 0) {
+            throw new IllegalArgumentException("maxWaitMillis must be 0 or more, not " + maxWaitMillis);
+        }
     }
 
-    private <T> T execute(String operation, String key, Operation<T> op) {
+    @FunctionalInterface
+    private interface Operation<T> {
+        T run(Dialect dialect, java.sql.Connection connection, CallBound bound) throws SQLException;
+    }
+
+    /**
+     * Runs one operation in a transaction of its own, bounded by {@code maxWaitMillis}.
+     *
+     * @param outOfTime what the operation answers when it ran out of time waiting for a row lock (or
+     *     for a deadlock to clear); null: it fails
+     */
+    private <T> T execute(String operation, String key, long maxWaitMillis, Operation<T> op, Supplier<T> outOfTime) {
         if (closed) {
             throw new LockStoreException("The JPA lock store is closed");
         }
-        Dialect d = dialect();
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return inTransaction(c -> op.run(d, c));
-            } catch (LockException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                SQLException sql = sqlCause(e);
-                if (attempt < MAX_ATTEMPTS && sql != null && d.isTransient(sql)) {
-                    LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-001 retrying " + operation + " after " + sql);
-                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(100_000, 2_000_000L * attempt));
-                    continue;
+        try (CallBound bound = CallBound.open(maxWaitMillis)) {
+            Dialect d = dialect();
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return inTransaction(c -> {
+                        d.limitLockWaits(c, bound);
+                        return op.run(d, c, bound);
+                    });
+                } catch (LockException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    SQLException sql = sqlCause(e);
+                    if (sql != null && d.isLockTimeout(sql)) {
+                        if (outOfTime != null) {
+                            return outOfTime.get();
+                        }
+                        throw new LockStoreException("The JPA lock store (" + d + ") could not " + operation + " key '"
+                                + abbreviate(key) + "' within " + maxWaitMillis + " ms: another transaction holds its"
+                                + " row (on MariaDB and H2, a fenced write of the holder's own that is still open): "
+                                + describe(e), e);
+                    }
+                    if (sql != null && d.isTransient(sql)) {
+                        if (attempt < MAX_ATTEMPTS && !bound.expired()) {
+                            LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-001 retrying " + operation + " after " + sql);
+                            long pause = ThreadLocalRandom.current().nextLong(100_000, 2_000_000L * attempt);
+                            LockSupport.parkNanos(Math.min(pause, TimeUnit.MILLISECONDS.toNanos(bound.remainingMillis())));
+                            continue;
+                        }
+                        if (outOfTime != null) {
+                            return outOfTime.get(); // others are taking the key at this moment
+                        }
+                    }
+                    throw new LockStoreException("The JPA lock store (" + d + ") failed to " + operation + " key '"
+                            + abbreviate(key) + "': " + describe(e)
+                            + (bound.expired() ? " (the call's bound of " + maxWaitMillis + " ms and "
+                                    + CallBound.NETWORK_ALLOWANCE_MILLIS + " ms for the round trip had passed)" : ""), e);
                 }
-                throw new LockStoreException("The JPA lock store (" + d + ") failed to " + operation + " key '"
-                        + abbreviate(key) + "': " + describe(e), e);
             }
         }
     }
@@ -237,7 +324,8 @@ public final class JpaLockStore implements LockStore {
     }
 
     private Dialect connect() {
-        try {
+        // Connecting (and the schema action) gets the statement timeout, whatever the first call's bound.
+        try (CallBound bound = CallBound.open(statementTimeoutMillis)) {
             Dialect d = inTransaction(c -> Dialect.detect(c, table, sequence));
             if (schemaAction == SchemaAction.CREATE) {
                 create(d);
@@ -307,7 +395,10 @@ public final class JpaLockStore implements LockStore {
         setup.lock();
         try {
             if (factory == null) {
-                factory = Objects.requireNonNull(factorySource.get(), "the EntityManagerFactory supplier returned null");
+                EntityManagerFactory created = Objects.requireNonNull(factorySource.get(),
+                        "the EntityManagerFactory supplier returned null");
+                JdbcAccess.watch(created);
+                factory = created;
             }
             return factory;
         } finally {
@@ -363,6 +454,7 @@ public final class JpaLockStore implements LockStore {
         private String sequence = Dialect.DEFAULT_SEQUENCE;
         private SchemaAction schemaAction = SchemaAction.NONE;
         private TransactionRunner runner = ResourceLocalTransactionRunner.INSTANCE;
+        private long statementTimeoutMillis = DEFAULT_STATEMENT_TIMEOUT.toMillis();
 
         private Builder(Supplier<EntityManagerFactory> factorySource, boolean ownsFactory) {
             this.factorySource = factorySource;
@@ -415,6 +507,26 @@ public final class JpaLockStore implements LockStore {
          */
         public Builder transactionRunner(TransactionRunner runner) {
             this.runner = Objects.requireNonNull(runner, "runner");
+            return this;
+        }
+
+        /**
+         * The bound of calls that come without one of their own, default
+         * {@link #DEFAULT_STATEMENT_TIMEOUT}: {@link JpaLockStore#release}, the three-argument
+         * {@code acquire}, {@code renew} and {@code renewAll}, and connecting (with the schema action).
+         * Such a call waits for a row lock of another transaction at most this long, and for the
+         * database's answer this long plus {@value CallBound#NETWORK_ALLOWANCE_MILLIS} ms.
+         *
+         * @param timeout at least 1 ms
+         * @return this builder
+         * @throws IllegalArgumentException if it is shorter than 1 ms or longer than a year
+         */
+        public Builder statementTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.toMillis() > LockArguments.MAX_DURATION_MILLIS) {
+                throw new IllegalArgumentException("The statement timeout must be from 1 ms to 365 days, not " + timeout);
+            }
+            this.statementTimeoutMillis = timeout.toMillis();
             return this;
         }
 

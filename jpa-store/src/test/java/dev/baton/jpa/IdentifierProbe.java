@@ -1,5 +1,6 @@
 package dev.baton.jpa;
 
+import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.schema.SchemaCheck;
@@ -12,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -85,23 +87,29 @@ final class IdentifierProbe {
         if (database == JpaDatabase.MARIADB) {
             return parse(what, table, sequence);
         }
+        try (CallBound bound = CallBound.open(TimeUnit.MINUTES.toMillis(1))) {
+            return exercise(what, table, sequence, bound);
+        }
+    }
+
+    private String exercise(String what, String table, String sequence, CallBound bound) {
         Dialect dialect = DialectFactory.create(database, table, sequence);
         String owner = JpaTestOwners.owner();
         try {
             dialect.create(connection);
             dialect.validate(connection);
             SchemaCheck.of(database, table, sequence).run(connection);
-            if (!dialect.acquire(connection, "k", owner, 60_000).isAcquired()) {
+            if (!dialect.acquire(connection, "k", owner, 60_000, bound).isAcquired()) {
                 return what + ": not acquired";
             }
-            if (!dialect.renew(connection, "k", owner, 60_000)) {
+            if (!dialect.renew(connection, "k", owner, 60_000, bound)) {
                 return what + ": not renewed";
             }
-            if (dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000).size() != 1) {
+            if (dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000, bound).size() != 1) {
                 return what + ": not renewed in a batch";
             }
             fencedUpdate(table);
-            if (!dialect.release(connection, "k", owner)) {
+            if (!dialect.release(connection, "k", owner, bound)) {
                 return what + ": not released";
             }
             return null;
@@ -118,6 +126,12 @@ final class IdentifierProbe {
      * errors count.
      */
     private String parse(String what, String table, String sequence) {
+        try (CallBound bound = CallBound.open(TimeUnit.MINUTES.toMillis(1))) {
+            return parse(what, table, sequence, bound);
+        }
+    }
+
+    private String parse(String what, String table, String sequence, CallBound bound) {
         Dialect dialect = DialectFactory.create(database, table, sequence);
         String owner = JpaTestOwners.owner();
         List<Step> steps = new java.util.ArrayList<>();
@@ -131,11 +145,11 @@ final class IdentifierProbe {
         }
         steps.add(() -> dialect.validate(connection));
         steps.add(() -> SchemaCheck.of(database, table, sequence).run(connection));
-        steps.add(() -> dialect.acquire(connection, "k", owner, 60_000));
-        steps.add(() -> dialect.renew(connection, "k", owner, 60_000));
-        steps.add(() -> dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000));
+        steps.add(() -> dialect.acquire(connection, "k", owner, 60_000, bound));
+        steps.add(() -> dialect.renew(connection, "k", owner, 60_000, bound));
+        steps.add(() -> dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000, bound));
         steps.add(() -> fencedUpdate(table));
-        steps.add(() -> dialect.release(connection, "k", owner));
+        steps.add(() -> dialect.release(connection, "k", owner, bound));
         for (Step step : steps) {
             try {
                 step.run();

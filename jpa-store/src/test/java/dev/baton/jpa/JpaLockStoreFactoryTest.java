@@ -121,6 +121,26 @@ class JpaLockStoreFactoryTest {
     }
 
     @Test
+    void statementTimeoutIsADurationAndBadOnesNameKeyAndValue() {
+        for (String bad : new String[] {"soon", "0", "0ms", "-5s", "5 minutes", "400d", "PT0S"}) {
+            Context context = new Context().with("persistence-unit", "baton-hibernate").with("statement-timeout", bad);
+            assertThatThrownBy(() -> factory().validate(context)).as(bad).isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jpa.statement-timeout").hasMessageContaining(bad);
+        }
+        for (String[] good : new String[][] {{"750ms", "750"}, {"2s", "2000"}, {"1m", "60000"}, {"PT0.5S", "500"},
+                {"1500", "1500"}}) {
+            Context context = new Context().with("persistence-unit", "baton-hibernate").with("statement-timeout", good[0]);
+            factory().validate(context);
+            try (LockStore store = factory().create(context)) {
+                assertThat(((JpaLockStore) store).statementTimeoutMillis()).as(good[0]).isEqualTo(Long.parseLong(good[1]));
+            }
+        }
+        try (LockStore store = factory().create(new Context().with("persistence-unit", "baton-hibernate"))) {
+            assertThat(((JpaLockStore) store).statementTimeoutMillis()).as("the default").isEqualTo(5_000);
+        }
+    }
+
+    @Test
     void needsAPersistenceUnitOrAnEntityManagerFactoryBean() {
         assertThatThrownBy(() -> factory().validate(new Context())).isInstanceOf(LockConfigurationException.class)
                 .hasMessageContaining("baton.jpa.persistence-unit").hasMessageContaining("EntityManagerFactory");

@@ -61,6 +61,14 @@ abstract class Matrix {
     }
 
     @Nested
+    class BoundedCalls extends BoundedCallsSuite {
+        @Override
+        protected Backend backend() {
+            return backend;
+        }
+    }
+
+    @Nested
     class Schema extends SchemaSuite {
         @Override
         protected Backend backend() {

@@ -6,11 +6,17 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockStoreException;
 import dev.baton.jpa.testing.Backend;
+import dev.baton.jpa.testing.NoReconnectRetries;
 import dev.baton.jpa.testing.TcpProxy;
+import dev.baton.spi.AcquireResult;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,6 +63,58 @@ public abstract class OutageSuite {
                 assertThat(store.release(key, recoveredOwner)).isTrue();
                 assertThat(store.release(held, holder)).isTrue();
                 assertThat(store.acquire(held, JpaTestOwners.owner(), 1000).fencingToken()).isGreaterThan(token);
+            } finally {
+                factory.close();
+            }
+        }
+    }
+
+    // Issue 9, item 17: a database that stops answering (packets swallowed, nothing closed) fails a
+    // bounded call within about its bound, not after the operating system gives up on the socket.
+    // The store bounds every round trip on a connection it holds. What comes before is the pool's and
+    // the driver's: the data source here is set up as the README advises, with a connect timeout (a
+    // new connection's handshake) and a pool that makes no round trip when it lends a connection
+    // (Hibernate's built-in pool would switch auto-commit off there, unbounded, unless it keeps it on),
+    // and EclipseLink does not retry on new connections after the store gave up (see NoReconnectRetries).
+    @Test
+    void aDatabaseThatStopsAnsweringFailsABoundedCallWithinItsBoundAndTheStoreRecovers() throws Exception {
+        Backend backend = backend();
+        String table = backend.tableName("hole");
+        try (TcpProxy proxy = TcpProxy.forJdbcUrl(backend.url())) {
+            proxy.start();
+            String url = proxy.rewrite(backend.url());
+            url += (url.contains("?") ? "&" : "?") + switch (backend.database()) {
+                case POSTGRESQL -> "connectTimeout=2&loginTimeout=2";
+                case MARIADB -> "connectTimeout=2000";
+                case H2 -> throw new IllegalStateException("H2 runs in memory");
+            };
+            EntityManagerFactory factory = backend.newFactory(url, Map.of("hibernate.connection.autocommit", "true",
+                    "eclipselink.session.customizer", NoReconnectRetries.class.getName()));
+            try (JpaLockStore store = JpaLockStore.builder(factory).table(table).sequence(table + "_seq")
+                    .schemaAction(SchemaAction.CREATE).statementTimeout(Duration.ofSeconds(1)).build()) {
+                String held = "hole-held:" + UUID.randomUUID();
+                String holder = JpaTestOwners.owner();
+                assertThat(store.acquire(held, holder, 120_000).isAcquired()).isTrue();
+
+                proxy.blackHole();
+                String key = "hole:" + UUID.randomUUID();
+                long t0 = System.nanoTime();
+                CompletableFuture<AcquireResult> call = CompletableFuture.supplyAsync(
+                        () -> store.acquire(key, JpaTestOwners.owner(), 120_000, 1_000));
+                assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS))
+                        .as("a call bounded to 1 s on a database that does not answer")
+                        .isInstanceOf(ExecutionException.class)
+                        .cause().isInstanceOf(LockStoreException.class).hasMessageContaining("acquire");
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0))
+                        .as("ms until the bounded call failed (bound 1 s + 2 s for the round trip)").isLessThan(10_000);
+
+                proxy.heal();
+                String recovered = JpaTestOwners.owner();
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(
+                        LockStoreException.class).until(() -> store.acquire(key, recovered, 120_000, 1_000).isAcquired());
+                assertThat(store.renew(held, holder, 120_000, 1_000)).as("the lock taken before").isTrue();
+                assertThat(store.release(key, recovered)).isTrue();
+                assertThat(store.release(held, holder)).isTrue();
             } finally {
                 factory.close();
             }

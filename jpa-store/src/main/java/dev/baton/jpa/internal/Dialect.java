@@ -31,6 +31,15 @@ import java.util.regex.Pattern;
  * <p>Rows are never deleted by the store: a release moves the expiry into the past. So the insert
  * branch of an upsert runs at most once per key, and every later acquisition draws its token in the
  * update branch, under the row lock, after every earlier token for the key was drawn.
+ *
+ * <p>Every expiry is computed when the row is written, after any wait for the row lock, so a lease
+ * written after a wait is a full ttl long. Every wait for a row lock is bounded by the call's
+ * {@link CallBound}: a statement that runs out of time fails with an exception that
+ * {@link #isLockTimeout} recognizes (an acquisition then answers "not acquired").
+ *
+ * <p>A fenced write ({@link #fencePredicate}) locks the key's row until the writer's transaction
+ * ends, in a mode that a takeover by a new holder waits for: a fenced write is ordered before the
+ * next acquisition of its key, or writes nothing.
  */
 public abstract class Dialect {
 
@@ -96,10 +105,12 @@ public abstract class Dialect {
      * @param key the key
      * @param owner the owner
      * @param ttlMillis the lease
+     * @param bound how long the call may wait for the row lock
      * @return the result
-     * @throws SQLException if the statement failed
+     * @throws SQLException if the statement failed or ran out of time ({@link #isLockTimeout})
      */
-    public abstract AcquireResult acquire(Connection c, String key, String owner, long ttlMillis) throws SQLException;
+    public abstract AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+            throws SQLException;
 
     /**
      * Extends {@code owner}'s live lock; one compare-and-set statement.
@@ -108,11 +119,13 @@ public abstract class Dialect {
      * @param key the key
      * @param owner the owner
      * @param ttlMillis the new lease
+     * @param bound how long the call may wait for the row lock
      * @return whether it was extended
-     * @throws SQLException if the statement failed
+     * @throws SQLException if the statement failed or ran out of time
      */
-    public boolean renew(Connection c, String key, String owner, long ttlMillis) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(renewSql())) {
+    public boolean renew(Connection c, String key, String owner, long ttlMillis, CallBound bound) throws SQLException {
+        lockRows(c, List.of(key), bound);
+        try (PreparedStatement ps = prepare(c, renewSql(bound), bound)) {
             ps.setLong(1, ttlParameter(ttlMillis));
             ps.setString(2, key);
             ps.setString(3, owner);
@@ -129,10 +142,12 @@ public abstract class Dialect {
      * @param c the connection, in a transaction
      * @param leases the leases (key as stored, owner)
      * @param ttlMillis the new lease
+     * @param bound how long the call may wait for row locks
      * @return the leases extended
-     * @throws SQLException if a statement failed, or the update did not match what was locked
+     * @throws SQLException if a statement failed or ran out of time, or the update did not match what
+     *     was locked
      */
-    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis) throws SQLException {
+    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound) throws SQLException {
         List<Lease> ordered = new ArrayList<>(leases);
         // one lock order for every instance: fewer deadlocks between batches that share keys
         ordered.sort(Comparator.comparing(Lease::key).thenComparing(Lease::owner));
@@ -140,9 +155,10 @@ public abstract class Dialect {
         for (int from = 0; from < ordered.size(); from += BATCH_CHUNK) {
             List<Lease> chunk = ordered.subList(from, Math.min(ordered.size(), from + BATCH_CHUNK));
             List<Lease> live = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(statementPrefix() + "SELECT lock_key, owner FROM " + table
+            lockRows(c, chunk.stream().map(Lease::key).distinct().toList(), bound);
+            try (PreparedStatement ps = prepare(c, statementPrefix(bound) + "SELECT lock_key, owner FROM " + table
                     + " WHERE (" + leaseMatch(chunk.size()) + ") AND expires_at > " + now()
-                    + " ORDER BY lock_key FOR UPDATE")) {
+                    + " ORDER BY lock_key " + renewalLockClause(), bound)) {
                 bindLeases(ps, 1, chunk);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -153,8 +169,8 @@ public abstract class Dialect {
             if (live.isEmpty()) {
                 continue;
             }
-            try (PreparedStatement ps = c.prepareStatement(statementPrefix() + "UPDATE " + table + " SET expires_at = "
-                    + expiryAfter("?") + " WHERE " + leaseMatch(live.size()))) {
+            try (PreparedStatement ps = prepare(c, statementPrefix(bound) + "UPDATE " + table + " SET expires_at = "
+                    + expiryAfter("?") + " WHERE " + leaseMatch(live.size()), bound)) {
                 ps.setLong(1, ttlParameter(ttlMillis));
                 bindLeases(ps, 2, live);
                 int updated = ps.executeUpdate();
@@ -189,15 +205,91 @@ public abstract class Dialect {
      * @param c the connection
      * @param key the key
      * @param owner the owner
+     * @param bound how long the call may wait for the row lock
      * @return whether it was freed
-     * @throws SQLException if the statement failed
+     * @throws SQLException if the statement failed or ran out of time
      */
-    public boolean release(Connection c, String key, String owner) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(releaseSql())) {
+    public boolean release(Connection c, String key, String owner, CallBound bound) throws SQLException {
+        lockRows(c, List.of(key), bound);
+        try (PreparedStatement ps = prepare(c, releaseSql(bound), bound)) {
             ps.setString(1, key);
             ps.setString(2, owner);
             return ps.executeUpdate() == 1;
         }
+    }
+
+    /**
+     * Limits the row lock waits of the statements that follow in the store's transaction to the time
+     * the call has left, where the database sets that per transaction (PostgreSQL's
+     * {@code lock_timeout}). The default does nothing: the statements carry their limit
+     * ({@link #statementPrefix(CallBound)}, {@link #lockRows}).
+     *
+     * @param c the connection of the store's transaction, before its first statement of the call
+     * @param bound the call's bound
+     * @throws SQLException if it failed
+     */
+    public void limitLockWaits(Connection c, CallBound bound) throws SQLException {
+    }
+
+    /**
+     * Locks the rows of {@code keys} first, waiting at most the time the call has left, where a
+     * statement that waited for a row lock would use a stale clock afterwards (H2). The default does
+     * nothing: the statements lock the rows themselves.
+     *
+     * @param c the connection of the store's transaction
+     * @param keys the keys, at most {@value #BATCH_CHUNK}
+     * @param bound the call's bound
+     * @throws SQLException if it failed or ran out of time
+     */
+    protected void lockRows(Connection c, List<String> keys, CallBound bound) throws SQLException {
+    }
+
+    /**
+     * Whether a statement failed because it waited for a row lock (or ran) longer than its call's bound.
+     *
+     * @param e the failure
+     * @return whether the call ran out of time
+     */
+    public abstract boolean isLockTimeout(SQLException e);
+
+    /**
+     * Prepares a statement of a store call, with a query timeout as a last resort (the connection's
+     * network timeout and the lock wait limits come first).
+     *
+     * @param c the connection
+     * @param sql the statement
+     * @param bound the call's bound
+     * @return the statement
+     * @throws SQLException if it failed
+     */
+    protected PreparedStatement prepare(Connection c, String sql, CallBound bound) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        try {
+            ps.setQueryTimeout(bound.queryTimeoutSeconds());
+        } catch (SQLException | RuntimeException e) {
+            // not supported: the other bounds still hold
+        }
+        return ps;
+    }
+
+    /**
+     * The row lock {@link #renewAll} takes on the live leases it found. It must keep every other store
+     * statement on those rows out until the update, and should not wait for a fenced write.
+     *
+     * @return the locking clause
+     */
+    protected String renewalLockClause() {
+        return "FOR UPDATE";
+    }
+
+    /**
+     * The row lock a fenced write takes on its key's row (held until the writer's transaction ends): a
+     * takeover by a new holder must wait for it.
+     *
+     * @return the locking clause of the fence's sub-select
+     */
+    protected String fenceLockClause() {
+        return "FOR UPDATE";
     }
 
     /**
@@ -233,15 +325,32 @@ public abstract class Dialect {
         return "";
     }
 
-    /** @return the renew statement: parameters ttl, key, owner */
-    protected String renewSql() {
-        return statementPrefix() + "UPDATE " + table + " SET expires_at = " + expiryAfter("?")
+    /**
+     * {@link #statementPrefix()} for a statement of a store call, which may also carry the call's lock
+     * wait limit (MariaDB).
+     *
+     * @param bound the call's bound
+     * @return the prefix
+     */
+    protected String statementPrefix(CallBound bound) {
+        return statementPrefix();
+    }
+
+    /**
+     * @param bound the call's bound
+     * @return the renew statement: parameters ttl, key, owner
+     */
+    protected String renewSql(CallBound bound) {
+        return statementPrefix(bound) + "UPDATE " + table + " SET expires_at = " + expiryAfter("?")
                 + " WHERE lock_key = ? AND owner = ? AND expires_at > " + now();
     }
 
-    /** @return the release statement: parameters key, owner */
-    protected String releaseSql() {
-        return statementPrefix() + "UPDATE " + table + " SET expires_at = " + pastExpiry()
+    /**
+     * @param bound the call's bound
+     * @return the release statement: parameters key, owner
+     */
+    protected String releaseSql(CallBound bound) {
+        return statementPrefix(bound) + "UPDATE " + table + " SET expires_at = " + pastExpiry()
                 + " WHERE lock_key = ? AND owner = ? AND expires_at > " + now();
     }
 
@@ -267,7 +376,9 @@ public abstract class Dialect {
 
     /**
      * The SQL predicate of a fenced write: true while {@code token} is the key's current token and
-     * its lease is live, by the database clock.
+     * its lease is live, by the database clock. Its sub-select locks the key's row
+     * ({@link #fenceLockClause()}) until the writer's transaction ends, so no new holder takes the key
+     * over before the write commits, also when the write waits for other rows after the check.
      *
      * @param keyParameter the placeholder of the key, e.g. {@code ?3}
      * @param tokenParameter the placeholder of the token, e.g. {@code ?4}
@@ -275,7 +386,8 @@ public abstract class Dialect {
      */
     public String fencePredicate(String keyParameter, String tokenParameter) {
         return "EXISTS (SELECT 1 FROM " + table + " baton_fence WHERE baton_fence.lock_key = " + keyParameter
-                + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > " + now() + ")";
+                + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > " + now()
+                + " " + fenceLockClause() + ")";
     }
 
     /**

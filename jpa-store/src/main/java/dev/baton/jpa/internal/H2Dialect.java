@@ -6,14 +6,31 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * H2 2.x: {@code MERGE INTO ... USING} whose update branch only fires on an expired row, read back
  * with {@code SELECT ... FROM FINAL TABLE (...)}. Two first acquisitions of a new key can collide on
  * the primary key; that and H2's concurrent-update error are retried. When the key is held, a second
  * query in the same transaction reads the remaining lease (H2 runs embedded: no extra round trip).
+ *
+ * <p>Time: H2's {@code CURRENT_TIMESTAMP} stands still for a whole transaction, so a statement that
+ * waited for a row would write a lease that started before the wait. The clock here is the start of
+ * the running statement (from {@code INFORMATION_SCHEMA.SESSIONS}), and every store call first locks
+ * its rows with {@code SELECT ... FOR UPDATE WAIT <the call's time left>} ({@link #lockRows}), so the
+ * statement that checks and writes does not wait any more. H2 has only exclusive row locks: a fence
+ * locks the key's row {@code FOR UPDATE}, and a holder's renewal waits for its fenced transaction.
  */
 final class H2Dialect extends Dialect {
+
+    /** The start of the running statement by the database clock (CURRENT_TIMESTAMP is the transaction's). */
+    private static final String STATEMENT_START = "(SELECT EXECUTING_STATEMENT_START FROM INFORMATION_SCHEMA.SESSIONS"
+            + " WHERE SESSION_ID = SESSION_ID())";
+
+    /** H2's LOCK_TIMEOUT_1: a row lock not granted in time. */
+    private static final int LOCK_TIMEOUT = 50200;
 
     private final String acquireSql;
     private final String remainingSql;
@@ -23,11 +40,11 @@ final class H2Dialect extends Dialect {
         this.acquireSql = "SELECT token FROM FINAL TABLE (MERGE INTO " + table + " l"
                 + " USING (VALUES (CAST(? AS VARCHAR(500)), CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(k, o, ttl)"
                 + " ON l.lock_key = s.k"
-                + " WHEN MATCHED AND l.expires_at <= CURRENT_TIMESTAMP THEN UPDATE SET owner = s.o,"
+                + " WHEN MATCHED AND l.expires_at <= " + now() + " THEN UPDATE SET owner = s.o,"
                 + " token = NEXT VALUE FOR " + sequence + ", expires_at = " + expiryAfter("s.ttl")
                 + " WHEN NOT MATCHED THEN INSERT (lock_key, owner, token, expires_at)"
                 + " VALUES (s.k, s.o, NEXT VALUE FOR " + sequence + ", " + expiryAfter("s.ttl") + "))";
-        this.remainingSql = "SELECT DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP, expires_at) FROM " + table + " WHERE lock_key = ?";
+        this.remainingSql = "SELECT DATEDIFF(MILLISECOND, " + now() + ", expires_at) FROM " + table + " WHERE lock_key = ?";
     }
 
     @Override
@@ -36,8 +53,10 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
+    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        lockRows(c, List.of(key), bound);
+        try (PreparedStatement ps = prepare(c, acquireSql, bound)) {
             ps.setString(1, key);
             ps.setString(2, owner);
             ps.setLong(3, ttlMillis);
@@ -47,7 +66,7 @@ final class H2Dialect extends Dialect {
                 }
             }
         }
-        try (PreparedStatement ps = c.prepareStatement(remainingSql)) {
+        try (PreparedStatement ps = prepare(c, remainingSql, bound)) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 return held(rs.next() ? rs.getLong(1) : 0);
@@ -56,13 +75,32 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
+    protected void lockRows(Connection c, List<String> keys, CallBound bound) throws SQLException {
+        long millis = bound.remainingMillis();
+        String sql = "SELECT lock_key FROM " + table + " WHERE lock_key IN ("
+                + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") ORDER BY lock_key FOR UPDATE"
+                + (millis == 0 ? " NOWAIT" : String.format(Locale.ROOT, " WAIT %.3f", millis / 1000.0));
+        try (PreparedStatement ps = prepare(c, sql, bound)) {
+            for (int i = 0; i < keys.size(); i++) {
+                ps.setString(i + 1, keys.get(i));
+            }
+            ps.executeQuery().close();
+        }
+    }
+
+    @Override
+    public boolean isLockTimeout(SQLException e) {
+        return e.getErrorCode() == LOCK_TIMEOUT;
+    }
+
+    @Override
     protected String now() {
-        return "CURRENT_TIMESTAMP";
+        return STATEMENT_START;
     }
 
     @Override
     protected String expiryAfter(String ttlParameter) {
-        return "DATEADD(MILLISECOND, CAST(" + ttlParameter + " AS BIGINT), CURRENT_TIMESTAMP)";
+        return "DATEADD(MILLISECOND, CAST(" + ttlParameter + " AS BIGINT), " + now() + ")";
     }
 
     @Override
@@ -74,6 +112,6 @@ final class H2Dialect extends Dialect {
     public boolean isTransient(SQLException e) {
         String state = e.getSQLState();
         // 23505: two MERGEs inserted the same new key; 90131: concurrent update of the same row.
-        return super.isTransient(e) || "23505".equals(state) || "90131".equals(state) || "HYT00".equals(state);
+        return super.isTransient(e) || "23505".equals(state) || "90131".equals(state);
     }
 }

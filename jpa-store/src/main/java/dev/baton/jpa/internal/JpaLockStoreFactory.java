@@ -23,7 +23,11 @@ import java.util.Set;
  * <li>{@code table} (default {@code baton_locks}) and {@code sequence} (default
  * {@code baton_fencing_seq}): plain identifiers, optionally schema-qualified, no part of them an SQL
  * reserved word of PostgreSQL, MariaDB or H2;</li>
- * <li>{@code schema-action}: {@code none} (default), {@code create} or {@code validate}.</li>
+ * <li>{@code schema-action}: {@code none} (default), {@code create} or {@code validate};</li>
+ * <li>{@code statement-timeout} (default {@code 5s}): the bound of store calls that come without one
+ * (release, and calls of callers that set none): how long they wait for a row lock of another
+ * transaction, and (plus two seconds) for the database's answer. A duration: {@code 500ms}, {@code 5s},
+ * {@code 1m}, ISO-8601 ({@code PT5S}) or plain milliseconds.</li>
  * </ul>
  * A {@link TransactionRunner} bean of the application, if any, runs the store's transactions.
  */
@@ -36,6 +40,9 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     static final String TABLE = "table";
     static final String SEQUENCE = "sequence";
     static final String SCHEMA_ACTION = "schema-action";
+    static final String STATEMENT_TIMEOUT = "statement-timeout";
+
+    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
 
     private static final String PROVIDER = "a Jakarta Persistence 3.1 provider (Hibernate ORM 6.6 or EclipseLink 4.0)";
 
@@ -50,6 +57,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         identifier(context, TABLE, Dialect.DEFAULT_TABLE);
         identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE);
         schemaAction(context);
+        statementTimeout(context);
         Optional<String> unit = persistenceUnit(context);
         if (unit.isPresent()) {
             boolean noProvider;
@@ -87,6 +95,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                 .table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
                 .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
                 .schemaAction(schemaAction(context))
+                .statementTimeout(statementTimeout(context))
                 .build();
     }
 
@@ -119,6 +128,38 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
             throw new LockConfigurationException(context.settingKey(setting) + "='" + value + "' " + problem);
         }
         return value;
+    }
+
+    private static java.time.Duration statementTimeout(StoreContext context) {
+        Optional<String> value = context.setting(STATEMENT_TIMEOUT);
+        if (value.isEmpty()) {
+            return JpaLockStore.DEFAULT_STATEMENT_TIMEOUT;
+        }
+        String text = value.get().strip();
+        long millis;
+        try {
+            java.util.regex.Matcher m = DURATION.matcher(text);
+            if (m.matches()) {
+                long amount = Long.parseLong(m.group(1));
+                millis = Math.multiplyExact(amount, switch (m.group(2) == null ? "ms" : m.group(2)) {
+                    case "s" -> 1_000L;
+                    case "m" -> 60_000L;
+                    case "h" -> 3_600_000L;
+                    case "d" -> 86_400_000L;
+                    default -> 1L;
+                });
+            } else {
+                millis = java.time.Duration.parse(text).toMillis();
+            }
+        } catch (RuntimeException e) {
+            throw new LockConfigurationException(context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get()
+                    + "' is not a duration: use e.g. 500ms, 5s, 1m, PT5S or plain milliseconds", e);
+        }
+        if (millis < 1 || millis > dev.baton.spi.LockArguments.MAX_DURATION_MILLIS) {
+            throw new LockConfigurationException(context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get()
+                    + "' must be from 1 ms to 365 days");
+        }
+        return java.time.Duration.ofMillis(millis);
     }
 
     private static SchemaAction schemaAction(StoreContext context) {

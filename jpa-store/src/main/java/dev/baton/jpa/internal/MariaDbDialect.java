@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Locale;
 
 /**
  * MariaDB 10.5+: {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING}.
@@ -22,21 +23,35 @@ import java.sql.SQLException;
  * <p>Time is {@code SYSDATE(6)} (real time when evaluated) under {@code SET STATEMENT time_zone =
  * '+00:00'}, so expiries are UTC whatever a connection's time zone. The key column must compare
  * bytes with NO PAD ({@code utf8mb4_nopad_bin}); the store checks it when it connects.
+ *
+ * <p>The update branch computes the new expiry itself, after the row lock is granted (not
+ * {@code VALUE(expires_at)}, which {@code VALUES} computed when the statement started: after a wait
+ * for the row, that lease would already be over). Lock waits are limited per statement: {@code SET
+ * STATEMENT innodb_lock_wait_timeout} (whole seconds; 0 does not wait) and {@code max_statement_time}
+ * (fractions of a second; it also ends a row lock wait). A fence reads the key's row {@code LOCK IN
+ * SHARE MODE} at every isolation level (InnoDB has no weaker lock that a takeover waits for), so a
+ * holder's own renewal also waits for its fenced transaction to end.
  */
 final class MariaDbDialect extends Dialect {
 
     private static final String UTC = "SET STATEMENT time_zone = '+00:00' FOR ";
 
+    /** ER_LOCK_WAIT_TIMEOUT and ER_STATEMENT_TIMEOUT (max_statement_time). */
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+    private static final int STATEMENT_TIMEOUT = 1969;
+    private static final long MAX_LOCK_WAIT_SECONDS = 1_073_741_824L;
+    private static final long MAX_STATEMENT_MILLIS = 31_536_000_000L;
+
     private final String acquireSql;
 
     MariaDbDialect(String table, String sequence) {
         super(table, sequence);
-        this.acquireSql = UTC + "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
+        this.acquireSql = "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
                 + " VALUES (?, ?, NEXTVAL(" + sequence + "), " + expiryAfter("?") + ")"
                 + " ON DUPLICATE KEY UPDATE"
                 + " token = IF(expires_at <= SYSDATE(6), NEXTVAL(" + sequence + "), token),"
                 + " owner = IF(token = LASTVAL(" + sequence + "), VALUE(owner), owner),"
-                + " expires_at = IF(token = LASTVAL(" + sequence + "), VALUE(expires_at), expires_at)"
+                + " expires_at = IF(token = LASTVAL(" + sequence + "), " + expiryAfter("?") + ", expires_at)"
                 + " RETURNING token, token = LASTVAL(" + sequence + "),"
                 + " CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
     }
@@ -47,11 +62,13 @@ final class MariaDbDialect extends Dialect {
     }
 
     @Override
-    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
+    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        try (PreparedStatement ps = prepare(c, statementPrefix(bound) + acquireSql, bound)) {
             ps.setString(1, key);
             ps.setString(2, owner);
             ps.setLong(3, ttlParameter(ttlMillis));
+            ps.setLong(4, ttlParameter(ttlMillis));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("INSERT ... RETURNING returned no row");
@@ -87,6 +104,32 @@ final class MariaDbDialect extends Dialect {
     @Override
     protected String statementPrefix() {
         return UTC;
+    }
+
+    @Override
+    protected String statementPrefix(CallBound bound) {
+        long millis = Math.min(MAX_STATEMENT_MILLIS, bound.remainingMillis());
+        long seconds = Math.min(MAX_LOCK_WAIT_SECONDS, (millis + 999) / 1000);
+        // max_statement_time = 0 would mean "no limit"; with no time left, innodb_lock_wait_timeout = 0 does not wait.
+        return "SET STATEMENT time_zone = '+00:00', innodb_lock_wait_timeout = " + seconds
+                + (millis > 0 ? String.format(Locale.ROOT, ", max_statement_time = %.3f", millis / 1000.0) : "")
+                + " FOR ";
+    }
+
+    @Override
+    protected PreparedStatement prepare(Connection c, String sql, CallBound bound) throws SQLException {
+        // No JDBC query timeout: the driver would send it as one more max_statement_time.
+        return c.prepareStatement(sql);
+    }
+
+    @Override
+    public boolean isLockTimeout(SQLException e) {
+        return e.getErrorCode() == LOCK_WAIT_TIMEOUT || e.getErrorCode() == STATEMENT_TIMEOUT;
+    }
+
+    @Override
+    protected String fenceLockClause() {
+        return "LOCK IN SHARE MODE";
     }
 
     @Override

@@ -13,6 +13,13 @@ import java.sql.Statement;
  * the holder's remaining lease when it did not fire. Time is {@code clock_timestamp()} (the real
  * time at evaluation, not the transaction's start); tokens are {@code nextval} of a {@code CACHE 1}
  * sequence, so they are handed out in order to every session.
+ *
+ * <p>Row locks: the update branch names the key column in its {@code SET} list, which makes
+ * PostgreSQL lock the conflicting row {@code FOR UPDATE} (not {@code FOR NO KEY UPDATE}); that is
+ * the one mode that waits for the {@code FOR KEY SHARE} lock of a fenced write. Renewals and
+ * releases are plain updates of {@code expires_at} ({@code FOR NO KEY UPDATE}), which a fence does
+ * not hold up, so a holder renews while its fenced transaction is open. Lock waits are limited per
+ * transaction by {@code SET LOCAL lock_timeout}.
  */
 final class PostgresDialect extends Dialect {
 
@@ -27,7 +34,7 @@ final class PostgresDialect extends Dialect {
                 + " INSERT INTO " + table + " AS l (lock_key, owner, token, expires_at)"
                 + " VALUES (?, ?, nextval('" + sequence + "'), " + expiryAfter("?") + ")"
                 + " ON CONFLICT (lock_key) DO UPDATE"
-                + " SET owner = EXCLUDED.owner, token = nextval('" + sequence + "'),"
+                + " SET lock_key = EXCLUDED.lock_key, owner = EXCLUDED.owner, token = nextval('" + sequence + "'),"
                 + " expires_at = " + expiryAfter("?")
                 + " WHERE l.expires_at <= clock_timestamp()"
                 + " RETURNING l.token)"
@@ -43,8 +50,9 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(acquireSql)) {
+    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        try (PreparedStatement ps = prepare(c, acquireSql, bound)) {
             ps.setString(1, key);
             ps.setString(2, owner);
             ps.setLong(3, ttlMillis);
@@ -62,6 +70,30 @@ final class PostgresDialect extends Dialect {
                 return held(rs.getLong(2));
             }
         }
+    }
+
+    @Override
+    public void limitLockWaits(Connection c, CallBound bound) throws SQLException {
+        // 0 would mean "no limit": 1 ms is as close to "do not wait" as lock_timeout gets.
+        long millis = Math.min(Integer.MAX_VALUE, Math.max(1, bound.remainingMillis()));
+        try (Statement st = c.createStatement()) {
+            st.execute("SET LOCAL lock_timeout = " + millis);
+        }
+    }
+
+    @Override
+    public boolean isLockTimeout(SQLException e) {
+        return "55P03".equals(e.getSQLState()); // lock_not_available
+    }
+
+    @Override
+    protected String renewalLockClause() {
+        return "FOR NO KEY UPDATE"; // what the update takes anyway; does not wait for a fence's FOR KEY SHARE
+    }
+
+    @Override
+    protected String fenceLockClause() {
+        return "FOR KEY SHARE";
     }
 
     @Override

@@ -5,12 +5,15 @@ import dev.baton.jpa.TransactionRunner;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
+import java.sql.Connection;
 import java.util.function.Function;
 
 /**
  * The default {@link TransactionRunner}: a new application-managed entity manager and a
  * {@code RESOURCE_LOCAL} transaction per operation, so the store uses its own connection and never
- * the caller's.
+ * the caller's. During a store call ({@link CallBound}) the connection is bounded from before the
+ * transaction begins until after it ends, where the provider lets the store reach it that early (see
+ * {@link JdbcAccess#open}).
  */
 public final class ResourceLocalTransactionRunner implements TransactionRunner {
 
@@ -22,7 +25,7 @@ public final class ResourceLocalTransactionRunner implements TransactionRunner {
 
     @Override
     public <T> T inNewTransaction(EntityManagerFactory factory, Function<EntityManager, T> work) {
-        EntityManager em = factory.createEntityManager();
+        EntityManager em = JdbcAccess.open(factory);
         try {
             EntityTransaction tx;
             try {
@@ -33,14 +36,23 @@ public final class ResourceLocalTransactionRunner implements TransactionRunner {
                         + " or JDBC settings) for it, or supply a dev.baton.jpa.TransactionRunner that runs in a new"
                         + " JTA transaction (REQUIRES_NEW)", e);
             }
-            tx.begin();
+            CallBound bound = CallBound.current();
+            Connection held = bound == null ? null : JdbcAccess.connectionBeforeBegin(em);
+            boolean attached = held != null && bound.attach(held);
             try {
-                T result = work.apply(em);
-                tx.commit();
-                return result;
-            } catch (RuntimeException e) {
-                rollbackQuietly(tx, e);
-                throw e;
+                tx.begin();
+                try {
+                    T result = work.apply(em);
+                    tx.commit();
+                    return result;
+                } catch (RuntimeException e) {
+                    rollbackQuietly(tx, e);
+                    throw e;
+                }
+            } finally {
+                if (attached) {
+                    bound.detach(held);
+                }
             }
         } finally {
             em.close();

@@ -60,7 +60,18 @@ public record Backend(JpaDatabase database, Provider provider) {
      * @return the factory; the caller closes it
      */
     public EntityManagerFactory newFactory(String url) {
-        Map<String, Object> properties = new HashMap<>();
+        return newFactory(url, Map.of());
+    }
+
+    /**
+     * A new factory on another URL, with more properties of the persistence unit.
+     *
+     * @param url the JDBC URL
+     * @param more properties to add
+     * @return the factory; the caller closes it
+     */
+    public EntityManagerFactory newFactory(String url, Map<String, Object> more) {
+        Map<String, Object> properties = new HashMap<>(more);
         properties.put("jakarta.persistence.jdbc.url", url);
         properties.put("jakarta.persistence.jdbc.driver", switch (database) {
             case POSTGRESQL -> "org.postgresql.Driver";

@@ -13,7 +13,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP forwarder on 127.0.0.1 that a test can cut and restore, to play a database that goes down and
- * comes back on the same address. Loopback only.
+ * comes back on the same address, or turn into a black hole, to play a database (or a network) that
+ * stops answering without closing anything. Loopback only.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -21,6 +22,7 @@ public final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile ServerSocket server;
+    private volatile boolean blackHole;
     private int port;
 
     public TcpProxy(String targetHost, int targetPort) {
@@ -63,7 +65,7 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /** Refuses new connections and cuts every open one. */
-    public void stop() {
+    public synchronized void stop() {
         ServerSocket s = server;
         server = null;
         closeQuietly(s);
@@ -71,6 +73,27 @@ public final class TcpProxy implements AutoCloseable {
             closeQuietly(socket);
         }
         sockets.clear();
+    }
+
+    /**
+     * Stops forwarding, in both directions, without closing anything: what is sent is swallowed, on
+     * open connections and on new ones (which are accepted as before). A client waits for an answer
+     * that never comes, as when the database hangs or the network drops packets.
+     */
+    public void blackHole() {
+        blackHole = true;
+    }
+
+    /**
+     * Ends a {@link #blackHole()}: cuts the connections that lost data in it (their protocol state is
+     * gone) and forwards again, for new connections.
+     */
+    public synchronized void heal() {
+        for (Socket socket : sockets) {
+            closeQuietly(socket);
+        }
+        sockets.clear();
+        blackHole = false;
     }
 
     public int port() {
@@ -82,8 +105,15 @@ public final class TcpProxy implements AutoCloseable {
             try {
                 Socket client = s.accept();
                 Socket upstream = new Socket(targetHost, targetPort);
-                sockets.add(client);
-                sockets.add(upstream);
+                synchronized (this) {
+                    if (server != s) { // stopped meanwhile: this connection is cut too
+                        closeQuietly(client);
+                        closeQuietly(upstream);
+                        continue;
+                    }
+                    sockets.add(client);
+                    sockets.add(upstream);
+                }
                 pump(client, upstream);
                 pump(upstream, client);
             } catch (IOException e) {
@@ -98,6 +128,9 @@ public final class TcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (blackHole) {
+                        continue; // swallowed
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }

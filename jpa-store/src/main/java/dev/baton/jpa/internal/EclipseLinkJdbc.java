@@ -1,0 +1,59 @@
+package dev.baton.jpa.internal;
+
+import jakarta.persistence.EntityManagerFactory;
+import java.sql.Connection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import org.eclipse.persistence.internal.databaseaccess.Accessor;
+import org.eclipse.persistence.sessions.SessionEvent;
+import org.eclipse.persistence.sessions.SessionEventAdapter;
+import org.eclipse.persistence.sessions.server.Server;
+
+/**
+ * EclipseLink's connections, seen when they are taken from and given back to the pool: EclipseLink
+ * begins a transaction ({@code setAutoCommit(false)}, a round trip on some drivers) before the store
+ * can reach the connection, and ends it ({@code commit}, {@code setAutoCommit(true)}) after. A session
+ * listener bounds the connection as EclipseLink acquires it on a thread that runs a store call (see
+ * {@link CallBound}), and puts the timeout back before EclipseLink releases it. Loaded only when
+ * EclipseLink is the provider.
+ */
+final class EclipseLinkJdbc {
+
+    private static final Map<Server, Boolean> WATCHED = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private static final SessionEventAdapter LISTENER = new SessionEventAdapter() {
+        @Override
+        public void postAcquireConnection(SessionEvent event) {
+            CallBound bound = CallBound.current();
+            Connection connection = connection(event);
+            if (bound != null && connection != null) {
+                bound.attach(connection);
+            }
+        }
+
+        @Override
+        public void preReleaseConnection(SessionEvent event) {
+            CallBound bound = CallBound.current();
+            Connection connection = connection(event);
+            if (bound != null && connection != null) {
+                bound.detach(connection);
+            }
+        }
+    };
+
+    private EclipseLinkJdbc() {
+    }
+
+    /** Registers the listener on the factory's server session, once. */
+    static void watch(EntityManagerFactory factory) {
+        Server server = factory.unwrap(Server.class);
+        if (server != null && WATCHED.putIfAbsent(server, Boolean.TRUE) == null) {
+            server.getEventManager().addListener(LISTENER);
+        }
+    }
+
+    private static Connection connection(SessionEvent event) {
+        return event.getResult() instanceof Accessor accessor ? accessor.getConnection() : null;
+    }
+}
