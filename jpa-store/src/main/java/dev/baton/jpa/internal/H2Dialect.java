@@ -29,6 +29,9 @@ final class H2Dialect extends Dialect {
     private static final String STATEMENT_START = "(SELECT EXECUTING_STATEMENT_START FROM INFORMATION_SCHEMA.SESSIONS"
             + " WHERE SESSION_ID = SESSION_ID())";
 
+    /** H2's GENERAL_ERROR_1. */
+    private static final int GENERAL_ERROR = 50000;
+
     /** H2's LOCK_TIMEOUT_1: a row lock not granted in time. */
     private static final int LOCK_TIMEOUT = 50200;
 
@@ -112,6 +115,17 @@ final class H2Dialect extends Dialect {
     public boolean isTransient(SQLException e) {
         String state = e.getSQLState();
         // 23505: two MERGEs inserted the same new key; 90131: concurrent update of the same row.
-        return super.isTransient(e) || "23505".equals(state) || "90131".equals(state);
+        return super.isTransient(e) || "23505".equals(state) || "90131".equals(state) || sessionsRace(e);
+    }
+
+    /**
+     * H2 2.3 can fail reading {@code INFORMATION_SCHEMA.SESSIONS} (our clock) while another session ends:
+     * a general error wrapping a {@code NullPointerException} on that session's transaction. Nothing was
+     * written (the statement failed as a whole and the store's transaction is rolled back): try again.
+     */
+    private static boolean sessionsRace(SQLException e) {
+        String message = e.getMessage();
+        return e.getErrorCode() == GENERAL_ERROR && message != null && message.contains("NullPointerException")
+                && message.contains("org.h2.mvstore.tx.Transaction");
     }
 }
