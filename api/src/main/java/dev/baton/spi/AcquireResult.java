@@ -8,16 +8,19 @@ import java.util.OptionalLong;
  */
 public final class AcquireResult {
 
-    private static final AcquireResult NOT_ACQUIRED = new AcquireResult(false, 0, -1);
+    private static final AcquireResult NOT_ACQUIRED = new AcquireResult(false, 0, -1, false);
+    private static final AcquireResult NEXT_IN_TURN = new AcquireResult(false, 0, -1, true);
 
     private final boolean acquired;
     private final long fencingToken;
     private final long remainingLeaseMillis;
+    private final boolean nextInTurn;
 
-    private AcquireResult(boolean acquired, long fencingToken, long remainingLeaseMillis) {
+    private AcquireResult(boolean acquired, long fencingToken, long remainingLeaseMillis, boolean nextInTurn) {
         this.acquired = acquired;
         this.fencingToken = fencingToken;
         this.remainingLeaseMillis = remainingLeaseMillis;
+        this.nextInTurn = nextInTurn;
     }
 
     /**
@@ -31,7 +34,7 @@ public final class AcquireResult {
         if (fencingToken <= 0) {
             throw new IllegalArgumentException("fencing token must be positive, was " + fencingToken);
         }
-        return new AcquireResult(true, fencingToken, -1);
+        return new AcquireResult(true, fencingToken, -1, false);
     }
 
     /**
@@ -50,7 +53,27 @@ public final class AcquireResult {
      * @return the result
      */
     public static AcquireResult notAcquired(long remainingLeaseMillis) {
-        return new AcquireResult(false, 0, Math.max(0, remainingLeaseMillis));
+        return new AcquireResult(false, 0, Math.max(0, remainingLeaseMillis), false);
+    }
+
+    /**
+     * Not acquired, and the caller now holds the key's next turn ({@link LockStore#acquire(String, String,
+     * long, long, Turn)}): it should ask again soon after the key is released.
+     *
+     * @return the result
+     */
+    public static AcquireResult nextInTurn() {
+        return NEXT_IN_TURN;
+    }
+
+    /**
+     * Not acquired, the caller holds the key's next turn, and the holder's lease runs this much longer.
+     *
+     * @param remainingLeaseMillis the holder's remaining lease, at least 0
+     * @return the result
+     */
+    public static AcquireResult nextInTurn(long remainingLeaseMillis) {
+        return new AcquireResult(false, 0, Math.max(0, remainingLeaseMillis), true);
     }
 
     /**
@@ -72,6 +95,13 @@ public final class AcquireResult {
     }
 
     /**
+     * @return whether the caller, not having acquired the key, holds its next turn
+     */
+    public boolean isNextInTurn() {
+        return nextInTurn;
+    }
+
+    /**
      * @return how long the holder's lease still runs, when not acquired and the store reports it
      */
     public OptionalLong remainingLeaseMillis() {
@@ -83,6 +113,7 @@ public final class AcquireResult {
         if (acquired) {
             return "acquired(token=" + fencingToken + ")";
         }
-        return remainingLeaseMillis < 0 ? "notAcquired" : "notAcquired(remaining=" + remainingLeaseMillis + "ms)";
+        String name = nextInTurn ? "nextInTurn" : "notAcquired";
+        return remainingLeaseMillis < 0 ? name : name + "(remaining=" + remainingLeaseMillis + "ms)";
     }
 }

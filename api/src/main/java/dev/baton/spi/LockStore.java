@@ -72,6 +72,50 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
+     * {@link #acquire(String, String, long, long)} for a caller that waits its turn (stores that declare
+     * {@link StoreCapability#WAITING_TURNS}; the default ignores the turn). In one atomic operation:
+     * <ul>
+     * <li>if the key is free and its turn is free, expired, {@code turn}'s waiter's own, or held by a
+     * waiter that has waited less long than this one: takes the key as {@code acquire} does and
+     * clears the turn;</li>
+     * <li>otherwise changes no lock, and takes the key's turn for {@code turn}'s waiter if the turn is
+     * free, expired, its own, or held by a waiter that has waited less long (by the start times the
+     * store derives from {@link Turn#waitedMillis()} on its own clock; on a tie the holder keeps it),
+     * keeping it {@link Turn#keepMillis()} from now; answers {@link AcquireResult#nextInTurn} when the
+     * caller holds the turn, {@link AcquireResult#notAcquired} when another waiter does.</li>
+     * </ul>
+     * A store with turns also refuses, in the plain {@code acquire} forms, a free key whose live turn
+     * belongs to a waiter.
+     *
+     * @param key the key
+     * @param owner the owner token of this acquisition
+     * @param ttlMillis the lease in milliseconds
+     * @param maxWaitMillis how long the call may wait, {@code >= 0}
+     * @param turn the waiter's claim on the key's next turn
+     * @return acquired with its token, next in turn, or not acquired
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
+     */
+    default AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        return acquire(key, owner, ttlMillis, maxWaitMillis);
+    }
+
+    /**
+     * Gives up the key's turn if {@code waiter} holds it, so the next waiter need not wait for it to
+     * expire: the runtime calls it when a waiting acquisition stops waiting without the key (timeout,
+     * interrupt, shutdown). The default does nothing.
+     *
+     * @param key the key
+     * @param waiter the waiter of the {@link Turn}
+     * @return true if the waiter held the key's turn and it is now free
+     * @throws IllegalArgumentException if an argument is invalid
+     * @throws dev.baton.LockStoreException if the backend failed
+     */
+    default boolean leaveTurn(String key, String waiter) {
+        return false;
+    }
+
+    /**
      * Sets {@code owner}'s live lock on {@code key} to expire {@code ttlMillis} from now. One
      * compare-and-set: an expired lock is never revived.
      *

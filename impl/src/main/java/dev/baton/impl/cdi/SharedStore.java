@@ -4,6 +4,7 @@ import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -79,6 +80,16 @@ final class SharedStore {
         @Override
         public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
             return store.acquire(key, owner, ttlMillis, maxWaitMillis);
+        }
+
+        @Override
+        public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+            return store.acquire(key, owner, ttlMillis, maxWaitMillis, turn);
+        }
+
+        @Override
+        public boolean leaveTurn(String key, String waiter) {
+            return store.leaveTurn(key, waiter);
         }
 
         @Override
