@@ -208,7 +208,10 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
-     * What this store offers beyond the three operations; the runtime and the TCK read it.
+     * What this store offers beyond the three operations; the runtime and the TCK read it. Called often:
+     * it must be cheap and must not connect. A store that learns what its backend can do only when it
+     * connects may add {@link StoreCapability#RELEASE_NOTIFICATION} once it has (the runtime looks again
+     * after the store's first answers); the other capabilities must not change.
      *
      * @return the capabilities
      */
