@@ -76,6 +76,7 @@ public final class BenchRunner {
             }
         }
         section("uncontended", this::uncontended);
+        section("handoff", this::handOff);
         for (String m : only) {
             if (!MEASURES.contains(m)) {
                 report.problem("unknown measure " + m);
@@ -171,5 +172,59 @@ public final class BenchRunner {
                         b / r, "JMH throughput; ratio Baton/raw (target >= 0.95)"));
             }
         }
+    }
+
+    // --- 2, 3. hand-off ---
+
+    void handOff() throws RunnerException {
+        for (String store : stores) {
+            List<String> peers = new ArrayList<>(List.of("thread", "engine"));
+            if (Bench.shareable(store)) {
+                peers.add("jvm");
+            }
+            peers.add("raw-retry");
+            if (store.equals("postgresql")) {
+                peers.add("raw-notify");
+            }
+            ChainedOptionsBuilder options = jmh(HandOffBench.class).param("store", store)
+                    .param("peer", peers.toArray(String[]::new));
+            Collection<RunResult> results = runJmh(options, "handoff-" + store);
+            RunResult retry = find(results, "handOff", "peer", "raw-retry");
+            RunResult notify = find(results, "handOff", "peer", "raw-notify");
+            for (String peer : peers) {
+                if (peer.startsWith("raw-")) {
+                    continue;
+                }
+                RunResult r = find(results, "handOff", "peer", peer);
+                if (r == null) {
+                    report.problem("hand-off " + store + " " + peer + ": no result");
+                    continue;
+                }
+                String measure = peer.equals("thread") ? "hand-off, two threads of one JVM"
+                        : peer.equals("engine") ? "hand-off, two instances (engines) in one JVM" : "hand-off, second JVM";
+                long samples = r.getPrimaryResult().getSampleCount();
+                for (double p : new double[] {50, 99}) {
+                    String name = "p" + (int) p + " ms";
+                    double b = percentile(r, p);
+                    String how = "JMH sample time, " + samples + " hand-offs, holder keeps the key 20 ms first";
+                    if (peer.equals("thread") || retry == null) {
+                        report.add(new Report.Figure(measure, store, name, b, Double.NaN, "—", Double.NaN, how));
+                        continue;
+                    }
+                    double raw = percentile(retry, p);
+                    report.add(new Report.Figure(measure, store, name, b, raw, "raw busy retry of the upsert", b / raw,
+                            how + "; ratio Baton/raw"));
+                    if (notify != null) {
+                        double n = percentile(notify, p);
+                        report.add(new Report.Figure(measure, store, name, b, n, "raw LISTEN/NOTIFY", b / n,
+                                how + "; ratio Baton/raw"));
+                    }
+                }
+            }
+        }
+    }
+
+    static double percentile(RunResult r, double p) {
+        return r.getPrimaryResult().getStatistics().getPercentile(p);
     }
 }
