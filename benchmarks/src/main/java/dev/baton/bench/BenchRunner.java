@@ -77,6 +77,7 @@ public final class BenchRunner {
         }
         section("uncontended", this::uncontended);
         section("handoff", this::handOff);
+        section("synchronized", this::synchronizedOverhead);
         for (String m : only) {
             if (!MEASURES.contains(m)) {
                 report.problem("unknown measure " + m);
@@ -226,5 +227,26 @@ public final class BenchRunner {
 
     static double percentile(RunResult r, double p) {
         return r.getPrimaryResult().getStatistics().getPercentile(p);
+    }
+
+    // --- 4. @Synchronized ---
+
+    void synchronizedOverhead() throws RunnerException {
+        Collection<RunResult> results = runJmh(jmh(SynchronizedBench.class), "synchronized");
+        double plain = Double.NaN;
+        double noop = Double.NaN;
+        double locked = Double.NaN;
+        for (RunResult r : results) {
+            double score = r.getPrimaryResult().getScore();
+            switch (method(r)) {
+                case "plain" -> plain = score;
+                case "intercepted" -> noop = score;
+                case "locked" -> locked = score;
+                default -> { }
+            }
+        }
+        report.add(new Report.Figure("@Synchronized overhead over a plain call", "memory, 1 thread, Weld SE", "ns/call",
+                locked - plain, noop - plain, "Weld no-op interceptor", (locked - plain) / (noop - plain),
+                "JMH average time; plain call " + Report.num(plain) + " ns; target <= 1,000 ns"));
     }
 }
