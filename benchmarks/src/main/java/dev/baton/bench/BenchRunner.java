@@ -78,6 +78,9 @@ public final class BenchRunner {
         section("uncontended", this::uncontended);
         section("handoff", this::handOff);
         section("synchronized", this::synchronizedOverhead);
+        section("heap", this::heap);
+        section("renewal", this::renewal);
+        section("fairness", this::fairness);
         for (String m : only) {
             if (!MEASURES.contains(m)) {
                 report.problem("unknown measure " + m);
@@ -248,5 +251,57 @@ public final class BenchRunner {
         report.add(new Report.Figure("@Synchronized overhead over a plain call", "memory, 1 thread, Weld SE", "ns/call",
                 locked - plain, noop - plain, "Weld no-op interceptor", (locked - plain) / (noop - plain),
                 "JMH average time; plain call " + Report.num(plain) + " ns; target <= 1,000 ns"));
+    }
+
+    // --- 5, 6, 7: probes, each in a JVM of its own ---
+
+    void heap() throws Exception {
+        for (String store : stores) {
+            probe("heap", store, "10000", smoke ? "3000" : "30000");
+        }
+    }
+
+    void renewal() throws Exception {
+        if (!stores.contains("postgresql")) {
+            report.problem("renewal round trips: PostgreSQL only, not among --stores");
+            return;
+        }
+        probe("renewal", "1000", smoke ? "3000" : "6000", smoke ? "3" : "10");
+    }
+
+    void fairness() throws Exception {
+        for (String store : stores) {
+            probe("fairness", store, "4", "5", smoke ? "10" : "120");
+        }
+    }
+
+    void probe(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(HandOffPeer.Process.java(), "-Xmx1g", "-cp",
+                System.getProperty("java.class.path"), "-Dbaton.bench.dir=" + Bench.dir()));
+        for (String store : stores) {
+            String url = System.getProperty("baton.bench.url." + store);
+            if (url != null) {
+                command.add("-Dbaton.bench.url." + store + "=" + url);
+            }
+        }
+        command.add(Probes.class.getName());
+        command.addAll(List.of(args));
+        String log = "probe-" + String.join("-", args) + ".log";
+        System.out.println("  probe " + String.join(" ", args) + " (log: " + Bench.dir().resolve(log) + ")");
+        Process process = new ProcessBuilder(command).redirectError(Bench.dir().resolve(log).toFile()).start();
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                String[] f = line.split("\t", -1);
+                if (f.length == 9 && f[0].equals("FIGURE")) {
+                    report.add(new Report.Figure(f[1], f[2], f[3], Double.parseDouble(f[4]), Double.parseDouble(f[5]), f[6],
+                            Double.parseDouble(f[7]), f[8]));
+                }
+            }
+        }
+        int exit = process.waitFor();
+        if (exit != 0) {
+            report.problem("probe " + String.join(" ", args) + " exited with " + exit + " (see " + log + ")");
+        }
     }
 }
