@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the benchmarks and runs every measure of issue 13; writes benchmarks/target/benchmarks.md and .json.
+#   benchmarks/run.sh                      the full run (about an hour; run it on a quiet machine)
+#   benchmarks/run.sh --smoke              proves everything runs (a few minutes), figures not comparable
+#   benchmarks/run.sh --only handoff --stores memory,postgresql
+# BATON_BENCH_POSTGRES_URL / BATON_BENCH_MARIADB_URL: use a running server instead of an embedded one.
+# BENCH_NO_BUILD=1 skips the Maven build.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+if [ -z "${BENCH_NO_BUILD:-}" ]; then
+  ./mvnw -q -B -o -pl benchmarks -am package -DskipTests || ./mvnw -q -B -pl benchmarks -am package -DskipTests
+fi
+cp="$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")"
+exec java -Xmx2g -cp "$cp" -Dbaton.bench.dir="$root/benchmarks/target" dev.baton.bench.BenchRunner "$@"

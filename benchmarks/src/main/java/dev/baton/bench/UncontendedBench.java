@@ -1,0 +1,85 @@
+package dev.baton.bench;
+
+import dev.baton.impl.engine.HeldLock;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Uncontended acquire+release: each benchmark thread takes and gives back a key of its own, so nobody
+ * ever waits. {@link #baton} goes through the {@code LockEngine} as the product does (acquire, then
+ * {@code close()}), with the store's full work per cycle (owner token, fencing token, renewal scheduled and
+ * cancelled). {@link #raw} is the baseline, run in the same fork on the same database: the upsert and the
+ * update of {@link RawLocks} on a JDBC connection per thread in autocommit (a {@code ConcurrentHashMap}
+ * for the memory store). The report divides the two throughputs: Baton / raw (1.0 = as fast as the
+ * database allows). The runner runs it with 1 and with 4 threads.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class UncontendedBench {
+
+    @Param({"memory", "h2", "postgresql", "mariadb"})
+    public String store;
+
+    Bench.Instance instance;
+    final AtomicInteger threads = new AtomicInteger();
+    final String run = Bench.runId();
+
+    @Setup(Level.Trial)
+    public void start() {
+        instance = Bench.instance(store, "bench_uncontended", null);
+        RawLocks.createTable(store);
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        instance.close();
+    }
+
+    /** One benchmark thread: its own key and its own raw connection. */
+    @State(Scope.Thread)
+    public static class Client {
+        String key;
+        String owner;
+        RawLocks raw;
+
+        @Setup(Level.Trial)
+        public void start(UncontendedBench bench) {
+            int n = bench.threads.incrementAndGet();
+            key = "uncontended-" + bench.run + "-" + n;
+            owner = "raw-" + bench.run + "-" + n;
+            raw = RawLocks.open(bench.store);
+        }
+
+        @TearDown(Level.Trial)
+        public void stop() {
+            raw.close();
+        }
+    }
+
+    @Benchmark
+    public long baton(Client client) {
+        HeldLock lock = instance.engine().acquire(client.key, Bench.TTL_MILLIS, 0, false);
+        long token = lock.fencingToken();
+        lock.close();
+        return token;
+    }
+
+    @Benchmark
+    public boolean raw(Client client) {
+        if (!client.raw.acquire(client.key, client.owner, Bench.TTL_MILLIS)) {
+            throw new IllegalStateException("the raw baseline did not get its own key");
+        }
+        return client.raw.release(client.key, client.owner);
+    }
+}
