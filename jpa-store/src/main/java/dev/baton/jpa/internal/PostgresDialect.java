@@ -26,6 +26,12 @@ final class PostgresDialect extends Dialect {
     /** Serializes concurrent schema creation: {@code CREATE ... IF NOT EXISTS} alone can still collide. */
     private static final long SCHEMA_LOCK_ID = 0x6261746f6e4a5041L;
 
+    /**
+     * How long the server keeps a store transaction whose client has gone silent between statements:
+     * well below a renewal's share of the shortest sensible lease (ttl/3 of 2 s), far above a round trip.
+     */
+    static final long IDLE_IN_TRANSACTION_MILLIS = 1_000;
+
     private final String acquireSql;
 
     PostgresDialect(String table, String sequence) {
@@ -72,12 +78,23 @@ final class PostgresDialect extends Dialect {
         }
     }
 
+    /**
+     * Limits, for the store's own transaction only ({@code set_config(..., true)} is {@code SET LOCAL}),
+     * how long a statement waits for a row lock, and how long the server keeps the transaction open
+     * while its client is silent between statements ({@value #IDLE_IN_TRANSACTION_MILLIS} ms). The
+     * second matters for everyone else: an acquisition's upsert locks the key's row even when the key is
+     * held, until its transaction ends; if the client is then cut off or stopped before its COMMIT
+     * arrives, that row lock would block the holder's renewals until its lease ran out. The server ends
+     * such a session instead (one round trip, with the lock timeout).
+     */
     @Override
     public void limitLockWaits(Connection c, CallBound bound) throws SQLException {
         // 0 would mean "no limit": 1 ms is as close to "do not wait" as lock_timeout gets.
         long millis = Math.min(Integer.MAX_VALUE, Math.max(1, bound.remainingMillis()));
         try (Statement st = c.createStatement()) {
-            st.execute("SET LOCAL lock_timeout = " + millis);
+            st.executeQuery("SELECT set_config('lock_timeout', '" + millis + "', true),"
+                    + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_MILLIS + "', true)")
+                    .close();
         }
     }
 
