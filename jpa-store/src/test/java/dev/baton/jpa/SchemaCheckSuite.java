@@ -22,6 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestFactory;
  * that are one lock), a second test plays it: the store must refuse to run, or the consequence must
  * not happen.
  */
+@Tag("schema-checks")
 public abstract class SchemaCheckSuite {
 
     private static final Pattern FIX = Pattern.compile("Fix: (.+)$", Pattern.MULTILINE);
