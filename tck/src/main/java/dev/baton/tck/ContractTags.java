@@ -39,6 +39,9 @@ public final class ContractTags {
     /** A closed store fails every operation with a {@code LockStoreException}, and a second close does nothing. */
     public static final String CLOSE = "close";
 
+    /** Waiting turns: a key's turn belongs to its longest waiter. Only for {@code WAITING_TURNS} stores. */
+    public static final String TURNS = "turns";
+
     /** Optional capabilities, each tested only when the store declares it. */
     public static final String CAPABILITIES = "capabilities";
 

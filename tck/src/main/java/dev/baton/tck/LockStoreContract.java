@@ -1222,6 +1222,32 @@ public abstract class LockStoreContract {
     }
 
     /** Optional capabilities, each tested only when the store declares it. */
+    /** Waiting turns ({@link StoreCapability#WAITING_TURNS}): the rules are in {@link WaitingTurnRules}. */
+    @Nested
+    @Tag(ContractTags.TURNS)
+    public class WaitingTurns extends WaitingTurnRules {
+
+        @BeforeEach
+        void onlyWhereDeclared() {
+            assumeCapability(StoreCapability.WAITING_TURNS);
+        }
+
+        @Override
+        LockStore store() {
+            return store;
+        }
+
+        @Override
+        String key(String name) {
+            return LockStoreContract.this.key(name);
+        }
+
+        @Override
+        Duration scaled(long millis) {
+            return LockStoreContract.this.scaled(millis);
+        }
+    }
+
     @Nested
     @Tag(ContractTags.CAPABILITIES)
     public class Capabilities {

@@ -70,7 +70,13 @@ class TckCatchesFlawedStoresTest {
                 arguments(Flaw.REFUSAL_EXTENDS_LEASE, NONE, List.of(ContractTags.ACQUIRE),
                         List.of("refusedAcquireChangesNothing")),
                 arguments(Flaw.WORKS_AFTER_CLOSE, ALL, List.of(ContractTags.CLOSE),
-                        List.of("everyOperationOnAClosedStoreFailsWithALockStoreException")));
+                        List.of("everyOperationOnAClosedStoreFailsWithALockStoreException")),
+                arguments(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS, ALL, List.of(ContractTags.TURNS),
+                        List.of("aLiveTurnKeepsAFreedKeyForItsWaiter", "leaveTurnFreesOnlyItsWaitersTurn")),
+                arguments(Flaw.TURNS_NEVER_EXPIRE, ALL, List.of(ContractTags.TURNS),
+                        List.of("anExpiredTurnHoldsNobodyUp")),
+                arguments(Flaw.FIRST_WAITER_KEEPS_TURN, ALL, List.of(ContractTags.TURNS),
+                        List.of("aWaiterThatWaitedLongerTakesTheTurn", "anOlderWaiterTakesAFreedKeyFromAYoungerTurn")));
     }
 
     @ParameterizedTest(name = "{0} is caught by {3}")

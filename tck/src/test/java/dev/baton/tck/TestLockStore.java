@@ -5,6 +5,7 @@ import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -58,13 +59,21 @@ final class TestLockStore implements LockStore {
         /** A refused acquire sets the holder's expiry to the caller's ttl. */
         REFUSAL_EXTENDS_LEASE,
         /** Goes on working after {@link LockStore#close()} (a client that reconnects by itself). */
-        WORKS_AFTER_CLOSE
+        WORKS_AFTER_CLOSE,
+        /** Plain acquisitions take a free key whatever its turn. */
+        PLAIN_ACQUIRE_IGNORES_TURNS,
+        /** A turn lasts until its waiter takes the key or leaves. */
+        TURNS_NEVER_EXPIRE,
+        /** The first waiter keeps the turn, however long a later one has waited. */
+        FIRST_WAITER_KEEPS_TURN
     }
 
     /** What instances share: locks, token counters, release listeners. */
     static final class Backend {
         final Map<String, Entry> entries = new ConcurrentHashMap<>();
         final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+        /** Turns by key, changed only inside a {@code compute} of the key's entry, so atomically with it. */
+        final Map<String, KeyTurn> turns = new ConcurrentHashMap<>();
         final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
         final AtomicLong opened = new AtomicLong();
         final AtomicLong closed = new AtomicLong();
@@ -76,6 +85,9 @@ final class TestLockStore implements LockStore {
         boolean liveAt(long now) {
             return expiresAtNanos - now > 0;
         }
+    }
+
+    record KeyTurn(String waiter, long sinceNanos, long untilNanos) {
     }
 
     private final Backend backend;
@@ -104,6 +116,18 @@ final class TestLockStore implements LockStore {
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
+        return acquire(key, owner, ttlMillis, null);
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        if (!capabilities.contains(StoreCapability.WAITING_TURNS)) {
+            return acquire(key, owner, ttlMillis);
+        }
+        return acquire(key, owner, ttlMillis, java.util.Objects.requireNonNull(turn, "turn"));
+    }
+
+    private AcquireResult acquire(String key, String owner, long ttlMillis, Turn turn) {
         String k = checkedKey(key);
         LockArguments.requireValidOwner(owner);
         LockArguments.requireValidTtl(ttlMillis);
@@ -120,14 +144,63 @@ final class TestLockStore implements LockStore {
         AtomicReference<AcquireResult> result = new AtomicReference<>();
         backend.entries.compute(k, (ignored, current) -> {
             long now = System.nanoTime();
+            KeyTurn standing = liveTurn(k, now);
+            boolean mayClaim = turn != null && mayClaim(standing, turn, now);
             if (current != null && current.liveAt(now) && !(has(Flaw.REENTRANT) && current.owner.equals(owner))) {
-                result.set(refusal(current, now));
+                if (mayClaim) {
+                    claim(k, turn, now);
+                    long remaining = (current.expiresAtNanos - now) / 1_000_000;
+                    result.set(AcquireResult.nextInTurn(remaining));
+                } else {
+                    result.set(refusal(current, now));
+                }
                 return has(Flaw.REFUSAL_EXTENDS_LEASE) ? new Entry(current.owner, expiry(ttlMillis)) : current;
             }
+            boolean keptForAnother = standing != null && !mayClaim
+                    && !(turn == null && has(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS));
+            if (keptForAnother) {
+                result.set(AcquireResult.notAcquired());
+                return current;
+            }
+            backend.turns.remove(k);
             result.set(AcquireResult.acquired(nextToken(k)));
             return new Entry(owner, expiry(ttlMillis));
         });
         return result.get();
+    }
+
+    private KeyTurn liveTurn(String k, long now) {
+        KeyTurn turn = backend.turns.get(k);
+        return turn != null && (turn.untilNanos - now > 0 || has(Flaw.TURNS_NEVER_EXPIRE)) ? turn : null;
+    }
+
+    private boolean mayClaim(KeyTurn standing, Turn turn, long now) {
+        if (standing == null || standing.waiter.equals(turn.waiter())) {
+            return true;
+        }
+        long since = now - turn.waitedMillis() * 1_000_000;
+        return !has(Flaw.FIRST_WAITER_KEEPS_TURN) && standing.sinceNanos - since > 0;
+    }
+
+    private void claim(String k, Turn turn, long now) {
+        backend.turns.put(k, new KeyTurn(turn.waiter(), now - turn.waitedMillis() * 1_000_000,
+                now + turn.keepMillis() * 1_000_000));
+    }
+
+    @Override
+    public boolean leaveTurn(String key, String waiter) {
+        String k = checkedKey(key);
+        LockArguments.requireValidOwner(waiter);
+        boolean[] left = {false};
+        backend.entries.compute(k, (ignored, current) -> {
+            KeyTurn standing = liveTurn(k, System.nanoTime());
+            if (standing != null && standing.waiter.equals(waiter)) {
+                backend.turns.remove(k);
+                left[0] = true;
+            }
+            return current;
+        });
+        return left[0];
     }
 
     @Override

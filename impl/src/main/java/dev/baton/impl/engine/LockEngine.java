@@ -12,11 +12,11 @@ import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,16 +58,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class LockEngine implements AutoCloseable {
 
-    private static final long POLL_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final long POLL_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    /** With release notifications polling is only the safety net for lost notifications. */
-    private static final long POLL_MAX_NOTIFIED_NANOS = TimeUnit.SECONDS.toNanos(2);
-
     private final ManagerSettings settings;
     private final LockStore store;
     private final LockListener listener;
     private final boolean nulAllowed;
     private final boolean notifies;
+    private final boolean turns;
+    private final Polling polling;
     private final ConcurrentHashMap<String, KeyGate> gates = new ConcurrentHashMap<>();
     private final Set<HeldLock> held = ConcurrentHashMap.newKeySet();
     private final Renewals renewals;
@@ -96,6 +92,8 @@ public final class LockEngine implements AutoCloseable {
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
         this.notifies = capabilities.contains(StoreCapability.RELEASE_NOTIFICATION);
+        this.turns = capabilities.contains(StoreCapability.WAITING_TURNS);
+        this.polling = new Polling(notifies, turns);
         this.notifications = storeCalls;
         this.renewals = new Renewals(store, settings, scheduler, storeCalls,
                 capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose);
@@ -161,7 +159,8 @@ public final class LockEngine implements AutoCloseable {
             throw shutDown(key);
         }
         subscribeOnce();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait ? timeoutMillis : 0);
+        long startedAt = System.nanoTime();
+        long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(wait ? timeoutMillis : 0);
         KeyGate gate = enterGate(storeKey);
         boolean entered = false;
         HeldLock lock = null;
@@ -172,7 +171,7 @@ public final class LockEngine implements AutoCloseable {
             }
             entered = gate.tryEnter(wait ? deadline - System.nanoTime() : 0);
             if (entered) {
-                lock = contend(gate, key, storeKey, ttlMillis, wait, deadline);
+                lock = contend(gate, key, storeKey, ttlMillis, wait, startedAt, deadline);
                 if (lock != null && closed.get()) {
                     // close() may have listed the held locks before this one joined them: nobody else would
                     // release it. Whoever releases it first (here or close()) also gives the gate back.
@@ -198,9 +197,17 @@ public final class LockEngine implements AutoCloseable {
         return new LockException("Cannot acquire '" + key + "': " + BatonLog.manager(name()) + " is shut down");
     }
 
-    private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long deadline)
-            throws InterruptedException {
+    /**
+     * Asks the store until the key is taken or the deadline passes. Where the store keeps turns, a
+     * waiting contender asks with its turn ({@code waiter}, how long its caller has waited, counted from
+     * the call, so time in this JVM's own queue counts too) and gives the turn up if it stops waiting.
+     */
+    private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long startedAt,
+            long deadline) throws InterruptedException {
         gate.contending(Thread.currentThread());
+        String waiter = turns && wait ? OwnerTokens.next() : null;
+        boolean inTurn = false;
+        HeldLock lock = null;
         try {
             for (int attempt = 0; ; attempt++) {
                 if (closed.get()) {
@@ -212,15 +219,19 @@ public final class LockEngine implements AutoCloseable {
                 long bound = wait ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
                 AcquireResult result;
                 try {
-                    result = store.acquire(storeKey, owner, ttlMillis, bound);
+                    result = waiter == null ? store.acquire(storeKey, owner, ttlMillis, bound)
+                            : store.acquire(storeKey, owner, ttlMillis, bound, new Turn(waiter,
+                                    TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt), Polling.TURN_KEEP_MILLIS));
                 } catch (RuntimeException e) {
                     throw storeFailure("acquiring", key, e);
                 }
                 long answeredAt = System.nanoTime();
+                inTurn = result.isNextInTurn();
                 if (result.isAcquired()) {
                     if (answeredAt - sentAt < TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
-                        return holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
+                        lock = holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
                                 sentAt, Thread.currentThread()));
+                        return lock;
                     }
                     // The lease, counted from the call, is already over: another owner may hold the key by now.
                     BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(answeredAt - sentAt), ttlMillis);
@@ -233,26 +244,32 @@ public final class LockEngine implements AutoCloseable {
                 if (result.isAcquired()) {
                     continue; // the store is slow, not the key busy: try again at once
                 }
-                LockSupport.parkNanos(gate, Math.min(remaining, pause(attempt, result.remainingLeaseMillis())));
+                LockSupport.parkNanos(gate, Math.min(remaining, polling.pauseNanos(attempt, result)));
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
             }
         } finally {
             gate.contending(null);
+            if (lock == null && inTurn) {
+                leaveTurn(key, storeKey, waiter);
+            }
         }
     }
 
-    /** Exponential backoff with jitter, capped by the holder's remaining lease when known. */
-    private long pause(int attempt, OptionalLong holderRemainingMillis) {
-        long max = notifies ? POLL_MAX_NOTIFIED_NANOS : POLL_MAX_NANOS;
-        long base = Math.min(max, POLL_MIN_NANOS << Math.min(attempt, 20));
-        long pause = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
-        if (holderRemainingMillis.isPresent()) {
-            // +1 ms: wake just after the lease ends, not just before it.
-            pause = Math.min(pause, TimeUnit.MILLISECONDS.toNanos(holderRemainingMillis.getAsLong() + 1));
+    /** Gives up a turn this waiter no longer needs, off the caller's thread: it expires by itself anyway. */
+    private void leaveTurn(String key, String storeKey, String waiter) {
+        try {
+            notifications.execute(() -> {
+                try {
+                    store.leaveTurn(storeKey, waiter);
+                } catch (RuntimeException e) {
+                    BatonLog.leaveTurnFailed(key, e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // the pool is shutting down with the application: the turn expires by itself
         }
-        return Math.max(pause, TimeUnit.MICROSECONDS.toNanos(100));
     }
 
     /** Releases an acquisition that is not handed out, best-effort: it expires by itself anyway. */
@@ -383,6 +400,12 @@ public final class LockEngine implements AutoCloseable {
             g.users++;
             return g;
         });
+    }
+
+    /** How many threads of this JVM use the key's queue (holder and waiters); for tests. */
+    int gateUsers(String key) {
+        KeyGate gate = gates.get(storeKey(key));
+        return gate == null ? 0 : gate.users;
     }
 
     private void exitGate(String storeKey, KeyGate gate) {

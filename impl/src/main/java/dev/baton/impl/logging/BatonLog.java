@@ -70,6 +70,16 @@ public final class BatonLog {
     }
 
     /**
+     * A waiter that stopped waiting could not give up its turn: harmless, the turn expires by itself.
+     *
+     * @param key the key
+     * @param failure the failure
+     */
+    public static void leaveTurnFailed(String key, Throwable failure) {
+        LOG.log(Level.DEBUG, "Giving up the turn on lock '" + key + "' failed; it expires by itself", failure);
+    }
+
+    /**
      * @param what what failed
      * @param failure the failure
      */

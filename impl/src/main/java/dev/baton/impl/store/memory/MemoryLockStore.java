@@ -5,6 +5,7 @@ import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
@@ -20,20 +21,36 @@ import java.util.function.LongSupplier;
  * <p>Every operation is a single {@link ConcurrentHashMap#compute} on the key, so check and write are
  * atomic per key without any monitor of ours.
  *
+ * <p>Waiting turns ({@link StoreCapability#WAITING_TURNS}) matter here only between lock managers of one
+ * JVM that share the store; within one manager, its own queue already serves waiters in order.
+ *
  * <p>As every store, it refuses to work once closed: its locks are gone with it.
  */
 public final class MemoryLockStore implements LockStore {
 
-    private static final Set<StoreCapability> CAPABILITIES =
-            EnumSet.of(StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW, StoreCapability.NUL_IN_KEYS);
+    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(StoreCapability.REMAINING_LEASE,
+            StoreCapability.BATCH_RENEW, StoreCapability.NUL_IN_KEYS, StoreCapability.WAITING_TURNS);
 
     /** Sweep expired entries every this many acquisitions, so abandoned keys do not pile up. */
     private static final int SWEEP_EVERY = 4096;
 
-    private record Entry(String owner, long expiresAtNanos) {
+    /** A key's lock (owner null once released) and its next turn (null if none). */
+    private record Entry(String owner, long expiresAtNanos, WaiterTurn turn) {
         boolean liveAt(long now) {
-            return expiresAtNanos - now > 0;
+            return owner != null && expiresAtNanos - now > 0;
         }
+
+        boolean turnLiveAt(long now) {
+            return turn != null && turn.untilNanos - now > 0;
+        }
+
+        /** What is left once the lock is gone: the live turn, or nothing. */
+        Entry withoutLock(long now) {
+            return turnLiveAt(now) ? new Entry(null, now, turn) : null;
+        }
+    }
+
+    private record WaiterTurn(String waiter, long sinceNanos, long untilNanos) {
     }
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
@@ -58,6 +75,18 @@ public final class MemoryLockStore implements LockStore {
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
+        return acquire(key, owner, ttlMillis, null);
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        if (turn == null) {
+            throw new IllegalArgumentException("turn must not be null; use acquire(key, owner, ttlMillis) without one");
+        }
+        return acquire(key, owner, ttlMillis, turn);
+    }
+
+    private AcquireResult acquire(String key, String owner, long ttlMillis, Turn turn) {
         check(key, owner, ttlMillis);
         requireOpen();
         if (acquisitions.incrementAndGet() % SWEEP_EVERY == 0) {
@@ -66,15 +95,46 @@ public final class MemoryLockStore implements LockStore {
         AtomicReference<AcquireResult> result = new AtomicReference<>();
         entries.compute(key, (k, current) -> {
             long now = nanoClock.getAsLong();
+            long since = turn == null ? now : now - turn.waitedMillis() * 1_000_000;
+            WaiterTurn claim = turn == null ? null : new WaiterTurn(turn.waiter(), since, now + turn.keepMillis() * 1_000_000);
+            WaiterTurn standing = current != null && current.turnLiveAt(now) ? current.turn : null;
+            boolean mayClaim = claim != null && (standing == null || standing.waiter.equals(claim.waiter)
+                    || standing.sinceNanos - claim.sinceNanos > 0);
             if (current != null && current.liveAt(now)) {
-                result.set(AcquireResult.notAcquired((current.expiresAtNanos - now) / 1_000_000));
+                long remaining = (current.expiresAtNanos - now) / 1_000_000;
+                if (mayClaim) {
+                    result.set(AcquireResult.nextInTurn(remaining));
+                    return new Entry(current.owner, current.expiresAtNanos, claim);
+                }
+                result.set(AcquireResult.notAcquired(remaining));
                 return current;
             }
-            // The token is drawn inside the atomic section, after the check.
+            if (standing != null && !mayClaim) {
+                result.set(AcquireResult.notAcquired()); // free, but kept for the waiter whose turn it is
+                return current;
+            }
+            // The token is drawn inside the atomic section, after the check; taking the key ends its turn.
             result.set(AcquireResult.acquired(tokens.incrementAndGet()));
-            return new Entry(owner, now + ttlMillis * 1_000_000);
+            return new Entry(owner, now + ttlMillis * 1_000_000, null);
         });
         return result.get();
+    }
+
+    @Override
+    public boolean leaveTurn(String key, String waiter) {
+        LockArguments.requireValidKey(key);
+        LockArguments.requireValidOwner(waiter);
+        requireOpen();
+        boolean[] left = {false};
+        entries.computeIfPresent(key, (k, current) -> {
+            long now = nanoClock.getAsLong();
+            if (current.turnLiveAt(now) && current.turn.waiter.equals(waiter)) {
+                left[0] = true;
+                return current.liveAt(now) ? new Entry(current.owner, current.expiresAtNanos, null) : null;
+            }
+            return current;
+        });
+        return left[0];
     }
 
     @Override
@@ -84,9 +144,9 @@ public final class MemoryLockStore implements LockStore {
         boolean[] renewed = {false};
         entries.computeIfPresent(key, (k, current) -> {
             long now = nanoClock.getAsLong();
-            if (current.owner.equals(owner) && current.liveAt(now)) {
+            if (owner.equals(current.owner) && current.liveAt(now)) {
                 renewed[0] = true;
-                return new Entry(owner, now + ttlMillis * 1_000_000);
+                return new Entry(owner, now + ttlMillis * 1_000_000, current.turn);
             }
             return current;
         });
@@ -100,9 +160,10 @@ public final class MemoryLockStore implements LockStore {
         requireOpen();
         boolean[] released = {false};
         entries.computeIfPresent(key, (k, current) -> {
-            if (current.owner.equals(owner) && current.liveAt(nanoClock.getAsLong())) {
+            long now = nanoClock.getAsLong();
+            if (owner.equals(current.owner) && current.liveAt(now)) {
                 released[0] = true;
-                return null;
+                return current.withoutLock(now);
             }
             return current;
         });
@@ -130,8 +191,11 @@ public final class MemoryLockStore implements LockStore {
     private void sweep() {
         long now = nanoClock.getAsLong();
         entries.forEach((key, entry) -> {
-            if (!entry.liveAt(now)) {
-                entries.computeIfPresent(key, (k, current) -> current.liveAt(nanoClock.getAsLong()) ? current : null);
+            if (!entry.liveAt(now) && !entry.turnLiveAt(now)) {
+                entries.computeIfPresent(key, (k, current) -> {
+                    long at = nanoClock.getAsLong();
+                    return current.liveAt(at) || current.turnLiveAt(at) ? current : null;
+                });
             }
         });
     }
