@@ -23,6 +23,10 @@ import java.util.Locale;
  * its rows with {@code SELECT ... FOR UPDATE WAIT <the call's time left>} ({@link #lockRows}), so the
  * statement that checks and writes does not wait any more. H2 has only exclusive row locks: a fence
  * locks the key's row {@code FOR UPDATE}, and a holder's renewal waits for its fenced transaction.
+ *
+ * <p>Turns: a first {@code WHEN MATCHED} takes the key (free, and its turn free, expired, the waiter's
+ * or a younger waiter's) and clears the turn; with a turn, a second one claims the turn. A row that
+ * comes back with a turn waiter was claimed, not taken.
  */
 final class H2Dialect extends Dialect {
 

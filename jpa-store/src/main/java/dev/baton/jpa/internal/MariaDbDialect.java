@@ -33,6 +33,10 @@ import java.util.Map;
  * (fractions of a second; it also ends a row lock wait). A fence reads the key's row {@code LOCK IN
  * SHARE MODE} at every isolation level (InnoDB has no weaker lock that a takeover waits for), so a
  * holder's own renewal also waits for its fenced transaction to end.
+ *
+ * <p>Turns: the take is decided once, in the first assignment, with the turn condition added; the turn
+ * columns come last and decide from what is already assigned. A turn claim takes the row's exclusive
+ * lock like every acquisition, so it too waits (within its bound) for a fenced write.
  */
 final class MariaDbDialect extends Dialect {
 

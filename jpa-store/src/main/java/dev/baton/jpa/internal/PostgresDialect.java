@@ -22,6 +22,12 @@ import java.util.Map;
  * releases are plain updates of {@code expires_at} ({@code FOR NO KEY UPDATE}), which a fence does
  * not hold up, so a holder renews while its fenced transaction is open. Lock waits are limited per
  * transaction by {@code SET LOCAL lock_timeout}.
+ *
+ * <p>Turns: an acquisition with a turn claims the turn of a key held by a live lease with a plain
+ * {@code UPDATE} of the turn columns ({@code FOR NO KEY UPDATE}), so a waiter's poll does not wait for
+ * the holder's fenced transaction; the upsert, with its {@code FOR UPDATE} lock, runs only when that
+ * claim did not and the statement's snapshot shows the key free. One statement never changes a row
+ * twice.
  */
 final class PostgresDialect extends Dialect {
 
