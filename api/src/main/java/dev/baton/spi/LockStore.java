@@ -196,8 +196,11 @@ public interface LockStore extends AutoCloseable {
     /**
      * Registers a listener told the key of every lock released through this backend, by any process
      * (PostgreSQL {@code LISTEN/NOTIFY}, Redis pub/sub), so waiters need not poll. Only for stores that
-     * declare {@link StoreCapability#RELEASE_NOTIFICATION}. Notifications are hints: they may be late
-     * or lost, and the runtime still polls with a longer interval.
+     * declare {@link StoreCapability#RELEASE_NOTIFICATION}. Notifications are hints: they may be late,
+     * and one may be lost when the backend connection breaks, so the runtime still polls with a longer
+     * interval. But the subscription is in place when this method returns: a release made after that,
+     * on a healthy backend, is delivered (the TCK checks it), and none is delivered after the handle is
+     * closed.
      *
      * @param listener called with the released key, on a thread of the store's; must not block
      * @return a handle that unregisters the listener
@@ -208,7 +211,10 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
-     * What this store offers beyond the three operations; the runtime and the TCK read it.
+     * What this store offers beyond the three operations; the runtime and the TCK read it. Called often:
+     * it must be cheap and must not connect. A store that learns what its backend can do only when it
+     * connects may add {@link StoreCapability#RELEASE_NOTIFICATION} once it has (the runtime looks again
+     * after the store's first answers); the other capabilities must not change.
      *
      * @return the capabilities
      */

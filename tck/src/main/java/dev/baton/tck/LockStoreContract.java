@@ -347,7 +347,7 @@ public abstract class LockStoreContract {
             AcquireResult again = store.acquire(key, holder, LONG_TTL);
 
             assertThat(again.isAcquired()).as("a lock is taken once, also by its own owner: %s", again).isFalse();
-            assertThat(store.release(key, holder)).isTrue();
+            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
             assertThat(store.release(key, holder)).as("there was only one lock to release").isFalse();
         }
 
@@ -356,7 +356,7 @@ public abstract class LockStoreContract {
             String key = key("released");
             String first = newOwner();
             long firstToken = acquired(key, first, LONG_TTL);
-            assertThat(store.release(key, first)).isTrue();
+            assertThat(store.release(key, first)).as("store.release(key, first) must answer true").isTrue();
 
             long secondToken = acquired(key, newOwner(), LONG_TTL);
 
@@ -395,8 +395,8 @@ public abstract class LockStoreContract {
             String first = newOwner();
             long firstToken = acquiredAndExpired(key, first);
             // Failed calls on the dead lock: a store may delete its record on these paths.
-            assertThat(store.renew(key, first, LONG_TTL)).isFalse();
-            assertThat(store.release(key, first)).isFalse();
+            assertThat(store.renew(key, first, LONG_TTL)).as("store.renew(key, first, LONG_TTL) must answer false").isFalse();
+            assertThat(store.release(key, first)).as("store.release(key, first) must answer false").isFalse();
 
             long secondToken = awaitAcquired(key, newOwner(), LONG_TTL);
 
@@ -559,22 +559,22 @@ public abstract class LockStoreContract {
                 switch (cycle % 4) {
                     case 0 -> { // acquire, release
                         tokens.add(awaitAcquired(key, owner, LONG_TTL));
-                        assertThat(store.release(key, owner)).isTrue();
+                        assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
                     }
                     case 1 -> // acquire, let expire: the next cycle waits for it
                         tokens.add(awaitAcquired(key, owner, 1));
                     case 2 -> { // acquire, renew, release
                         tokens.add(awaitAcquired(key, owner, LONG_TTL));
-                        assertThat(store.renew(key, owner, LONG_TTL)).isTrue();
-                        assertThat(store.release(key, owner)).isTrue();
+                        assertThat(store.renew(key, owner, LONG_TTL)).as("store.renew(key, owner, LONG_TTL) must answer true").isTrue();
+                        assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
                     }
                     default -> { // acquire; others fail to take, renew and release it; release
                         tokens.add(awaitAcquired(key, owner, LONG_TTL));
                         String other = newOwner();
-                        assertThat(store.acquire(key, other, LONG_TTL).isAcquired()).isFalse();
-                        assertThat(store.renew(key, other, LONG_TTL)).isFalse();
-                        assertThat(store.release(key, other)).isFalse();
-                        assertThat(store.release(key, owner)).isTrue();
+                        assertThat(store.acquire(key, other, LONG_TTL).isAcquired()).as("store.acquire(key, other, LONG_TTL).isAcquired() must answer false").isFalse();
+                        assertThat(store.renew(key, other, LONG_TTL)).as("store.renew(key, other, LONG_TTL) must answer false").isFalse();
+                        assertThat(store.release(key, other)).as("store.release(key, other) must answer false").isFalse();
+                        assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
                     }
                 }
             }
@@ -588,7 +588,7 @@ public abstract class LockStoreContract {
             for (int i = 0; i < 5; i++) {
                 String owner = newOwner();
                 tokens.add(acquired(key, owner, LONG_TTL));
-                assertThat(store.release(key, owner)).isTrue();
+                assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
             }
             assertStrictlyIncreasing(tokens, "across releases");
         }
@@ -621,7 +621,7 @@ public abstract class LockStoreContract {
             long[] tokens = new long[keys.size()];
             String owner = newOwner();
             tokens[0] = acquired(keys.get(0), owner, LONG_TTL);
-            assertThat(store.release(keys.get(0), owner)).isTrue();
+            assertThat(store.release(keys.get(0), owner)).as("store.release(keys.get(0), owner) must answer true").isTrue();
             tokens[1] = acquired(keys.get(1), newOwner(), 1);
             String liveOwner = newOwner();
             tokens[2] = acquired(keys.get(2), liveOwner, LONG_TTL);
@@ -632,7 +632,7 @@ public abstract class LockStoreContract {
                     .isGreaterThan(tokens[0]);
             assertThat(awaitAcquired(restarted, keys.get(1), newOwner(), LONG_TTL)).as("token after restart and expiry")
                     .isGreaterThan(tokens[1]);
-            assertThat(restarted.release(keys.get(2), liveOwner)).isTrue();
+            assertThat(restarted.release(keys.get(2), liveOwner)).as("restarted.release(keys.get(2), liveOwner) must answer true").isTrue();
             assertThat(acquired(restarted, keys.get(2), newOwner(), LONG_TTL)).as("token after restart, release by the new instance")
                     .isGreaterThan(tokens[2]);
         }
@@ -726,7 +726,7 @@ public abstract class LockStoreContract {
             String key = key("released");
             String holder = newOwner();
             acquired(key, holder, LONG_TTL);
-            assertThat(store.release(key, holder)).isTrue();
+            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
 
             assertThat(store.renew(key, holder, LONG_TTL)).as("renew of a released lock").isFalse();
 
@@ -755,10 +755,10 @@ public abstract class LockStoreContract {
             String holder = newOwner();
             acquired(key, holder, 10_000);
 
-            assertThat(store.renew(key, holder, LONG_TTL)).isTrue();
+            assertThat(store.renew(key, holder, LONG_TTL)).as("store.renew(key, holder, LONG_TTL) must answer true").isTrue();
             assertThat(remainingLease(key)).as("remaining lease after renewing to 60 s")
                     .isGreaterThan(10_000).isLessThanOrEqualTo(LONG_TTL);
-            assertThat(store.renew(key, holder, 5_000)).isTrue();
+            assertThat(store.renew(key, holder, 5_000)).as("store.renew(key, holder, 5_000) must answer true").isTrue();
             assertThat(remainingLease(key)).as("remaining lease after renewing to 5 s").isLessThanOrEqualTo(5_000);
         }
 
@@ -806,7 +806,7 @@ public abstract class LockStoreContract {
                 String releasedKey = key("released-" + i);
                 String releasedOwner = newOwner();
                 acquired(releasedKey, releasedOwner, LONG_TTL);
-                assertThat(store.release(releasedKey, releasedOwner)).isTrue();
+                assertThat(store.release(releasedKey, releasedOwner)).as("store.release(releasedKey, releasedOwner) must answer true").isTrue();
                 leases.add(new Lease(releasedKey, releasedOwner));
                 free.add(releasedKey);
 
@@ -1081,9 +1081,9 @@ public abstract class LockStoreContract {
                 assertThat(remainingLease(key)).as("remaining of a 30-day lease")
                         .isGreaterThan(Integer.MAX_VALUE).isLessThanOrEqualTo(THIRTY_DAYS);
             }
-            assertThat(store.renew(key, holder, THIRTY_DAYS)).isTrue();
+            assertThat(store.renew(key, holder, THIRTY_DAYS)).as("store.renew(key, holder, THIRTY_DAYS) must answer true").isTrue();
             assertHeld(key, "a renewed 30-day lease");
-            assertThat(store.release(key, holder)).isTrue();
+            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
         }
 
         @Test
@@ -1098,8 +1098,8 @@ public abstract class LockStoreContract {
                         .isGreaterThan(LockArguments.MAX_DURATION_MILLIS - 86_400_000L)
                         .isLessThanOrEqualTo(LockArguments.MAX_DURATION_MILLIS);
             }
-            assertThat(store.renew(key, holder, LockArguments.MAX_DURATION_MILLIS)).isTrue();
-            assertThat(store.release(key, holder)).isTrue();
+            assertThat(store.renew(key, holder, LockArguments.MAX_DURATION_MILLIS)).as("store.renew(key, holder, LockArguments.MAX_DURATION_MILLIS) must answer true").isTrue();
+            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
         }
 
         @Test
@@ -1124,7 +1124,7 @@ public abstract class LockStoreContract {
                 assertRejected(() -> store.renew(key, holder, ttl), "renew", "ttl " + ttl);
             }
             assertHeld(key, "after rejected renewals");
-            assertThat(store.release(key, holder)).isTrue();
+            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
         }
     }
 
@@ -1144,7 +1144,7 @@ public abstract class LockStoreContract {
                 assertThat(store.renew(key, other, LONG_TTL)).as("renew by owner %s of a lock of %s", other, holder).isFalse();
                 assertThat(store.release(key, other)).as("release by owner %s of a lock of %s", other, holder).isFalse();
             }
-            assertThat(store.release(key, holder)).isTrue();
+            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
         }
 
         @Test
@@ -1155,8 +1155,8 @@ public abstract class LockStoreContract {
                 owner.append(c);
             }
             acquired(key, owner.toString(), LONG_TTL);
-            assertThat(store.renew(key, owner.toString(), LONG_TTL)).isTrue();
-            assertThat(store.release(key, owner.toString())).isTrue();
+            assertThat(store.renew(key, owner.toString(), LONG_TTL)).as("store.renew(key, owner.toString(), LONG_TTL) must answer true").isTrue();
+            assertThat(store.release(key, owner.toString())).as("store.release(key, owner.toString()) must answer true").isTrue();
         }
 
         @Test
@@ -1210,7 +1210,7 @@ public abstract class LockStoreContract {
                 assertThat(store.release(held, owner)).as("the holder's release through another instance").isTrue();
                 String taker = newOwner();
                 acquired(free, taker, LONG_TTL);
-                assertThat(store.release(free, taker)).isTrue();
+                assertThat(store.release(free, taker)).as("store.release(free, taker) must answer true").isTrue();
             }
         }
 
@@ -1266,7 +1266,7 @@ public abstract class LockStoreContract {
 
             String holder = newOwner();
             acquired(first, holder, LONG_TTL);
-            assertThat(store.release(first, holder)).isTrue();
+            assertThat(store.release(first, holder)).as("store.release(first, holder) must answer true").isTrue();
             waiting().alias("the listener is told of the release of " + describe(first))
                     .until(() -> heardByFirst.contains(first));
 
@@ -1274,7 +1274,7 @@ public abstract class LockStoreContract {
             try (AutoCloseable secondHandle = listening.onRelease(heardBySecond::add)) {
                 String next = newOwner();
                 acquired(second, next, LONG_TTL);
-                assertThat(store.release(second, next)).isTrue();
+                assertThat(store.release(second, next)).as("store.release(second, next) must answer true").isTrue();
                 waiting().alias("a listener registered later is told of the release of " + describe(second))
                         .until(() -> heardBySecond.contains(second));
                 pause(scaled(100));

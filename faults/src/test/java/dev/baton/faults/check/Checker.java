@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -341,9 +342,42 @@ public final class Checker {
             long processes = t.sections.stream().filter(s -> FAIRNESS_KEY.equals(s.key)).map(s -> s.pid).distinct().count();
             report.figure("fairness, " + processes + " processes on one key, no faults: wait " + Percentiles.summary(fair)
                     + ", acquire timeouts " + timeouts);
+            fairnessBound(t, fair, report);
         }
         if (t.phases.containsKey("faults")) {
             report.figure("waits under faults: " + Percentiles.summary(faults));
         }
+    }
+
+    /**
+     * The fairness target: p99 of the waits within 4 x (a section + a hand-off), the mean of each taken
+     * over the fairness phase: with 4 processes taking turns, a waiter has about 3 sections ahead of it.
+     */
+    private static void fairnessBound(Timeline t, List<Double> fair, Report report) {
+        List<Section> sections = t.sections.stream()
+                .filter(s -> FAIRNESS_KEY.equals(s.key) && t.inPhase("fairness", s.entered) && s.exited != null)
+                .sorted(Comparator.comparingLong(s -> s.entered)).toList();
+        if (sections.size() < 2 || fair.isEmpty()) {
+            return;
+        }
+        double held = sections.stream().mapToDouble(s -> (s.exited - s.entered) / 1e6).average().orElse(0);
+        List<Double> handOffs = new ArrayList<>();
+        for (int i = 1; i < sections.size(); i++) {
+            long gap = sections.get(i).entered - sections.get(i - 1).exited;
+            if (gap >= 0) {
+                handOffs.add(gap / 1e6);
+            }
+        }
+        double handOff = handOffs.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double handOffP50 = Percentiles.of(handOffs.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 50);
+        double[] sorted = fair.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double p99 = Percentiles.of(sorted, 99);
+        double bound = 4 * (held + handOff);
+        Map<Long, Long> perProcess = new TreeMap<>();
+        sections.forEach(s -> perProcess.merge(s.pid, 1L, Long::sum));
+        report.figure(String.format(Locale.ROOT,
+                "fairness target: section %.0f ms + hand-off %.1f ms (means; hand-off p50 %.1f ms): p99 wait %.0f ms is %s"
+                        + " 4 x (section + hand-off) = %.0f ms; sections per process %s",
+                held, handOff, handOffP50, p99, p99 <= bound ? "within" : "ABOVE", bound, perProcess.values()));
     }
 }

@@ -268,6 +268,9 @@ class CheckerTest {
 
         assertThat(check().figures()).anyMatch(f -> f.equals(
                 "fairness, 2 processes on one key, no faults: wait n=2 p50=100 ms p99=300 ms max=300 ms, acquire timeouts 1"));
+        // Sections of 50 ms, one hand-off of 150 ms: the target is 4 x 200 ms.
+        assertThat(check().figures()).anyMatch(f -> f.equals("fairness target: section 50 ms + hand-off 150.0 ms (means;"
+                + " hand-off p50 150.0 ms): p99 wait 300 ms is within 4 x (section + hand-off) = 800 ms; sections per process [1, 1]"));
     }
 
     @Test

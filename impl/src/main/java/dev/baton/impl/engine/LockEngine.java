@@ -62,7 +62,6 @@ public final class LockEngine implements AutoCloseable {
     private final LockStore store;
     private final LockListener listener;
     private final boolean nulAllowed;
-    private final boolean notifies;
     private final boolean turns;
     private final Polling polling;
     private final ConcurrentHashMap<String, KeyGate> gates = new ConcurrentHashMap<>();
@@ -91,9 +90,8 @@ public final class LockEngine implements AutoCloseable {
         this.listener = listener;
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
-        this.notifies = capabilities.contains(StoreCapability.RELEASE_NOTIFICATION);
         this.turns = capabilities.contains(StoreCapability.WAITING_TURNS);
-        this.polling = new Polling(notifies, turns);
+        this.polling = new Polling(turns);
         this.notifications = storeCalls;
         this.renewals = new Renewals(store, settings, scheduler, storeCalls,
                 capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose);
@@ -244,6 +242,7 @@ public final class LockEngine implements AutoCloseable {
                 if (result.isAcquired()) {
                     continue; // the store is slow, not the key busy: try again at once
                 }
+                subscribeOnce(); // the store has answered, so it knows its backend now: it may offer notifications
                 LockSupport.parkNanos(gate, Math.min(remaining, polling.pauseNanos(attempt, result)));
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
@@ -412,8 +411,14 @@ public final class LockEngine implements AutoCloseable {
         gates.computeIfPresent(storeKey, (k, g) -> g == gate && --g.users == 0 ? null : g);
     }
 
+    /**
+     * Subscribes to release notifications once the store offers them. A store that learns its backend at
+     * its first operation (the JPA store: PostgreSQL notifies, MariaDB does not) may only declare them
+     * after connecting, so the capability is looked up again at each acquisition until it appears.
+     */
     private void subscribeOnce() {
-        if (!notifies || !subscribed.compareAndSet(false, true)) {
+        if (subscribed.get() || !store.capabilities().contains(StoreCapability.RELEASE_NOTIFICATION)
+                || !subscribed.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -423,6 +428,7 @@ public final class LockEngine implements AutoCloseable {
                     gate.wakeContender();
                 }
             }));
+            polling.notified(true);
         } catch (RuntimeException e) {
             BatonLog.notificationUnavailable(name(), e);
         }

@@ -29,12 +29,16 @@ final class Polling {
      */
     static final long TURN_KEEP_MILLIS = 1_000;
 
-    private final boolean notified;
     private final boolean turns;
+    /** Set once the engine has subscribed to the store's release notifications. */
+    private volatile boolean notified;
 
-    Polling(boolean notified, boolean turns) {
-        this.notified = notified;
+    Polling(boolean turns) {
         this.turns = turns;
+    }
+
+    void notified(boolean on) {
+        notified = on;
     }
 
     /**
