@@ -15,6 +15,7 @@ import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -54,7 +55,8 @@ import java.util.regex.Pattern;
 public final class JpaLockStore implements LockStore {
 
     private static final Set<StoreCapability> CAPABILITIES =
-            EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW);
+            EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW,
+                    StoreCapability.WAITING_TURNS);
 
     /** A deadlock or serialization failure rolls everything back; the statement is run again this often. */
     private static final int MAX_ATTEMPTS = 8;
@@ -128,8 +130,35 @@ public final class JpaLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
-        return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, b),
+        return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, null, b),
                 AcquireResult::notAcquired);
+    }
+
+    /**
+     * {@inheritDoc} The turn is kept in the key's row (columns {@code turn_waiter}, {@code turn_since},
+     * {@code turn_until}), by the database clock, in the same statement as the acquisition. Bounded as
+     * {@link #acquire(String, String, long, long)}: out of time, the answer is not acquired (and the turn
+     * unchanged).
+     */
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        check(key, owner);
+        LockArguments.requireValidTtl(ttlMillis);
+        requireValidWait(maxWaitMillis);
+        Objects.requireNonNull(turn, "turn");
+        return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, turn, b),
+                AcquireResult::notAcquired);
+    }
+
+    /**
+     * {@inheritDoc} One compare-and-set of the key's turn columns; the lock columns are left alone.
+     * Bounded by the {@linkplain Builder#statementTimeout statement timeout}, like {@link #release}.
+     */
+    @Override
+    public boolean leaveTurn(String key, String waiter) {
+        check(key, waiter);
+        return execute("leave the turn of", key, statementTimeoutMillis, (d, c, b) -> d.leaveTurn(c, key, waiter, b),
+                null);
     }
 
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */

@@ -11,7 +11,9 @@ import java.time.OffsetDateTime;
  * unit with {@code <class>dev.baton.jpa.LockRecord</class>}). It maps the default table
  * {@code baton_locks}; for another name, override it in {@code orm.xml}. The store itself does not
  * use it: it writes with one native statement per operation. A row whose expiry has passed is not a
- * lock (released locks keep their row with an expiry in the past). Never write through it.
+ * lock (released locks keep their row with an expiry in the past). Never write through it. The store
+ * changes rows behind the provider's back: a provider's shared cache (EclipseLink caches by default)
+ * may hold an older state of a row; {@code refresh} it, or disable the cache for this entity.
  */
 @Entity(name = "BatonLock")
 @Table(name = "baton_locks")
@@ -29,6 +31,15 @@ public class LockRecord {
 
     @Column(name = "expires_at", nullable = false, updatable = false)
     private OffsetDateTime expiresAt;
+
+    @Column(name = "turn_waiter", length = 64, updatable = false)
+    private String turnWaiter;
+
+    @Column(name = "turn_since", updatable = false)
+    private OffsetDateTime turnSince;
+
+    @Column(name = "turn_until", updatable = false)
+    private OffsetDateTime turnUntil;
 
     /** For JPA. */
     protected LockRecord() {
@@ -52,5 +63,25 @@ public class LockRecord {
     /** @return when the lease ends or ended, by the database clock (UTC on MariaDB) */
     public OffsetDateTime getExpiresAt() {
         return expiresAt;
+    }
+
+    /**
+     * The waiter whose turn it is to take the key next (fair turns), if any. A turn whose
+     * {@linkplain #getTurnUntil() end} has passed is nobody's.
+     *
+     * @return the waiter of the key's turn, or null
+     */
+    public String getTurnWaiter() {
+        return turnWaiter;
+    }
+
+    /** @return since when the turn's waiter waits, by the database clock, or null */
+    public OffsetDateTime getTurnSince() {
+        return turnSince;
+    }
+
+    /** @return when the turn ends unless its waiter asks again, by the database clock, or null */
+    public OffsetDateTime getTurnUntil() {
+        return turnUntil;
     }
 }

@@ -5,6 +5,7 @@ import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.schema.SchemaCheck;
 import dev.baton.spi.Lease;
+import dev.baton.spi.Turn;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.sql.Connection;
@@ -99,8 +100,14 @@ final class IdentifierProbe {
             dialect.create(connection);
             dialect.validate(connection);
             SchemaCheck.of(database, table, sequence).run(connection);
-            if (!dialect.acquire(connection, "k", owner, 60_000, bound).isAcquired()) {
+            if (!dialect.acquire(connection, "k", owner, 60_000, null, bound).isAcquired()) {
                 return what + ": not acquired";
+            }
+            if (!dialect.acquire(connection, "k", owner, 60_000, new Turn("w", 0, 60_000), bound).isNextInTurn()) {
+                return what + ": turn not claimed";
+            }
+            if (!dialect.leaveTurn(connection, "k", "w", bound)) {
+                return what + ": turn not left";
             }
             if (!dialect.renew(connection, "k", owner, 60_000, bound)) {
                 return what + ": not renewed";
@@ -145,7 +152,9 @@ final class IdentifierProbe {
         }
         steps.add(() -> dialect.validate(connection));
         steps.add(() -> SchemaCheck.of(database, table, sequence).run(connection));
-        steps.add(() -> dialect.acquire(connection, "k", owner, 60_000, bound));
+        steps.add(() -> dialect.acquire(connection, "k", owner, 60_000, null, bound));
+        steps.add(() -> dialect.acquire(connection, "k", owner, 60_000, new Turn("w", 0, 60_000), bound));
+        steps.add(() -> dialect.leaveTurn(connection, "k", "w", bound));
         steps.add(() -> dialect.renew(connection, "k", owner, 60_000, bound));
         steps.add(() -> dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000, bound));
         steps.add(() -> fencedUpdate(table));

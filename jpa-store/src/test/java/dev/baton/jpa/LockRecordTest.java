@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Turn;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
@@ -36,6 +37,20 @@ class LockRecordTest {
                 assertThat(record.getExpiresAt()).isAfter(OffsetDateTime.now().plusSeconds(30));
                 assertThat(em.createQuery("SELECT COUNT(r) FROM BatonLock r WHERE r.key = :k", Long.class)
                         .setParameter("k", key).getSingleResult()).isEqualTo(1L);
+                assertThat(record.getTurnWaiter()).isNull();
+                assertThat(record.getTurnUntil()).isNull();
+            } finally {
+                em.close();
+            }
+            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 1_000, new Turn("waiter-1", 5_000, 60_000))
+                    .isNextInTurn()).isTrue();
+            em = emf.createEntityManager();
+            try {
+                LockRecord record = em.find(LockRecord.class, key);
+                em.refresh(record); // EclipseLink's shared cache still has the row as first read
+                assertThat(record.getTurnWaiter()).isEqualTo("waiter-1");
+                assertThat(record.getTurnSince()).isBefore(record.getTurnUntil());
+                assertThat(record.getTurnUntil()).isAfter(OffsetDateTime.now().plusSeconds(30));
             } finally {
                 em.close();
             }

@@ -69,6 +69,14 @@ abstract class Matrix {
     }
 
     @Nested
+    class Turns extends TurnsSuite {
+        @Override
+        protected Backend backend() {
+            return backend;
+        }
+    }
+
+    @Nested
     class Schema extends SchemaSuite {
         @Override
         protected Backend backend() {

@@ -22,6 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestFactory;
  * that are one lock), a second test plays it: the store must refuse to run, or the consequence must
  * not happen.
  */
+@Tag("schema-checks")
 public abstract class SchemaCheckSuite {
 
     private static final Pattern FIX = Pattern.compile("Fix: (.+)$", Pattern.MULTILINE);
@@ -62,8 +64,52 @@ public abstract class SchemaCheckSuite {
         return ddl -> ddl.replace(from, to);
     }
 
+    /** The shipped DDL without some of the turn columns: a table created before turns existed. */
+    private static UnaryOperator<String> withoutColumns(String... columns) {
+        return ddl -> {
+            String changed = ddl;
+            for (String column : columns) {
+                changed = changed.replaceAll("(?m)^\\s*" + column + "\\s[^\\n]*\\n", "");
+            }
+            return changed.replaceAll(",(\\s*)\\)$", "$1)"); // the comma before the closing parenthesis
+        };
+    }
+
+    /** What a refusal of missing turn columns names: each column and the ALTER TABLE that adds it. */
+    private static String[] addColumns(String... columns) {
+        List<String> mentions = new ArrayList<>();
+        for (String column : columns) {
+            mentions.add(column);
+            mentions.add("ALTER TABLE $t ADD COLUMN " + column);
+        }
+        return mentions.toArray(String[]::new);
+    }
+
+    /** A table created before turns existed, and one that lost one column, on every database. */
+    private static void addTurnCases(List<Broken> cases, JpaDatabase database) {
+        String name = database.folder();
+        cases.add(new Broken(name + " without turn columns", database,
+                withoutColumns("turn_waiter", "turn_since", "turn_until"),
+                addColumns("turn_waiter", "turn_since", "turn_until")));
+        cases.add(new Broken(name + " without turn_until", database, withoutColumns("turn_until"),
+                addColumns("turn_until")));
+    }
+
     static List<Broken> cases() {
         List<Broken> cases = new ArrayList<>();
+        for (JpaDatabase database : JpaDatabase.values()) {
+            addTurnCases(cases, database);
+        }
+        cases.add(new Broken("postgresql turn_until without time zone", JpaDatabase.POSTGRESQL,
+                replace("turn_until  TIMESTAMP(6) WITH TIME ZONE", "turn_until  TIMESTAMP(6)"), "turn_until",
+                "ALTER TABLE $t ALTER COLUMN turn_until TYPE TIMESTAMP(6) WITH TIME ZONE"));
+        cases.add(new Broken("mariadb turn_waiter ascii_general_ci", JpaDatabase.MARIADB,
+                replace("turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin",
+                        "turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_general_ci"), "turn_waiter",
+                "ascii_general_ci", "MODIFY turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin"));
+        cases.add(new Broken("h2 turn_since without fraction", JpaDatabase.H2,
+                replace("turn_since  TIMESTAMP(6)", "turn_since  TIMESTAMP(0)"), "turn_since",
+                "ALTER TABLE $t ALTER COLUMN turn_since SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE"));
         JpaDatabase pg = JpaDatabase.POSTGRESQL;
         cases.add(new Broken("postgresql sequence CACHE 50", pg, replace("CACHE 1", "CACHE 50"),
                 "$s", "CACHE 50", "ALTER SEQUENCE $s CACHE 1"));

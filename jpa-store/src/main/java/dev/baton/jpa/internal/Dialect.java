@@ -4,6 +4,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Lease;
+import dev.baton.spi.Turn;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -99,18 +100,59 @@ public abstract class Dialect {
     public abstract JpaDatabase database();
 
     /**
-     * Takes the key if no live lock holds it; one statement.
+     * Takes the key if no live lock holds it and no live turn of a waiter keeps it; one statement.
+     * With a {@code turn}, also claims the key's turn for the waiter when it cannot take the key (see
+     * {@link dev.baton.spi.LockStore#acquire(String, String, long, long, Turn)}); without one, never
+     * changes a turn except to clear it when the key is taken.
      *
      * @param c the connection of the store's transaction
      * @param key the key
      * @param owner the owner
      * @param ttlMillis the lease
+     * @param turn the waiter's claim, or null for a plain acquisition
      * @param bound how long the call may wait for the row lock
      * @return the result
      * @throws SQLException if the statement failed or ran out of time ({@link #isLockTimeout})
      */
-    public abstract AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
-            throws SQLException;
+    public abstract AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, Turn turn,
+            CallBound bound) throws SQLException;
+
+    /**
+     * Clears the key's turn if {@code waiter} holds it and it is live; one compare-and-set statement.
+     * Leaves the lock columns alone.
+     *
+     * @param c the connection
+     * @param key the key
+     * @param waiter the waiter
+     * @param bound how long the call may wait for the row lock
+     * @return whether the waiter held the turn and it is now free
+     * @throws SQLException if the statement failed or ran out of time
+     */
+    public boolean leaveTurn(Connection c, String key, String waiter, CallBound bound) throws SQLException {
+        lockRows(c, List.of(key), bound);
+        try (PreparedStatement ps = prepare(c, statementPrefix(bound) + "UPDATE " + table
+                + " SET turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
+                + " WHERE lock_key = ? AND turn_waiter = ? AND turn_until > " + now(), bound)) {
+            ps.setString(1, key);
+            ps.setString(2, waiter);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * What an acquisition that did not take the key reports.
+     *
+     * @param remainingMillis the holder's remaining lease as the database computed it; 0 or less if the
+     *     key is free or it is unknown
+     * @param nextInTurn whether the caller holds the key's turn after the statement
+     * @return the result
+     */
+    protected static AcquireResult refused(long remainingMillis, boolean nextInTurn) {
+        if (!nextInTurn) {
+            return held(remainingMillis);
+        }
+        return remainingMillis > 0 ? AcquireResult.nextInTurn(remainingMillis) : AcquireResult.nextInTurn();
+    }
 
     /**
      * Extends {@code owner}'s live lock; one compare-and-set statement.

@@ -2,6 +2,7 @@ package dev.baton.jpa.internal;
 
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Turn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +23,10 @@ import java.util.Locale;
  * its rows with {@code SELECT ... FOR UPDATE WAIT <the call's time left>} ({@link #lockRows}), so the
  * statement that checks and writes does not wait any more. H2 has only exclusive row locks: a fence
  * locks the key's row {@code FOR UPDATE}, and a holder's renewal waits for its fenced transaction.
+ *
+ * <p>Turns: a first {@code WHEN MATCHED} takes the key (free, and its turn free, expired, the waiter's
+ * or a younger waiter's) and clears the turn; with a turn, a second one claims the turn. A row that
+ * comes back with a turn waiter was claimed, not taken.
  */
 final class H2Dialect extends Dialect {
 
@@ -36,18 +41,32 @@ final class H2Dialect extends Dialect {
     private static final int LOCK_TIMEOUT = 50200;
 
     private final String acquireSql;
+    private final String turnSql;
     private final String remainingSql;
 
     H2Dialect(String table, String sequence) {
         super(table, sequence);
-        this.acquireSql = "SELECT token FROM FINAL TABLE (MERGE INTO " + table + " l"
-                + " USING (VALUES (CAST(? AS VARCHAR(500)), CAST(? AS VARCHAR(64)), CAST(? AS BIGINT))) s(k, o, ttl)"
-                + " ON l.lock_key = s.k"
-                + " WHEN MATCHED AND l.expires_at <= " + now() + " THEN UPDATE SET owner = s.o,"
-                + " token = NEXT VALUE FOR " + sequence + ", expires_at = " + expiryAfter("s.ttl")
-                + " WHEN NOT MATCHED THEN INSERT (lock_key, owner, token, expires_at)"
+        String merge = "SELECT token, turn_waiter FROM FINAL TABLE (MERGE INTO " + table + " l"
+                + " USING (VALUES (CAST(? AS VARCHAR(500)), CAST(? AS VARCHAR(64)), CAST(? AS BIGINT),"
+                + " CAST(? AS VARCHAR(64)), CAST(? AS BIGINT), CAST(? AS BIGINT))) s(k, o, ttl, w, waited, keep)"
+                + " ON l.lock_key = s.k";
+        String take = " THEN UPDATE SET owner = s.o, token = NEXT VALUE FOR " + sequence + ", expires_at = "
+                + expiryAfter("s.ttl") + ", turn_waiter = NULL, turn_since = NULL, turn_until = NULL";
+        String insert = " WHEN NOT MATCHED THEN INSERT (lock_key, owner, token, expires_at)"
                 + " VALUES (s.k, s.o, NEXT VALUE FOR " + sequence + ", " + expiryAfter("s.ttl") + "))";
-        this.remainingSql = "SELECT DATEDIFF(MILLISECOND, " + now() + ", expires_at) FROM " + table + " WHERE lock_key = ?";
+        // The clock is the statement's start: every condition of the MERGE sees the same time. The
+        // first WHEN that matches applies: take the key, else claim the turn (with a turn only).
+        String free = "l.expires_at <= " + now();
+        String turnFree = "(l.turn_until IS NULL OR l.turn_until <= " + now() + ")";
+        String claimable = "(" + turnFree + " OR l.turn_waiter = s.w OR l.turn_since > DATEADD(MILLISECOND, -s.waited, "
+                + now() + "))";
+        this.acquireSql = merge + " WHEN MATCHED AND " + free + " AND " + turnFree + take + insert;
+        this.turnSql = merge + " WHEN MATCHED AND " + free + " AND " + claimable + take
+                + " WHEN MATCHED AND " + claimable + " THEN UPDATE SET turn_waiter = s.w,"
+                + " turn_since = DATEADD(MILLISECOND, -s.waited, " + now() + "), turn_until = " + expiryAfter("s.keep")
+                + insert;
+        this.remainingSql = "SELECT DATEDIFF(MILLISECOND, " + now() + ", expires_at),"
+                + " COALESCE(turn_waiter = ? AND turn_until > " + now() + ", FALSE) FROM " + table + " WHERE lock_key = ?";
     }
 
     @Override
@@ -56,23 +75,32 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, Turn turn, CallBound bound)
             throws SQLException {
         lockRows(c, List.of(key), bound);
-        try (PreparedStatement ps = prepare(c, acquireSql, bound)) {
+        try (PreparedStatement ps = prepare(c, turn == null ? acquireSql : turnSql, bound)) {
             ps.setString(1, key);
             ps.setString(2, owner);
             ps.setLong(3, ttlMillis);
+            ps.setString(4, turn == null ? null : turn.waiter());
+            ps.setLong(5, turn == null ? 0 : turn.waitedMillis());
+            ps.setLong(6, turn == null ? 1 : turn.keepMillis());
             try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
+                // a row whose turn was cleared was taken; one whose turn is now the caller's was claimed
+                if (rs.next() && rs.getString(2) == null) {
                     return AcquireResult.acquired(rs.getLong(1));
                 }
             }
         }
+        // The row is locked by this transaction (lockRows): what it holds now is what the MERGE left.
         try (PreparedStatement ps = prepare(c, remainingSql, bound)) {
-            ps.setString(1, key);
+            ps.setString(1, turn == null ? null : turn.waiter());
+            ps.setString(2, key);
             try (ResultSet rs = ps.executeQuery()) {
-                return held(rs.next() ? rs.getLong(1) : 0);
+                if (!rs.next()) {
+                    return AcquireResult.notAcquired();
+                }
+                return refused(rs.getLong(1), rs.getBoolean(2));
             }
         }
     }

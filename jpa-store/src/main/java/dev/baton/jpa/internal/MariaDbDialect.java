@@ -2,11 +2,13 @@ package dev.baton.jpa.internal;
 
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Turn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * MariaDB 10.5+: {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING}.
@@ -31,6 +33,10 @@ import java.util.Locale;
  * (fractions of a second; it also ends a row lock wait). A fence reads the key's row {@code LOCK IN
  * SHARE MODE} at every isolation level (InnoDB has no weaker lock that a takeover waits for), so a
  * holder's own renewal also waits for its fenced transaction to end.
+ *
+ * <p>Turns: the take is decided once, in the first assignment, with the turn condition added; the turn
+ * columns come last and decide from what is already assigned. A turn claim takes the row's exclusive
+ * lock like every acquisition, so it too waits (within its bound) for a fenced write.
  */
 final class MariaDbDialect extends Dialect {
 
@@ -42,18 +48,40 @@ final class MariaDbDialect extends Dialect {
     private static final long MAX_LOCK_WAIT_SECONDS = 1_073_741_824L;
     private static final long MAX_STATEMENT_MILLIS = 31_536_000_000L;
 
-    private final String acquireSql;
+    private final NamedSql acquireSql;
+    private final NamedSql turnSql;
 
     MariaDbDialect(String table, String sequence) {
         super(table, sequence);
-        this.acquireSql = "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
-                + " VALUES (?, ?, NEXTVAL(" + sequence + "), " + expiryAfter("?") + ")"
-                + " ON DUPLICATE KEY UPDATE"
-                + " token = IF(expires_at <= SYSDATE(6), NEXTVAL(" + sequence + "), token),"
-                + " owner = IF(token = LASTVAL(" + sequence + "), VALUE(owner), owner),"
-                + " expires_at = IF(token = LASTVAL(" + sequence + "), " + expiryAfter("?") + ", expires_at)"
-                + " RETURNING token, token = LASTVAL(" + sequence + "),"
-                + " CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
+        String next = "NEXTVAL(" + sequence + ")";
+        String took = "token = LASTVAL(" + sequence + ")";
+        String insert = "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
+                + " VALUES ({key}, {owner}, " + next + ", " + expiryAfter("{ttl}") + ")"
+                + " ON DUPLICATE KEY UPDATE";
+        String takeLock = " owner = IF(" + took + ", VALUE(owner), owner),"
+                + " expires_at = IF(" + took + ", " + expiryAfter("{ttl}") + ", expires_at),";
+        String remaining = "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
+        this.acquireSql = NamedSql.of(insert
+                + " token = IF(expires_at <= SYSDATE(6) AND (turn_until IS NULL OR turn_until <= SYSDATE(6)), "
+                + next + ", token)," + takeLock
+                + " turn_waiter = IF(" + took + ", NULL, turn_waiter),"
+                + " turn_since = IF(" + took + ", NULL, turn_since),"
+                + " turn_until = IF(" + took + ", NULL, turn_until)"
+                + " RETURNING token, " + took + ", " + remaining);
+        // The take is decided once, by the first assignment. Then turn_waiter is decided on the turn
+        // columns as they were (none is assigned before it); turn_since and turn_until follow it: the
+        // turn is the caller's after the statement exactly when turn_waiter is its waiter (a waiter
+        // whose turn it already was may always renew it).
+        String claimable = "(turn_until IS NULL OR turn_until <= SYSDATE(6) OR turn_waiter = {waiter}"
+                + " OR turn_since > SYSDATE(6) - INTERVAL {waited} MICROSECOND)";
+        this.turnSql = NamedSql.of(insert
+                + " token = IF(expires_at <= SYSDATE(6) AND " + claimable + ", " + next + ", token)," + takeLock
+                + " turn_waiter = IF(" + took + ", NULL, IF(" + claimable + ", {waiter}, turn_waiter)),"
+                + " turn_since = IF(" + took + ", NULL, IF(turn_waiter <=> {waiter},"
+                + " SYSDATE(6) - INTERVAL {waited} MICROSECOND, turn_since)),"
+                + " turn_until = IF(" + took + ", NULL, IF(turn_waiter <=> {waiter},"
+                + " SYSDATE(6) + INTERVAL {keep} MICROSECOND, turn_until))"
+                + " RETURNING token, " + took + ", " + remaining + ", turn_waiter <=> {waiter}");
     }
 
     @Override
@@ -62,22 +90,21 @@ final class MariaDbDialect extends Dialect {
     }
 
     @Override
-    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, Turn turn, CallBound bound)
             throws SQLException {
-        try (PreparedStatement ps = prepare(c, statementPrefix(bound) + acquireSql, bound)) {
-            ps.setString(1, key);
-            ps.setString(2, owner);
-            ps.setLong(3, ttlParameter(ttlMillis));
-            ps.setLong(4, ttlParameter(ttlMillis));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("INSERT ... RETURNING returned no row");
-                }
-                if (rs.getBoolean(2)) {
-                    return AcquireResult.acquired(rs.getLong(1));
-                }
-                return held(rs.getLong(3));
+        Map<String, Object> values = turn == null
+                ? Map.of("key", key, "owner", owner, "ttl", ttlParameter(ttlMillis))
+                : Map.of("key", key, "owner", owner, "ttl", ttlParameter(ttlMillis), "waiter", turn.waiter(),
+                        "waited", ttlParameter(turn.waitedMillis()), "keep", ttlParameter(turn.keepMillis()));
+        try (PreparedStatement ps = (turn == null ? acquireSql : turnSql).prepare(this, c, statementPrefix(bound), bound,
+                values); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                throw new SQLException("INSERT ... RETURNING returned no row");
             }
+            if (rs.getBoolean(2)) {
+                return AcquireResult.acquired(rs.getLong(1));
+            }
+            return refused(rs.getLong(3), turn != null && rs.getBoolean(4));
         }
     }
 

@@ -2,11 +2,13 @@ package dev.baton.jpa.internal;
 
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Turn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 
 /**
  * PostgreSQL: an upsert whose update branch only fires on an expired row, in a CTE that also reads
@@ -20,6 +22,12 @@ import java.sql.Statement;
  * releases are plain updates of {@code expires_at} ({@code FOR NO KEY UPDATE}), which a fence does
  * not hold up, so a holder renews while its fenced transaction is open. Lock waits are limited per
  * transaction by {@code SET LOCAL lock_timeout}.
+ *
+ * <p>Turns: an acquisition with a turn claims the turn of a key held by a live lease with a plain
+ * {@code UPDATE} of the turn columns ({@code FOR NO KEY UPDATE}), so a waiter's poll does not wait for
+ * the holder's fenced transaction; the upsert, with its {@code FOR UPDATE} lock, runs only when that
+ * claim did not and the statement's snapshot shows the key free. One statement never changes a row
+ * twice.
  */
 final class PostgresDialect extends Dialect {
 
@@ -32,22 +40,76 @@ final class PostgresDialect extends Dialect {
      */
     static final long IDLE_IN_TRANSACTION_MILLIS = 1_000;
 
-    private final String acquireSql;
+    private final NamedSql acquireSql;
+    private final NamedSql turnSql;
 
     PostgresDialect(String table, String sequence) {
         super(table, sequence);
-        this.acquireSql = "WITH attempt AS ("
+        String next = "nextval('" + sequence + "')";
+        this.acquireSql = NamedSql.of("WITH attempt AS ("
                 + " INSERT INTO " + table + " AS l (lock_key, owner, token, expires_at)"
-                + " VALUES (?, ?, nextval('" + sequence + "'), " + expiryAfter("?") + ")"
+                + " VALUES ({key}, {owner}, " + next + ", " + expiryAfter("{ttl}") + ")"
                 + " ON CONFLICT (lock_key) DO UPDATE"
-                + " SET lock_key = EXCLUDED.lock_key, owner = EXCLUDED.owner, token = nextval('" + sequence + "'),"
-                + " expires_at = " + expiryAfter("?")
+                + " SET lock_key = EXCLUDED.lock_key, owner = EXCLUDED.owner, token = " + next + ","
+                + " expires_at = " + expiryAfter("{ttl}") + ", turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
                 + " WHERE l.expires_at <= clock_timestamp()"
+                + " AND (l.turn_until IS NULL OR l.turn_until <= clock_timestamp())"
                 + " RETURNING l.token)"
                 + " SELECT token, CAST(NULL AS BIGINT) FROM attempt"
                 + " UNION ALL"
-                + " SELECT NULL, CAST(CEIL(EXTRACT(EPOCH FROM (h.expires_at - clock_timestamp())) * 1000) AS BIGINT)"
-                + " FROM " + table + " h WHERE h.lock_key = ? AND NOT EXISTS (SELECT 1 FROM attempt)";
+                + " SELECT NULL, " + remaining("h") + " FROM " + table + " h"
+                + " WHERE h.lock_key = {key} AND NOT EXISTS (SELECT 1 FROM attempt)");
+        // With a turn: "claim" takes the turn of a key held by a live lease with a plain UPDATE of the
+        // turn columns (FOR NO KEY UPDATE: it does not wait for a fenced write's FOR KEY SHARE). Only
+        // when it did not, and the statement's snapshot shows no live lease, "attempt" upserts: its
+        // update branch locks the row FOR UPDATE (SET lock_key) and, under that lock, either takes the
+        // key (clearing the turn) or claims the turn. All columns of that branch are set from one
+        // sub-select that reads the clock once, so they agree on what happened.
+        String claimable = claimable("l", "clock_timestamp()");
+        this.turnSql = NamedSql.of("WITH claim AS ("
+                + " UPDATE " + table + " AS l SET turn_waiter = {waiter},"
+                + " turn_since = clock_timestamp() - " + millis("{waited}") + ","
+                + " turn_until = clock_timestamp() + " + millis("{keep}")
+                + " WHERE l.lock_key = {key} AND l.expires_at > clock_timestamp() AND " + claimable
+                + " RETURNING l.expires_at),"
+                + " attempt AS ("
+                + " INSERT INTO " + table + " AS l (lock_key, owner, token, expires_at)"
+                + " SELECT {key}, {owner}, " + next + ", " + expiryAfter("{ttl}")
+                + " WHERE NOT EXISTS (SELECT 1 FROM claim) AND NOT EXISTS (SELECT 1 FROM " + table + " f"
+                + " WHERE f.lock_key = {key} AND f.expires_at > clock_timestamp())"
+                + " ON CONFLICT (lock_key) DO UPDATE"
+                + " SET lock_key = EXCLUDED.lock_key,"
+                + " (owner, token, expires_at, turn_waiter, turn_since, turn_until) = ("
+                + " SELECT CASE WHEN x.take THEN EXCLUDED.owner ELSE l.owner END,"
+                + " CASE WHEN x.take THEN " + next + " ELSE l.token END,"
+                + " CASE WHEN x.take THEN x.n + " + millis("{ttl}") + " ELSE l.expires_at END,"
+                + " CASE WHEN x.take THEN NULL WHEN x.may THEN {waiter} ELSE l.turn_waiter END,"
+                + " CASE WHEN x.take THEN NULL WHEN x.may THEN x.n - " + millis("{waited}") + " ELSE l.turn_since END,"
+                + " CASE WHEN x.take THEN NULL WHEN x.may THEN x.n + " + millis("{keep}") + " ELSE l.turn_until END"
+                + " FROM (SELECT c.n, l.expires_at <= c.n AND " + claimable("l", "c.n") + " AS take, "
+                + claimable("l", "c.n") + " AS may FROM (SELECT clock_timestamp() AS n) c) x)"
+                + " WHERE " + claimable
+                + " RETURNING l.token, l.expires_at, l.turn_waiter)"
+                + " SELECT CASE WHEN a.turn_waiter IS NULL THEN a.token END, a.turn_waiter = {waiter}, "
+                + remaining("a") + " FROM attempt a"
+                + " UNION ALL SELECT NULL, TRUE, " + remaining("c") + " FROM claim c"
+                + " UNION ALL SELECT NULL, h.turn_waiter = {waiter} AND h.turn_until > clock_timestamp(), "
+                + remaining("h") + " FROM " + table + " h WHERE h.lock_key = {key}"
+                + " AND NOT EXISTS (SELECT 1 FROM attempt) AND NOT EXISTS (SELECT 1 FROM claim)");
+    }
+
+    /** Whether the waiter may have the turn of row {@code l} at {@code now}: free, expired, its own, or younger. */
+    private static String claimable(String l, String now) {
+        return "(" + l + ".turn_until IS NULL OR " + l + ".turn_until <= " + now + " OR " + l + ".turn_waiter = {waiter}"
+                + " OR " + l + ".turn_since > " + now + " - " + millis("{waited}") + ")";
+    }
+
+    private static String millis(String parameter) {
+        return "CAST(" + parameter + " AS BIGINT) * INTERVAL '1 millisecond'";
+    }
+
+    private static String remaining(String row) {
+        return "CAST(CEIL(EXTRACT(EPOCH FROM (" + row + ".expires_at - clock_timestamp())) * 1000) AS BIGINT)";
     }
 
     @Override
@@ -56,25 +118,26 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+    public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, Turn turn, CallBound bound)
             throws SQLException {
-        try (PreparedStatement ps = prepare(c, acquireSql, bound)) {
-            ps.setString(1, key);
-            ps.setString(2, owner);
-            ps.setLong(3, ttlMillis);
-            ps.setLong(4, ttlMillis);
-            ps.setString(5, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    // The holder committed after this statement's snapshot: held, remaining unknown.
-                    return AcquireResult.notAcquired();
-                }
-                long token = rs.getLong(1);
-                if (!rs.wasNull()) {
-                    return AcquireResult.acquired(token);
-                }
+        Map<String, Object> values = turn == null
+                ? Map.of("key", key, "owner", owner, "ttl", ttlMillis)
+                : Map.of("key", key, "owner", owner, "ttl", ttlMillis, "waiter", turn.waiter(),
+                        "waited", turn.waitedMillis(), "keep", turn.keepMillis());
+        try (PreparedStatement ps = (turn == null ? acquireSql : turnSql).prepare(this, c, "", bound, values);
+                ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                // The holder committed after this statement's snapshot: held, remaining unknown.
+                return AcquireResult.notAcquired();
+            }
+            long token = rs.getLong(1);
+            if (!rs.wasNull()) {
+                return AcquireResult.acquired(token);
+            }
+            if (turn == null) {
                 return held(rs.getLong(2));
             }
+            return refused(rs.getLong(3), rs.getBoolean(2));
         }
     }
 

@@ -12,5 +12,9 @@ CREATE TABLE IF NOT EXISTS baton_locks (
     owner      VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
     token      BIGINT NOT NULL,
     expires_at DATETIME(6) NOT NULL,
+    -- the key's next turn (WAITING_TURNS): the waiter that takes it next, since when it waits, until when
+    turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL,
+    turn_since  DATETIME(6) NULL,
+    turn_until  DATETIME(6) NULL,
     PRIMARY KEY (lock_key)
 ) ENGINE = InnoDB;

@@ -10,5 +10,9 @@ CREATE TABLE IF NOT EXISTS baton_locks (
     lock_key   VARCHAR(500) COLLATE "C" NOT NULL PRIMARY KEY,
     owner      VARCHAR(64)  COLLATE "C" NOT NULL,
     token      BIGINT                   NOT NULL,
-    expires_at TIMESTAMP(6) WITH TIME ZONE NOT NULL
+    expires_at TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+    -- the key's next turn (WAITING_TURNS): the waiter that takes it next, since when it waits, until when
+    turn_waiter VARCHAR(64) COLLATE "C",
+    turn_since  TIMESTAMP(6) WITH TIME ZONE,
+    turn_until  TIMESTAMP(6) WITH TIME ZONE
 );

@@ -115,6 +115,7 @@ final class H2SchemaCheck extends SchemaCheck {
                         "ALTER TABLE " + table + " ALTER COLUMN " + name + " SET DATA TYPE VARCHAR(" + min + ")");
             }
         }
+        checkTurnColumns(f, columns);
         Column token = columns.get("token");
         if (token != null && !"BIGINT".equals(token.type)) {
             f.add("column token of " + table + " is " + token.describe() + ": fencing tokens are BIGINT",
@@ -125,6 +126,24 @@ final class H2SchemaCheck extends SchemaCheck {
             f.add("column expires_at of " + table + " is " + expiry.describe() + ": it must be TIMESTAMP(6) WITH TIME ZONE"
                     + " (fewer fractional digits cut leases short; without time zone a session's zone moves them)",
                     "ALTER TABLE " + table + " ALTER COLUMN expires_at SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
+        }
+    }
+
+    private void checkTurnColumns(Findings f, Map<String, Column> columns) {
+        requireTurnColumns(f, columns.keySet(), Map.of("turn_waiter", "VARCHAR(64)",
+                "turn_since", "TIMESTAMP(6) WITH TIME ZONE", "turn_until", "TIMESTAMP(6) WITH TIME ZONE"));
+        Column waiter = columns.get("turn_waiter");
+        if (waiter != null && !waiter.collated() && !("CHARACTER VARYING".equals(waiter.type) && waiter.length >= 64)) {
+            f.add("column turn_waiter of " + table + " is " + waiter.describe() + ": it must be VARCHAR(64) or longer,"
+                    + " like owner", "ALTER TABLE " + table + " ALTER COLUMN turn_waiter SET DATA TYPE VARCHAR(64)");
+        }
+        for (String name : new String[] {"turn_since", "turn_until"}) {
+            Column time = columns.get(name);
+            if (time != null && !("TIMESTAMP WITH TIME ZONE".equals(time.type) && time.precision >= 6)) {
+                f.add("column " + name + " of " + table + " is " + time.describe() + ": it must be TIMESTAMP(6) WITH"
+                        + " TIME ZONE, like expires_at", "ALTER TABLE " + table + " ALTER COLUMN " + name
+                        + " SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
+            }
         }
     }
 

@@ -139,6 +139,7 @@ final class MariaDbSchemaCheck extends SchemaCheck {
                         "ALTER TABLE " + table + " MODIFY owner VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL");
             }
         }
+        checkTurnColumns(f, columns);
         Column token = columns.get("token");
         if (token != null && !"bigint".equals(token.dataType)) {
             f.add("column token of " + table + " is " + token.type + ": fencing tokens are BIGINT",
@@ -154,6 +155,27 @@ final class MariaDbSchemaCheck extends SchemaCheck {
                     // the expiries are UTC: convert a TIMESTAMP column under UTC, not the session's zone
                     (timestamp ? "SET time_zone = '+00:00'; " : "") + "ALTER TABLE " + table
                             + " MODIFY expires_at DATETIME(6) NOT NULL");
+        }
+    }
+
+    private void checkTurnColumns(Findings f, Map<String, Column> columns) {
+        requireTurnColumns(f, columns.keySet(), Map.of("turn_waiter", "VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL",
+                "turn_since", "DATETIME(6) NULL", "turn_until", "DATETIME(6) NULL"));
+        Column waiter = columns.get("turn_waiter");
+        if (waiter != null && !("varchar".equals(waiter.dataType) && waiter.length >= 64 && waiter.collation != null
+                && waiter.collation.endsWith("_bin") || "varbinary".equals(waiter.dataType) && waiter.length >= 64)) {
+            f.add("column turn_waiter of " + table + " is " + waiter.type
+                    + (waiter.collation == null ? "" : " COLLATE " + waiter.collation) + ": it must be VARCHAR(64) or"
+                    + " longer with a _bin collation, like owner (a waiter must never match another waiter's turn)",
+                    "ALTER TABLE " + table + " MODIFY turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL");
+        }
+        for (String name : new String[] {"turn_since", "turn_until"}) {
+            Column time = columns.get(name);
+            if (time != null && !("datetime".equals(time.dataType) && time.precision == 6)) {
+                f.add("column " + name + " of " + table + " is " + time.type + ": it must be DATETIME(6), like"
+                        + " expires_at", ("timestamp".equals(time.dataType) ? "SET time_zone = '+00:00'; " : "")
+                        + "ALTER TABLE " + table + " MODIFY " + name + " DATETIME(6) NULL");
+            }
         }
     }
 

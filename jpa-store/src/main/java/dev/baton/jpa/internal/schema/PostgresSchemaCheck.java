@@ -69,6 +69,7 @@ final class PostgresSchemaCheck extends SchemaCheck {
         Map<String, Column> columns = columns(c, major);
         Collation databaseDefault = databaseDefault(c, major);
         checkColumns(f, columns, databaseDefault);
+        checkTurnColumns(f, columns, databaseDefault);
         Column key = columns.get("lock_key");
         if (key != null) {
             checkKeys(c, f, key.attnum, databaseDefault, major);
@@ -210,7 +211,8 @@ final class PostgresSchemaCheck extends SchemaCheck {
                 + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
                 + " LEFT JOIN pg_collation co ON co.oid = a.attcollation"
                 + " WHERE a.attrelid = CAST(? AS regclass) AND a.attnum > 0 AND NOT a.attisdropped"
-                + " AND a.attname IN ('lock_key', 'owner', 'token', 'expires_at')")) {
+                + " AND a.attname IN ('lock_key', 'owner', 'token', 'expires_at', 'turn_waiter', 'turn_since',"
+                + " 'turn_until')")) {
             ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -289,6 +291,33 @@ final class PostgresSchemaCheck extends SchemaCheck {
                     + " zone a session's TimeZone setting moves every lease)",
                     "ALTER TABLE " + table + " ALTER COLUMN expires_at TYPE TIMESTAMP(6) WITH TIME ZONE");
         }
+    }
+
+    private void checkTurnColumns(Findings f, Map<String, Column> columns, Collation databaseDefault) {
+        requireTurnColumns(f, columns.keySet(), Map.of("turn_waiter", "VARCHAR(64) COLLATE \"C\"",
+                "turn_since", "TIMESTAMP(6) WITH TIME ZONE", "turn_until", "TIMESTAMP(6) WITH TIME ZONE"));
+        Column waiter = columns.get("turn_waiter");
+        if (waiter != null) {
+            Collation collation = waiter.collation == null ? null : waiter.collation.resolve(databaseDefault);
+            if (!isVarchar(waiter, 64) || collation != null && !collation.deterministic) {
+                f.add("column turn_waiter of " + table + " is " + waiter.declared + (collation == null
+                        || collation.deterministic ? "" : " with the non-deterministic collation " + collation.describe())
+                        + ": it must be varchar(64) or longer, or text, with a deterministic collation, like owner",
+                        "ALTER TABLE " + table + " ALTER COLUMN turn_waiter TYPE VARCHAR(64) COLLATE \"C\"");
+            }
+        }
+        for (String name : new String[] {"turn_since", "turn_until"}) {
+            Column time = columns.get(name);
+            if (time != null && !isTimestamptz6(time)) {
+                f.add("column " + name + " of " + table + " is " + time.declared + ": it must be timestamp(6) with"
+                        + " time zone, like expires_at", "ALTER TABLE " + table + " ALTER COLUMN " + name
+                        + " TYPE TIMESTAMP(6) WITH TIME ZONE");
+            }
+        }
+    }
+
+    private static boolean isTimestamptz6(Column column) {
+        return "timestamptz".equals(column.typname) && (column.typmod < 0 || column.typmod >= 6);
     }
 
     private static boolean isVarchar(Column column, int minLength) {

@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks, once per store at its first connection (under every schema action), that the lock table and
@@ -99,6 +101,32 @@ public abstract class SchemaCheck {
         m.append("\nThe shipped DDL (META-INF/baton/sql/").append(database().folder())
                 .append("/create.sql) has none of these problems. The store checks again at its next operation.");
         return m.toString();
+    }
+
+    /** The columns of a key's next turn ({@code WAITING_TURNS}), in the order the shipped DDL has them. */
+    static final List<String> TURN_COLUMNS = List.of("turn_waiter", "turn_since", "turn_until");
+
+    /**
+     * Reports the turn columns a table lacks (a table created before turns existed), with the
+     * {@code ALTER TABLE ... ADD COLUMN} statements that add them to an existing installation.
+     *
+     * @param f where to report
+     * @param present the names of the table's columns, lower case
+     * @param definitions the column definition of each turn column on this database
+     */
+    void requireTurnColumns(Findings f, Set<String> present, Map<String, String> definitions) {
+        List<String> missing = TURN_COLUMNS.stream().filter(c -> !present.contains(c)).toList();
+        if (missing.isEmpty()) {
+            return;
+        }
+        List<String> fix = new ArrayList<>();
+        for (String column : missing) {
+            fix.add("ALTER TABLE " + table + " ADD COLUMN " + column + " " + definitions.get(column));
+        }
+        f.add("table " + table + " has no column" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
+                + ": every acquisition reads and writes the key's next turn there (the waiter that has waited"
+                + " longest takes a contended key next); a table created before turns existed lacks them",
+                String.join("; ", fix));
     }
 
     /** Problems found, each a sentence or two, ending with its fix. */
