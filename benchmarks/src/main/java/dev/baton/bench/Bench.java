@@ -136,7 +136,7 @@ public final class Bench {
             db.start();
             db.createDB("bench");
             STOPS.add(db::stop);
-            return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/bench?user=root";
+            return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/bench?user=root&sessionVariables=idle_transaction_timeout=1";
         } catch (Exception e) {
             throw new IllegalStateException("The embedded MariaDB did not start; set BATON_BENCH_MARIADB_URL: " + e, e);
         }

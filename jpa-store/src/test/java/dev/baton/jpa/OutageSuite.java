@@ -121,6 +121,52 @@ public abstract class OutageSuite {
         }
     }
 
+    // Found by the fault suite's 30-minute run: a process cut off (or stopped) between its acquisition's
+    // statement and its COMMIT. The upsert locked the key's row although the key was held, and the
+    // transaction stays open until the COMMIT arrives: without a limit, the holder's renewals wait for
+    // it until the lease has run out, and another process takes the key while the holder still works.
+    @Test
+    void aClientSilentInsideItsTransactionDoesNotHoldUpTheHoldersRenewal() throws Exception {
+        Backend backend = backend();
+        String table = backend.tableName("silent");
+        try (TcpProxy proxy = TcpProxy.forJdbcUrl(backend.url())) {
+            proxy.start();
+            EntityManagerFactory slowFactory = backend.newFactory(proxy.rewrite(backend.url()));
+            try (JpaLockStore store = backend.store(table); JpaLockStore cutOff = backend.store(slowFactory, table)) {
+                String key = "silent:" + UUID.randomUUID();
+                String holder = JpaTestOwners.owner();
+                assertThat(store.acquire(key, holder, 60_000).isAcquired()).isTrue();
+                assertThat(cutOff.acquire("silent-warm:" + UUID.randomUUID(), JpaTestOwners.owner(), 1_000).isAcquired())
+                        .as("the second store connects before its link turns slow").isTrue();
+
+                // The second store's next upsert reaches the database; nothing after it does (its COMMIT).
+                proxy.cutToServerAfter("INSERT INTO " + table);
+                CompletableFuture<AcquireResult> late = CompletableFuture.supplyAsync(
+                        () -> cutOff.acquire(key, JpaTestOwners.owner(), 60_000, 30_000));
+                proxy.awaitCut(Duration.ofSeconds(30));
+                Thread.sleep(200); // the upsert got through: the database runs it and waits for the COMMIT
+
+                long t0 = System.nanoTime();
+                boolean renewed = store.renew(key, holder, 60_000, 2_500);
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                assertThat(renewed).as("the holder's renewal while another client's transaction sits on the key's row")
+                        .isTrue();
+                assertThat(waited).as("ms the renewal waited for the silent transaction (the server ends it after 1 s)")
+                        .isLessThan(2_500);
+
+                assertThatThrownBy(() -> late.get(60, TimeUnit.SECONDS))
+                        .as("the cut-off client's call, whose session the server ended")
+                        .isInstanceOf(ExecutionException.class).cause().isInstanceOf(LockStoreException.class);
+                proxy.heal();
+                assertThat(store.acquire(key, JpaTestOwners.owner(), 1_000).isAcquired()).as("the key is still held")
+                        .isFalse();
+                assertThat(store.release(key, holder)).as("by its holder").isTrue();
+            } finally {
+                slowFactory.close();
+            }
+        }
+    }
+
     private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {

@@ -69,7 +69,8 @@ public final class MariaDb extends Database {
 
     @Override
     public String workerUrl(int toPort) {
-        return "jdbc:mariadb://127.0.0.1:" + toPort + "/baton?user=root&connectTimeout=5000&socketTimeout=10000";
+        return "jdbc:mariadb://127.0.0.1:" + toPort + "/baton?user=root&connectTimeout=5000&socketTimeout=10000"
+                + "&sessionVariables=idle_transaction_timeout=1";
     }
 
     @Override

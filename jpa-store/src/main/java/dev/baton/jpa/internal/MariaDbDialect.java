@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Locale;
 import java.util.Map;
 
@@ -48,6 +49,10 @@ final class MariaDbDialect extends Dialect {
     private static final long MAX_LOCK_WAIT_SECONDS = 1_073_741_824L;
     private static final long MAX_STATEMENT_MILLIS = 31_536_000_000L;
 
+    /** Above this an idle transaction of a silent client outlasts a short lease's renewal window. */
+    private static final long MAX_IDLE_TRANSACTION_SECONDS = 1;
+    private static final System.Logger LOG = System.getLogger("dev.baton.jpa.JpaLockStore");
+
     private final NamedSql acquireSql;
     private final NamedSql turnSql;
 
@@ -87,6 +92,28 @@ final class MariaDbDialect extends Dialect {
     @Override
     public JpaDatabase database() {
         return JpaDatabase.MARIADB;
+    }
+
+    /**
+     * Also checks that the server ends a transaction whose client went silent. An acquisition's
+     * upsert locks the key's row even when the key is held, until its COMMIT; a client cut off or
+     * stopped before that holds the row, and the holder's renewals wait for it until the lease has run
+     * out. PostgreSQL's limit is set for each store transaction; MariaDB's ({@code
+     * idle_transaction_timeout}, whole seconds) only per session, so the data source sets it.
+     */
+    @Override
+    public void validate(Connection c) throws SQLException {
+        super.validate(c);
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@session.idle_transaction_timeout")) {
+            long seconds = rs.next() ? rs.getLong(1) : 0;
+            if (seconds == 0 || seconds > MAX_IDLE_TRANSACTION_SECONDS) {
+                LOG.log(System.Logger.Level.WARNING, "BATON-JPA-004 The lock store's MariaDB sessions keep the open"
+                        + " transaction of a client that went silent " + (seconds == 0 ? "for ever" : "for " + seconds + " s")
+                        + " (idle_transaction_timeout): a process cut off or stopped between an acquisition and its"
+                        + " COMMIT holds the key's row, and the holder's renewals wait for it until its lease runs out."
+                        + " Add sessionVariables=idle_transaction_timeout=1 to the JDBC URL of the lock store's data source.");
+            }
+        }
     }
 
     @Override

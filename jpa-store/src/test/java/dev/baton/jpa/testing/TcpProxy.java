@@ -23,6 +23,8 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile ServerSocket server;
     private volatile boolean blackHole;
+    private volatile byte[] cutAfterToServer;
+    private volatile boolean cutToServer;
     private int port;
 
     public TcpProxy(String targetHost, int targetPort) {
@@ -85,6 +87,18 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /**
+     * Forwards the first chunk a client sends that contains {@code marker} (e.g. a statement's text), then
+     * swallows everything clients send; answers still flow. A client cut off right after that statement:
+     * the server runs it and then waits inside the client's transaction for a COMMIT that never comes.
+     * {@link #heal()} ends it.
+     *
+     * @param marker ASCII text of the last message that gets through
+     */
+    public void cutToServerAfter(String marker) {
+        cutAfterToServer = marker.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /**
      * Ends a {@link #blackHole()}: cuts the connections that lost data in it (their protocol state is
      * gone) and forwards again, for new connections.
      */
@@ -94,6 +108,8 @@ public final class TcpProxy implements AutoCloseable {
         }
         sockets.clear();
         blackHole = false;
+        cutAfterToServer = null;
+        cutToServer = false;
     }
 
     public int port() {
@@ -114,15 +130,15 @@ public final class TcpProxy implements AutoCloseable {
                     sockets.add(client);
                     sockets.add(upstream);
                 }
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, true);
+                pump(upstream, client, false);
             } catch (IOException e) {
                 // closed, or the target refused: the client sees its socket closed
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean toServer) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -131,7 +147,13 @@ public final class TcpProxy implements AutoCloseable {
                     if (blackHole) {
                         continue; // swallowed
                     }
+                    if (toServer && cutToServer) {
+                        continue; // swallowed: the client is cut off
+                    }
                     out.write(buffer, 0, n);
+                    if (toServer) {
+                        cutAfter(buffer, n);
+                    }
                     out.flush();
                 }
             } catch (IOException e) {
@@ -143,6 +165,42 @@ public final class TcpProxy implements AutoCloseable {
         }, "tcp-proxy-pump");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Waits until {@link #cutToServerAfter} has cut its client off.
+     *
+     * @param atMost how long to wait
+     * @throws AssertionError if it did not in time
+     */
+    public void awaitCut(java.time.Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (!cutToServer) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no client sent the marked message within " + atMost.toMillis() + " ms");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private void cutAfter(byte[] chunk, int length) {
+        byte[] marker = cutAfterToServer;
+        if (marker != null && contains(chunk, length, marker)) {
+            cutToServer = true;
+        }
+    }
+
+    private static boolean contains(byte[] chunk, int length, byte[] marker) {
+        outer:
+        for (int i = 0; i + marker.length <= length; i++) {
+            for (int j = 0; j < marker.length; j++) {
+                if (chunk[i + j] != marker[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     private static void closeQuietly(AutoCloseable c) {

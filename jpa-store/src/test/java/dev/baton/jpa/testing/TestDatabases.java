@@ -111,9 +111,18 @@ public final class TestDatabases {
     private static String start(JpaDatabase database) {
         return switch (database) {
             case POSTGRESQL -> external(POSTGRES_URL_VARIABLE, database).orElseGet(TestDatabases::startPostgres);
-            case MARIADB -> external(MARIADB_URL_VARIABLE, database).orElseGet(TestDatabases::startMariaDb);
+            case MARIADB -> withIdleTransactionLimit(
+                    external(MARIADB_URL_VARIABLE, database).orElseGet(TestDatabases::startMariaDb));
             case H2 -> "jdbc:h2:mem:baton;DB_CLOSE_DELAY=-1";
         };
+    }
+
+    /** As jpa-store/README.md tells users to set up a MariaDB lock data source. */
+    private static String withIdleTransactionLimit(String url) {
+        if (url.contains("idle_transaction_timeout")) {
+            return url;
+        }
+        return url + (url.contains("?") ? "&" : "?") + "sessionVariables=idle_transaction_timeout=1";
     }
 
     private static java.util.Optional<String> external(String variable, JpaDatabase database) {
