@@ -50,7 +50,8 @@ import java.lang.annotation.Target;
  * {@code getNextTimeout()} at each firing; for any other method it is {@link #period()}. A method whose
  * period cannot be known, a hold not shorter than the period, a method with parameters no scheduler can
  * supply (none, or one {@code jakarta.ejb.Timer}), or with a primitive return type (a skipped firing returns
- * {@code null}) fails the deployment with a message naming the class, the method and the value.
+ * {@code null}) fails the deployment with a message naming the class, the method and the value. The binding
+ * belongs on each scheduled method (one schedule, one key); on a class it fails the deployment.
  *
  * <h2>Configuration overrides</h2>
  * Each member can be overridden in the MicroProfile Fault Tolerance style:
@@ -63,7 +64,7 @@ import java.lang.annotation.Target;
 @InterceptorBinding
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.TYPE})
 public @interface Exclusive {
 
     /** The default priority of the interceptor: {@code PLATFORM_AFTER + 890} (4890), just outside {@link Synchronized}. */
