@@ -1,10 +1,13 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.Exclusive;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
 import dev.baton.Synchronized;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.jaxrs.LockTimeoutExceptionMapper;
+import dev.baton.impl.schedule.SchedulePlan;
+import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.impl.store.StoreRegistry;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -30,12 +33,13 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * Baton's CDI portable extension. It registers the interceptor (at the configured priority) and
  * Baton's beans, so applications need no {@code beans.xml} entry; validates every {@code @Synchronized}
- * method and the configuration at deployment, failing it with messages that name class, method and
+ * and {@code @Exclusive} method and the configuration at deployment, failing it with messages that name class, method and
  * value; and builds the per-method plans the interceptor looks up.
  */
 public class BatonExtension implements Extension {
 
     private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
+    private final Map<PlanKey, SchedulePlan> schedulePlans = new ConcurrentHashMap<>();
     private final Set<Class<? extends LockKeyResolver>> resolvers = new LinkedHashSet<>();
     private final List<String> configProblems = new ArrayList<>();
     private final List<Bean<?>> deployedBeans = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -51,6 +55,9 @@ public class BatonExtension implements Extension {
         event.addAnnotatedType(SynchronizedInterceptor.class, SynchronizedInterceptor.class.getName())
                 .remove(a -> a.annotationType() == Priority.class)
                 .add(new PriorityLiteral(priority));
+        event.addAnnotatedType(ExclusiveInterceptor.class, ExclusiveInterceptor.class.getName())
+                .remove(a -> a.annotationType() == Priority.class)
+                .add(new PriorityLiteral(BatonConfig.exclusivePriority(ConfigProvider.getConfig())));
         event.addAnnotatedType(LockRuntime.class, LockRuntime.class.getName());
         if (jaxRsPresent()) {
             // As a bean, the 409 mapper is also found by runtimes that register providers only from CDI
@@ -113,6 +120,35 @@ public class BatonExtension implements Extension {
         }
     }
 
+    <T> void planSchedules(@Observes ProcessManagedBean<T> event) {
+        AnnotatedType<T> type = event.getAnnotatedBeanClass();
+        if (type.isAnnotationPresent(Interceptor.class)) {
+            return;
+        }
+        if (type.isAnnotationPresent(Exclusive.class)) {
+            event.addDefinitionError(new LockConfigurationException("@Exclusive on the class " + type.getJavaClass().getName()
+                    + ": put it on each scheduled method instead (each schedule has its own key)"));
+            return;
+        }
+        for (AnnotatedMethod<? super T> method : type.getMethods()) {
+            Exclusive annotation = method.getAnnotation(Exclusive.class);
+            if (annotation == null || method.getJavaMember().isBridge()) {
+                continue;
+            }
+            BatonConfig cfg = config();
+            if (cfg == null) {
+                return; // the configuration itself is invalid: reported after validation
+            }
+            try {
+                SchedulePlan plan = SchedulePlans.build(type.getJavaClass(), method.getJavaMember(), annotation,
+                        method.getAnnotations(), cfg);
+                schedulePlans.put(new PlanKey(type.getJavaClass(), method.getJavaMember()), plan);
+            } catch (LockConfigurationException e) {
+                event.addDefinitionError(e);
+            }
+        }
+    }
+
     void validate(@Observes AfterDeploymentValidation event, BeanManager beanManager) {
         BatonConfig cfg = config();
         if (cfg == null) {
@@ -140,6 +176,12 @@ public class BatonExtension implements Extension {
                         + none.reason()));
             }
         }
+        for (SchedulePlan plan : schedulePlans.values()) {
+            if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
+                event.addDeploymentProblem(new LockConfigurationException("@Exclusive on " + plan.method() + "(): "
+                        + none.reason()));
+            }
+        }
         storePlan = stores;
     }
 
@@ -160,6 +202,23 @@ public class BatonExtension implements Extension {
     MethodPlan plan(Class<?> beanClass, Method method) {
         for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
             MethodPlan plan = plans.get(new PlanKey(c, method));
+            if (plan != null) {
+                return plan;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The plan of an {@code @Exclusive} method of a bean class, or null if it was not processed at deployment.
+     *
+     * @param beanClass the class (or a subclass or proxy of it)
+     * @param method the method
+     * @return the plan, or null
+     */
+    SchedulePlan schedulePlan(Class<?> beanClass, Method method) {
+        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            SchedulePlan plan = schedulePlans.get(new PlanKey(c, method));
             if (plan != null) {
                 return plan;
             }

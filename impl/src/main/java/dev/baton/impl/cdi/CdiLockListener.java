@@ -4,10 +4,13 @@ import dev.baton.LockLostException;
 import dev.baton.event.LockAcquired;
 import dev.baton.event.LockLost;
 import dev.baton.event.LockReleased;
+import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockListener;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.BeanManager;
+import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Turns engine notifications into CDI events, fired both synchronously ({@code @Observes}) and
@@ -21,12 +24,15 @@ final class CdiLockListener implements LockListener {
     private final boolean acquiredObserved;
     private final boolean releasedObserved;
     private final boolean lostObserved;
+    private final boolean skippedObserved;
 
     CdiLockListener(BeanManager beanManager) {
         this.events = beanManager.getEvent();
         this.acquiredObserved = observed(beanManager, new LockAcquired("", "k", 1));
         this.releasedObserved = observed(beanManager, new LockReleased("", "k", 1));
         this.lostObserved = observed(beanManager, new LockLost("", "k", 1, new LockLostException("k", 1, "-", null)));
+        this.skippedObserved = observed(beanManager, new ScheduleSkipped("", "k", "m", Instant.EPOCH, Optional.empty(),
+                ScheduleSkipped.Reason.HELD_ELSEWHERE, Optional.empty()));
     }
 
     private static boolean observed(BeanManager beanManager, Object sample) {
@@ -51,6 +57,15 @@ final class CdiLockListener implements LockListener {
     public void lost(HeldLock lock, LockLostException reason) {
         if (lostObserved) {
             fire(LockLost.class, new LockLost(lock.managerName(), lock.key(), lock.fencingToken(), reason));
+        }
+    }
+
+    /**
+     * @param event a skipped firing of an {@code @Exclusive} method
+     */
+    void skipped(ScheduleSkipped event) {
+        if (skippedObserved) {
+            fire(ScheduleSkipped.class, event);
         }
     }
 

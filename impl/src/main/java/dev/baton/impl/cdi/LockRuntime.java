@@ -3,12 +3,16 @@ package dev.baton.impl.cdi;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockException;
 import dev.baton.Locks;
+import dev.baton.Exclusive;
 import dev.baton.Synchronized;
+import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.EngineLocks;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.schedule.SchedulePlan;
+import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.spi.LockStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -41,6 +45,7 @@ public class LockRuntime {
     private final Map<String, LockEngine> engines = new ConcurrentHashMap<>();
     private final Map<String, Locks> locks = new ConcurrentHashMap<>();
     private final Map<BatonExtension.PlanKey, MethodPlan> planCache = new ConcurrentHashMap<>();
+    private final Map<BatonExtension.PlanKey, SchedulePlan> schedulePlanCache = new ConcurrentHashMap<>();
 
     @Inject
     BatonExtension extension;
@@ -186,6 +191,46 @@ public class LockRuntime {
             planCache.put(key, plan);
         }
         return plan;
+    }
+
+    /**
+     * The plan of an {@code @Exclusive} method; built now (and validated) for beans that deployment did not show us.
+     */
+    SchedulePlan schedulePlan(Class<?> targetClass, Method method) {
+        BatonExtension.PlanKey key = new BatonExtension.PlanKey(targetClass, method);
+        SchedulePlan plan = schedulePlanCache.get(key);
+        if (plan == null) {
+            Method real = method.isBridge() ? bridged(method) : method;
+            plan = extension.schedulePlan(targetClass, real);
+            if (plan == null) {
+                Exclusive annotation = real.getAnnotation(Exclusive.class);
+                if (annotation == null) {
+                    throw new LockConfigurationException("No @Exclusive found for " + targetClass.getName() + "." + real.getName());
+                }
+                plan = SchedulePlans.build(real.getDeclaringClass(), real, annotation, List.of(real.getAnnotations()), config);
+            }
+            schedulePlanCache.put(key, plan);
+        }
+        return plan;
+    }
+
+    /**
+     * @param manager a manager of an {@code @Exclusive} method
+     * @return its engine
+     * @throws LockException when it has no store or is shut down: the firing is skipped
+     */
+    LockEngine scheduleEngine(String manager) {
+        if (!stores.hasStore(manager)) {
+            throw stores.noStore(manager);
+        }
+        return engine(manager);
+    }
+
+    /**
+     * @param event a skipped firing, fired as a CDI event
+     */
+    void scheduleSkipped(ScheduleSkipped event) {
+        listener.skipped(event);
     }
 
     /**

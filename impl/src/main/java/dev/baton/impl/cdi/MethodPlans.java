@@ -3,6 +3,7 @@ package dev.baton.impl.cdi;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
 import dev.baton.Synchronized;
+import dev.baton.impl.config.AnnotationOverrides;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.config.ManagerSettings;
@@ -50,7 +51,7 @@ final class MethodPlans {
         if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
             throw new LockConfigurationException("a static, private or final method cannot be intercepted");
         }
-        Overrides overrides = new Overrides(config, beanClass, method);
+        AnnotationOverrides overrides = new AnnotationOverrides(config, beanClass, method, ANNOTATION);
         String manager = overrides.get("manager").orElse(annotation.manager());
         Optional<ManagerSettings> settings = config.manager(manager);
         if (settings.isEmpty()) {
@@ -79,7 +80,7 @@ final class MethodPlans {
         return new MethodPlan(description, manager, keys, ttl, timeout, await, async);
     }
 
-    private static long duration(Overrides overrides, String member, String annotated, long fallback) {
+    private static long duration(AnnotationOverrides overrides, String member, String annotated, long fallback) {
         Optional<String> configured = overrides.get(member);
         if (configured.isPresent()) {
             return Durations.parseMillis(configured.get(), overrides.key(member));
@@ -92,35 +93,6 @@ final class MethodPlans {
             return Boolean.parseBoolean(value);
         }
         throw new LockConfigurationException(key + ": '" + value + "' is not true or false");
-    }
-
-    /** The MicroProfile Fault Tolerance style overrides: method, then class, then global. */
-    private static final class Overrides {
-        private final BatonConfig config;
-        private final String[] prefixes;
-        private String lastKey;
-
-        Overrides(BatonConfig config, Class<?> beanClass, Method method) {
-            this.config = config;
-            String cls = beanClass.getName();
-            this.prefixes = new String[] {cls + "/" + method.getName() + "/" + ANNOTATION + "/", cls + "/" + ANNOTATION + "/",
-                ANNOTATION + "/"};
-        }
-
-        Optional<String> get(String member) {
-            for (String prefix : prefixes) {
-                Optional<String> value = config.value(prefix + member);
-                if (value.isPresent()) {
-                    lastKey = prefix + member;
-                    return value;
-                }
-            }
-            return Optional.empty();
-        }
-
-        String key(String member) {
-            return lastKey != null && lastKey.endsWith("/" + member) ? lastKey : prefixes[0] + member;
-        }
     }
 
     /** Looks the resolver bean up once, at the first invocation (its existence is checked at deployment). */

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
@@ -29,6 +30,9 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.interrupt-on-loss}</td><td>false</td></tr>
  * <tr><td>{@code baton.managers}</td><td>(none): comma-separated names of further managers</td></tr>
  * <tr><td>{@code baton.interceptor.priority}</td><td>{@link Synchronized#DEFAULT_PRIORITY}</td></tr>
+ * <tr><td>{@code baton.exclusive.hold}</td><td>(none): the hold of every {@code @Exclusive} method that sets none; unset,
+ * half the interval to the next planned firing, at most 30 s</td></tr>
+ * <tr><td>{@code baton.exclusive.priority}</td><td>{@link dev.baton.Exclusive#DEFAULT_PRIORITY}</td></tr>
  * <tr><td>{@code baton.shutdown-grace}</td><td>5s: at shutdown, how long to wait for the work under held locks
  * to end (0 to 10m, for every manager)</td></tr>
  * </table>
@@ -38,12 +42,17 @@ public final class BatonConfig {
     /** The prefix of every key. */
     public static final String PREFIX = "baton.";
 
+    /** The hold of every {@code @Exclusive} method that sets none. */
+    public static final String EXCLUSIVE_HOLD = PREFIX + "exclusive.hold";
+    /** The priority of the {@code @Exclusive} interceptor. */
+    public static final String EXCLUSIVE_PRIORITY = PREFIX + "exclusive.priority";
+
     private static final Pattern MANAGER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     /** Names that are keys of their own below {@code baton.} and so cannot name a manager. */
     private static final Set<String> RESERVED = Set.of("store", "ttl", "timeout", "prefix", "renew-interval",
-            "interrupt-on-loss", "managers", "interceptor", "shutdown-grace", "memory", "file", "jpa", "redis");
+            "interrupt-on-loss", "managers", "interceptor", "shutdown-grace", "exclusive", "memory", "file", "jpa", "redis");
 
     /** The default of {@code baton.shutdown-grace}: 5 s. */
     public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 5_000;
@@ -55,13 +64,15 @@ public final class BatonConfig {
     private final Map<String, ManagerSettings> managers;
     private final int interceptorPriority;
     private final long shutdownGraceMillis;
+    private final OptionalLong exclusiveHoldMillis;
 
     private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority,
-            long shutdownGraceMillis) {
+            long shutdownGraceMillis, OptionalLong exclusiveHoldMillis) {
         this.config = config;
         this.managers = managers;
         this.interceptorPriority = interceptorPriority;
         this.shutdownGraceMillis = shutdownGraceMillis;
+        this.exclusiveHoldMillis = exclusiveHoldMillis;
     }
 
     /**
@@ -94,10 +105,19 @@ public final class BatonConfig {
             }
         }
         long grace = shutdownGrace(config, problems);
+        OptionalLong exclusiveHold = text(config, EXCLUSIVE_HOLD).isEmpty() ? OptionalLong.empty()
+                : OptionalLong.of(duration(config, EXCLUSIVE_HOLD, 0, problems));
+        if (text(config, EXCLUSIVE_PRIORITY).isPresent()) {
+            try {
+                Integer.parseInt(text(config, EXCLUSIVE_PRIORITY).get());
+            } catch (NumberFormatException e) {
+                problems.add(EXCLUSIVE_PRIORITY + ": '" + text(config, EXCLUSIVE_PRIORITY).get() + "' is not an integer");
+            }
+        }
         if (!problems.isEmpty()) {
             throw new LockConfigurationException("Invalid Baton configuration: " + String.join("; ", problems));
         }
-        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace);
+        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace, exclusiveHold);
     }
 
     /**
@@ -113,6 +133,28 @@ public final class BatonConfig {
         } catch (NumberFormatException e) {
             return Synchronized.DEFAULT_PRIORITY;
         }
+    }
+
+    /**
+     * Reads only the {@code @Exclusive} interceptor's priority, which is needed before the rest can be validated.
+     *
+     * @param config the MicroProfile Config
+     * @return the priority, or the default when it is absent or not an integer (reported later)
+     */
+    public static int exclusivePriority(Config config) {
+        try {
+            return config.getOptionalValue(EXCLUSIVE_PRIORITY, String.class)
+                    .map(String::trim).map(Integer::parseInt).orElse(dev.baton.Exclusive.DEFAULT_PRIORITY);
+        } catch (NumberFormatException e) {
+            return dev.baton.Exclusive.DEFAULT_PRIORITY;
+        }
+    }
+
+    /**
+     * @return {@code baton.exclusive.hold}: the hold of the {@code @Exclusive} methods that set none, if configured
+     */
+    public OptionalLong exclusiveHoldMillis() {
+        return exclusiveHoldMillis;
     }
 
     /**

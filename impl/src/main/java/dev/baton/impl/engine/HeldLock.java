@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -29,7 +30,9 @@ public final class HeldLock implements Lock {
          */
         REVOKED,
         /** Shutting down, its work still ran at the end of the grace period: renewals stopped, left to expire in the store. */
-        ABANDONED
+        ABANDONED,
+        /** Its work ended and it is left held until a set time ({@link #keepUntil}): renewals stopped, never released. */
+        KEPT
     }
 
     private final LockEngine engine;
@@ -119,10 +122,13 @@ public final class HeldLock implements Lock {
 
     @Override
     public boolean release() {
-        State previous = state.getAndSet(State.RELEASED);
-        if (previous == State.RELEASED) {
-            return false;
-        }
+        State previous;
+        do {
+            previous = state.get();
+            if (previous == State.RELEASED || previous == State.KEPT) {
+                return false; // a kept lock expires by itself: releasing it would end its hold early
+            }
+        } while (!state.compareAndSet(previous, State.RELEASED));
         // From here on a loss being reported cannot interrupt the thread, which is done with the work.
         unbindThread();
         cancel(renewal);
@@ -145,6 +151,57 @@ public final class HeldLock implements Lock {
             release();
         } catch (RuntimeException e) {
             dev.baton.impl.logging.BatonLog.releaseFailed(key, e);
+        }
+    }
+
+    /**
+     * Ends the work under this lock but leaves the lock held in the store until {@code untilNanos} (a
+     * {@link System#nanoTime()} value), when it expires by itself: renewals stop, one renewal sets its lease
+     * to exactly the time left, and it is never released. If that time has already passed, or the lock is not
+     * held any more (lost), this is {@link #release()}. A kept lock fires no {@code LockReleased} event: it is
+     * not released. What an exclusive schedule needs, so that a late firing of the same planned time finds
+     * the lock held.
+     *
+     * @param untilNanos the end of the hold, by the local monotonic clock
+     * @return true if the lock is now held until then; false if it was released (or was not held)
+     */
+    public boolean keepUntil(long untilNanos) {
+        for (State s = state.get(); s == State.HELD || s == State.REVOKED; s = state.get()) {
+            if (untilNanos - System.nanoTime() <= 0) {
+                break;
+            }
+            if (state.compareAndSet(s, State.KEPT)) {
+                return kept(untilNanos, s == State.HELD);
+            }
+        }
+        release();
+        return false;
+    }
+
+    private boolean kept(long untilNanos, boolean wasHeld) {
+        unbindThread();
+        cancel(renewal);
+        cancel(watchdog);
+        try {
+            // A renewal already sent could reach the store after ours and lengthen the lease past the hold:
+            // take the renewal slot, so none is in flight and none starts (a kept lock is not renewable).
+            long giveUpAt = leaseEndNanos + TimeUnit.SECONDS.toNanos(1);
+            while (!startRenewing() && System.nanoTime() - giveUpAt < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            long leftNanos = untilNanos - System.nanoTime();
+            if (leftNanos <= 0) {
+                try {
+                    engine.release(this, wasHeld); // the hold ended meanwhile
+                } catch (RuntimeException e) {
+                    dev.baton.impl.logging.BatonLog.releaseFailed(key, e);
+                }
+                return false;
+            }
+            // Rounded up: never shorter than the hold.
+            return engine.keep(this, (leftNanos + 999_999) / 1_000_000);
+        } finally {
+            ended.complete(null);
         }
     }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -191,6 +192,72 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Tries a key once, without waiting, and says how long its holder keeps it when it is not taken: what a
+     * scheduled firing needs, which skips instead of waiting. Unlike {@link #acquireOrNull}, a key this JVM
+     * already holds, on any thread, is simply not acquired (no {@link LockAlreadyHeldException}).
+     *
+     * @param key the application's key (the prefix is added here)
+     * @param ttlMillis the lease
+     * @return the lock, or the holder's remaining lease when known
+     * @throws LockStoreException if the store failed
+     * @throws LockException if the manager is shut down
+     * @throws IllegalArgumentException if the key or ttl is invalid
+     */
+    public Attempt tryOnce(String key, long ttlMillis) {
+        String storeKey = storeKey(key);
+        LockArguments.requireValidTtl(ttlMillis);
+        if (closed.get()) {
+            throw shutDown(key);
+        }
+        KeyGate gate = enterGate(storeKey);
+        boolean entered = false;
+        HeldLock lock = null;
+        try {
+            entered = gate.tryEnter(0);
+            if (!entered) {
+                HeldLock local = gate.holder();
+                return Attempt.notAcquired(local == null ? OptionalLong.empty()
+                        : OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - System.nanoTime()))));
+            }
+            String owner = OwnerTokens.next();
+            long sentAt = System.nanoTime();
+            AcquireResult result;
+            try {
+                result = store.acquire(storeKey, owner, ttlMillis, 0);
+            } catch (RuntimeException e) {
+                throw storeFailure("acquiring", key, e);
+            }
+            if (!result.isAcquired()) {
+                return Attempt.notAcquired(result.remainingLeaseMillis());
+            }
+            long took = System.nanoTime() - sentAt;
+            if (took >= TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
+                // As in contend: the lease, counted from the call, is over; another owner may hold the key by now.
+                BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(took), ttlMillis);
+                giveBack(key, storeKey, owner);
+                return Attempt.notAcquired(OptionalLong.empty());
+            }
+            lock = holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis, sentAt,
+                    Thread.currentThread()));
+            if (closed.get()) {
+                lock.close(); // as in acquireOrNull: close() may have missed it
+                throw shutDown(key);
+            }
+            return Attempt.acquired(lock);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // not thrown by a try without waiting
+            throw new LockInterruptedException(key, e);
+        } finally {
+            if (lock == null) {
+                if (entered) {
+                    gate.leave();
+                }
+                exitGate(storeKey, gate);
+            }
+        }
+    }
+
     private LockException shutDown(String key) {
         return new LockException("Cannot acquire '" + key + "': " + BatonLog.manager(name()) + " is shut down");
     }
@@ -347,6 +414,25 @@ public final class LockEngine implements AutoCloseable {
             }
         }
         return released;
+    }
+
+    /**
+     * Called once per lock by {@link HeldLock#keepUntil}, with no renewal in flight: sets the lease once to
+     * the time left of the hold, then forgets the lock here without releasing it, so it expires in the store
+     * by itself. If the store fails, the lock keeps the lease it had (it is never released early).
+     *
+     * @return true if the store set the lease; false if this owner no longer held it, or the store failed
+     */
+    boolean keep(HeldLock lock, long holdMillis) {
+        try {
+            long bound = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - System.nanoTime()));
+            return store.renew(lock.storeKey(), lock.owner(), holdMillis, bound);
+        } catch (RuntimeException e) {
+            BatonLog.keepFailed(lock.key(), holdMillis, e);
+            return false;
+        } finally {
+            forget(lock);
+        }
     }
 
     /** Called by {@link HeldLock#release()} instead of {@link #release} for a lock left to expire: local bookkeeping only. */

@@ -149,6 +149,42 @@ public final class BatonLog {
     }
 
     /**
+     * @param key the key
+     * @param holdMillis the hold that could not be set
+     * @param failure what failed
+     */
+    public static void keepFailed(String key, long holdMillis, Throwable failure) {
+        LOG.log(Level.WARNING, "BATON-040 Setting the hold of lock '" + key + "' to " + holdMillis + " ms failed; it is"
+                + " not released and expires by itself at the end of its current lease", failure);
+    }
+
+    /**
+     * A firing of an exclusive schedule that another holder has: the expected case.
+     *
+     * @param method the method
+     * @param key the key
+     * @param remaining the holder's remaining lease, or empty when unknown
+     */
+    public static void scheduleHeldElsewhere(String method, String key, java.util.OptionalLong remaining) {
+        if (LOG.isLoggable(Level.DEBUG)) {
+            LOG.log(Level.DEBUG, "BATON-041 Skipped this firing of " + method + ": its schedule lock '" + key
+                    + "' is held elsewhere" + (remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : ""));
+        }
+    }
+
+    /**
+     * A firing of an exclusive schedule skipped because the lock could not be asked for.
+     *
+     * @param method the method
+     * @param key the key
+     * @param failure what failed
+     */
+    public static void scheduleUnguarded(String method, String key, Throwable failure) {
+        LOG.log(Level.ERROR, "BATON-042 Skipped this firing of " + method + ": its schedule lock '" + key
+                + "' could not be taken (" + failure + "), and the method is never run unguarded", failure);
+    }
+
+    /**
      * @param what a detail for debugging
      */
     public static void debug(String what) {

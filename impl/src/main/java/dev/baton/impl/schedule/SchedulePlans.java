@@ -1,0 +1,146 @@
+package dev.baton.impl.schedule;
+
+import dev.baton.Exclusive;
+import dev.baton.LockConfigurationException;
+import dev.baton.impl.config.AnnotationOverrides;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.Durations;
+import dev.baton.impl.config.ManagerSettings;
+import dev.baton.spi.LockArguments;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Builds {@link SchedulePlan}s at deployment: merges {@code @Exclusive} with its MicroProfile Config
+ * overrides and checks that the method can be a schedule. Every problem is a
+ * {@link LockConfigurationException} naming the class, the method and the value.
+ */
+public final class SchedulePlans {
+
+    private static final String ANNOTATION = Exclusive.class.getSimpleName();
+    /** Container schedules whose timer reports the next firing (EJB). Matched by name: jakarta.ejb is optional. */
+    private static final Set<String> EJB_TIMED = Set.of("jakarta.ejb.Schedule", "jakarta.ejb.Schedules", "jakarta.ejb.Timeout");
+    private static final String CONCURRENCY_ASYNCHRONOUS = "jakarta.enterprise.concurrent.Asynchronous";
+
+    private SchedulePlans() {
+    }
+
+    /**
+     * @param beanClass the bean class (for config overrides)
+     * @param method the method
+     * @param annotation its {@code @Exclusive}
+     * @param annotations all annotations of the method, as the container sees them
+     * @param config the validated configuration
+     * @return the plan
+     * @throws LockConfigurationException naming class, method and problem
+     */
+    public static SchedulePlan build(Class<?> beanClass, Method method, Exclusive annotation,
+            Collection<? extends Annotation> annotations, BatonConfig config) {
+        String description = beanClass.getName() + "." + method.getName() + "()";
+        try {
+            return plan(beanClass, method, annotation, annotations, config);
+        } catch (LockConfigurationException e) {
+            throw new LockConfigurationException("@Exclusive on " + description + ": " + e.getMessage());
+        }
+    }
+
+    private static SchedulePlan plan(Class<?> beanClass, Method method, Exclusive annotation,
+            Collection<? extends Annotation> annotations, BatonConfig config) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
+            throw new LockConfigurationException("a static, private or final method cannot be intercepted");
+        }
+        boolean ejbTimed = annotations.stream().anyMatch(a -> EJB_TIMED.contains(a.annotationType().getName()));
+        boolean concurrencyTimed = annotations.stream().anyMatch(SchedulePlans::concurrencySchedule);
+        checkParameters(method, concurrencyTimed);
+        if (method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
+            throw new LockConfigurationException("it returns " + method.getReturnType().getName() + ", but a skipped firing "
+                    + "returns null; return void or an object type");
+        }
+        AnnotationOverrides overrides = new AnnotationOverrides(config, beanClass, method, ANNOTATION);
+        String manager = overrides.get("manager").orElse(annotation.manager());
+        Optional<ManagerSettings> settings = config.manager(manager);
+        if (settings.isEmpty()) {
+            throw new LockConfigurationException("manager '" + manager + "' is not declared (list it in baton.managers)");
+        }
+        String key = overrides.get("value").orElse(annotation.value());
+        if (key.isEmpty()) {
+            key = Exclusive.KEY_PREFIX + method.getDeclaringClass().getName() + "." + method.getName();
+        }
+        try {
+            LockArguments.requireValidKey(settings.get().prefix() + key, true);
+        } catch (IllegalArgumentException e) {
+            throw new LockConfigurationException("key '" + key + "': " + e.getMessage());
+        }
+        Value period = duration(overrides, "period", annotation.period());
+        Value hold = duration(overrides, "hold", annotation.hold());
+        if (hold == null && config.exclusiveHoldMillis().isPresent()) {
+            hold = new Value(config.exclusiveHoldMillis().getAsLong(), BatonConfig.EXCLUSIVE_HOLD);
+        }
+        if (period == null && !ejbTimed) {
+            throw new LockConfigurationException("the period between its planned firings cannot be known: "
+                    + (concurrencyTimed ? "Jakarta Concurrency schedules (@Asynchronous(runAt = ...)) need a period in this "
+                            + "version of Baton; "
+                            : "it has no @Schedule, @Schedules or @Timeout (jakarta.ejb) whose timer reports the next firing, "
+                                    + "and no period; ")
+                    + "set one, e.g. @Exclusive(period = \"5m\") or " + overrides.key("period") + "=5m");
+        }
+        if (period != null && hold != null && hold.millis >= period.millis) {
+            throw new LockConfigurationException("the hold " + hold.source + " (" + hold.millis + " ms) is not shorter than "
+                    + "the period " + period.source + " (" + period.millis + " ms): the next planned firing would find the "
+                    + "lock still held");
+        }
+        String name = beanClass.getName() + "." + method.getName();
+        return new SchedulePlan(name, manager, key, hold == null ? OptionalLong.empty() : OptionalLong.of(hold.millis),
+                period == null ? OptionalLong.empty() : OptionalLong.of(period.millis));
+    }
+
+    /** EJB calls a timeout method with nothing or its Timer; other schedulers with nothing. */
+    private static void checkParameters(Method method, boolean concurrencyTimed) {
+        Class<?>[] types = method.getParameterTypes();
+        if (concurrencyTimed || types.length == 0
+                || (types.length == 1 && types[0].getName().equals(ContainerTimers.EJB_TIMER))) {
+            return; // a Concurrency schedule is started by a call with its arguments, and repeats them
+        }
+        StringBuilder list = new StringBuilder();
+        for (Class<?> type : types) {
+            list.append(list.length() == 0 ? "" : ", ").append(type.getName());
+        }
+        throw new LockConfigurationException("it takes parameters (" + list + ") that no scheduler supplies; a scheduled "
+                + "method takes none, or one " + ContainerTimers.EJB_TIMER + " (EJB timeout methods)");
+    }
+
+    /** {@code @Asynchronous(runAt = @Schedule(...))} of Jakarta Concurrency 3.1, read reflectively (EE 11). */
+    private static boolean concurrencySchedule(Annotation annotation) {
+        if (!annotation.annotationType().getName().equals(CONCURRENCY_ASYNCHRONOUS)) {
+            return false;
+        }
+        try {
+            Object runAt = annotation.annotationType().getMethod("runAt").invoke(annotation);
+            return runAt instanceof Object[] schedules && schedules.length > 0;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false; // Concurrency 3.0: no runAt
+        }
+    }
+
+    private record Value(long millis, String source) {
+    }
+
+    private static Value duration(AnnotationOverrides overrides, String member, String annotated) {
+        Optional<String> configured = overrides.get(member);
+        if (configured.isPresent()) {
+            String key = overrides.key(member);
+            return new Value(Durations.parseMillis(configured.get(), key), key + "=" + configured.get());
+        }
+        if (annotated.isBlank()) {
+            return null;
+        }
+        String source = member + " = \"" + annotated + "\"";
+        return new Value(Durations.parseMillis(annotated, source), source);
+    }
+}

@@ -1,0 +1,126 @@
+package dev.baton.impl.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Exclusive;
+import dev.baton.event.ScheduleSkipped;
+import dev.baton.impl.store.memory.MemoryLockStore;
+import dev.baton.impl.testing.Deployments;
+import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.LockStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three application instances (three Weld containers, three Baton runtimes) on one shared store fire the
+ * same planned times at once, from real threads released together by a latch: exactly one run per
+ * planned time, for 100 planned times; the others skip, normally, with an event. Every planned time is
+ * fired after the previous one's hold has passed, so a zero would show a hold that blocked the next one.
+ */
+class ExclusiveInstancesTest {
+
+    static final int INSTANCES = 3;
+    static final int PLANNED_TIMES = 100;
+    static final long PERIOD_MILLIS = 400;
+
+    static final MemoryLockStore SHARED = new MemoryLockStore();
+    /** The planned time the firing thread fires for: what a scheduler would know. */
+    static final ThreadLocal<Integer> PLANNED = new ThreadLocal<>();
+    static final Map<Integer, AtomicInteger> RUNS = new ConcurrentHashMap<>();
+    static final Queue<ScheduleSkipped> SKIPS = new ConcurrentLinkedQueue<>();
+
+    public static class SharedStore {
+        @Produces
+        @Singleton
+        LockStore store() {
+            return SHARED;
+        }
+    }
+
+    @ApplicationScoped
+    public static class Job {
+        @Exclusive(period = "400ms")
+        public void run() {
+            RUNS.computeIfAbsent(PLANNED.get(), k -> new AtomicInteger()).incrementAndGet();
+        }
+    }
+
+    @ApplicationScoped
+    public static class Skips {
+        void skipped(@Observes ScheduleSkipped event) {
+            SKIPS.add(event);
+        }
+    }
+
+    private final List<WeldContainer> containers = new ArrayList<>();
+    private final List<ExecutorService> schedulers = new ArrayList<>();
+
+    @BeforeEach
+    void start() {
+        TestConfig.install();
+        for (int i = 0; i < INSTANCES; i++) {
+            containers.add(Deployments.weld(SharedStore.class, Job.class, Skips.class).initialize());
+            schedulers.add(Executors.newSingleThreadExecutor());
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        schedulers.forEach(ExecutorService::shutdownNow);
+        containers.forEach(WeldContainer::close);
+        TestConfig.uninstall();
+    }
+
+    @Test
+    void exactlyOneRunPerPlannedTimeAcrossThreeInstances() throws Exception {
+        List<Job> jobs = containers.stream().map(c -> c.select(Job.class).get()).toList();
+        long start = System.nanoTime();
+        for (int planned = 0; planned < PLANNED_TIMES; planned++) {
+            long at = start + TimeUnit.MILLISECONDS.toNanos(planned * PERIOD_MILLIS);
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, at - System.nanoTime()));
+            CountDownLatch fire = new CountDownLatch(1);
+            List<Future<?>> firings = new ArrayList<>();
+            for (int i = 0; i < INSTANCES; i++) {
+                Job job = jobs.get(i);
+                int p = planned;
+                firings.add(schedulers.get(i).submit(() -> {
+                    fire.await();
+                    PLANNED.set(p);
+                    job.run(); // a skip returns normally
+                    return null;
+                }));
+            }
+            fire.countDown();
+            for (Future<?> firing : firings) {
+                firing.get(10, TimeUnit.SECONDS);
+            }
+        }
+        for (int planned = 0; planned < PLANNED_TIMES; planned++) {
+            assertThat(RUNS.get(planned)).as("runs for planned time %d", planned).isNotNull().hasValue(1);
+        }
+        assertThat(SKIPS).hasSize((INSTANCES - 1) * PLANNED_TIMES)
+                .allSatisfy(skip -> {
+                    assertThat(skip.reason()).isEqualTo(ScheduleSkipped.Reason.HELD_ELSEWHERE);
+                    assertThat(skip.key()).isEqualTo("schedule:" + Job.class.getName() + ".run");
+                    assertThat(skip.remainingLease()).isPresent();
+                });
+    }
+}
