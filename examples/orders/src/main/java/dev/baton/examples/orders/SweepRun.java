@@ -2,10 +2,9 @@ package dev.baton.examples.orders;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.util.UUID;
 
 /**
  * One run of {@link UnpaidOrders#cancelUnpaid}: its planned time, which instance ran it and how many
@@ -16,9 +15,9 @@ import jakarta.persistence.Table;
 @Table(name = "example_sweep_run")
 public class SweepRun {
 
+    /** A random UUID: no generated key, whose DDL differs between JPA providers and databases. */
     @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    private Long id;
+    private String id;
     /** The planned time, epoch seconds: the timer's next timeout less one period. */
     @Column(name = "planned_at")
     private long plannedAt;
@@ -30,6 +29,7 @@ public class SweepRun {
     }
 
     SweepRun(long plannedAt, String instance, int cancelled) {
+        this.id = UUID.randomUUID().toString();
         this.plannedAt = plannedAt;
         this.instance = instance;
         this.cancelled = cancelled;
