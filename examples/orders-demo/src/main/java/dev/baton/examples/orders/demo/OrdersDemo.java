@@ -75,8 +75,9 @@ public final class OrdersDemo {
         OUT.printf("  curl -X POST  %s/invoice%n", api);
         OUT.printf("  curl          %s/lock                              # the lock table's row%n", api);
         OUT.printf("  curl          %s%n", api);
-        OUT.printf("  curl -X POST  %s-unpaid                       # cancelled after 60 s unless paid%n", api);
-        OUT.printf("  curl          %s%n", URI.create("http://localhost:8080/orders/api/sweeps"));
+        OUT.printf("  curl -X POST  %s-unpaid                            # created unpaid: cancelled after 60 s%n", api);
+        OUT.printf("  curl          %s                                     # the exclusive timer's runs per planned time%n",
+                URI.create("http://localhost:8080/orders/api/sweeps"));
     }
 
     private static Path relative(Path file) {
