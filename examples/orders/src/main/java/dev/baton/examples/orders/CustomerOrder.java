@@ -5,7 +5,10 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** An order: what was paid on it, by how many payments, and whether it has shipped. */
+/**
+ * An order: what was paid on it, by how many payments, whether it has shipped, and whether it was
+ * cancelled because nothing was paid on it in time ({@link UnpaidOrders}).
+ */
 @Entity
 @Table(name = "example_order")
 public class CustomerOrder {
@@ -18,12 +21,17 @@ public class CustomerOrder {
     /** The fencing token of the last invoice, written by a fenced statement ({@link InvoiceNumbers}). */
     @Column(name = "invoice_token")
     private Long invoiceToken;
+    /** When the order was created (epoch milliseconds). */
+    @Column(name = "created_at")
+    private long createdAtMillis;
+    private boolean cancelled;
 
     protected CustomerOrder() {
     }
 
     CustomerOrder(String id) {
         this.id = id;
+        this.createdAtMillis = System.currentTimeMillis();
     }
 
     /**
@@ -55,6 +63,10 @@ public class CustomerOrder {
         return shipped;
     }
 
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
     public Long getInvoiceToken() {
         return invoiceToken;
     }
@@ -62,6 +74,6 @@ public class CustomerOrder {
     String toJson() {
         return "{\"id\":\"" + id.replace("\"", "\\\"") + "\",\"paidCents\":" + paidCents
                 + ",\"payments\":" + payments + ",\"shipped\":" + shipped + ",\"invoiceToken\":" + invoiceToken
-                + "}";
+                + ",\"cancelled\":" + cancelled + "}";
     }
 }

@@ -40,6 +40,15 @@ public class OrdersResource {
         return json(payments.find(id), id);
     }
 
+    /**
+     * Creates an order without paying on it: unless a payment comes within
+     * {@code orders.unpaid.cancel-after} seconds, {@link UnpaidOrders} cancels it.
+     */
+    @POST
+    public String create(@PathParam("id") String id) {
+        return payments.create(id).toJson();
+    }
+
     /** Pays on an order; concurrent payments of one order queue on {@code order:<id>} (in the EJB). */
     @POST
     @Path("payments")

@@ -46,6 +46,17 @@ public class PaymentService {
         return order;
     }
 
+    /** Creates an order with nothing paid on it yet (or returns the existing one). */
+    @Synchronized("order:{orderId}")
+    public CustomerOrder create(String orderId) {
+        CustomerOrder order = em.find(CustomerOrder.class, orderId);
+        if (order == null) {
+            order = new CustomerOrder(orderId);
+            em.persist(order);
+        }
+        return order;
+    }
+
     /** Marks an order shipped. */
     public CustomerOrder ship(String orderId) {
         CustomerOrder order = em.find(CustomerOrder.class, orderId);

@@ -138,6 +138,31 @@ class OrdersExampleIT {
         return Long.parseLong(invoiceNumber.substring(invoiceNumber.lastIndexOf('-') + 1));
     }
 
+    /**
+     * The {@code @Exclusive} EJB timer ({@code UnpaidOrders}, every 2 s) runs on this server, guarded by the
+     * JPA store, and records one run per planned time in the database; an order created without payment
+     * is not cancelled before {@code orders.unpaid.cancel-after} (60 s).
+     */
+    @Test
+    void theExclusiveTimerRunsOncePerPlannedTime() throws Exception {
+        HttpResponse<String> created = send("POST", "api/orders/it-unpaid");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        assertThat(created.body()).contains("\"payments\":0").contains("\"cancelled\":false");
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        List<String> runs;
+        String body;
+        do {
+            Thread.sleep(500);
+            HttpResponse<String> sweeps = send("GET", "api/sweeps?limit=100");
+            assertThat(sweeps.statusCode()).as(sweeps.body()).isEqualTo(200);
+            body = sweeps.body();
+            runs = body.lines().filter(line -> !line.isEmpty() && Character.isDigit(line.charAt(0))).toList();
+        } while (runs.size() < 3 && System.nanoTime() - deadline < 0);
+
+        assertThat(runs).as(body).hasSizeGreaterThanOrEqualTo(3).allMatch(line -> line.contains(" runs=1 "));
+    }
+
     @Test
     void anUnknownOrderIs404() throws Exception {
         assertThat(send("GET", "api/orders/no-such-order").statusCode()).isEqualTo(404);

@@ -50,6 +50,8 @@ public final class OrdersDemo {
         try (PayaraMicroProcess server = PayaraMicroProcess.builder(microJar, war)
                 .name("orders-demo-payara-micro")
                 .contextRoot("orders")
+                // unpaid orders are cancelled after 4 s instead of 60 (step 4)
+                .systemProperty("orders.unpaid.cancel-after", "4")
                 .start()) {
             OUT.printf("Up in %d s at %s (log: %s)%n%n", (System.nanoTime() - start) / 1_000_000_000,
                     server.baseUri(), relative(server.logFile()));
@@ -73,6 +75,9 @@ public final class OrdersDemo {
         OUT.printf("  curl -X POST  %s/invoice%n", api);
         OUT.printf("  curl          %s/lock                              # the lock table's row%n", api);
         OUT.printf("  curl          %s%n", api);
+        OUT.printf("  curl -X POST  %s-unpaid                            # created unpaid: cancelled after 60 s%n", api);
+        OUT.printf("  curl          %s                                     # the exclusive timer's runs per planned time%n",
+                URI.create("http://localhost:8080/orders/api/sweeps"));
     }
 
     private static Path relative(Path file) {

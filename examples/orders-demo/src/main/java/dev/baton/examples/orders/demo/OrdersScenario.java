@@ -52,7 +52,12 @@ public final class OrdersScenario {
     }
 
     /** Everything the scenario saw. */
-    public record Result(Payments payments, Conflict conflict, List<String> invoices, List<Long> fencingTokens) {
+    /** What the unpaid-order step saw: the order as created, as cancelled, and the timer's runs per planned time. */
+    public record Unpaid(String created, String cancelled, String sweeps) {
+    }
+
+    public record Result(Payments payments, Conflict conflict, List<String> invoices, List<Long> fencingTokens,
+            Unpaid unpaid) {
     }
 
     private static final Pattern PAYMENTS = Pattern.compile("\"payments\"\\s*:\\s*(\\d+)");
@@ -75,7 +80,7 @@ public final class OrdersScenario {
     }
 
     /**
-     * Runs the three steps on one order.
+     * Runs the three steps on one order, then the fourth on a new order {@code <orderId>-unpaid}.
      *
      * @param orderId the order
      * @return what it saw
@@ -88,7 +93,8 @@ public final class OrdersScenario {
         List<String> invoices = invoices(orderId, 5);
         List<Long> tokens = invoices.stream().map(number -> Long.parseLong(number.substring(number.lastIndexOf('-') + 1)))
                 .toList();
-        return new Result(payments, conflict, invoices, tokens);
+        Unpaid unpaid = unpaidOrderCancelled(orderId + "-unpaid");
+        return new Result(payments, conflict, invoices, tokens, unpaid);
     }
 
     /**
@@ -224,6 +230,36 @@ public final class OrdersScenario {
         say("   GET order %s -> %s", orderId, order);
         say("   GET order %s/lock -> %s (the JPA store's row, in the WAR's own database)", orderId, lock);
         return List.copyOf(invoices);
+    }
+
+    /**
+     * Creates an order without paying on it and waits (at most 90 s) until the example's exclusive timer
+     * ({@code UnpaidOrders}, {@code @Exclusive @Schedule} every 2 s) cancels it, which it does once the order
+     * is older than {@code orders.unpaid.cancel-after} seconds; then shows the timer's runs per planned time.
+     */
+    Unpaid unpaidOrderCancelled(String orderId) throws InterruptedException {
+        String created = expect(send("POST", "api/orders/" + orderId), 200).body();
+        if (!created.contains("\"payments\":0") || !created.contains("\"cancelled\":false")) {
+            throw new UnexpectedAnswer("a new order is not unpaid and open: " + created);
+        }
+        say("4. Order %s created without payment -> %s", orderId, created);
+        say("   UnpaidOrders.cancelUnpaid, an EJB @Schedule(second = \"*/2\") that is @Exclusive (one instance per"
+                + " planned time), cancels it once it is older than orders.unpaid.cancel-after ...");
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(90);
+        String order = created;
+        while (!order.contains("\"cancelled\":true")) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new UnexpectedAnswer("order " + orderId + " was not cancelled within 90 s: " + order);
+            }
+            Thread.sleep(500);
+            order = expect(send("GET", "api/orders/" + orderId), 200).body();
+        }
+        say("   after %d s: %s", (System.nanoTime() - start) / 1_000_000_000, order);
+        String sweeps = expect(send("GET", "api/sweeps?limit=5"), 200).body();
+        say("   GET sweeps (runs per planned time, epoch seconds, from the database):");
+        sweeps.lines().forEach(line -> say("     %s", line));
+        return new Unpaid(created, order, sweeps);
     }
 
     private HttpResponse<String> send(String method, String path) throws InterruptedException {

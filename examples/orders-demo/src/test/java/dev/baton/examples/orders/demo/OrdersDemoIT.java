@@ -32,6 +32,7 @@ class OrdersDemoIT {
                         file("baton.demo.war"))
                 .name("orders-demo-it")
                 .contextRoot("orders")
+                .systemProperty("orders.unpaid.cancel-after", "4")
                 .start()) {
             assertThat(server.baseUri().getHost()).isEqualTo("127.0.0.1");
             assertListensOnLoopbackOnly(server.port());
@@ -59,6 +60,12 @@ class OrdersDemoIT {
 
         assertThat(result.invoices()).hasSize(5).allMatch(number -> number.startsWith("INV-it-42-"));
         assertThat(result.fencingTokens()).isSorted().doesNotHaveDuplicates();
+
+        OrdersScenario.Unpaid unpaid = result.unpaid();
+        assertThat(unpaid.created()).contains("\"payments\":0").contains("\"cancelled\":false");
+        assertThat(unpaid.cancelled()).contains("\"payments\":0").contains("\"cancelled\":true");
+        assertThat(unpaid.sweeps().lines().filter(line -> !line.isEmpty() && Character.isDigit(line.charAt(0))))
+                .as(unpaid.sweeps()).isNotEmpty().allMatch(line -> line.contains(" runs=1 "));
 
         assertThat(narration.toString(StandardCharsets.UTF_8))
                 .contains("409 Conflict")

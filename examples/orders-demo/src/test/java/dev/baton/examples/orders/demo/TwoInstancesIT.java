@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,11 +29,13 @@ import org.junit.jupiter.api.Test;
  * Two instances, one lock: the example WAR runs in two Payara Micro processes (no cluster between
  * them) on one PostgreSQL database, and {@code @Synchronized} excludes across the two JVMs, because
  * the only thing they share is the JPA store's table. The database is embedded, or a fresh one on the
- * server named by {@code BATON_TEST_POSTGRES_URL}.
+ * server named by {@code BATON_TEST_POSTGRES_URL}. The example's {@code @Exclusive} timer runs in one of
+ * them per planned time, counted in that database.
  */
 class TwoInstancesIT {
 
     private static final Pattern PAYMENTS = Pattern.compile("\"payments\":(\\d+)");
+    private static final Pattern SKIPPED = Pattern.compile("skipped here=(\\d+)");
     private static final Pattern TOKEN = Pattern.compile("-(\\d+)$");
 
     private static final HttpClient CLIENT = HttpClient.newBuilder()
@@ -61,6 +65,9 @@ class TwoInstancesIT {
                 .logDirectory(target.resolve("two-instances"))
                 // 24 payments of 100 ms queue on one order across both instances: wait longer than 5 s
                 .systemProperty("dev.baton.examples.orders.PaymentService/pay/Synchronized/timeout", "60s")
+                // the exclusive timer (every 2 s): a firing up to 1.5 s late for a planned time another instance ran
+                // still skips (default: half the period, 1 s); on a loaded 2-core machine timers do fire that late
+                .systemProperty("dev.baton.examples.orders.UnpaidOrders/cancelUnpaid/Exclusive/hold", "1500ms")
                 .start();
     }
 
@@ -150,6 +157,51 @@ class TwoInstancesIT {
                     .contains("\"held\":false");
             assertThat(get(instance, "orders/fenced").body()).contains("\"invoiceToken\":" + previous);
         }
+    }
+
+    /**
+     * The example's {@code @Exclusive} EJB timer (every 2 s, {@code UnpaidOrders}) fires in both instances
+     * at every planned time; each run writes a row with its planned time (from the timer) to
+     * {@code example_sweep_run}, deliberately not unique. Counted by the database for at least 15 planned
+     * times after both instances are up: exactly one run each.
+     */
+    @Test
+    void theExclusiveTimerRunsOncePerPlannedTimeAcrossInstances() throws Exception {
+        int plannedTimes = 15;
+        long before = sweeps(first).keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        Map<Long, String> window;
+        do {
+            Thread.sleep(500);
+            window = new TreeMap<>(sweeps(second));
+            window.keySet().removeIf(planned -> planned <= before);
+        } while (window.size() < plannedTimes && System.nanoTime() - deadline < 0);
+        String both = get(first, "sweeps?limit=1000").body() + get(second, "sweeps?limit=1").body();
+
+        assertThat(window).as("planned times run since both instances are up:%n%s", both).hasSizeGreaterThanOrEqualTo(plannedTimes);
+        assertThat(window.values()).as("runs per planned time, counted by the database:%n%s", both)
+                .allMatch(line -> line.contains(" runs=1 "));
+        long skipped = skippedHere(first) + skippedHere(second);
+        assertThat(skipped).as("firings skipped because the other instance ran them:%n%s", both).isPositive();
+        System.out.printf("exclusive timer, two instances: %d planned times, one run each; %d firings skipped%n%s%n",
+                window.size(), skipped, both);
+    }
+
+    /** {@code GET /api/sweeps}: planned epoch second to its line ({@code <second> runs=<n> by=<instances>}). */
+    private static Map<Long, String> sweeps(PayaraMicroProcess instance) throws IOException, InterruptedException {
+        HttpResponse<String> response = get(instance, "sweeps?limit=1000");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        Map<Long, String> lines = new TreeMap<>();
+        for (String line : response.body().split("\n")) {
+            if (!line.isBlank() && Character.isDigit(line.charAt(0))) {
+                lines.put(Long.parseLong(line.substring(0, line.indexOf(' '))), line + " ");
+            }
+        }
+        return lines;
+    }
+
+    private static long skippedHere(PayaraMicroProcess instance) throws IOException, InterruptedException {
+        return number(SKIPPED, get(instance, "sweeps?limit=1").body());
     }
 
     private static int number(Pattern pattern, String body) {

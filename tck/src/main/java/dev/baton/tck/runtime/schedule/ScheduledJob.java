@@ -1,0 +1,30 @@
+package dev.baton.tck.runtime.schedule;
+
+import dev.baton.Exclusive;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Timer;
+import jakarta.inject.Inject;
+
+/**
+ * An EJB timer every two seconds, {@code @Exclusive} under its default key {@value #KEY}: each run
+ * records its planned time in the {@link ScheduleLog}.
+ */
+@Singleton
+public class ScheduledJob {
+
+    /** The default key of {@link #run(Timer)}: {@code schedule:<declaring class>.<method>}. */
+    public static final String KEY = "schedule:" + "dev.baton.tck.runtime.schedule.ScheduledJob.run";
+
+    /** The period of the schedule below, in milliseconds. */
+    public static final long PERIOD_MILLIS = 2_000;
+
+    @Inject
+    ScheduleLog log;
+
+    @Exclusive
+    @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
+    public void run(Timer timer) {
+        log.ran(timer.getNextTimeout().getTime(), System.currentTimeMillis());
+    }
+}
