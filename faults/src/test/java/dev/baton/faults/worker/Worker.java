@@ -69,6 +69,10 @@ public final class Worker {
             Locks locks = container.select(Locks.class).get();
             SynchronizedWork sync = container.select(SynchronizedWork.class).get();
             section = new CriticalSection(history, container.select(EntityManagerFactory.class).get(), settings.pauseMillis());
+            // Connect the store (and check its schema) before reporting ready, as a warmed-up application
+            // would be: otherwise every worker's first acquisition of the fairness phase waits for the
+            // others' cold starts, and those waits say nothing about fairness.
+            locks.callWithLock("warm-up:" + pid, lock -> lock.fencingToken());
             history.write(START, "pid", pid, "slot", settings.slot(), "ttl", System.getProperty("baton.ttl", ""));
             worker.run(locks, sync);
         }

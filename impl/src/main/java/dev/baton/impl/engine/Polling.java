@@ -18,8 +18,11 @@ final class Polling {
     private static final long MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long MAX_NOTIFIED_NANOS = TimeUnit.SECONDS.toNanos(2);
-    /** A waiter not in turn must come back well within a turn's keep to claim it when it is the oldest. */
-    private static final long MAX_WITH_TURNS_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * A waiter not in turn comes back often enough to claim the turn, when it is the oldest, before the
+     * younger waiter holding it gets the key: about one short section.
+     */
+    private static final long MAX_WITH_TURNS_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. */
     private static final long MAX_IN_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
     private static final long MAX_IN_TURN_NOTIFIED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
