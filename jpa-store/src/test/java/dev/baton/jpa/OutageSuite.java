@@ -8,6 +8,7 @@ import dev.baton.LockStoreException;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.NoReconnectRetries;
 import dev.baton.jpa.testing.TcpProxy;
+import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.SQLException;
@@ -131,7 +132,8 @@ public abstract class OutageSuite {
         String table = backend.tableName("silent");
         try (TcpProxy proxy = TcpProxy.forJdbcUrl(backend.url())) {
             proxy.start();
-            EntityManagerFactory slowFactory = backend.newFactory(proxy.rewrite(backend.url()));
+            // The cut-off store's data source is set up as the README asks (on MariaDB, with the idle limit).
+            EntityManagerFactory slowFactory = backend.newFactory(proxy.rewrite(TestDatabases.lockStoreUrl(backend.url())));
             try (JpaLockStore store = backend.store(table); JpaLockStore cutOff = backend.store(slowFactory, table)) {
                 String key = "silent:" + UUID.randomUUID();
                 String holder = JpaTestOwners.owner();
