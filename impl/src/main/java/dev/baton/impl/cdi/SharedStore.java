@@ -1,14 +1,8 @@
 package dev.baton.impl.cdi;
 
-import dev.baton.spi.AcquireResult;
-import dev.baton.spi.Lease;
+import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.LockStore;
-import dev.baton.spi.StoreCapability;
-import dev.baton.spi.Turn;
-import java.util.Collection;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 
 /**
  * One store used by the engines of one or more lock managers. Each engine gets its own {@link #handle()}
@@ -69,62 +63,11 @@ final class SharedStore {
     }
 
     /** One engine's view: everything goes to the store, but closing only counts this engine out. */
-    private final class Handle implements LockStore {
+    private final class Handle extends ForwardingLockStore {
         private final AtomicBoolean handleClosed = new AtomicBoolean();
 
-        @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            return store.acquire(key, owner, ttlMillis);
-        }
-
-        @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-            return store.acquire(key, owner, ttlMillis, maxWaitMillis);
-        }
-
-        @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-            return store.acquire(key, owner, ttlMillis, maxWaitMillis, turn);
-        }
-
-        @Override
-        public boolean leaveTurn(String key, String waiter) {
-            return store.leaveTurn(key, waiter);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
-            return store.renew(key, owner, ttlMillis);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-            return store.renew(key, owner, ttlMillis, maxWaitMillis);
-        }
-
-        @Override
-        public boolean release(String key, String owner) {
-            return store.release(key, owner);
-        }
-
-        @Override
-        public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-            return store.renewAll(leases, ttlMillis);
-        }
-
-        @Override
-        public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
-            return store.renewAll(leases, ttlMillis, maxWaitMillis);
-        }
-
-        @Override
-        public AutoCloseable onRelease(Consumer<String> listener) {
-            return store.onRelease(listener);
-        }
-
-        @Override
-        public Set<StoreCapability> capabilities() {
-            return store.capabilities();
+        Handle() {
+            super(store);
         }
 
         @Override
@@ -132,11 +75,6 @@ final class SharedStore {
             if (handleClosed.compareAndSet(false, true)) {
                 handleClosed();
             }
-        }
-
-        @Override
-        public String toString() {
-            return store.toString();
         }
     }
 }
