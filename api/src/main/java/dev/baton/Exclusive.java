@@ -26,6 +26,10 @@ import java.lang.annotation.Target;
  * public class Cleanup {
  *     @Exclusive(period = "5m")                           // called every 5 minutes by any scheduler
  *     public void purge() { ... }
+ *
+ *     @Exclusive                                          // Jakarta Concurrency 3.1 (Jakarta EE 11)
+ *     @Asynchronous(runAt = @Schedule(cron = "0 *&#47;15 * * * *"))
+ *     public CompletableFuture<Void> refresh() { ...; return null; }   // null: the schedule goes on
  * }
  * }</pre>
  *
@@ -47,7 +51,9 @@ import java.lang.annotation.Target;
  * <h2>Where the period comes from</h2>
  * The default hold is half the interval to the next planned firing, at most 30 s. For an EJB timeout
  * method ({@code @Schedule}, {@code @Schedules}, {@code @Timeout}) the interval is the timer's
- * {@code getNextTimeout()} at each firing; for any other method it is {@link #period()}. A method whose
+ * {@code getNextTimeout()} at each firing; for a Jakarta Concurrency 3.1 method
+ * ({@code @Asynchronous(runAt = @Schedule(...))}, Jakarta EE 11) it is the next run time of its
+ * {@code @Schedule}s, computed by the API's own {@code CronTrigger}; for any other method it is {@link #period()}. A method whose
  * period cannot be known, a hold not shorter than the period, a method with parameters no scheduler can
  * supply (none, or one {@code jakarta.ejb.Timer}), or with a primitive return type (a skipped firing returns
  * {@code null}) fails the deployment with a message naming the class, the method and the value. The binding

@@ -1,5 +1,7 @@
 package dev.baton.impl.schedule;
 
+import java.time.Instant;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -10,11 +12,39 @@ import java.util.OptionalLong;
  * @param key the schedule's key
  * @param holdMillis the hold set for the method (annotation, override or {@code baton.exclusive.hold}), if any
  * @param periodMillis the period given for the method, if any
+ * @param calendar the schedule's own next firing where its definition is at hand and no timer reports it
+ *     (Jakarta Concurrency 3.1 {@code @Schedule})
  */
-public record SchedulePlan(String method, String manager, String key, OptionalLong holdMillis, OptionalLong periodMillis) {
+public record SchedulePlan(String method, String manager, String key, OptionalLong holdMillis, OptionalLong periodMillis,
+        Optional<ScheduleCalendar> calendar) {
 
     /** The most the default hold is: 30 s. */
     public static final long MAX_DEFAULT_HOLD_MILLIS = 30_000;
+
+    /** A plan without a calendar (EJB timers and plain methods). */
+    public SchedulePlan(String method, String manager, String key, OptionalLong holdMillis, OptionalLong periodMillis) {
+        this(method, manager, key, holdMillis, periodMillis, Optional.empty());
+    }
+
+    /**
+     * The interval from a firing to the next planned one: the timer's where the container gave one, else the
+     * calendar's.
+     *
+     * @param timer the firing's timer ({@code InvocationContext.getTimer()}), or null
+     * @param firedAt when the firing began
+     * @return the interval in ms, or an {@link Intervals} value
+     */
+    public long intervalMillis(Object timer, Instant firedAt) {
+        long interval = ContainerTimers.intervalMillis(timer, firedAt.toEpochMilli());
+        if (interval != Intervals.UNKNOWN || calendar.isEmpty()) {
+            return interval;
+        }
+        try {
+            return calendar.get().intervalMillis(firedAt);
+        } catch (RuntimeException e) {
+            return Intervals.UNKNOWN; // the period, or a hold set for the method, still applies
+        }
+    }
 
     /**
      * How long after the firing the lock stays held: the hold set for the method, else half the interval to

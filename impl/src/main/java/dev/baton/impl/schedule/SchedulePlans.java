@@ -11,6 +11,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -25,7 +26,6 @@ public final class SchedulePlans {
     private static final String ANNOTATION = Exclusive.class.getSimpleName();
     /** Container schedules whose timer reports the next firing (EJB). Matched by name: jakarta.ejb is optional. */
     private static final Set<String> EJB_TIMED = Set.of("jakarta.ejb.Schedule", "jakarta.ejb.Schedules", "jakarta.ejb.Timeout");
-    private static final String CONCURRENCY_ASYNCHRONOUS = "jakarta.enterprise.concurrent.Asynchronous";
 
     private SchedulePlans() {
     }
@@ -56,7 +56,8 @@ public final class SchedulePlans {
             throw new LockConfigurationException("a static, private or final method cannot be intercepted");
         }
         boolean ejbTimed = annotations.stream().anyMatch(a -> EJB_TIMED.contains(a.annotationType().getName()));
-        boolean concurrencyTimed = annotations.stream().anyMatch(SchedulePlans::concurrencySchedule);
+        List<Annotation> concurrencySchedules = ConcurrencySchedules.schedules(annotations);
+        boolean concurrencyTimed = !concurrencySchedules.isEmpty();
         checkParameters(method, concurrencyTimed);
         if (method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
             throw new LockConfigurationException("it returns " + method.getReturnType().getName() + ", but a skipped firing "
@@ -82,12 +83,12 @@ public final class SchedulePlans {
         if (hold == null && config.exclusiveHoldMillis().isPresent()) {
             hold = new Value(config.exclusiveHoldMillis().getAsLong(), BatonConfig.EXCLUSIVE_HOLD);
         }
-        if (period == null && !ejbTimed) {
-            throw new LockConfigurationException("the period between its planned firings cannot be known: "
-                    + (concurrencyTimed ? "Jakarta Concurrency schedules (@Asynchronous(runAt = ...)) need a period in this "
-                            + "version of Baton; "
-                            : "it has no @Schedule, @Schedules or @Timeout (jakarta.ejb) whose timer reports the next firing, "
-                                    + "and no period; ")
+        Optional<ScheduleCalendar> calendar = concurrencyTimed && period == null
+                ? Optional.of(ConcurrencySchedules.calendar(concurrencySchedules)) : Optional.empty();
+        if (period == null && !ejbTimed && calendar.isEmpty()) {
+            throw new LockConfigurationException("the period between its planned firings cannot be known: it has no "
+                    + "@Schedule, @Schedules or @Timeout (jakarta.ejb) whose timer reports the next firing, no "
+                    + "@Asynchronous(runAt = @Schedule(...)) (Jakarta Concurrency 3.1), and no period; "
                     + "set one, e.g. @Exclusive(period = \"5m\") or " + overrides.key("period") + "=5m");
         }
         if (period != null && hold != null && hold.millis >= period.millis) {
@@ -97,7 +98,7 @@ public final class SchedulePlans {
         }
         String name = beanClass.getName() + "." + method.getName();
         return new SchedulePlan(name, manager, key, hold == null ? OptionalLong.empty() : OptionalLong.of(hold.millis),
-                period == null ? OptionalLong.empty() : OptionalLong.of(period.millis));
+                period == null ? OptionalLong.empty() : OptionalLong.of(period.millis), calendar);
     }
 
     /** EJB calls a timeout method with nothing or its Timer; other schedulers with nothing. */
@@ -113,19 +114,6 @@ public final class SchedulePlans {
         }
         throw new LockConfigurationException("it takes parameters (" + list + ") that no scheduler supplies; a scheduled "
                 + "method takes none, or one " + ContainerTimers.EJB_TIMER + " (EJB timeout methods)");
-    }
-
-    /** {@code @Asynchronous(runAt = @Schedule(...))} of Jakarta Concurrency 3.1, read reflectively (EE 11). */
-    private static boolean concurrencySchedule(Annotation annotation) {
-        if (!annotation.annotationType().getName().equals(CONCURRENCY_ASYNCHRONOUS)) {
-            return false;
-        }
-        try {
-            Object runAt = annotation.annotationType().getMethod("runAt").invoke(annotation);
-            return runAt instanceof Object[] schedules && schedules.length > 0;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return false; // Concurrency 3.0: no runAt
-        }
     }
 
     private record Value(long millis, String source) {

@@ -78,8 +78,8 @@ public final class ScheduledFiring {
             return work.proceed();
         } finally {
             CurrentLocks.pop(lock);
-            // Read after the run: the container's next firing is the same, and the timer is still valid here.
-            long hold = plan.holdFor(ContainerTimers.intervalMillis(timer, firedAt.toEpochMilli()));
+            // Read after the run: the next planned firing is the same, and the timer is still valid here.
+            long hold = plan.holdFor(plan.intervalMillis(timer, firedAt));
             end(lock, firedNanos + TimeUnit.MILLISECONDS.toNanos(hold), hold);
         }
     }

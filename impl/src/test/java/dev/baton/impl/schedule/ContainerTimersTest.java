@@ -118,7 +118,12 @@ class ContainerTimersTest {
             assertThat(store.acquire("schedule:C.m", "other", 60_000).isAcquired()).as("held for 500 ms").isFalse();
             Thread.sleep(20);
         }
-        Thread.sleep(Math.max(0, 650 - (System.nanoTime() - fired) / 1_000_000));
-        assertThat(store.acquire("schedule:C.m", "other", 60_000).isAcquired()).as("free after the hold").isTrue();
+        // free after the hold, before the next planned firing (polled: a loaded machine releases a little late)
+        boolean free = false;
+        while (!free && System.nanoTime() - fired < 950_000_000L) {
+            free = store.acquire("schedule:C.m", "other", 60_000).isAcquired();
+            Thread.sleep(10);
+        }
+        assertThat(free).as("free after the hold, before the next planned firing").isTrue();
     }
 }

@@ -44,6 +44,12 @@ public final class RuntimeTck {
     /** Tag of scenarios that need JTA transactions, JPA and a data source. */
     public static final String TAG_TRANSACTIONS = "transactions";
 
+    /**
+     * Tag of scenarios that need Jakarta EE 11 APIs (Jakarta Concurrency 3.1 schedules): a Jakarta EE 10
+     * server excludes it.
+     */
+    public static final String TAG_EE11 = "ee11";
+
     private RuntimeTck() {
     }
 

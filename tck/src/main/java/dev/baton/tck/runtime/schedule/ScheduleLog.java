@@ -11,42 +11,52 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * What the application saw of its schedule: the runs of {@link ScheduledJob} counted per planned time,
- * and the {@link ScheduleSkipped} events of its key.
- *
- * <p>The planned time of a run is the timer's next timeout less one period, to the second: the same
- * for every firing of one planned time, however late it fires (never inferred from the wall clock).
+ * What the application saw of its one exclusive schedule (each scenario deploys one job): its runs counted
+ * per planned time, whether each run held the schedule's lock, and the {@link ScheduleSkipped} events.
  */
 @ApplicationScoped
 public class ScheduleLog {
 
     private final Map<Long, AtomicInteger> runsByPlannedSecond = new ConcurrentSkipListMap<>();
     private final AtomicInteger runs = new AtomicInteger();
+    private final AtomicInteger unguarded = new AtomicInteger();
     private final AtomicInteger skipped = new AtomicInteger();
     private final List<String> otherSkips = new CopyOnWriteArrayList<>();
     private final List<String> firings = new CopyOnWriteArrayList<>();
 
-    /** A run of the job: its timer's next timeout and when it fired (epoch milliseconds). */
-    void ran(long nextTimeoutMillis, long firedAtMillis) {
-        long planned = Math.floorDiv(nextTimeoutMillis - ScheduledJob.PERIOD_MILLIS + 500, 1000);
-        runsByPlannedSecond.computeIfAbsent(planned, k -> new AtomicInteger()).incrementAndGet();
+    /**
+     * A run of the job.
+     *
+     * @param plannedSecond its planned time, epoch seconds
+     * @param guarded whether the run held the schedule's lock ({@code Locks.current()} inside the run)
+     * @param detail how the planned time was found, for a failure's message
+     */
+    void ran(long plannedSecond, boolean guarded, String detail) {
+        runsByPlannedSecond.computeIfAbsent(plannedSecond, k -> new AtomicInteger()).incrementAndGet();
         runs.incrementAndGet();
+        if (!guarded) {
+            unguarded.incrementAndGet();
+        }
         if (firings.size() < 200) {
-            firings.add("planned=" + planned + "s next=" + nextTimeoutMillis + " fired=" + firedAtMillis);
+            firings.add("planned=" + plannedSecond + "s guarded=" + guarded + " " + detail);
         }
     }
 
     void skippedFiring(@Observes ScheduleSkipped event) {
-        if (event.key().endsWith(ScheduledJob.KEY) && event.reason() == ScheduleSkipped.Reason.HELD_ELSEWHERE) {
+        if (event.reason() == ScheduleSkipped.Reason.HELD_ELSEWHERE) {
             skipped.incrementAndGet();
         } else {
             otherSkips.add(event.toString());
         }
     }
 
-    /** {@code runs=<n>,skipped=<m>,other=<k>}: runs, skips of the job's key held elsewhere, any other skip. */
+    /**
+     * {@code runs=<n>,unguarded=<u>,skipped=<m>,other=<k>}: runs, runs without the lock, skips because the key
+     * was held elsewhere, skips for any other reason.
+     */
     String state() {
-        return "runs=" + runs.get() + ",skipped=" + skipped.get() + ",other=" + otherSkips.size();
+        return "runs=" + runs.get() + ",unguarded=" + unguarded.get() + ",skipped=" + skipped.get() + ",other="
+                + otherSkips.size();
     }
 
     /** One line per planned time with runs: {@code <epoch second>=<runs>}, in order. */

@@ -9,6 +9,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * {@code /api/schedule}: the {@link ScheduleLog} ({@code GET state}, {@code GET runs}, {@code GET details}),
  * and the schedule's key taken and given back by the application itself with {@link Locks}
- * ({@code POST hold}, {@code POST release}), as another instance would hold it. Both answer the state
+ * ({@code POST hold?key=...}, {@code POST release}), as another instance would hold it. Both answer the state
  * read while the key is held: after {@code hold} acquired it, before {@code release} gives it back.
  */
 @Path("schedule")
@@ -50,11 +51,11 @@ public class ScheduleResource {
         return log.details();
     }
 
-    /** Takes the schedule's key (waiting for a run's hold to pass) and keeps it, renewed, until {@code release}. */
+    /** Takes {@code key} (waiting for a run's hold to pass) and keeps it, renewed, until {@code release}. */
     @POST
     @Path("hold")
-    public String hold() {
-        Lock lock = locks.acquire(ScheduledJob.KEY, LockOptions.defaults().withTimeout(Duration.ofSeconds(60)));
+    public String hold(@QueryParam("key") String key) {
+        Lock lock = locks.acquire(key, LockOptions.defaults().withTimeout(Duration.ofSeconds(60)));
         if (!held.compareAndSet(null, lock)) {
             lock.close();
             throw new IllegalStateException("the schedule's key is held already");

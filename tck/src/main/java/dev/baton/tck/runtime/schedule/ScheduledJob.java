@@ -1,14 +1,17 @@
 package dev.baton.tck.runtime.schedule;
 
 import dev.baton.Exclusive;
+import dev.baton.Lock;
+import dev.baton.Locks;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Timer;
 import jakarta.inject.Inject;
 
 /**
- * An EJB timer every two seconds, {@code @Exclusive} under its default key {@value #KEY}: each run
- * records its planned time in the {@link ScheduleLog}.
+ * An EJB timer every two seconds, {@code @Exclusive} under its default key {@value #KEY}: each run records
+ * its planned time — the timer's next timeout less one period, to the second: the same for every firing of
+ * one planned time, however late it fires — in the {@link ScheduleLog}.
  */
 @Singleton
 public class ScheduledJob {
@@ -22,9 +25,15 @@ public class ScheduledJob {
     @Inject
     ScheduleLog log;
 
+    @Inject
+    Locks locks;
+
     @Exclusive
     @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
     public void run(Timer timer) {
-        log.ran(timer.getNextTimeout().getTime(), System.currentTimeMillis());
+        long next = timer.getNextTimeout().getTime();
+        long planned = Math.floorDiv(next - PERIOD_MILLIS + 500, 1000);
+        log.ran(planned, locks.current().map(Lock::key).filter(KEY::equals).isPresent(),
+                "next=" + next + " fired=" + System.currentTimeMillis());
     }
 }

@@ -1,8 +1,10 @@
 /**
- * Exclusive schedules on a real server: an EJB {@code @Schedule} method with {@code @Exclusive} fires,
- * runs once per planned time (counted by the application per planned time, taken from the timer, never
- * inferred from the wall clock), and while the schedule's key is held elsewhere (the test takes it
- * through the application's {@code Locks}) every firing is skipped: a {@code ScheduleSkipped} event,
- * no run, no exception into the container; given back, the schedule runs again.
+ * Exclusive schedules on a real server ({@link dev.baton.tck.runtime.schedule.ExclusiveScheduleScenario}):
+ * an EJB {@code @Schedule} method (tag {@code ejb}) and a Jakarta Concurrency 3.1
+ * {@code @Asynchronous(runAt = @Schedule(...))} method (tag {@code ee11}) with {@code @Exclusive} fire,
+ * run once per planned time holding the schedule's lock (counted by the application per planned time,
+ * never inferred from how long the test waited), and while the schedule's key is held elsewhere (the test
+ * takes it through the application's {@code Locks}) every firing is skipped: a {@code ScheduleSkipped}
+ * event, no run, no exception into the scheduler; given back, the schedule runs again.
  */
 package dev.baton.tck.runtime.schedule;

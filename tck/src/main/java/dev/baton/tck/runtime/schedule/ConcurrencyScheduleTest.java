@@ -1,0 +1,27 @@
+package dev.baton.tck.runtime.schedule;
+
+import dev.baton.tck.runtime.RuntimeTck;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * {@code @Exclusive} on a Jakarta Concurrency 3.1 {@code @Asynchronous(runAt = @Schedule(cron = "*&#47;2 * * * * *"))}
+ * method ({@link ConcurrencyScheduledJob}, Jakarta EE 11): the hold comes from the schedule's own next
+ * run time ({@code CronTrigger}), as no timer is given to the method.
+ */
+@Tag(RuntimeTck.TAG_EE11)
+class ConcurrencyScheduleTest extends ExclusiveScheduleScenario {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return RuntimeTck.scenario("baton-tck-concurrency-schedule")
+                .addClasses(ConcurrencyScheduledJob.class, ConcurrencyScheduleStarter.class, ScheduleLog.class,
+                        ScheduleResource.class);
+    }
+
+    @Override
+    String key() {
+        return ConcurrencyScheduledJob.KEY;
+    }
+}
