@@ -37,6 +37,7 @@ public interface StoreContext {
      * @param qualifiers its qualifiers
      * @param <T> the bean type
      * @return the bean, or empty outside CDI or when there is no such bean
+     * @throws dev.baton.LockConfigurationException when several beans match (naming them)
      */
     <T> Optional<T> bean(Class<T> type, Annotation... qualifiers);
 }

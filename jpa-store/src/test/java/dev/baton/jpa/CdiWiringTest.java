@@ -7,9 +7,8 @@ import dev.baton.Locks;
 import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
+import dev.baton.jpa.testing.StoreConfig;
 import dev.baton.jpa.testing.TestDatabases;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import io.smallrye.config.inject.ConfigExtension;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -18,10 +17,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.jboss.weld.junit5.auto.AddBeanClasses;
 import org.jboss.weld.junit5.auto.AddExtensions;
 import org.jboss.weld.junit5.auto.EnableAutoWeld;
@@ -54,16 +51,12 @@ class CdiWiringTest {
 
     @BeforeAll
     static void configure() {
-        ConfigProviderResolver.instance().registerConfig(new SmallRyeConfigBuilder().addDefaultInterceptors()
-                .withSources(new PropertiesConfigSource(Map.of("baton.store", "jpa", "baton.jpa.table", TABLE,
-                        "baton.jpa.sequence", TABLE + "_seq", "baton.jpa.schema-action", "create"), "test", 500))
-                .build(), Thread.currentThread().getContextClassLoader());
+        StoreConfig.register(TABLE);
     }
 
     @AfterAll
     static void unconfigure() {
-        ConfigProviderResolver resolver = ConfigProviderResolver.instance();
-        resolver.releaseConfig(resolver.getConfig(Thread.currentThread().getContextClassLoader()));
+        StoreConfig.release();
     }
 
     @Test

@@ -7,8 +7,7 @@ import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
+import dev.baton.jpa.testing.StoreConfig;
 import io.smallrye.config.inject.ConfigExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -26,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
@@ -91,10 +89,7 @@ class ExclusiveSchedulesTest {
 
     @BeforeAll
     static void configure() {
-        ConfigProviderResolver.instance().registerConfig(new SmallRyeConfigBuilder().addDefaultInterceptors()
-                .withSources(new PropertiesConfigSource(Map.of("baton.store", "jpa", "baton.jpa.table", TABLE,
-                        "baton.jpa.sequence", TABLE + "_seq", "baton.jpa.schema-action", "create"), "test", 500))
-                .build(), Thread.currentThread().getContextClassLoader());
+        StoreConfig.register(TABLE);
         for (int i = 0; i < INSTANCES; i++) {
             FACTORIES[i] = BACKEND.newFactory();
         }
@@ -107,8 +102,7 @@ class ExclusiveSchedulesTest {
                 factory.close();
             }
         }
-        ConfigProviderResolver resolver = ConfigProviderResolver.instance();
-        resolver.releaseConfig(resolver.getConfig(Thread.currentThread().getContextClassLoader()));
+        StoreConfig.release();
     }
 
     @Test

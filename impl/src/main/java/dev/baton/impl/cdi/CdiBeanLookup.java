@@ -1,5 +1,6 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.LockConfigurationException;
 import dev.baton.impl.store.BeanLookup;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.Any;
@@ -41,7 +42,18 @@ final class CdiBeanLookup implements BeanLookup {
         if (beans.isEmpty()) {
             return Optional.empty();
         }
-        Bean<?> bean = beanManager.resolve(beans);
+        Bean<?> bean;
+        try {
+            bean = beanManager.resolve(beans);
+        } catch (AmbiguousResolutionException e) {
+            StringBuilder names = new StringBuilder();
+            for (Bean<?> candidate : beans) {
+                names.append(names.length() == 0 ? "" : "; ").append(candidate);
+            }
+            throw new LockConfigurationException(beans.size() + " beans of type " + type.getName()
+                    + (qualifiers.length == 0 ? "" : " " + Arrays.toString(qualifiers)) + " match, and Baton needs one: "
+                    + names);
+        }
         if (bean == null) {
             return Optional.empty();
         }

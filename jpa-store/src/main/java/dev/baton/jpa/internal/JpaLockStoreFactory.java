@@ -2,6 +2,7 @@ package dev.baton.jpa.internal;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.LockStoreDriverNotFoundException;
+import dev.baton.jpa.ForLocks;
 import dev.baton.jpa.JpaLockStore;
 import dev.baton.jpa.SchemaAction;
 import dev.baton.jpa.TransactionRunner;
@@ -76,7 +77,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                         + "' names no persistence unit of the application (META-INF/persistence.xml declares "
                         + (declared.isEmpty() ? "none" : String.join(", ", declared)) + ")");
             }
-        } else if (context.bean(EntityManagerFactory.class).isEmpty()) {
+        } else if (factoryBean(context).isEmpty()) {
             throw new LockConfigurationException("The JPA lock store needs an EntityManagerFactory: set "
                     + context.settingKey(PERSISTENCE_UNIT) + " to a persistence unit name, or let the application"
                     + " provide an EntityManagerFactory CDI bean");
@@ -89,7 +90,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         Optional<String> unit = persistenceUnit(context);
         JpaLockStore.Builder builder = unit.isPresent()
                 ? JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(unit.get()))
-                : JpaLockStore.builder(context.bean(EntityManagerFactory.class).orElseThrow());
+                : JpaLockStore.builder(factoryBean(context).orElseThrow());
         context.bean(TransactionRunner.class).ifPresent(builder::transactionRunner);
         return builder
                 .table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
@@ -97,6 +98,21 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                 .schemaAction(schemaAction(context))
                 .statementTimeout(statementTimeout(context))
                 .build();
+    }
+
+    /** The application's {@code @ForLocks} factory, else its only {@code @Default} one. */
+    private Optional<EntityManagerFactory> factoryBean(StoreContext context) {
+        Optional<EntityManagerFactory> marked = context.bean(EntityManagerFactory.class, ForLocks.INSTANCE);
+        if (marked.isPresent()) {
+            return marked;
+        }
+        try {
+            return context.bean(EntityManagerFactory.class);
+        } catch (LockConfigurationException several) {
+            throw new LockConfigurationException(several.getMessage() + ". Mark the one for locks with @"
+                    + ForLocks.class.getName() + " (Jakarta EE 11 servers make each persistence unit such a bean), or set "
+                    + context.settingKey(PERSISTENCE_UNIT));
+        }
     }
 
     private static ClassLoader classLoader() {
