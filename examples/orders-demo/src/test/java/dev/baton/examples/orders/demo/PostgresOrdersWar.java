@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
@@ -18,6 +19,7 @@ import java.util.zip.ZipOutputStream;
 final class PostgresOrdersWar {
 
     private static final String WEB_XML = "WEB-INF/web.xml";
+    private static final Pattern USER = Pattern.compile("[?&]user=([^&]+)");
 
     private PostgresOrdersWar() {
     }
@@ -66,6 +68,11 @@ final class PostgresOrdersWar {
                 .replace("<class-name>org.h2.jdbcx.JdbcDataSource</class-name>",
                         "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>")
                 .replaceAll("jdbc:h2:[^<]*", Matcher.quoteReplacement(xmlUrl));
+        // the user as its own element too: WildFly's data sources take it from there, not from the URL
+        Matcher user = USER.matcher(jdbcUrl);
+        if (user.find()) {
+            result = result.replace("</url>", "</url>\n    <user>" + user.group(1) + "</user>");
+        }
         if (result.contains("jdbc:h2:") || result.contains("org.h2.") || !result.contains("PGSimpleDataSource")) {
             throw new IllegalStateException("web.xml of the example no longer has the expected H2 data sources:\n" + webXml);
         }

@@ -2,7 +2,6 @@ package dev.baton.examples.orders.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.examples.orders.demo.server.PayaraMicroProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,56 +23,76 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
- * Two instances, one lock: the example WAR runs in two Payara Micro processes (no cluster between
+ * Two instances, one lock: the example WAR runs in two server processes of one kind (no cluster between
  * them) on one PostgreSQL database, and {@code @Synchronized} excludes across the two JVMs, because
  * the only thing they share is the JPA store's table. The database is embedded, or a fresh one on the
  * server named by {@code BATON_TEST_POSTGRES_URL}. The example's {@code @Exclusive} timer runs in one of
- * them per planned time, counted in that database.
+ * them per planned time, counted in that database. A subclass starts the servers.
  */
-class TwoInstancesIT {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class TwoInstancesScenario {
 
     private static final Pattern PAYMENTS = Pattern.compile("\"payments\":(\\d+)");
     private static final Pattern SKIPPED = Pattern.compile("skipped here=(\\d+)");
     private static final Pattern TOKEN = Pattern.compile("-(\\d+)$");
+
+    /**
+     * Server configuration both kinds get, as MicroProfile Config system properties: 24 payments of 100 ms
+     * queue on one order across both instances, so they wait longer than 5 s; and the exclusive timer (every
+     * 2 s) holds 1.5 s, so a firing up to 1.5 s late for a planned time another instance ran still skips
+     * (default: half the period, 1 s) — on a loaded 2-core machine timers do fire that late.
+     */
+    static final Map<String, String> CONFIGURATION = Map.of(
+            "dev.baton.examples.orders.PaymentService/pay/Synchronized/timeout", "60s",
+            "dev.baton.examples.orders.UnpaidOrders/cancelUnpaid/Exclusive/hold", "1500ms");
 
     private static final HttpClient CLIENT = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
-    private static TwoInstancesDatabase database;
-    private static PayaraMicroProcess first;
-    private static PayaraMicroProcess second;
-
-    @BeforeAll
-    static void startPostgresAndTwoInstances() throws IOException {
-        Path target = Path.of("target").toAbsolutePath();
-        database = TwoInstancesDatabase.start(target.resolve("two-instances"));
-        String url = database.jdbcUrl();
-        Path war = PostgresOrdersWar.write(Path.of(required("baton.demo.war")), Path.of(required("baton.demo.postgresDriver")),
-                url, target.resolve("two-instances/orders-postgresql.war"));
-        // one after the other: the second finds the tables the first created
-        first = instance("instance-a", war, target);
-        second = instance("instance-b", war, target);
+    /** A running instance of the example: where it answers, and how to stop it. */
+    record Instance(String name, URI baseUri, AutoCloseable server) {
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
-    private static PayaraMicroProcess instance(String name, Path war, Path target) {
-        return PayaraMicroProcess.builder(Path.of(required("baton.demo.payaraMicro")), war)
-                .name(name)
-                .logDirectory(target.resolve("two-instances"))
-                // 24 payments of 100 ms queue on one order across both instances: wait longer than 5 s
-                .systemProperty("dev.baton.examples.orders.PaymentService/pay/Synchronized/timeout", "60s")
-                // the exclusive timer (every 2 s): a firing up to 1.5 s late for a planned time another instance ran
-                // still skips (default: half the period, 1 s); on a loaded 2-core machine timers do fire that late
-                .systemProperty("dev.baton.examples.orders.UnpaidOrders/cancelUnpaid/Exclusive/hold", "1500ms")
-                .start();
+    private TwoInstancesDatabase database;
+    private Instance first;
+    private Instance second;
+
+    /**
+     * Starts one server with the WAR and {@link #CONFIGURATION}.
+     *
+     * @param name {@code instance-a} or {@code instance-b}
+     * @param war the example WAR pointed at the PostgreSQL database
+     * @param directory where the server may keep its files and logs
+     * @return the running instance
+     */
+    abstract Instance start(String name, Path war, Path directory) throws Exception;
+
+    @BeforeAll
+    void startPostgresAndTwoInstances() throws Exception {
+        Path target = Path.of("target").toAbsolutePath();
+        Path directory = target.resolve("two-instances/" + getClass().getSimpleName());
+        database = TwoInstancesDatabase.start(directory);
+        String url = database.jdbcUrl();
+        Path war = PostgresOrdersWar.write(Path.of(required("baton.demo.war")), Path.of(required("baton.demo.postgresDriver")),
+                url, directory.resolve("orders.war"));
+        // one after the other: the second finds the tables the first created
+        first = start("instance-a", war, directory);
+        second = start("instance-b", war, directory);
     }
 
     @AfterAll
-    static void stop() throws IOException {
-        for (AutoCloseable closeable : new AutoCloseable[] {second, first, database}) {
+    void stop() {
+        for (AutoCloseable closeable : new AutoCloseable[] {second == null ? null : second.server(),
+                first == null ? null : first.server(), database}) {
             try {
                 if (closeable != null) {
                     closeable.close();
@@ -93,7 +112,7 @@ class TwoInstancesIT {
         try {
             List<Future<HttpResponse<String>>> answers = new ArrayList<>();
             for (int i = 0; i < perInstance; i++) {
-                for (PayaraMicroProcess instance : List.of(first, second)) {
+                for (Instance instance : List.of(first, second)) {
                     // each payment reads the order, waits 100 ms, writes it back: unlocked, they overwrite each other
                     answers.add(pool.submit(() -> post(instance, "orders/shared/payments?amount=100&processingMillis=100")));
                 }
@@ -110,7 +129,7 @@ class TwoInstancesIT {
             pool.shutdownNow();
         }
 
-        for (PayaraMicroProcess instance : List.of(first, second)) {
+        for (Instance instance : List.of(first, second)) {
             String order = get(instance, "orders/shared").body();
             assertThat(order).contains("\"payments\":" + (1 + 2 * perInstance))
                     .contains("\"paidCents\":" + (1 + 2 * perInstance) * 100);
@@ -144,7 +163,7 @@ class TwoInstancesIT {
         assertThat(post(first, "orders/fenced/payments?amount=100").statusCode()).isEqualTo(200);
         long previous = 0;
         for (int round = 0; round < 10; round++) {
-            PayaraMicroProcess instance = round % 2 == 0 ? first : second;
+            Instance instance = round % 2 == 0 ? first : second;
             HttpResponse<String> invoice = post(instance, "orders/fenced/invoice");
             assertThat(invoice.statusCode()).as(invoice.body()).isEqualTo(200);
             long token = number(TOKEN, invoice.body());
@@ -152,7 +171,7 @@ class TwoInstancesIT {
             previous = token;
         }
         // both instances read the same lock row, and the order carries the last token (a fenced write)
-        for (PayaraMicroProcess instance : List.of(first, second)) {
+        for (Instance instance : List.of(first, second)) {
             assertThat(get(instance, "orders/fenced/lock").body()).contains("\"token\":" + previous)
                     .contains("\"held\":false");
             assertThat(get(instance, "orders/fenced").body()).contains("\"invoiceToken\":" + previous);
@@ -188,7 +207,7 @@ class TwoInstancesIT {
     }
 
     /** {@code GET /api/sweeps}: planned epoch second to its line ({@code <second> runs=<n> by=<instances>}). */
-    private static Map<Long, String> sweeps(PayaraMicroProcess instance) throws IOException, InterruptedException {
+    private static Map<Long, String> sweeps(Instance instance) throws IOException, InterruptedException {
         HttpResponse<String> response = get(instance, "sweeps?limit=1000");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         Map<Long, String> lines = new TreeMap<>();
@@ -200,7 +219,7 @@ class TwoInstancesIT {
         return lines;
     }
 
-    private static long skippedHere(PayaraMicroProcess instance) throws IOException, InterruptedException {
+    private static long skippedHere(Instance instance) throws IOException, InterruptedException {
         return number(SKIPPED, get(instance, "sweeps?limit=1").body());
     }
 
@@ -210,15 +229,15 @@ class TwoInstancesIT {
         return Integer.parseInt(m.group(1));
     }
 
-    private static HttpResponse<String> post(PayaraMicroProcess instance, String path) throws IOException, InterruptedException {
+    private static HttpResponse<String> post(Instance instance, String path) throws IOException, InterruptedException {
         return send(instance, "POST", path);
     }
 
-    private static HttpResponse<String> get(PayaraMicroProcess instance, String path) throws IOException, InterruptedException {
+    private static HttpResponse<String> get(Instance instance, String path) throws IOException, InterruptedException {
         return send(instance, "GET", path);
     }
 
-    private static HttpResponse<String> send(PayaraMicroProcess instance, String method, String path)
+    private static HttpResponse<String> send(Instance instance, String method, String path)
             throws IOException, InterruptedException {
         URI uri = instance.baseUri().resolve("api/" + path);
         return CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2))
@@ -237,7 +256,7 @@ class TwoInstancesIT {
         }
     }
 
-    private static String required(String property) {
+    static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
             throw new IllegalStateException("system property " + property + " is not set (run through Maven)");

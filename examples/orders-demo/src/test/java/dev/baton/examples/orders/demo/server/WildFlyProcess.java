@@ -1,0 +1,194 @@
+package dev.baton.examples.orders.demo.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * One WildFly standalone server of an unpacked distribution, with a server directory of its own (its
+ * {@code configuration} copied from the distribution's {@code standalone}, its {@code deployments}
+ * holding one WAR), every socket on 127.0.0.1, and a port offset that leaves several side by side.
+ * Started by the distribution's {@code bin/standalone.sh} on the test JVM's JDK; ready when the
+ * deployment scanner marks the WAR deployed, failed when it marks it failed or the server exits.
+ */
+public final class WildFlyProcess implements AutoCloseable {
+
+    /** The sockets of {@code standalone.xml}, before the offset: ajp, http, https, management, transactions. */
+    private static final int[] PORTS = {8009, 8080, 8443, 9990, 9993, 4712, 4713};
+    private static final int LOG_TAIL_LINES = 60;
+
+    private final String name;
+    private final Process process;
+    private final int httpPort;
+    private final String contextRoot;
+    private final Path log;
+
+    private WildFlyProcess(String name, Process process, int httpPort, String contextRoot, Path log) {
+        this.name = name;
+        this.process = process;
+        this.httpPort = httpPort;
+        this.contextRoot = contextRoot;
+        this.log = log;
+    }
+
+    /**
+     * Starts a server and waits until its WAR is deployed.
+     *
+     * @param home the unpacked distribution ({@code JBOSS_HOME})
+     * @param name the server's name, its directory under {@code baseDirectory}'s parent
+     * @param war the application; its file name less {@code .war} is the context root
+     * @param baseDirectory the server's own directory (created; emptied first)
+     * @param systemProperties system properties of the server (MicroProfile Config reads them)
+     * @param startTimeout how long the boot and the deployment may take
+     * @return the running server
+     */
+    public static WildFlyProcess start(Path home, String name, Path war, Path baseDirectory, Map<String, String> systemProperties,
+            Duration startTimeout) throws IOException, InterruptedException {
+        Path script = home.resolve("bin/standalone.sh");
+        if (!Files.isExecutable(script)) {
+            throw new IllegalStateException("no WildFly distribution at " + home + " (" + script + " is missing)");
+        }
+        deleteRecursively(baseDirectory);
+        Path deployments = Files.createDirectories(baseDirectory.resolve("deployments"));
+        copyRecursively(home.resolve("standalone/configuration"), baseDirectory.resolve("configuration"));
+        Path deployed = Files.copy(war, deployments.resolve(war.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        String warName = war.getFileName().toString();
+        String contextRoot = warName.substring(0, warName.length() - ".war".length());
+
+        int offset = freeOffset();
+        List<String> command = new ArrayList<>(List.of(script.toString(), "-c", "standalone.xml",
+                "-Djboss.server.base.dir=" + baseDirectory, "-Djboss.socket.binding.port-offset=" + offset,
+                "-b", "127.0.0.1", "-bmanagement", "127.0.0.1", "-Djava.net.preferIPv4Stack=true"));
+        systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        Path log = baseDirectory.resolveSibling(name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JBOSS_HOME", home.toString());
+        WildFlyProcess server = new WildFlyProcess(name, builder.start(), PORTS[1] + offset, contextRoot, log);
+        try {
+            server.awaitDeployed(deployed, startTimeout);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    /** @return {@code http://127.0.0.1:<port>/<context root>/} */
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + httpPort + "/" + contextRoot + "/");
+    }
+
+    private void awaitDeployed(Path war, Duration timeout) throws IOException, InterruptedException {
+        Path done = war.resolveSibling(war.getFileName() + ".deployed");
+        Path failed = war.resolveSibling(war.getFileName() + ".failed");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!Files.exists(done)) {
+            if (Files.exists(failed)) {
+                throw new IllegalStateException("WildFly " + name + " failed to deploy " + war.getFileName() + ": "
+                        + Files.readString(failed, StandardCharsets.UTF_8) + "\n" + logTail());
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("WildFly " + name + " exited (" + process.exitValue() + ") before "
+                        + war.getFileName() + " was deployed:\n" + logTail());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("WildFly " + name + " did not deploy " + war.getFileName() + " within "
+                        + timeout + ":\n" + logTail());
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** The last lines of the server's output. */
+    public String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")";
+        }
+    }
+
+    /** Stops the server: the shell script's JVM first (a normal shutdown), then the script; forced after 60 s. */
+    @Override
+    public void close() {
+        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroy);
+        for (ProcessHandle handle : all) {
+            try {
+                handle.onExit().get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                handle.destroyForcibly();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WildFly " + name + " on port " + httpPort;
+    }
+
+    /** An offset at which every socket of {@code standalone.xml} is free on 127.0.0.1 now. */
+    private static int freeOffset() {
+        for (int offset = 10_000; offset < 40_000; offset += 137) {
+            boolean free = true;
+            for (int port : PORTS) {
+                free &= isFree(port + offset);
+            }
+            if (free) {
+                return offset;
+            }
+        }
+        throw new IllegalStateException("no port offset with all of WildFly's ports free on 127.0.0.1");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void copyRecursively(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(path -> {
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
