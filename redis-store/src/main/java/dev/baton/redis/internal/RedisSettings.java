@@ -40,7 +40,7 @@ public final class RedisSettings {
         }
         RedisURI uri;
         try {
-            uri = RedisURI.create(text);
+            uri = RedisURI.create(scheme + text.substring(scheme.length()));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("'" + masked(text) + "' is not a valid Redis URL: " + e.getMessage(), e);
         }
