@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
 class RedisLockStoreFactoryTest {
 
     /** Settings and beans from maps: what the runtime hands a factory. */
-    static final class Settings implements StoreContext {
-        final Map<String, String> values = new HashMap<>();
-        final Map<Class<?>, Object> beans = new HashMap<>();
+    record Settings(Map<String, String> values, Map<Class<?>, Object> beans) implements StoreContext {
+        Settings() {
+            this(new HashMap<>(), new HashMap<>());
+        }
 
         Settings with(String name, String value) {
             values.put(name, value);
@@ -53,7 +54,7 @@ class RedisLockStoreFactoryTest {
 
         @Override
         public <T> Optional<T> bean(Class<T> type, Annotation... qualifiers) {
-            return Optional.ofNullable(type.cast(beans.get(type)));
+            return Optional.ofNullable(beans.get(type)).map(type::cast);
         }
     }
 
