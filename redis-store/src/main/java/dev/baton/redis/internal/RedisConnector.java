@@ -184,12 +184,15 @@ public abstract class RedisConnector {
 
         @Override
         public CompletableFuture<Connection> connect() {
-            return client.connectAsync(CODEC).thenApply(c -> new Connection(c, c.async()));
+            // Lettuce connects asynchronously only once it knows the cluster's slots: learn them first.
+            return client.refreshPartitionsAsync().toCompletableFuture().thenCompose(v -> client.connectAsync(CODEC))
+                    .thenApply(c -> new Connection(c, c.async()));
         }
 
         @Override
         public CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> connectPubSub() {
-            return client.connectPubSubAsync(CODEC).thenApply(c -> c);
+            return client.refreshPartitionsAsync().toCompletableFuture().thenCompose(v -> client.connectPubSubAsync(CODEC))
+                    .thenApply(c -> c);
         }
 
         @Override
