@@ -92,9 +92,10 @@ public final class RedisLockStore implements LockStore {
     private final byte[] channel;
     private final long commandTimeoutMillis;
 
+    /** Guards opening and closing; the fields it writes are read without it on every operation. */
     private final ReentrantLock setup = new ReentrantLock();
-    private CompletableFuture<RedisConnector.Connection> connecting;
-    private CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> subscription;
+    private volatile CompletableFuture<RedisConnector.Connection> connecting;
+    private volatile CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> subscription;
     private volatile boolean closed;
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
@@ -321,9 +322,6 @@ public final class RedisLockStore implements LockStore {
                                 }
                             });
                 });
-                if (closed) {
-                    subscription.thenAccept(StatefulRedisPubSubConnection::closeAsync);
-                }
             }
             return subscription;
         } finally {
@@ -409,8 +407,9 @@ public final class RedisLockStore implements LockStore {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         String what = operation + " of '" + abbreviate(key) + "'";
         RedisConnector.Connection connection = connection(deadline, what);
-        if (!listeners.isEmpty()) {
-            subscribe(); // again, if it failed before: not waited for
+        CompletableFuture<?> subscribed = subscription;
+        if (!listeners.isEmpty() && (subscribed == null || subscribed.isCompletedExceptionally())) {
+            subscribe(); // again, since it failed before: not waited for
         }
         return await(evaluate(connection, script, type, keys, args), deadline, what);
     }
@@ -426,7 +425,10 @@ public final class RedisLockStore implements LockStore {
     }
 
     private RedisConnector.Connection connection(long deadline, String what) {
-        CompletableFuture<RedisConnector.Connection> future;
+        CompletableFuture<RedisConnector.Connection> future = connecting;
+        if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
+            return future.join(); // the usual case, without the lock
+        }
         setup.lock();
         try {
             requireOpen();

@@ -59,10 +59,9 @@ public final class Scripts {
               local last = now
               if lockEnd and tonumber(lockEnd) > last then last = tonumber(lockEnd) end
               if turnEnd and tonumber(turnEnd) > last then last = tonumber(turnEnd) end
-              redis.call('PEXPIREAT', key, num(math.ceil(last / 1000) + """ + KEEP_AFTER_MILLIS + """
-            ))
+              redis.call('PEXPIREAT', key, num(math.ceil(last / 1000) + KEEP_AFTER_MILLIS))
             end
-            """;
+            """.replace("KEEP_AFTER_MILLIS", Long.toString(KEEP_AFTER_MILLIS));
 
     /**
      * KEYS[1] the record; ARGV owner, ttl ms, waiter ({@code ""} without a turn), waited ms, keep ms.
