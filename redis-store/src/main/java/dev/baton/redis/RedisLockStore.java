@@ -315,12 +315,12 @@ public final class RedisLockStore implements LockStore {
                         }
                     });
                     // Lettuce subscribes again by itself after a reconnect.
-                    return pubSub.async().subscribe(channel).toCompletableFuture().<StatefulRedisPubSubConnection<byte[], byte[]>>thenApply(v -> pubSub)
-                            .whenComplete((ok, failure) -> {
-                                if (failure != null) {
-                                    pubSub.closeAsync();
-                                }
-                            });
+                    CompletableFuture<Void> subscribed = pubSub.async().subscribe(channel).toCompletableFuture();
+                    return subscribed.whenComplete((ok, failure) -> {
+                        if (failure != null) {
+                            pubSub.closeAsync(); // the next attempt opens a new one
+                        }
+                    }).thenApply(v -> pubSub);
                 });
             }
             return subscription;

@@ -105,9 +105,12 @@ public final class RedisSettings {
         Duration duration;
         Matcher m = SHORT_DURATION.matcher(value);
         try {
-            duration = m.matches()
-                    ? Duration.ofMillis(Math.multiplyExact(Long.parseLong(m.group(1)), UNIT_MILLIS.get(m.group(2) == null ? "ms" : m.group(2))))
-                    : Duration.parse(value);
+            if (m.matches()) {
+                long unit = UNIT_MILLIS.get(m.group(2) == null ? "ms" : m.group(2));
+                duration = Duration.ofMillis(Math.multiplyExact(Long.parseLong(m.group(1)), unit));
+            } else {
+                duration = Duration.parse(value);
+            }
         } catch (DateTimeParseException | ArithmeticException e) {
             throw new IllegalArgumentException("not a duration: use e.g. 500ms, 5s, 1m, PT5S or plain milliseconds", e);
         }
