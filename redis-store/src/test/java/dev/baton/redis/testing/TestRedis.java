@@ -128,16 +128,31 @@ public final class TestRedis {
          * @return the running server
          */
         public static EmbeddedRedis start(int port, String name) {
+            return start(port, name, new String[0]);
+        }
+
+        /**
+         * Starts a server like {@link #start(int, String)}, with more settings.
+         *
+         * @param port the port
+         * @param name its data folder's name
+         * @param settings lines of {@code redis.conf}, e.g. {@code requirepass secret}
+         * @return the running server
+         */
+        public static EmbeddedRedis start(int port, String name, String... settings) {
             try {
                 Path dir = Path.of(System.getProperty("baton.test.redis.dir", "target/embedded-redis"), name + "-" + port)
                         .toAbsolutePath();
                 Files.createDirectories(dir);
-                RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+                redis.embedded.core.RedisServerBuilder builder = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
                         .setting("dir " + dir)
                         .setting("save \"\"")
                         .setting("appendonly no")
-                        .setting("maxmemory-policy noeviction")
-                        .build();
+                        .setting("maxmemory-policy noeviction");
+                for (String setting : settings) {
+                    builder.setting(setting);
+                }
+                RedisServer server = builder.build();
                 server.start();
                 return new EmbeddedRedis(server);
             } catch (IOException e) {
