@@ -1,0 +1,76 @@
+package dev.baton.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.redis.testing.TestCluster;
+import dev.baton.redis.testing.TestRedis;
+import dev.baton.spi.Lease;
+import dev.baton.spi.LockStore;
+import dev.baton.tck.LockStoreContract;
+import io.lettuce.core.cluster.SlotHash;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The TCK's store contract on a Redis Cluster of three masters (embedded Redis 6.2 in cluster mode), through
+ * Lettuce's cluster client; and a batch renewal whose keys fall in many slots on all three nodes. Runs in a
+ * Surefire execution of its own ({@code redis-cluster}, reports in {@code target/surefire-reports-cluster}), so
+ * its results stay apart from the single server's; skip it with {@code -Dbaton.test.redis.cluster.skip=true}.
+ */
+class RedisClusterContract extends LockStoreContract {
+
+    static TestCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = TestCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Override
+    protected LockStore createStore() {
+        return RedisLockStore.builder(cluster.seedUrl()).cluster(true).keyPrefix(TestRedis.RUN_PREFIX + "cluster:").build();
+    }
+
+    @Test
+    void aBatchRenewalAcrossSlotsOfEveryNodeRenewsExactlyTheHeldLeases() {
+        try (LockStore store = createStore()) {
+            List<Lease> held = new ArrayList<>();
+            Set<Integer> slots = new HashSet<>();
+            for (int i = 0; i < 300; i++) {
+                String key = "batch:" + UUID.randomUUID();
+                String owner = "o-" + i;
+                assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+                held.add(new Lease(key, owner));
+                slots.add(SlotHash.getSlot((TestRedis.RUN_PREFIX + "cluster:" + key).getBytes(StandardCharsets.UTF_8)));
+            }
+            assertThat(slots).as("slots of the keys").hasSizeGreaterThan(200);
+            assertThat(slots).as("keys on every third of the slots").anyMatch(s -> s < 5461).anyMatch(s -> s > 10922)
+                    .anyMatch(s -> s > 5461 && s < 10922);
+            List<Lease> asked = new ArrayList<>(held);
+            Lease stranger = new Lease(held.get(0).key(), "not-the-owner");
+            asked.add(stranger);
+            for (int i = 0; i < 50; i++) {
+                assertThat(store.release(held.get(i).key(), held.get(i).owner())).isTrue();
+            }
+
+            Set<Lease> renewed = store.renewAll(asked, 60_000, 2_000);
+
+            assertThat(renewed).containsExactlyInAnyOrderElementsOf(held.subList(50, held.size()));
+            held.subList(50, held.size()).forEach(l -> store.release(l.key(), l.owner()));
+        }
+    }
+}
