@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * {@code @Exclusive} on an EJB {@code @Schedule(second = "*&#47;2", persistent = false)} method of a
- * singleton ({@link ScheduledJob}), whose runs take their planned time from the timer.
+ * stateless bean ({@link ScheduledJob}), whose runs take their planned time from the timer.
  */
 @Tag(RuntimeTck.TAG_EJB)
 class ExclusiveScheduleTest extends ExclusiveScheduleScenario {

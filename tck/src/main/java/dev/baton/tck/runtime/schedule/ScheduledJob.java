@@ -4,16 +4,17 @@ import dev.baton.Exclusive;
 import dev.baton.Lock;
 import dev.baton.Locks;
 import jakarta.ejb.Schedule;
-import jakarta.ejb.Singleton;
+import jakarta.ejb.Stateless;
 import jakarta.ejb.Timer;
 import jakarta.inject.Inject;
 
 /**
- * An EJB timer every two seconds, {@code @Exclusive} under its default key {@value #KEY}: each run records
- * its planned time — the timer's next timeout less one period, to the second: the same for every firing of
- * one planned time, however late it fires — in the {@link ScheduleLog}.
+ * An EJB timer every two seconds on a stateless bean (the orders example's timer is on a singleton),
+ * {@code @Exclusive} under its default key {@value #KEY}: each run records its planned time — the timer's
+ * next timeout less one period, to the second: the same for every firing of one planned time, however late
+ * it fires — in the {@link ScheduleLog}.
  */
-@Singleton
+@Stateless
 public class ScheduledJob {
 
     /** The default key of {@link #run(Timer)}: {@code schedule:<declaring class>.<method>}. */
