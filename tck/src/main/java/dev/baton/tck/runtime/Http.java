@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URL;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /** A small HTTP client for the scenarios: plain {@code java.net.http}, no JAX-RS client needed. */
@@ -27,6 +29,26 @@ public final class Http {
     /** GET {@code path} relative to the deployment's {@code base} URL. */
     public static Response get(URL base, String path) {
         return send(HttpRequest.newBuilder(resolve(base, path)).GET());
+    }
+
+    /**
+     * GET {@code path} and its body, failing unless the answer is 200: a server error (a 503 of the server's
+     * own) is reported as what it is, never read as the application's answer.
+     */
+    public static String getBody(URL base, String path) {
+        Response response = get(base, path);
+        if (response.status() != 200) {
+            throw new AssertionError("GET " + path + " answered " + response.status() + " (expected 200): " + response.body());
+        }
+        return response.body();
+    }
+
+    /**
+     * {@code name=value} for a query string, the value URL-encoded: keys ({@code cdi:one}) go into query
+     * parameters, not paths, which some servers' security layers refuse when they hold a {@code :}.
+     */
+    public static String query(String name, String value) {
+        return name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
     /** POST an empty body to {@code path} relative to the deployment's {@code base} URL. */

@@ -68,7 +68,7 @@ public final class RuntimeTck {
 
     /**
      * {@link #war(String)} plus the scenario support classes ({@code dev.baton.tck.runtime.support}):
-     * JAX-RS under {@code /api}, {@code GET /api/probe/{name}} and the gate.
+     * JAX-RS under {@code /api}, {@code GET /api/probe?name=...} and the gate.
      */
     public static WebArchive scenario(String name) {
         return war(name).addPackage(dev.baton.tck.runtime.support.TckApplication.class.getPackage());

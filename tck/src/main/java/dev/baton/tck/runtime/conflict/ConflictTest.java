@@ -81,7 +81,7 @@ class ConflictTest {
     private CompletableFuture<Http.Response> hold(String id) {
         CompletableFuture<Http.Response> holder = CompletableFuture.supplyAsync(() -> Http.post(base, "api/gate/hold/" + id));
         await().atMost(RuntimeTck.scaled(Duration.ofSeconds(30)))
-                .until(() -> holder.isDone() || "true".equals(Http.get(base, "api/gate/entered/" + id).body()));
+                .until(() -> holder.isDone() || "true".equals(Http.getBody(base, "api/gate/entered/" + id)));
         assertThat(holder).as("the holder must still be inside").isNotDone();
         return holder;
     }

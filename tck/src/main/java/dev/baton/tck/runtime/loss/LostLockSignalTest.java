@@ -49,7 +49,7 @@ class LostLockSignalTest {
         String events = "";
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (!events.equals(expected) && System.nanoTime() < deadline) {
-            events = Http.get(base, "api/loss/events").body();
+            events = Http.getBody(base, "api/loss/events");
             pause();
         }
         assertThat(events).as("LockLost events observed").isEqualTo(expected);

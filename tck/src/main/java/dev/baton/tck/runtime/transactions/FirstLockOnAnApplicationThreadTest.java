@@ -51,16 +51,16 @@ class FirstLockOnAnApplicationThreadTest {
         assertThat(responses).extracting(Http.Response::body)
                 .as("each holder read the previous holder's committed value (startup: %s)", startup)
                 .containsExactlyInAnyOrder("2", "3", "4", "5", "6", "7");
-        assertThat(Http.get(base, "api/counter/" + ApplicationThreadStartup.COUNTER).body()).isEqualTo(Integer.toString(CALLERS + 1));
+        assertThat(Http.getBody(base, "api/counter/" + ApplicationThreadStartup.COUNTER)).isEqualTo(Integer.toString(CALLERS + 1));
     }
 
     /** Polls until the startup thread is done, within the scaled bound. */
     private String startupOutcome() throws InterruptedException {
         long deadline = System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(60)).toNanos();
-        String outcome = Http.get(base, "api/startup").body();
+        String outcome = Http.getBody(base, "api/startup");
         while (outcome.equals("pending") && System.nanoTime() < deadline) {
             Thread.sleep(100);
-            outcome = Http.get(base, "api/startup").body();
+            outcome = Http.getBody(base, "api/startup");
         }
         return outcome;
     }

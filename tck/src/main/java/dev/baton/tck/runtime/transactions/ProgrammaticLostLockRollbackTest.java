@@ -40,7 +40,7 @@ class ProgrammaticLostLockRollbackTest {
         Http.Response write = Http.post(base, "api/lost/programmatic/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);
         assertThat(write.body()).as("the commit of a holder that lost its lock").startsWith("rolled back");
-        assertThat(Http.get(base, "api/lost/doomed").body()).as("nothing the holder wrote is kept").isEqualTo("0");
-        assertThat(Http.get(base, "api/lost/events/count").body()).as("LockLost events observed").isEqualTo("1");
+        assertThat(Http.getBody(base, "api/lost/doomed")).as("nothing the holder wrote is kept").isEqualTo("0");
+        assertThat(Http.getBody(base, "api/lost/events/count")).as("LockLost events observed").isEqualTo("1");
     }
 }

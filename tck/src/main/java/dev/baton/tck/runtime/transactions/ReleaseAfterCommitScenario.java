@@ -42,6 +42,6 @@ abstract class ReleaseAfterCommitScenario {
         assertThat(responses).extracting(Http.Response::body)
                 .as("each holder read the previous holder's committed value")
                 .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6");
-        assertThat(Http.get(base, "api/counter/shared").body()).isEqualTo(Integer.toString(CALLERS));
+        assertThat(Http.getBody(base, "api/counter/shared")).isEqualTo(Integer.toString(CALLERS));
     }
 }

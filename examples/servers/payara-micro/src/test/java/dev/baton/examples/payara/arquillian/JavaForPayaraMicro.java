@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jboss.arquillian.container.spi.client.container.DeploymentException;
 import org.jboss.arquillian.container.spi.event.DeployDeployment;
@@ -15,7 +17,7 @@ import org.jboss.arquillian.core.spi.EventContext;
 import org.jboss.arquillian.core.api.annotation.Observes;
 
 /**
- * Starts Payara Micro on a JDK new enough for it. arquillian-payara-micro-managed starts each deployment's
+ * Starts Payara Micro on a JDK new enough for it, and stops one whose deployment failed. arquillian-payara-micro-managed starts each deployment's
  * Payara Micro with the {@code java} of the test JVM's {@code java.home}, read while it deploys; Payara
  * Micro 7 needs JDK 21+, while the build (and its tests) may run on 17. So, only around each deployment,
  * {@code java.home} names the JDK that {@value #MINIMUM_JAVA} asks for: {@value #JAVA_HOME} if set, else
@@ -36,17 +38,35 @@ public class JavaForPayaraMicro {
         int minimum = Integer.getInteger(MINIMUM_JAVA, 0);
         Path current = Path.of(System.getProperty("java.home"));
         Path home = javaHome(minimum, current);
-        if (home.equals(current)) {
-            deploy.proceed();
-            return;
+        if (!home.equals(current)) {
+            LOG.info(() -> "Payara Micro needs Java " + minimum + "+: started on " + home);
         }
-        LOG.info(() -> "Payara Micro needs Java " + minimum + "+: started on " + home);
+        Set<Long> running = children();
         System.setProperty("java.home", home.toString());
         try {
             deploy.proceed();
+        } catch (Throwable e) { // also a DeploymentException passed on unchecked by Arquillian
+            stopStartedSince(running);
+            throw e;
         } finally {
             System.setProperty("java.home", current.toString());
         }
+    }
+
+    /**
+     * The adapter leaves a Payara Micro that did not come up in time running, and starts the next test class's
+     * beside it: a failed deployment stops the processes it started.
+     */
+    private static void stopStartedSince(Set<Long> running) {
+        ProcessHandle.current().children().filter(child -> !running.contains(child.pid())).forEach(child -> {
+            LOG.warning(() -> "the deployment failed: stopping the Payara Micro it started (pid " + child.pid() + ")");
+            child.descendants().forEach(ProcessHandle::destroyForcibly);
+            child.destroyForcibly();
+        });
+    }
+
+    private static Set<Long> children() {
+        return ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
     }
 
     private static Path javaHome(int minimum, Path current) throws DeploymentException {
