@@ -257,6 +257,10 @@ public final class Bench {
         if (store.equals("redis")) {
             // instances of one scenario share the prefix (they contend for the same keys), as JPA ones share the table
             LockStore s = RedisLockStore.builder(url(store)).keyPrefix("baton-bench:" + table + ":").build();
+            // The store connects at its first call, which a try (bound 0) allows only 250 ms: on a loaded machine
+            // four threads' first tries failed. Connect here, within the command timeout, as the JPA side
+            // builds its factory here.
+            s.release("baton-bench-connect", "nobody");
             return new Instance(s, null, engine(s, pools), pools);
         }
         EntityManagerFactory factory = factory(store);
