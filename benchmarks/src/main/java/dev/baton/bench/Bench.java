@@ -8,6 +8,7 @@ import dev.baton.impl.engine.LockListener;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.jpa.JpaLockStore;
 import dev.baton.jpa.SchemaAction;
+import dev.baton.redis.RedisLockStore;
 import dev.baton.spi.LockStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import jakarta.persistence.EntityManagerFactory;
@@ -40,12 +41,13 @@ import java.util.logging.Logger;
  *
  * <p>Databases: the runner starts each once and passes its URL to the JMH forks and probes as the system
  * property {@code baton.bench.url.<store>}; without it (a benchmark started by hand) the JVM starts its own.
- * {@code BATON_BENCH_POSTGRES_URL} / {@code BATON_BENCH_MARIADB_URL} use a running server instead (loopback).
+ * {@code BATON_BENCH_POSTGRES_URL} / {@code BATON_BENCH_MARIADB_URL} / {@code BATON_BENCH_REDIS_URL} use a
+ * running server instead (loopback). For {@code redis} the URL is a {@code redis://} URL, not JDBC.
  */
 public final class Bench {
 
     /** The stores measured; {@code memory} has no database. */
-    public static final List<String> STORES = List.of("memory", "h2", "postgresql", "mariadb");
+    public static final List<String> STORES = List.of("memory", "h2", "postgresql", "mariadb", "redis");
 
     public static final long TTL_MILLIS = 30_000;
     public static final long TIMEOUT_MILLIS = 10_000;
@@ -71,9 +73,10 @@ public final class Bench {
     // --- databases ---
 
     /**
-     * The JDBC URL of a store's database (user in the URL), starting it if this JVM was not given one.
+     * The JDBC URL of a store's database (user in the URL), or the {@code redis://} URL of the Redis, starting
+     * it if this JVM was not given one.
      *
-     * @param store h2, postgresql or mariadb
+     * @param store h2, postgresql, mariadb or redis
      * @return the URL
      */
     public static synchronized String url(String store) {
@@ -84,6 +87,7 @@ public final class Bench {
                 case "h2" -> "jdbc:h2:mem:bench;DB_CLOSE_DELAY=-1";
                 case "postgresql" -> env("BATON_BENCH_POSTGRES_URL").orElseGet(Bench::startPostgres);
                 case "mariadb" -> env("BATON_BENCH_MARIADB_URL").orElseGet(Bench::startMariaDb);
+                case "redis" -> env("BATON_BENCH_REDIS_URL").orElseGet(Bench::startRedis);
                 default -> throw new IllegalArgumentException("no database for store " + store);
             };
             System.setProperty(key, url);
@@ -98,7 +102,7 @@ public final class Bench {
 
     /** H2 lives in the JVM: another process cannot reach it. */
     public static boolean shareable(String store) {
-        return store.equals("postgresql") || store.equals("mariadb");
+        return store.equals("postgresql") || store.equals("mariadb") || store.equals("redis");
     }
 
     private static String startPostgres() {
@@ -139,6 +143,29 @@ public final class Bench {
             return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/bench?user=root&sessionVariables=idle_transaction_timeout=1";
         } catch (Exception e) {
             throw new IllegalStateException("The embedded MariaDB did not start; set BATON_BENCH_MARIADB_URL: " + e, e);
+        }
+    }
+
+    /** Redis 6.2 from the embedded-redis artifact, as the Redis store's tests start it: no persistence, noeviction. */
+    private static String startRedis() {
+        try {
+            int port;
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = socket.getLocalPort();
+            }
+            Path target = dir().resolve("embedded-redis");
+            java.nio.file.Files.createDirectories(target);
+            redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+                    .setting("dir " + target)
+                    .setting("save \"\"")
+                    .setting("appendonly no")
+                    .setting("maxmemory-policy noeviction")
+                    .build();
+            server.start();
+            STOPS.add(server::stop);
+            return "redis://127.0.0.1:" + port;
+        } catch (Exception e) {
+            throw new IllegalStateException("The embedded Redis did not start; set BATON_BENCH_REDIS_URL: " + e, e);
         }
     }
 
@@ -199,7 +226,7 @@ public final class Bench {
                 }));
     }
 
-    /** An application instance: its store and the factory under it (null for memory). */
+    /** An application instance: its store and the factory under it (null for memory and redis). */
     public record Instance(LockStore store, EntityManagerFactory factory, LockEngine engine, Pools pools) implements AutoCloseable {
         @Override
         public void close() {
@@ -212,10 +239,11 @@ public final class Bench {
     }
 
     /**
-     * A new instance: a JPA store on its own entity manager factory (or a memory store) and its engine.
+     * A new instance: a JPA store on its own entity manager factory (or a memory store, or a Redis store with a
+     * client of its own) and its engine.
      *
      * @param store the store's name
-     * @param table the JPA store's table (its sequence is {@code <table>_seq})
+     * @param table the JPA store's table (its sequence is {@code <table>_seq}); for redis, the key prefix
      * @param memory the memory store to share (memory only; null for a new one)
      * @return the instance
      */
@@ -225,6 +253,15 @@ public final class Bench {
             LockStore s = memory != null ? memory : new MemoryLockStore();
             // the engine closes its store: a shared one is wrapped so only the last close counts
             return new Instance(s, null, engine(memory != null ? new Unclosed(s) : s, pools), pools);
+        }
+        if (store.equals("redis")) {
+            // instances of one scenario share the prefix (they contend for the same keys), as JPA ones share the table
+            LockStore s = RedisLockStore.builder(url(store)).keyPrefix("baton-bench:" + table + ":").build();
+            // The store connects at its first call, which a try (bound 0) allows only 250 ms: on a loaded machine
+            // four threads' first tries failed. Connect here, within the command timeout, as the JPA side
+            // builds its factory here.
+            s.release("baton-bench-connect", "nobody");
+            return new Instance(s, null, engine(s, pools), pools);
         }
         EntityManagerFactory factory = factory(store);
         LockStore s = JpaLockStore.builder(factory).table(table).sequence(table + "_seq")

@@ -23,7 +23,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * benchmark directory ({@code baton.bench.dir}). Started by {@code benchmarks/run.sh}:
  *
  * <pre>
- * BenchRunner [--smoke] [--only uncontended,handoff,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb]
+ * BenchRunner [--smoke] [--only uncontended,handoff,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb,redis]
  * </pre>
  *
  * {@code --smoke} only proves that everything runs (1 fork, 1 warm-up and 2 measured iterations of 1 s,
@@ -57,7 +57,7 @@ public final class BenchRunner {
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
                 case "--stores" -> stores = Arrays.asList(args[++i].split(","));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: [--smoke] [--only " + String.join(",", MEASURES) + "] [--stores memory,h2,postgresql,mariadb]");
+                        + "; usage: [--smoke] [--only " + String.join(",", MEASURES) + "] [--stores " + String.join(",", Bench.STORES) + "]");
             }
         }
         BenchRunner runner = new BenchRunner(smoke, only, stores);
@@ -72,7 +72,7 @@ public final class BenchRunner {
         for (String store : stores) {
             if (!store.equals("memory")) {
                 System.out.println("Starting " + store + " ...");
-                System.out.println("  " + Bench.url(store).replaceAll("password=[^&]*", "password=…"));
+                System.out.println("  " + Bench.url(store).replaceAll("password=[^&]*", "password=…").replaceAll("//[^@/]*@", "//…@"));
             }
         }
         section("uncontended", this::uncontended);
@@ -146,6 +146,15 @@ public final class BenchRunner {
         return b.substring(b.lastIndexOf('.') + 1);
     }
 
+    static RunResult find(Collection<RunResult> results, String method) {
+        for (RunResult r : results) {
+            if (method(r).equals(method)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
     static RunResult find(Collection<RunResult> results, String method, String param, String value) {
         for (RunResult r : results) {
             if (method(r).equals(method) && value.equals(r.getParams().getParam(param))) {
@@ -172,10 +181,36 @@ public final class BenchRunner {
                 double b = baton.getPrimaryResult().getScore();
                 double r = raw.getPrimaryResult().getScore();
                 report.add(new Report.Figure("uncontended acquire+release", store + ", " + threads + " thread" + (threads > 1 ? "s" : ""),
-                        "cycles/s", b, r, store.equals("memory") ? "ConcurrentHashMap putIfAbsent+remove" : "raw upsert+update, JDBC autocommit",
-                        b / r, "JMH throughput; ratio Baton/raw (target >= 0.95)"));
+                        "cycles/s", b, r, rawName(store), b / r, "JMH throughput; ratio Baton/raw (target >= 0.95)"));
+            }
+            if (stores.contains("redis")) {
+                redisson(threads, find(results, "raw", "store", "redis"));
             }
         }
+    }
+
+    static String rawName(String store) {
+        return switch (store) {
+            case "memory" -> "ConcurrentHashMap putIfAbsent+remove";
+            case "redis" -> "raw SET NX PX + compare-and-delete EVALSHA, Lettuce";
+            default -> "raw upsert+update, JDBC autocommit";
+        };
+    }
+
+    /** Issue 11's peer: Redisson's RLock lock+unlock, against the raw Redis lock of the same run. */
+    void redisson(int threads, RunResult raw) throws RunnerException {
+        Collection<RunResult> results = runJmh(jmh(RedissonBench.class).threads(threads), "redisson-" + threads);
+        RunResult redisson = find(results, "redisson");
+        if (redisson == null || raw == null) {
+            report.problem("uncontended Redisson " + threads + " threads: no result");
+            return;
+        }
+        double p = redisson.getPrimaryResult().getScore();
+        double r = raw.getPrimaryResult().getScore();
+        report.add(new Report.Figure("uncontended acquire+release: peer", "Redisson RLock lock+unlock, " + threads + " thread"
+                + (threads > 1 ? "s" : ""), "cycles/s", p, r, rawName("redis"), p / r,
+                "JMH throughput; not Baton: Redisson " + org.redisson.Redisson.class.getPackage().getImplementationVersion()
+                        + " (watchdog lock), ratio Redisson/raw; compare with the redis row above"));
     }
 
     // --- 2, 3. hand-off ---
@@ -187,7 +222,7 @@ public final class BenchRunner {
                 peers.add("jvm");
             }
             peers.add("raw-retry");
-            if (store.equals("postgresql")) {
+            if (store.equals("postgresql") || store.equals("redis")) {
                 peers.add("raw-notify");
             }
             ChainedOptionsBuilder options = jmh(HandOffBench.class).param("store", store)
@@ -216,12 +251,13 @@ public final class BenchRunner {
                         continue;
                     }
                     double raw = percentile(retry, p);
-                    report.add(new Report.Figure(measure, store, name, b, raw, "raw busy retry of the upsert", b / raw,
-                            how + "; ratio Baton/raw"));
+                    boolean redis = store.equals("redis");
+                    report.add(new Report.Figure(measure, store, name, b, raw, redis ? "raw busy retry of SET NX PX"
+                            : "raw busy retry of the upsert", b / raw, how + "; ratio Baton/raw"));
                     if (notify != null) {
                         double n = percentile(notify, p);
-                        report.add(new Report.Figure(measure, store, name, b, n, "raw LISTEN/NOTIFY", b / n,
-                                how + "; ratio Baton/raw"));
+                        report.add(new Report.Figure(measure, store, name, b, n, redis ? "raw pub/sub (release script PUBLISHes)"
+                                : "raw LISTEN/NOTIFY", b / n, how + "; ratio Baton/raw"));
                     }
                 }
             }
@@ -262,11 +298,33 @@ public final class BenchRunner {
     }
 
     void renewal() throws Exception {
-        if (!stores.contains("postgresql")) {
-            report.problem("renewal round trips: PostgreSQL only, not among --stores");
+        if (!stores.contains("postgresql") && !stores.contains("redis")) {
+            report.problem("renewal round trips: PostgreSQL and Redis only, neither among --stores");
             return;
         }
-        probe("renewal", "1000", smoke ? "3000" : "6000", smoke ? "3" : "10");
+        if (stores.contains("postgresql")) {
+            probe("renewal", "postgresql", "1000", smoke ? "3000" : "6000", smoke ? "3" : "10");
+        }
+        if (stores.contains("redis")) {
+            probe("renewal", "redis", "1000", smoke ? "3000" : "6000", smoke ? "3" : "10");
+            renewAllRedis();
+        }
+    }
+
+    /** One batch renewal of 1,000 leases at the Redis store against the raw one-script batch, same run. */
+    void renewAllRedis() throws RunnerException {
+        Collection<RunResult> results = runJmh(jmh(RenewAllBench.class), "renew-all-redis");
+        RunResult baton = find(results, "baton");
+        RunResult raw = find(results, "raw");
+        if (baton == null || raw == null) {
+            report.problem("batch renewal redis: no result");
+            return;
+        }
+        double b = baton.getPrimaryResult().getScore();
+        double r = raw.getPrimaryResult().getScore();
+        report.add(new Report.Figure("batch renewal of 1,000 held leases", "redis, store renewAll, 1 thread", "batches/s", b, r,
+                "raw one script: GET == owner, PEXPIRE per key", b / r,
+                "JMH throughput; every lease renewed in each batch; ratio Baton/raw"));
     }
 
     void fairness() throws Exception {

@@ -37,7 +37,10 @@ import org.postgresql.PGConnection;
  * <li>baselines, both sides raw JDBC on connections of their own: {@code raw-retry}, a waiter that runs
  * the raw upsert again and again without pause until it gets the key; {@code raw-notify} (PostgreSQL), a
  * waiter that {@code LISTEN}s and retries on each notification, the release notifying in the same
- * statement ({@code pg_notify} in a CTE: one round trip).</li>
+ * statement ({@code pg_notify} in a CTE: one round trip); for Redis ({@link RawRedis}), {@code raw-retry}
+ * runs {@code SET NX PX} without pause and {@code raw-notify} is pub/sub: the waiter subscribes on a
+ * connection of its own and retries on each message, the release script compares, deletes and
+ * {@code PUBLISH}es in one round trip.</li>
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -49,7 +52,7 @@ public class HandOffBench {
     static final String TABLE = "bench_handoff";
     static final String CHANNEL = "bench_handoff";
 
-    @Param({"memory", "h2", "postgresql", "mariadb"})
+    @Param({"memory", "h2", "postgresql", "mariadb", "redis"})
     public String store;
 
     @Param({"thread", "engine", "jvm", "raw-retry", "raw-notify"})
@@ -64,6 +67,7 @@ public class HandOffBench {
     private RawLocks holderRaw;
     private RawLocks waiterRaw;
     private PreparedStatement notifyingRelease;
+    private RawRedis.Subscription subscription;
     private Waiter waiter;
     private Lock held;
 
@@ -111,8 +115,18 @@ public class HandOffBench {
     }
 
     private void rawNotify() throws SQLException {
+        if (store.equals("redis")) {
+            subscription = new RawRedis.Subscription();
+            waiter = new Waiter.OnThread("waiter", () -> {
+                while (!waiterRaw.acquire(key, "waiter", Bench.TTL_MILLIS)) {
+                    subscription.awaitRelease(1_000); // blocks until a release publishes (or a second passes)
+                }
+                return () -> waiterRaw.release(key, "waiter");
+            });
+            return;
+        }
         if (!store.equals("postgresql")) {
-            throw new IllegalArgumentException("LISTEN/NOTIFY is PostgreSQL's");
+            throw new IllegalArgumentException("LISTEN/NOTIFY is PostgreSQL's, pub/sub Redis'");
         }
         notifyingRelease = holderRaw.connection().prepareStatement("WITH r AS (" + RawLocks.releaseSql(store)
                 + " RETURNING lock_key) SELECT pg_notify('" + CHANNEL + "', lock_key) FROM r");
@@ -132,7 +146,7 @@ public class HandOffBench {
     @TearDown(Level.Trial)
     public void stop() {
         waiter.close();
-        for (AutoCloseable c : new AutoCloseable[] {holderInstance, waiterInstance, holderRaw, waiterRaw}) {
+        for (AutoCloseable c : new AutoCloseable[] {holderInstance, waiterInstance, subscription, holderRaw, waiterRaw}) {
             if (c != null) {
                 try {
                     c.close();
@@ -170,6 +184,8 @@ public class HandOffBench {
             try (ResultSet rs = notifyingRelease.executeQuery()) {
                 rs.next();
             }
+        } else if (subscription != null) {
+            holderRaw.redis().releaseAndPublish(key, "holder");
         } else {
             holderRaw.release(key, "holder");
         }

@@ -24,10 +24,11 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code heap <store> <locks> <ttlMillis>}: heap per held lock — used heap after full GCs before and
  * after acquiring {@code locks} keys through one engine and holding them for one renewal interval — and the
  * threads alive then (Baton's renewal and store-call threads, by name);</li>
- * <li>{@code renewal <locks> <ttlMillis> <intervals>} (PostgreSQL): round trips of renewal per 1,000 held
- * locks per renewal interval, counted by the database: {@code pg_stat_statements} calls (where the server
- * loaded it) and {@code pg_stat_database.xact_commit}, over a window in which the only client is the
- * engine renewing;</li>
+ * <li>{@code renewal <store> <locks> <ttlMillis> <intervals>} (postgresql, redis): round trips of renewal
+ * per 1,000 held locks per renewal interval, counted by the server over a window in which the only client is
+ * the engine renewing: PostgreSQL's {@code pg_stat_statements} calls (where the server loaded it) and
+ * {@code pg_stat_database.xact_commit}; Redis' {@code INFO commandstats} calls of {@code EVALSHA} and
+ * {@code EVAL} (each a round trip; the commands the scripts run inside are listed in the note);</li>
  * <li>{@code fairness <store> <engines> <sectionMillis> <seconds>}: that many engines (separate
  * instances, each its own store and entity manager factory) each with one thread taking one key in a loop
  * and holding it {@code sectionMillis}: waits p50/p99/max and timeouts (10 s).</li>
@@ -41,7 +42,13 @@ public final class Probes {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "heap" -> heap(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]));
-            case "renewal" -> renewal(Integer.parseInt(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
+            case "renewal" -> {
+                if (args[1].equals("redis")) {
+                    renewalRedis(Integer.parseInt(args[2]), Long.parseLong(args[3]), Integer.parseInt(args[4]));
+                } else {
+                    renewal(Integer.parseInt(args[2]), Long.parseLong(args[3]), Integer.parseInt(args[4]));
+                }
+            }
             case "fairness" -> fairness(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]), Long.parseLong(args[4]));
             default -> throw new IllegalArgumentException(args[0]);
         }
@@ -161,6 +168,57 @@ public final class Probes {
                 lock.close();
             }
         }
+    }
+
+    static void renewalRedis(int count, long ttlMillis, int intervals) throws Exception {
+        long interval = ttlMillis / 3;
+        try (Bench.Instance instance = Bench.instance("redis", "bench_renewal", null); RawRedis stats = RawRedis.open()) {
+            String run = Bench.runId();
+            List<Lock> held = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                held.add(instance.engine().acquire("renewal-" + run + "-" + i, ttlMillis, Bench.TIMEOUT_MILLIS, true));
+            }
+            Thread.sleep(interval); // the renewals settle into their rhythm
+            java.util.Map<String, Long> before = commandCalls(stats);
+            long started = System.nanoTime();
+            Thread.sleep(interval * intervals);
+            java.util.Map<String, Long> after = commandCalls(stats);
+            double elapsedIntervals = (System.nanoTime() - started) / 1e6 / interval;
+            double per1000 = 1000.0 / count / elapsedIntervals;
+            StringBuilder what = new StringBuilder();
+            long scripts = 0;
+            for (java.util.Map.Entry<String, Long> e : after.entrySet()) {
+                long calls = e.getValue() - before.getOrDefault(e.getKey(), 0L) - (e.getKey().equals("info") ? 1 : 0);
+                if (calls > 0) {
+                    what.append(what.length() == 0 ? "" : "; ").append(calls).append(" x ").append(e.getKey());
+                    if (e.getKey().equals("evalsha") || e.getKey().equals("eval")) {
+                        scripts += calls;
+                    }
+                }
+            }
+            figure("renewal, round trips per 1,000 held locks per interval", "redis, " + count + " held", "script calls",
+                    scripts * per1000, 1, "one call per batch", scripts * per1000,
+                    "INFO commandstats over " + String.format(Locale.ROOT, "%.1f", elapsedIntervals) + " intervals of " + interval
+                            + " ms (the probe's own INFO left out; commands run inside scripts listed too): " + what);
+            for (Lock lock : held) {
+                lock.close();
+            }
+        }
+    }
+
+    /** Calls per command since the server started (or since CONFIG RESETSTAT), from INFO commandstats. */
+    private static java.util.Map<String, Long> commandCalls(RawRedis redis) {
+        java.util.Map<String, Long> calls = new java.util.TreeMap<>();
+        for (String line : redis.commands().info("commandstats").split("\r?\n")) {
+            // cmdstat_evalsha:calls=12,usec=...
+            if (line.startsWith("cmdstat_")) {
+                int colon = line.indexOf(':');
+                int from = line.indexOf("calls=") + 6;
+                int to = line.indexOf(',', from);
+                calls.put(line.substring(8, colon), Long.parseLong(line.substring(from, to)));
+            }
+        }
+        return calls;
     }
 
     private static long commits(Statement st) throws SQLException {

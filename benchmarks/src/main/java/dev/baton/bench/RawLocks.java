@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The raw baseline: the two statements a lock store cannot do without, over plain JDBC in autocommit, on a
  * connection of its own (no pool, no transaction of ours) — an upsert that takes the key if it is free or
  * expired, and an update that gives it back. No fencing token, no remaining lease, no bounds: the limit
- * of the database for one acquire+release cycle. For the memory store, a {@link ConcurrentHashMap}.
+ * of the database for one acquire+release cycle. For the memory store, a {@link ConcurrentHashMap}; for
+ * Redis, {@link RawRedis} ({@code SET NX PX} and a compare-and-delete script).
  */
 public final class RawLocks implements AutoCloseable {
 
@@ -19,20 +20,22 @@ public final class RawLocks implements AutoCloseable {
     private final PreparedStatement acquire;
     private final PreparedStatement release;
     private final ConcurrentHashMap<String, String> memory;
+    private final RawRedis redis;
 
     private RawLocks(Connection connection, PreparedStatement acquire, PreparedStatement release,
-            ConcurrentHashMap<String, String> memory) {
+            ConcurrentHashMap<String, String> memory, RawRedis redis) {
         this.connection = connection;
         this.acquire = acquire;
         this.release = release;
         this.memory = memory;
+        this.redis = redis;
     }
 
     private static final ConcurrentHashMap<String, String> MEMORY = new ConcurrentHashMap<>();
 
     /** Creates the table if needed. */
     public static void createTable(String store) {
-        if (store.equals("memory")) {
+        if (store.equals("memory") || store.equals("redis")) {
             return;
         }
         Bench.execute(store, switch (store) {
@@ -48,16 +51,19 @@ public final class RawLocks implements AutoCloseable {
     /**
      * One client's connection and statements.
      *
-     * @param store memory, h2, postgresql or mariadb
+     * @param store memory, h2, postgresql, mariadb or redis
      * @return the raw locks of one client
      */
     public static RawLocks open(String store) {
         if (store.equals("memory")) {
-            return new RawLocks(null, null, null, MEMORY);
+            return new RawLocks(null, null, null, MEMORY, null);
+        }
+        if (store.equals("redis")) {
+            return new RawLocks(null, null, null, null, RawRedis.open());
         }
         Connection c = Bench.connect(store);
         try {
-            return new RawLocks(c, c.prepareStatement(acquireSql(store)), c.prepareStatement(releaseSql(store)), null);
+            return new RawLocks(c, c.prepareStatement(acquireSql(store)), c.prepareStatement(releaseSql(store)), null, null);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -92,6 +98,9 @@ public final class RawLocks implements AutoCloseable {
         if (memory != null) {
             return memory.putIfAbsent(key, owner) == null;
         }
+        if (redis != null) {
+            return redis.acquire(key, owner, ttlMillis);
+        }
         try {
             acquire.setString(1, key);
             acquire.setString(2, owner);
@@ -107,6 +116,9 @@ public final class RawLocks implements AutoCloseable {
         if (memory != null) {
             return memory.remove(key, owner);
         }
+        if (redis != null) {
+            return redis.release(key, owner);
+        }
         try {
             release.setString(1, key);
             release.setString(2, owner);
@@ -116,6 +128,11 @@ public final class RawLocks implements AutoCloseable {
         }
     }
 
+    /** The Redis side (redis only), for the pub/sub baseline. */
+    RawRedis redis() {
+        return redis;
+    }
+
     /** The connection, for the LISTEN/NOTIFY baseline. */
     public Connection connection() {
         return connection;
@@ -123,6 +140,9 @@ public final class RawLocks implements AutoCloseable {
 
     @Override
     public void close() {
+        if (redis != null) {
+            redis.close();
+        }
         if (connection != null) {
             try {
                 connection.close();

@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code close()}), with the store's full work per cycle (owner token, fencing token, renewal scheduled and
  * cancelled). {@link #raw} is the baseline, run in the same fork on the same database: the upsert and the
  * update of {@link RawLocks} on a JDBC connection per thread in autocommit (a {@code ConcurrentHashMap}
- * for the memory store). The report divides the two throughputs: Baton / raw (1.0 = as fast as the
+ * for the memory store; for Redis, {@code SET NX PX} and a compare-and-delete script over Lettuce, see
+ * {@link RawRedis}). The report divides the two throughputs: Baton / raw (1.0 = as fast as the
  * database allows). The runner runs it with 1 and with 4 threads.
  */
 @State(Scope.Benchmark)
@@ -28,7 +29,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class UncontendedBench {
 
-    @Param({"memory", "h2", "postgresql", "mariadb"})
+    @Param({"memory", "h2", "postgresql", "mariadb", "redis"})
     public String store;
 
     Bench.Instance instance;
