@@ -9,6 +9,7 @@ import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.EngineLocks;
+import dev.baton.impl.engine.Inspection;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.schedule.SchedulePlan;
@@ -151,7 +152,9 @@ public class LockRuntime {
                 // Injectable (a manager that is not used need not have a store); taking a lock fails.
                 return new StorelessLocks(n, stores.noStore(n), this::locks);
             }
-            return new EngineLocks(engine(n), this::locks, transactions);
+            LockEngine engine = engine(n);
+            return new EngineLocks(engine, this::locks, transactions,
+                    new Inspection(engine, config.forceReleaseEnabled(), this::caller));
         });
     }
 
@@ -170,6 +173,20 @@ public class LockRuntime {
             engine.close();
         }
         return engine;
+    }
+
+    /** Who calls, for the log of an administrative action: the thread, and the principal where there is one. */
+    private String caller() {
+        String thread = "thread '" + Thread.currentThread().getName() + "'";
+        try {
+            jakarta.enterprise.inject.Instance<java.security.Principal> principal =
+                    beanManager.createInstance().select(java.security.Principal.class);
+            String name = principal.isResolvable() ? principal.get().getName() : null;
+            return name == null ? thread + ", no principal" : thread + ", principal '" + name + "'";
+        } catch (RuntimeException e) {
+            // no security context on this thread (Java SE, a thread of the application's own)
+            return thread + ", no principal";
+        }
     }
 
     TransactionSupport transactions() {

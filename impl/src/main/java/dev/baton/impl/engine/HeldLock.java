@@ -2,6 +2,8 @@ package dev.baton.impl.engine;
 
 import dev.baton.Lock;
 import dev.baton.LockLostException;
+import dev.baton.LockOptions;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -41,7 +43,8 @@ public final class HeldLock implements Lock {
     private final String storeKey;
     private final String owner;
     private final long fencingToken;
-    private final long ttlMillis;
+    /** The lease each renewal sets: the ttl it was taken with, until {@link #extend} changes it. */
+    private volatile long ttlMillis;
     private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
     /** Completed when the lock is released (its work ended) or abandoned at shutdown. */
@@ -65,6 +68,7 @@ public final class HeldLock implements Lock {
     /** When the renewal in flight was sent. */
     private volatile long renewalSentAtNanos;
     private volatile LockLostException lossReason;
+    private volatile long lostAtNanos;
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
     private volatile Throwable renewalFailure;
 
@@ -100,6 +104,14 @@ public final class HeldLock implements Lock {
     @Override
     public Instant validUntil() {
         return Instant.now().plusNanos(leaseEndNanos - System.nanoTime());
+    }
+
+    @Override
+    public void extend(Duration ttl) {
+        // Validated exactly as a ttl given to LockOptions is.
+        long millis = LockOptions.defaults().withTtl(ttl).ttl().orElseThrow().toMillis();
+        checkHeld();
+        engine.extend(this, millis);
     }
 
     @Override
@@ -240,6 +252,7 @@ public final class HeldLock implements Lock {
             return false;
         }
         lossReason = new LockLostException(key, fencingToken, reason, cause);
+        lostAtNanos = System.nanoTime();
         return true;
     }
 
@@ -250,6 +263,16 @@ public final class HeldLock implements Lock {
 
     LockLostException lossReason() {
         return lossReason;
+    }
+
+    /** @return whether the lock was lost (or revoked) and its holder has not been told yet ({@link #signalLost()}) */
+    boolean lossUntold() {
+        return lossReason != null && !lost.isDone();
+    }
+
+    /** @return when the lock was lost, by the local monotonic clock; meaningful once {@link #lossReason()} is set */
+    long lostAtNanos() {
+        return lostAtNanos;
     }
 
     boolean stillHeldState() {
@@ -321,6 +344,11 @@ public final class HeldLock implements Lock {
 
     long ttlMillis() {
         return ttlMillis;
+    }
+
+    /** The lease from now on, set by {@link #extend} while it holds the renewal slot, before {@link #leaseRenewed}. */
+    void ttlMillis(long ttl) {
+        ttlMillis = ttl;
     }
 
     long leaseEndNanos() {

@@ -417,6 +417,27 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
+     * {@code Lock.extend}: sets the lease of a held lock to {@code ttlMillis} from now and renews it by that.
+     *
+     * @throws LockLostException if the store says this owner no longer holds the key (the lock is lost)
+     * @throws LockStoreException if the store failed (the lock keeps its lease)
+     */
+    void extend(HeldLock lock, long ttlMillis) {
+        boolean extended;
+        try {
+            extended = renewals.extend(lock, ttlMillis);
+        } catch (RuntimeException e) {
+            throw storeFailure("extending", lock.key(), e);
+        }
+        if (!extended) {
+            lock.checkHeld();
+            throw new LockLostException(lock.key(), lock.fencingToken(), "it could not be extended: " + DISOWNED_AT_EXTEND, null);
+        }
+    }
+
+    private static final String DISOWNED_AT_EXTEND = "the store says this owner no longer holds it";
+
+    /**
      * Called once per lock by {@link HeldLock#keepUntil}, with no renewal in flight: sets the lease once to
      * the time left of the hold, then forgets the lock here without releasing it, so it expires in the store
      * by itself. If the store fails, the lock keeps the lease it had (it is never released early).
@@ -460,7 +481,8 @@ public final class LockEngine implements AutoCloseable {
 
     // --- keys and gates ---
 
-    private String storeKey(String key) {
+    /** The key as the store sees it (with the prefix), checked. */
+    String storeKey(String key) {
         if (key == null) {
             throw new IllegalArgumentException("lock key must not be null");
         }
@@ -534,6 +556,11 @@ public final class LockEngine implements AutoCloseable {
                 BatonLog.shutdownFailed("the release notification of " + BatonLog.manager(name()), e);
             }
         }
+    }
+
+    /** @return the locks of this engine now: held, lost but not yet released, or revoked at shutdown */
+    List<HeldLock> heldLocks() {
+        return List.copyOf(held);
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps one engine's held locks renewed, and reports a lock lost when its lease is over.
@@ -166,6 +167,54 @@ final class Renewals {
                 scheduleAt(lock, sentAt + intervalNanos(lock));
             }
         }
+    }
+
+    /**
+     * Sets a held lock's lease to {@code ttlMillis} from now and renews it by that from then on ({@code
+     * Lock.extend}), on the caller's thread. A renewal in flight carries the old ttl and could reach the
+     * store after this call, cutting the lease back: the renewal slot is taken first, waiting at most
+     * until the lease ends.
+     *
+     * @return true if extended; false if the store says this owner no longer holds the key (the lock is lost)
+     * @throws RuntimeException what the store threw; the lock keeps its lease, and a renewal is due at once
+     */
+    boolean extend(HeldLock lock, long ttlMillis) {
+        while (!lock.startRenewing()) {
+            if (!lock.renewable() || System.nanoTime() - lock.leaseEndNanos() >= 0) {
+                lock.checkHeld();
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        lock.cancelRenewal();
+        long sentAt = System.nanoTime();
+        long bound = TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - sentAt);
+        if (!lock.renewable() || bound <= 0) {
+            lock.renewingDone();
+            scheduleAt(lock, sentAt); // the regular path reports the loss, with its reason
+            lock.checkHeld();
+            return false;
+        }
+        lock.renewalSent(sentAt);
+        boolean renewed;
+        try {
+            renewed = store.renew(lock.storeKey(), lock.owner(), ttlMillis, bound);
+        } catch (RuntimeException e) {
+            lock.renewingDone();
+            scheduleAt(lock, sentAt); // the old lease still runs: renew it as usual, now
+            throw e;
+        }
+        lock.renewingDone();
+        if (!renewed) {
+            losses.lose(lock, DISOWNED, null);
+            return false;
+        }
+        lock.ttlMillis(ttlMillis);
+        lock.leaseRenewed(sentAt);
+        if (lock.renewable()) {
+            scheduleAt(lock, sentAt + intervalNanos(lock));
+        }
+        return true;
     }
 
     private Set<Lease> single(HeldLock lock, long ttl, long bound) {
