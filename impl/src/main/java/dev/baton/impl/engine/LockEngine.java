@@ -134,10 +134,11 @@ public final class LockEngine implements AutoCloseable {
      */
     public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait) {
         long started = System.nanoTime();
-        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait);
+        Refusal refusal = new Refusal();
+        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait, refusal);
         if (lock == null) {
             throw new LockTimeoutException(key, wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
-                    Duration.ofNanos(System.nanoTime() - started));
+                    Duration.ofNanos(System.nanoTime() - started), refusal.remainingNow());
         }
         return lock;
     }
@@ -152,6 +153,10 @@ public final class LockEngine implements AutoCloseable {
      * @return the held lock, or null
      */
     public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait) {
+        return acquireOrNull(key, ttlMillis, timeoutMillis, wait, new Refusal());
+    }
+
+    private HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait, Refusal refusal) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         if (closed.get()) {
@@ -169,8 +174,15 @@ public final class LockEngine implements AutoCloseable {
                 throw new LockAlreadyHeldException(key);
             }
             entered = gate.tryEnter(wait ? deadline - System.nanoTime() : 0);
+            if (!entered) {
+                HeldLock local = gate.holder(); // another thread of this JVM kept it: its lease is known here
+                if (local != null) {
+                    long now = System.nanoTime();
+                    refusal.told(OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - now))), now);
+                }
+            }
             if (entered) {
-                lock = contend(gate, key, storeKey, ttlMillis, wait, startedAt, deadline);
+                lock = contend(gate, key, storeKey, ttlMillis, wait, startedAt, deadline, refusal);
                 if (lock != null && closed.get()) {
                     // close() may have listed the held locks before this one joined them: nobody else would
                     // release it. Whoever releases it first (here or close()) also gives the gate back.
@@ -268,7 +280,7 @@ public final class LockEngine implements AutoCloseable {
      * the call, so time in this JVM's own queue counts too) and gives the turn up if it stops waiting.
      */
     private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long startedAt,
-            long deadline) throws InterruptedException {
+            long deadline, Refusal refusal) throws InterruptedException {
         gate.contending(Thread.currentThread());
         String waiter = turns && wait ? OwnerTokens.next() : null;
         boolean inTurn = false;
@@ -292,6 +304,7 @@ public final class LockEngine implements AutoCloseable {
                 }
                 long answeredAt = System.nanoTime();
                 inTurn = result.isNextInTurn();
+                refusal.told(result.remainingLeaseMillis(), answeredAt);
                 if (result.isAcquired()) {
                     if (answeredAt - sentAt < TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
                         lock = holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
