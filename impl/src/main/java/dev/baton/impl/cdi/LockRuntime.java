@@ -159,11 +159,38 @@ public class LockRuntime {
     }
 
     /**
+     * For operations (health checks): the declared lock managers that have a store.
+     *
+     * @return their names, the default manager's empty
+     */
+    public List<String> managersWithStore() {
+        return config.managers().keySet().stream().filter(stores::hasStore).toList();
+    }
+
+    /**
+     * For operations (health checks): the engines started so far; starts none.
+     *
+     * @return a snapshot
+     */
+    public List<LockEngine> startedEngines() {
+        return List.copyOf(engines.values());
+    }
+
+    /**
+     * For operations (health probes): where store calls run, off the caller's thread.
+     *
+     * @return the store-call executor
+     */
+    public java.util.concurrent.Executor storeCalls() {
+        return executors.storeCalls();
+    }
+
+    /**
      * @param name a manager name
      * @return its engine, started on first use
      * @throws IllegalArgumentException for an undeclared manager
      */
-    LockEngine engine(String name) {
+    public LockEngine engine(String name) {
         LockEngine engine = engines.get(name);
         if (engine == null) {
             engine = engines.computeIfAbsent(name, this::startEngine);
