@@ -9,9 +9,11 @@ import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.EngineLocks;
+import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.engine.Inspection;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.metrics.Meters;
 import dev.baton.impl.schedule.SchedulePlan;
 import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.spi.LockStore;
@@ -59,6 +61,7 @@ public class LockRuntime {
     private RenewalExecutors executors;
     private TransactionSupport transactions;
     private CdiLockListener listener;
+    private Meters meters;
     /** Set at application stop: no engine starts after it. */
     private volatile boolean stopped;
     /** Releases the locks when the JVM exits without stopping CDI first (Java SE, Helidon: SIGTERM early in startup). */
@@ -77,6 +80,7 @@ public class LockRuntime {
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(extension.beans(beanManager));
         listener = new CdiLockListener(beanManager);
+        meters = Meters.detect(config.metricsEnabled(), beanManager);
         if (executors.owned()) {
             // Outside a Jakarta EE server nothing guarantees that CDI is shut down before the JVM exits.
             // (In a server the application's lifecycle is the container's, and a hook would pin its class loader.)
@@ -326,7 +330,9 @@ public class LockRuntime {
         LockStore store = stores.open(name);
         try {
             BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
-            return new LockEngine(settings, store, executors.executor(), executors.storeCalls(), listener);
+            EngineMetrics metrics = meters.engine(name, String.valueOf(store));
+            return new LockEngine(settings, meters.metered(store, metrics), executors.executor(), executors.storeCalls(),
+                    listener, metrics);
         } catch (RuntimeException | Error e) {
             store.close();
             throw e;

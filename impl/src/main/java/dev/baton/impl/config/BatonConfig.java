@@ -36,6 +36,7 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.admin.force-release}</td><td>false: whether {@code Locks.forceRelease} may free a key whoever
  * holds it (every manager)</td></tr>
  * <tr><td>{@code baton.health.enabled}</td><td>true: MicroProfile Health checks, where the Health API is present</td></tr>
+ * <tr><td>{@code baton.metrics.enabled}</td><td>true: metrics through OpenTelemetry, where the API is present</td></tr>
  * <tr><td>{@code baton.shutdown-grace}</td><td>5s: at shutdown, how long to wait for the work under held locks
  * to end (0 to 10m, for every manager)</td></tr>
  * </table>
@@ -53,6 +54,8 @@ public final class BatonConfig {
     public static final String FORCE_RELEASE = PREFIX + "admin.force-release";
     /** Whether the MicroProfile Health checks are registered (where the Health API is present). */
     public static final String HEALTH_ENABLED = PREFIX + "health.enabled";
+    /** Whether metrics are recorded (where the OpenTelemetry API is present). */
+    public static final String METRICS_ENABLED = PREFIX + "metrics.enabled";
 
     private static final Pattern MANAGER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -74,9 +77,12 @@ public final class BatonConfig {
     private final OptionalLong exclusiveHoldMillis;
     private final boolean forceRelease;
     private final boolean healthEnabled;
+    private final boolean metricsEnabled;
 
     private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority,
-            long shutdownGraceMillis, OptionalLong exclusiveHoldMillis, boolean forceRelease, boolean healthEnabled) {
+            long shutdownGraceMillis, OptionalLong exclusiveHoldMillis, boolean forceRelease, boolean healthEnabled,
+            boolean metricsEnabled) {
+        this.metricsEnabled = metricsEnabled;
         this.forceRelease = forceRelease;
         this.healthEnabled = healthEnabled;
         this.config = config;
@@ -127,11 +133,12 @@ public final class BatonConfig {
         }
         boolean forceRelease = bool(config, FORCE_RELEASE, false, problems);
         boolean health = bool(config, HEALTH_ENABLED, true, problems);
+        boolean metrics = bool(config, METRICS_ENABLED, true, problems);
         if (!problems.isEmpty()) {
             throw new LockConfigurationException("Invalid Baton configuration: " + String.join("; ", problems));
         }
         return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace, exclusiveHold,
-                forceRelease, health);
+                forceRelease, health, metrics);
     }
 
     /**
@@ -209,6 +216,11 @@ public final class BatonConfig {
     /** @return {@code baton.health.enabled}: whether the health checks are registered where the Health API is */
     public boolean healthEnabled() {
         return healthEnabled;
+    }
+
+    /** @return {@code baton.metrics.enabled}: whether metrics are recorded where the OpenTelemetry API is */
+    public boolean metricsEnabled() {
+        return metricsEnabled;
     }
 
     /**

@@ -49,6 +49,8 @@ public final class HeldLock implements Lock {
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
     /** Completed when the lock is released (its work ended) or abandoned at shutdown. */
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    /** When the acquisition was sent, by the local monotonic clock: the hold time counts from it. */
+    private final long acquiredAtNanos;
     /** When the last successful acquire or renew call was sent, by the local monotonic clock: the lease counts from it. */
     private volatile long leaseStartNanos;
     /** The end of the lease by the local monotonic clock: {@link #leaseStartNanos} plus the ttl. */
@@ -82,6 +84,7 @@ public final class HeldLock implements Lock {
         this.fencingToken = fencingToken;
         this.ttlMillis = ttlMillis;
         this.leaseStartNanos = leaseStartNanos;
+        this.acquiredAtNanos = leaseStartNanos;
         this.leaseEndNanos = leaseStartNanos + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         this.boundThread = boundThread;
     }
@@ -353,6 +356,10 @@ public final class HeldLock implements Lock {
 
     long leaseEndNanos() {
         return leaseEndNanos;
+    }
+
+    long acquiredAtNanos() {
+        return acquiredAtNanos;
     }
 
     long leaseStartNanos() {

@@ -75,6 +75,7 @@ public final class LockEngine implements AutoCloseable {
     private final AtomicReference<AutoCloseable> subscription = new AtomicReference<>();
     /** Where the holders are told of losses: user code, so not on the scheduler. */
     private final Executor notifications;
+    private final EngineMetrics metrics;
 
     /**
      * @param settings the manager's settings
@@ -86,6 +87,20 @@ public final class LockEngine implements AutoCloseable {
      */
     public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
             LockListener listener) {
+        this(settings, store, scheduler, storeCalls, listener, EngineMetrics.NONE);
+    }
+
+    /**
+     * @param settings the manager's settings
+     * @param store the store; the engine closes it on {@link #close()}
+     * @param scheduler keeps the time of renewals and lease ends (short tasks only); not shut down by the engine
+     * @param storeCalls runs the renewal calls to the store and tells holders of losses; not shut down by the engine
+     * @param listener told of acquisitions, releases and losses
+     * @param metrics told what happens, for metrics
+     */
+    public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
+            LockListener listener, EngineMetrics metrics) {
+        this.metrics = metrics;
         this.settings = settings;
         this.store = store;
         this.listener = listener;
@@ -95,7 +110,7 @@ public final class LockEngine implements AutoCloseable {
         this.polling = new Polling(turns);
         this.notifications = storeCalls;
         this.renewals = new Renewals(store, settings, scheduler, storeCalls,
-                capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose);
+                capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose, metrics);
     }
 
     /**
@@ -156,7 +171,22 @@ public final class LockEngine implements AutoCloseable {
         return acquireOrNull(key, ttlMillis, timeoutMillis, wait, new Refusal());
     }
 
+    /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
     private HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait, Refusal refusal) {
+        long started = System.nanoTime();
+        HeldLock lock;
+        try {
+            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, wait, refusal);
+        } catch (LockException e) {
+            metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
+            throw e;
+        }
+        metrics.acquisition(lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
+                System.nanoTime() - started);
+        return lock;
+    }
+
+    private HeldLock acquireUnmetered(String key, long ttlMillis, long timeoutMillis, boolean wait, Refusal refusal) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         if (closed.get()) {
@@ -217,6 +247,20 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public Attempt tryOnce(String key, long ttlMillis) {
+        long started = System.nanoTime();
+        Attempt attempt;
+        try {
+            attempt = tryOnceUnmetered(key, ttlMillis);
+        } catch (LockException e) {
+            metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
+            throw e;
+        }
+        metrics.acquisition(attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
+                System.nanoTime() - started);
+        return attempt;
+    }
+
+    private Attempt tryOnceUnmetered(String key, long ttlMillis) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         if (closed.get()) {
@@ -363,6 +407,7 @@ public final class LockEngine implements AutoCloseable {
     private HeldLock holding(HeldLock lock) {
         lock.gate().holder(lock);
         held.add(lock);
+        metrics.holding();
         renewals.start(lock);
         try {
             listener.acquired(lock);
@@ -374,10 +419,11 @@ public final class LockEngine implements AutoCloseable {
 
     // --- loss ---
 
-    private void lose(HeldLock lock, String reason, Throwable cause) {
+    private void lose(HeldLock lock, LossKind kind, String reason, Throwable cause) {
         if (!lock.lose(reason, cause, false)) {
             return;
         }
+        metrics.lost(kind);
         BatonLog.lockLost(lock.key(), lock.fencingToken(), reason);
         tellHolder(lock);
     }
@@ -475,7 +521,9 @@ public final class LockEngine implements AutoCloseable {
         if (gate.holder() == lock) {
             gate.holder(null);
         }
-        held.remove(lock);
+        if (held.remove(lock)) {
+            metrics.released(System.nanoTime() - lock.acquiredAtNanos());
+        }
         gate.leave();
         exitGate(lock.storeKey(), gate);
     }
@@ -647,6 +695,7 @@ public final class LockEngine implements AutoCloseable {
         List<HeldLock> revoked = new ArrayList<>(locks.size());
         for (HeldLock lock : locks) {
             if (lock.lose(SHUTTING_DOWN, null, true)) {
+                metrics.lost(LossKind.SHUTDOWN);
                 tellHolder(lock);
             }
             revoked.add(lock); // a lock lost already is waited for too: its holder releases it when its work ends
@@ -684,8 +733,8 @@ public final class LockEngine implements AutoCloseable {
                 if (lock.abandon()) {
                     BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
                 }
-                if (lock.isAbandoned()) {
-                    held.remove(lock);
+                if (lock.isAbandoned() && held.remove(lock)) {
+                    metrics.released(System.nanoTime() - lock.acquiredAtNanos());
                 }
             }
             unsubscribe();

@@ -43,7 +43,11 @@ final class Renewals {
     /** What the engine does with a lock that is lost. */
     @FunctionalInterface
     interface Losses {
-        void lose(HeldLock lock, String reason, Throwable cause);
+        void lose(HeldLock lock, LossKind kind, String reason, Throwable cause);
+    }
+
+    /** Why a lease is over, for the holder and for counting. */
+    private record Ended(LossKind kind, String reason) {
     }
 
     private static final long RETRY_MAX_MILLIS = 1_000;
@@ -59,12 +63,14 @@ final class Renewals {
     private final boolean batches;
     private final Collection<HeldLock> held;
     private final Losses losses;
+    private final EngineMetrics metrics;
 
     /**
      * @param held the engine's live set of held locks (read to form batches)
      */
     Renewals(LockStore store, ManagerSettings settings, ScheduledExecutorService scheduler, Executor storeCalls,
-            boolean batches, Collection<HeldLock> held, Losses losses) {
+            boolean batches, Collection<HeldLock> held, Losses losses, EngineMetrics metrics) {
+        this.metrics = metrics;
         this.store = store;
         this.settings = settings;
         this.scheduler = scheduler;
@@ -137,7 +143,7 @@ final class Renewals {
                 lock.renewingDone();
             } else if (sentAt - lock.leaseEndNanos() >= 0) {
                 lock.renewingDone();
-                losses.lose(lock, endedReason(lock, sentAt, sentAt - lock.renewalDueAt()), lock.renewalFailure());
+                lose(lock, ended(lock, sentAt, sentAt - lock.renewalDueAt()));
             } else {
                 live.add(lock);
                 boundNanos = Math.min(boundNanos, lock.leaseEndNanos() - sentAt);
@@ -155,13 +161,15 @@ final class Renewals {
             // without batches a renewal is the one lock it fell due for
             renewed = batches ? store.renewAll(leases(live), ttl, bound) : single(live.get(0), ttl, bound);
         } catch (RuntimeException e) {
+            metrics.renewals(0, live.size());
             live.forEach(lock -> failed(lock, e));
             return;
         }
+        metrics.renewals(renewed.size(), 0);
         for (HeldLock lock : live) {
             lock.renewingDone();
             if (!renewed.contains(lease(lock))) {
-                losses.lose(lock, DISOWNED, null);
+                losses.lose(lock, LossKind.DISOWNED, DISOWNED, null);
             } else if (lock.renewable()) {
                 lock.leaseRenewed(sentAt);
                 scheduleAt(lock, sentAt + intervalNanos(lock));
@@ -206,7 +214,7 @@ final class Renewals {
         }
         lock.renewingDone();
         if (!renewed) {
-            losses.lose(lock, DISOWNED, null);
+            losses.lose(lock, LossKind.DISOWNED, DISOWNED, null);
             return false;
         }
         lock.ttlMillis(ttlMillis);
@@ -226,7 +234,7 @@ final class Renewals {
         long now = System.nanoTime();
         long remainingNanos = lock.leaseEndNanos() - now;
         if (remainingNanos <= 0) {
-            losses.lose(lock, RENEWALS_FAILED, e);
+            losses.lose(lock, LossKind.RENEWALS_FAILED, RENEWALS_FAILED, e);
             return;
         }
         if (lock.renewalFailure() == null) {
@@ -269,30 +277,34 @@ final class Renewals {
             watchLease(lock); // renewed in the meantime: watch the new end
             return;
         }
-        losses.lose(lock, endedReason(lock, now, now - dueAt), lock.renewalFailure());
+        lose(lock, ended(lock, now, now - dueAt));
+    }
+
+    private void lose(HeldLock lock, Ended ended) {
+        losses.lose(lock, ended.kind(), ended.reason(), lock.renewalFailure());
     }
 
     /**
      * Why the lease of {@code lock} is over at {@code now}, found by a timer that ran {@code lateNanos}
      * later than planned.
      */
-    private static String endedReason(HeldLock lock, long now, long lateNanos) {
+    private static Ended ended(HeldLock lock, long now, long lateNanos) {
         long pauseNanos = Math.max(PAUSE_MIN_NANOS, TimeUnit.MILLISECONDS.toNanos(lock.ttlMillis()) / 4);
         if (lateNanos >= pauseNanos) {
-            return "its lease ended while this process was not running: its renewal timer ran "
+            return new Ended(LossKind.PROCESS_PAUSED, "its lease ended while this process was not running: its renewal timer ran "
                     + TimeUnit.NANOSECONDS.toMillis(lateNanos) + " ms late (a long GC pause, a stopped (SIGSTOP) or"
-                    + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time";
+                    + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time");
         }
         if (lock.renewalFailure() != null) {
-            return RENEWALS_FAILED;
+            return new Ended(LossKind.RENEWALS_FAILED, RENEWALS_FAILED);
         }
         if (lock.renewalInFlight()) {
-            return "its lease ran out before a renewal came back (sent "
+            return new Ended(LossKind.STORE_TOO_SLOW, "its lease ran out before a renewal came back (sent "
                     + TimeUnit.NANOSECONDS.toMillis(now - lock.renewalSentAt())
-                    + " ms earlier: the store is slow or unreachable)";
+                    + " ms earlier: the store is slow or unreachable)");
         }
-        return "its lease ended before a renewal could be sent: the renewal due "
+        return new Ended(LossKind.RENEWAL_NOT_SENT, "its lease ended before a renewal could be sent: the renewal due "
                 + TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lock.renewalDueAt()))
-                + " ms earlier had not run (this process was not running, or its renewal threads were starved)";
+                + " ms earlier had not run (this process was not running, or its renewal threads were starved)");
     }
 }

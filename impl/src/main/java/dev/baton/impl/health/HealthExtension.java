@@ -1,6 +1,7 @@
 package dev.baton.impl.health;
 
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.support.OptionalApis;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
@@ -29,16 +30,7 @@ public class HealthExtension implements Extension {
                 .map(value -> value.trim().toLowerCase(Locale.ROOT)).filter("false"::equals).isPresent();
     }
 
-    /**
-     * @param loader where to look
-     * @return whether the MicroProfile Health API is there
-     */
-    static boolean healthApiPresent(ClassLoader loader) {
-        try {
-            Class.forName("org.eclipse.microprofile.health.HealthCheck", false, loader);
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+    private static boolean healthApiPresent(ClassLoader loader) {
+        return OptionalApis.present("org.eclipse.microprofile.health.HealthCheck", loader);
     }
 }

@@ -1,5 +1,6 @@
 package dev.baton.impl.jaxrs;
 
+import dev.baton.impl.support.OptionalApis;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,7 +11,7 @@ import java.util.Map;
 final class ProblemBody {
 
     /** Whether JSON-P is on the class path, looked up once. */
-    private static final boolean JSON_P = present("jakarta.json.Json");
+    private static final boolean JSON_P = OptionalApis.present("jakarta.json.Json", ProblemBody.class.getClassLoader());
 
     private final Map<String, Object> members = new LinkedHashMap<>();
 
@@ -76,15 +77,6 @@ final class ProblemBody {
             }
         }
         return out.append('"');
-    }
-
-    private static boolean present(String className) {
-        try {
-            Class.forName(className, false, ProblemBody.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     /** The JSON-P calls, in a class of their own: loaded only where JSON-P is present. */

@@ -34,9 +34,10 @@ class VitalsTest {
 
     @Test
     void renewedLocksAreLive() {
-        HeldLock lock = engine.acquire("fine", 300, 1_000, true);
+        // 3 s: overdue means more than 1 s late, which a loaded machine's scheduler stalls do not reach
+        HeldLock lock = engine.acquire("fine", 3_000, 1_000, true);
 
-        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> Vitals.of(engine).live());
+        await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(3)).until(() -> Vitals.of(engine).live());
 
         assertThat(Vitals.of(engine)).isEqualTo(new Vitals(1, 0, 0, 0));
         lock.close();
@@ -55,11 +56,15 @@ class VitalsTest {
             }
         });
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> Vitals.of(engine).overdueRenewals() == 1);
-        assertThat(Vitals.of(engine).live()).isFalse();
-        assertThat(Vitals.of(engine).mostOverdueMillis()).isGreaterThanOrEqualTo(100);
+        // One snapshot each: between the renewal falling overdue and the lease's end there are only 200 ms.
+        Vitals overdue = await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5))
+                .until(() -> Vitals.of(engine), v -> v.overdueRenewals() == 1);
+        assertThat(overdue.live()).isFalse();
+        assertThat(overdue.mostOverdueMillis()).isGreaterThanOrEqualTo(100);
         // The lease ends unrenewed: the loss is found, but telling the holder waits for the stalled threads.
-        await().atMost(Duration.ofSeconds(5)).until(() -> Vitals.of(engine).untoldLosses() == 1);
+        Vitals untold = await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5))
+                .until(() -> Vitals.of(engine), v -> v.untoldLosses() == 1);
+        assertThat(untold.live()).isFalse();
         assertThat(lock.whenLost().toCompletableFuture()).isNotDone();
 
         stalled.countDown();
