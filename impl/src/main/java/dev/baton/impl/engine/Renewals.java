@@ -127,6 +127,10 @@ final class Renewals {
         for (HeldLock other : held) {
             if (other != first && other.ttlMillis() == first.ttlMillis() && other.renewable()
                     && other.renewalDueAt() - horizon <= 0 && other.startRenewing()) {
+                if (other.ttlMillis() != first.ttlMillis()) {
+                    other.renewingDone(); // extended to another ttl just before its slot was taken: renewed on its own
+                    continue;
+                }
                 other.cancelRenewal();
                 batch.add(other);
             }
@@ -212,13 +216,15 @@ final class Renewals {
             scheduleAt(lock, sentAt); // the old lease still runs: renew it as usual, now
             throw e;
         }
-        lock.renewingDone();
         if (!renewed) {
+            lock.renewingDone();
             losses.lose(lock, LossKind.DISOWNED, DISOWNED, null);
             return false;
         }
+        // The new ttl before the slot is given back: another lock's batch takes along only locks of its own ttl.
         lock.ttlMillis(ttlMillis);
         lock.leaseRenewed(sentAt);
+        lock.renewingDone();
         if (lock.renewable()) {
             scheduleAt(lock, sentAt + intervalNanos(lock));
         }

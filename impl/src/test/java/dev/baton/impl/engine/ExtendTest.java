@@ -27,6 +27,8 @@ class ExtendTest {
 
     private final ScheduledExecutorService scheduler = Engines.scheduler();
     private final MemoryLockStore memory = new MemoryLockStore();
+    /** Every lease a batch renewed, as {@code ttl key}. */
+    private final List<String> batched = new CopyOnWriteArrayList<>();
     /** The ttl of every renew call, in order. */
     private final List<Long> renewTtls = new CopyOnWriteArrayList<>();
     private volatile CountDownLatch holdRenewals;
@@ -42,6 +44,7 @@ class ExtendTest {
         @Override
         public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
             intercept(ttlMillis); // the memory store renews in batches
+            leases.forEach(lease -> batched.add(ttlMillis + " " + lease.key()));
             return super.renewAll(leases, ttlMillis, maxWaitMillis);
         }
 
@@ -144,5 +147,21 @@ class ExtendTest {
         assertThat(remainingInStore("raced")).as("the old renewal landed first; the extension after it").isGreaterThan(9_000);
         assertThat(lock.isHeld()).isTrue();
         lock.close();
+    }
+
+    @Test
+    void anExtendedLockIsNeverTakenAlongByABatchOfItsOldTtl() {
+        HeldLock extended = engine.acquire("extended", 600, 1_000, true);
+        HeldLock other = engine.acquire("other", 600, 1_000, true);
+
+        extended.extend(Duration.ofSeconds(6));
+        batched.clear();
+        // "other" is renewed every 200 ms with 600 ms, and would take along a lock of that ttl due soon.
+        await().atMost(Duration.ofSeconds(5)).until(() -> batched.stream().filter(b -> b.equals("600 other")).count() >= 5);
+
+        assertThat(batched).doesNotContain("600 extended");
+        assertThat(remainingInStore("extended")).isGreaterThan(4_000);
+        extended.close();
+        other.close();
     }
 }
