@@ -38,6 +38,16 @@ public interface EngineMetrics {
     default void acquisition(Outcome outcome, long waitNanos) {
     }
 
+    /**
+     * The calling thread just acquired {@code key}: where it runs under a trace span, the span may record
+     * it (with the key: spans are per request, not aggregated like metrics).
+     *
+     * @param key the application's key
+     * @param fencingToken the acquisition's token
+     */
+    default void acquiredOnThisThread(String key, long fencingToken) {
+    }
+
     /** A lock is now held by this manager (until {@link #released}). */
     default void holding() {
     }

@@ -183,6 +183,9 @@ public final class LockEngine implements AutoCloseable {
         }
         metrics.acquisition(lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
                 System.nanoTime() - started);
+        if (lock != null) {
+            metrics.acquiredOnThisThread(key, lock.fencingToken());
+        }
         return lock;
     }
 
@@ -257,6 +260,9 @@ public final class LockEngine implements AutoCloseable {
         }
         metrics.acquisition(attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
                 System.nanoTime() - started);
+        if (attempt.lock() != null) {
+            metrics.acquiredOnThisThread(key, attempt.lock().fencingToken());
+        }
         return attempt;
     }
 

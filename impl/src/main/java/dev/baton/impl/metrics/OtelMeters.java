@@ -10,6 +10,7 @@ import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongUpDownCounter;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.trace.Span;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.EnumMap;
@@ -18,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@link Meters} on the OpenTelemetry metrics API (meter {@value #SCOPE}). Durations are histograms in
- * seconds, as OpenTelemetry's conventions have them.
+ * seconds, as OpenTelemetry's conventions have them. An acquisition on a thread with a recording span adds
+ * the event {@value #ACQUIRED_EVENT} to it, with the key and the fencing token.
  */
 final class OtelMeters extends Meters {
 
@@ -29,6 +31,11 @@ final class OtelMeters extends Meters {
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("baton.outcome");
     static final AttributeKey<String> REASON = AttributeKey.stringKey("baton.loss.reason");
     static final AttributeKey<String> OPERATION = AttributeKey.stringKey("baton.store.operation");
+    /** Only on span events, never on metrics. */
+    static final AttributeKey<String> KEY = AttributeKey.stringKey("baton.lock.key");
+    static final AttributeKey<Long> TOKEN = AttributeKey.longKey("baton.lock.fencing_token");
+    /** The span event of an acquisition under an active span. */
+    static final String ACQUIRED_EVENT = "baton.lock.acquired";
 
     private final LongCounter acquisitions;
     private final DoubleHistogram waits;
@@ -110,6 +117,14 @@ final class OtelMeters extends Meters {
             Attributes attributes = outcomes.get(outcome);
             acquisitions.add(1, attributes);
             waits.record(seconds(waitNanos), attributes);
+        }
+
+        @Override
+        public void acquiredOnThisThread(String key, long fencingToken) {
+            Span span = Span.current();
+            if (span.isRecording()) {
+                span.addEvent(ACQUIRED_EVENT, base.toBuilder().put(KEY, key).put(TOKEN, fencingToken).build());
+            }
         }
 
         @Override

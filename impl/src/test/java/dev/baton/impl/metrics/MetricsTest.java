@@ -17,12 +17,16 @@ import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.Holder;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.HistogramPointData;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -163,5 +167,33 @@ class MetricsTest {
         assertThat(none.metered(memory, EngineMetrics.NONE)).isSameAs(memory);
         List<MetricData> nothing = List.copyOf(reader.collectAllMetrics());
         assertThat(nothing).isEmpty();
+    }
+
+    @Test
+    void anAcquisitionUnderARecordingSpanAddsAnEventWithKeyAndToken() {
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        OpenTelemetrySdk traced = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+                .build();
+        Span request = traced.getTracer("test").spanBuilder("request").startSpan();
+        long token;
+        try (var scope = request.makeCurrent()) {
+            HeldLock lock = engine.acquire("order:7", 300, 1_000, true);
+            token = lock.fencingToken();
+            lock.close();
+        } finally {
+            request.end();
+        }
+        engine.acquire("outside", 300, 1_000, true).close(); // no span: nothing to record, nothing fails
+
+        assertThat(spans.getFinishedSpanItems()).singleElement().satisfies(span -> assertThat(span.getEvents())
+                .singleElement().satisfies(event -> {
+                    assertThat(event.getName()).isEqualTo("baton.lock.acquired");
+                    assertThat(event.getAttributes().get(AttributeKey.stringKey("baton.lock.key"))).isEqualTo("order:7");
+                    assertThat(event.getAttributes().get(AttributeKey.longKey("baton.lock.fencing_token"))).isEqualTo(token);
+                    assertThat(event.getAttributes().get(AttributeKey.stringKey("baton.manager"))).isEqualTo("reports");
+                }));
+        traced.close();
     }
 }
