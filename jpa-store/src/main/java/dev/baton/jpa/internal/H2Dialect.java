@@ -153,12 +153,13 @@ final class H2Dialect extends Dialect {
 
     /**
      * H2 2.3 can fail reading {@code INFORMATION_SCHEMA.SESSIONS} (our clock) while another session ends:
-     * a general error wrapping a {@code NullPointerException} on that session's transaction. Nothing was
-     * written (the statement failed as a whole and the store's transaction is rolled back): try again.
+     * a general error wrapping a {@code NullPointerException} on that session's transaction (its message
+     * names either that class or the statement, which reads the view). Nothing was written (the statement
+     * failed as a whole and the store's transaction is rolled back): try again.
      */
     private static boolean sessionsRace(SQLException e) {
         String message = e.getMessage();
         return e.getErrorCode() == GENERAL_ERROR && message != null && message.contains("NullPointerException")
-                && message.contains("org.h2.mvstore.tx.Transaction");
+                && (message.contains("org.h2.mvstore.tx.Transaction") || message.contains("INFORMATION_SCHEMA.SESSIONS"));
     }
 }
