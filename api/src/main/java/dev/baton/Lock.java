@@ -1,5 +1,6 @@
 package dev.baton;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletionStage;
 
@@ -50,6 +51,21 @@ public interface Lock extends AutoCloseable {
      * @return the estimated end of the lease
      */
     Instant validUntil();
+
+    /**
+     * Sets this lock's lease to {@code ttl} from now, in the store, and keeps it there: the renewals that
+     * follow renew it by {@code ttl} (every third of it) instead of the ttl it was taken with. For work
+     * that turns out to need a longer lease than configured, so that the lock outlives a pause of this
+     * process that long (a shorter {@code ttl} shortens the lease the same way). Validated like any ttl:
+     * at least 1 ms, at most 365 days, whole milliseconds.
+     *
+     * @param ttl the new lease
+     * @throws IllegalArgumentException if the ttl is out of range
+     * @throws LockLostException if the lock is not held (released, lost, or the store says another owner
+     *     has it: then it is lost, as at a renewal)
+     * @throws LockStoreException if the store failed; the lock keeps its previous lease and renewals
+     */
+    void extend(Duration ttl);
 
     /**
      * Completes, with the reason, when the lock is lost. It does not complete when the lock is released

@@ -1,15 +1,17 @@
 package dev.baton;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The lock was not acquired in time: another holder kept it for the whole timeout, or, not waiting,
  * had it at the moment of the call. JAX-RS answers it with 409 Conflict, with a JSON body carrying
- * {@link #getTimeout()} as {@code timeoutMillis} and {@link #getWaited()} as {@code waitedMillis}.
+ * {@link #getTimeout()} as {@code timeoutMillis} and {@link #getWaited()} as {@code waitedMillis}, and a
+ * {@code Retry-After} header from {@link #getRemainingLease()} when the store reported it.
  */
 public class LockTimeoutException extends LockException {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     /** The key that was not acquired. */
     private final String key;
@@ -17,6 +19,8 @@ public class LockTimeoutException extends LockException {
     private final Duration timeout;
     /** How long the caller actually waited. */
     private final Duration waited;
+    /** How long the holder's lease still ran when the caller gave up, if the store told it; null if not. */
+    private final Duration remainingLease;
 
     /**
      * For a caller whose wait is not known: it is taken to be the timeout.
@@ -35,6 +39,17 @@ public class LockTimeoutException extends LockException {
      *     timeout by the length of a store call that was already under way
      */
     public LockTimeoutException(String key, Duration timeout, Duration waited) {
+        this(key, timeout, waited, null);
+    }
+
+    /**
+     * @param key the key that was not acquired
+     * @param timeout the caller's timeout ({@link Duration#ZERO} when it did not wait)
+     * @param waited how long the caller actually waited
+     * @param remainingLease how long the holder's lease still ran when the caller gave up, as the store
+     *     last reported it (counted down since); null when unknown
+     */
+    public LockTimeoutException(String key, Duration timeout, Duration waited, Duration remainingLease) {
         super(timeout.isZero()
                 ? "Lock '" + key + "' is held by another owner (not waiting)"
                 : "Lock '" + key + "' was not acquired within " + timeout.toMillis() + " ms (waited "
@@ -42,6 +57,7 @@ public class LockTimeoutException extends LockException {
         this.key = key;
         this.timeout = timeout;
         this.waited = waited;
+        this.remainingLease = remainingLease;
     }
 
     /**
@@ -64,5 +80,14 @@ public class LockTimeoutException extends LockException {
      */
     public Duration getWaited() {
         return waited;
+    }
+
+    /**
+     * @return how long the holder's lease still ran when the caller gave up, where the store reports it
+     *     (stores with the {@code REMAINING_LEASE} capability, or a holder in this application): when to try
+     *     again at the earliest, unless the holder releases sooner
+     */
+    public Optional<Duration> getRemainingLease() {
+        return Optional.ofNullable(remainingLease);
     }
 }

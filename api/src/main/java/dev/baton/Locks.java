@@ -1,5 +1,6 @@
 package dev.baton;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -166,6 +167,46 @@ public interface Locks {
      * @return the current lock, or empty outside of one
      */
     Optional<Lock> current();
+
+    /**
+     * Who holds {@code key} now, as the store tells it: the holder's fencing token, its remaining lease by
+     * the store's clock, and whether it is this lock manager in this application. The holder may be any
+     * instance sharing the store. Reading changes nothing (not the lease, not who waits).
+     *
+     * @param key the key, as for {@link #acquire(String)} (the manager's prefix is added)
+     * @return the holder, or empty when the key is free (never taken, released or expired)
+     * @throws UnsupportedOperationException if the manager's store cannot tell (it does not declare the
+     *     {@code INSPECT} capability); the message names the store
+     * @throws LockStoreException if the store failed
+     * @throws IllegalArgumentException if the key is invalid
+     */
+    Optional<LockInfo> inspect(String key);
+
+    /**
+     * The locks this lock manager holds in this application now, with their remaining leases as this
+     * process estimates them. Works with every store.
+     *
+     * @return an immutable snapshot, in no particular order
+     */
+    List<LockInfo> held();
+
+    /**
+     * Frees {@code key} whoever holds it, in whichever instance: an administrative action for a lock whose
+     * holder is stuck. Off unless {@code baton.admin.force-release=true}; each use is logged at WARN with
+     * the calling thread and principal. The freed key's next acquisition still gets a greater fencing
+     * token, and the holder, if it is still running, learns at its next renewal that its lock is lost
+     * ({@link Lock#whenLost()}, the {@code LockLost} event) as with any loss. Use it only when the holder's
+     * work is known to be dead or harmless: until it is told, it may still write (fencing tokens protect
+     * resources that check them).
+     *
+     * @param key the key, as for {@link #acquire(String)}
+     * @return true if a live lock held the key and this call freed it; false if the key was free
+     * @throws LockConfigurationException if force-release is not enabled; the message names the key to set
+     * @throws UnsupportedOperationException if the manager's store cannot inspect locks
+     * @throws LockStoreException if the store failed
+     * @throws IllegalArgumentException if the key is invalid
+     */
+    boolean forceRelease(String key);
 
     /**
      * Work that runs under a lock and returns a result.

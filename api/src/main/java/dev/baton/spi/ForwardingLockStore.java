@@ -1,6 +1,7 @@
 package dev.baton.spi;
 
 import java.util.Collection;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -69,6 +70,11 @@ public abstract class ForwardingLockStore implements LockStore {
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         return delegate.renewAll(leases, ttlMillis, maxWaitMillis);
+    }
+
+    @Override
+    public Optional<Holder> inspect(String key) {
+        return delegate.inspect(key);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.baton.spi;
 
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -191,6 +192,22 @@ public interface LockStore extends AutoCloseable {
      */
     default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         return renewAll(leases, ttlMillis);
+    }
+
+    /**
+     * The live holder of {@code key}, read with the store's clock, changing nothing: not the lease, not the
+     * turn. Only for stores that declare {@link StoreCapability#INSPECT}. A released or expired lock has no
+     * holder. Bounded like {@link #release}: a store that bounds its calls answers within its default bound.
+     *
+     * @param key the key
+     * @return the holder, or empty when no live lock holds the key
+     * @throws IllegalArgumentException if the key is invalid
+     * @throws dev.baton.LockStoreException if the backend failed
+     * @throws UnsupportedOperationException if the store cannot tell (the default)
+     */
+    default Optional<Holder> inspect(String key) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot inspect locks: it does not declare "
+                + StoreCapability.INSPECT);
     }
 
     /**

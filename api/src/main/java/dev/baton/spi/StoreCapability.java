@@ -34,5 +34,13 @@ public enum StoreCapability {
      * Keys may contain {@code U+0000}, stored exactly. Without it, such keys are rejected with
      * {@link IllegalArgumentException}.
      */
-    NUL_IN_KEYS
+    NUL_IN_KEYS,
+
+    /**
+     * {@link LockStore#inspect(String)} tells a key's live holder: its owner, fencing token and remaining
+     * lease. The runtime builds {@code Locks.inspect} and the administrative {@code Locks.forceRelease} on
+     * it (a forced release is {@link LockStore#release} with the inspected owner, so it is the same
+     * compare-and-set as any release).
+     */
+    INSPECT
 }

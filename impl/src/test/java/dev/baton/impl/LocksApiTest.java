@@ -103,4 +103,13 @@ class LocksApiTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void forceReleaseIsOffByDefaultAndSaysWhatToSet() {
+        try (Lock lock = locks.acquire("kept")) {
+            assertThatThrownBy(() -> locks.forceRelease("kept")).isInstanceOf(dev.baton.LockConfigurationException.class)
+                    .hasMessageContaining("baton.admin.force-release=true");
+            assertThat(lock.isHeld()).isTrue();
+        }
+    }
 }

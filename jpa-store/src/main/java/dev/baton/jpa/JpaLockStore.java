@@ -11,6 +11,7 @@ import dev.baton.jpa.internal.JdbcWork;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
 import dev.baton.jpa.internal.schema.SchemaCheck;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
@@ -24,6 +25,7 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +58,7 @@ public final class JpaLockStore implements LockStore {
 
     private static final Set<StoreCapability> CAPABILITIES =
             EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW,
-                    StoreCapability.WAITING_TURNS);
+                    StoreCapability.WAITING_TURNS, StoreCapability.INSPECT);
 
     /** A deadlock or serialization failure rolls everything back; the statement is run again this often. */
     private static final int MAX_ATTEMPTS = 8;
@@ -212,6 +214,16 @@ public final class JpaLockStore implements LockStore {
     public boolean release(String key, String owner) {
         check(key, owner);
         return execute("release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
+    }
+
+    /**
+     * {@inheritDoc} One plain read of the key's row (no row lock: it waits for no writer), by the
+     * database clock. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
+     */
+    @Override
+    public Optional<Holder> inspect(String key) {
+        LockArguments.requireValidKey(key, false);
+        return execute("inspect", key, statementTimeoutMillis, (d, c, b) -> d.inspect(c, key, b), null);
     }
 
     @Override

@@ -42,6 +42,9 @@ public final class ContractTags {
     /** Waiting turns: a key's turn belongs to its longest waiter. Only for {@code WAITING_TURNS} stores. */
     public static final String TURNS = "turns";
 
+    /** Inspection: a key's live holder, exactly, changing nothing; freeing a key as its inspected owner. Only for {@code INSPECT} stores. */
+    public static final String INSPECT = "inspect";
+
     /** Optional capabilities, each tested only when the store declares it. */
     public static final String CAPABILITIES = "capabilities";
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
@@ -23,6 +24,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -1204,6 +1206,9 @@ public abstract class LockStoreContract {
             assertFailsClosed(() -> closing.renewAll(leases, LONG_TTL), "renewAll");
             assertFailsClosed(() -> closing.renewAll(leases, LONG_TTL, 1_000), "renewAll with a bound");
             assertFailsClosed(() -> closing.release(held, owner), "release");
+            if (declares(StoreCapability.INSPECT)) {
+                assertFailsClosed(() -> closing.inspect(held), "inspect");
+            }
 
             if (declares(StoreCapability.PERSISTENT)) {
                 assertHeld(held, "after the instance that took it was closed");
@@ -1218,6 +1223,97 @@ public abstract class LockStoreContract {
             assertThatThrownBy(call)
                     .as("%s on a closed store must fail with a LockStoreException (not reconnect, not answer)", operation)
                     .isInstanceOf(LockStoreException.class);
+        }
+    }
+
+    /**
+     * Inspection ({@link StoreCapability#INSPECT}): {@link LockStore#inspect} reports a key's live holder
+     * exactly (owner, token, remaining lease by the store's clock) and nothing for a free key, changes
+     * nothing, and the inspected owner is what frees the key (an administrative force-release), with the
+     * key's tokens still increasing after it.
+     */
+    @Nested
+    @Tag(ContractTags.INSPECT)
+    public class Inspection {
+
+        @BeforeEach
+        void onlyWhereDeclared() {
+            assumeCapability(StoreCapability.INSPECT);
+        }
+
+        @Test
+        void aKeyWithoutALiveLockHasNoHolder() {
+            String never = key("never");
+            assertThat(store.inspect(never)).as("inspect of %s, never taken", describe(never)).isEmpty();
+
+            String released = key("released");
+            String owner = newOwner();
+            acquired(released, owner, LONG_TTL);
+            assertThat(store.release(released, owner)).as("release of %s by its holder", describe(released)).isTrue();
+            assertThat(store.inspect(released)).as("inspect of %s, released", describe(released)).isEmpty();
+
+            String expired = key("expired");
+            acquiredAndExpired(expired, newOwner());
+            assertThat(store.inspect(expired)).as("inspect of %s, whose lease is over: an expired lock does not exist",
+                    describe(expired)).isEmpty();
+
+            assertRejected(() -> store.inspect(""), "inspect", "an empty key");
+            assertRejected(() -> store.inspect("tck:lone\uD800"), "inspect", "a key with a lone surrogate");
+        }
+
+        @Test
+        void theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease() {
+            String key = key("held");
+            String owner = newOwner();
+            long token = acquired(key, owner, LONG_TTL);
+            long since = System.nanoTime();
+            pause(Duration.ofMillis(200));
+            long idled = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+
+            Holder holder = store.inspect(key).orElseThrow(() -> new AssertionError("inspect of the held " + describe(key)
+                    + " must report its holder, but reported none"));
+
+            assertThat(holder.owner()).as("the holder's owner").isEqualTo(owner);
+            assertThat(holder.fencingToken()).as("the holder's fencing token").isEqualTo(token);
+            assertThat(holder.remainingLeaseMillis())
+                    .as("the remaining lease of a %d ms lease taken %d ms ago, in milliseconds by the store's clock", LONG_TTL, idled)
+                    .isGreaterThan(LONG_TTL / 2)
+                    .isLessThanOrEqualTo(LONG_TTL - idled + 1);
+        }
+
+        @Test
+        void inspectingALockChangesNothing() {
+            String key = key("short");
+            String owner = newOwner();
+            acquired(key, owner, SHORT_TTL);
+            Optional<Holder> seen = store.inspect(key);
+            pause(Duration.ofMillis(SHORT_TTL).plus(scaled(100)));
+
+            assertThat(seen).as("the holder of %s, just taken", describe(key)).isPresent();
+            assertThat(store.renew(key, owner, LONG_TTL)).as("renew after the lease is over: inspect must not have lengthened it")
+                    .isFalse();
+            acquired(key, newOwner(), LONG_TTL);
+        }
+
+        @Test
+        void releasingAsTheInspectedOwnerFreesTheKeyAndTokensKeepIncreasing() {
+            String key = key("forced");
+            String owner = newOwner();
+            long first = acquired(key, owner, LONG_TTL);
+            Holder holder = store.inspect(key).orElseThrow(() -> new AssertionError("the held " + describe(key) + " has a holder"));
+
+            assertThat(store.release(key, holder.owner())).as("release of %s as its inspected owner", describe(key)).isTrue();
+            assertThat(store.inspect(key)).as("inspect of %s after its release", describe(key)).isEmpty();
+            assertThat(store.renew(key, owner, LONG_TTL)).as("the former holder's renewal after the key was freed").isFalse();
+
+            String next = newOwner();
+            long second = acquired(key, next, LONG_TTL);
+            assertThat(second).as("the token of the next acquisition, after one of %d", first).isGreaterThan(first);
+            assertThat(store.inspect(key)).as("inspect of %s, taken again", describe(key))
+                    .hasValueSatisfying(h -> {
+                        assertThat(h.owner()).as("the new holder's owner").isEqualTo(next);
+                        assertThat(h.fencingToken()).as("the new holder's token").isEqualTo(second);
+                    });
         }
     }
 

@@ -76,7 +76,16 @@ class TckCatchesFlawedStoresTest {
                 arguments(Flaw.TURNS_NEVER_EXPIRE, ALL, List.of(ContractTags.TURNS),
                         List.of("anExpiredTurnHoldsNobodyUp")),
                 arguments(Flaw.FIRST_WAITER_KEEPS_TURN, ALL, List.of(ContractTags.TURNS),
-                        List.of("aWaiterThatWaitedLongerTakesTheTurn", "anOlderWaiterTakesAFreedKeyFromAYoungerTurn")));
+                        List.of("aWaiterThatWaitedLongerTakesTheTurn", "anOlderWaiterTakesAFreedKeyFromAYoungerTurn")),
+                arguments(Flaw.INSPECT_SEES_EXPIRED, ALL, List.of(ContractTags.INSPECT),
+                        List.of("aKeyWithoutALiveLockHasNoHolder")),
+                arguments(Flaw.INSPECT_REMAINING_IN_SECONDS, ALL, List.of(ContractTags.INSPECT),
+                        List.of("theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease")),
+                arguments(Flaw.INSPECT_RENEWS, ALL, List.of(ContractTags.INSPECT),
+                        List.of("inspectingALockChangesNothing")),
+                arguments(Flaw.INSPECT_MASKS_OWNER, ALL, List.of(ContractTags.INSPECT),
+                        List.of("theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease",
+                                "releasingAsTheInspectedOwnerFreesTheKeyAndTokensKeepIncreasing")));
     }
 
     @ParameterizedTest(name = "{0} is caught by {3}")

@@ -2,6 +2,7 @@ package dev.baton.tck;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
@@ -10,6 +11,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,7 +67,15 @@ final class TestLockStore implements LockStore {
         /** A turn lasts until its waiter takes the key or leaves. */
         TURNS_NEVER_EXPIRE,
         /** The first waiter keeps the turn, however long a later one has waited. */
-        FIRST_WAITER_KEEPS_TURN
+        FIRST_WAITER_KEEPS_TURN,
+        /** Inspection reports a key's last holder even when its lease is over. */
+        INSPECT_SEES_EXPIRED,
+        /** Inspection reports the remaining lease in seconds. */
+        INSPECT_REMAINING_IN_SECONDS,
+        /** Inspection touches the lock: it renews the lease by a minute. */
+        INSPECT_RENEWS,
+        /** Inspection reports a masked owner, not the one that frees the key. */
+        INSPECT_MASKS_OWNER
     }
 
     /** What instances share: locks, token counters, release listeners. */
@@ -81,7 +91,7 @@ final class TestLockStore implements LockStore {
         final AtomicLong closedAgain = new AtomicLong();
     }
 
-    record Entry(String owner, long expiresAtNanos) {
+    record Entry(String owner, long token, long expiresAtNanos) {
         boolean liveAt(long now) {
             return expiresAtNanos - now > 0;
         }
@@ -138,7 +148,7 @@ final class TestLockStore implements LockStore {
             }
             LockSupport.parkNanos(100_000);
             long token = nextToken(k);
-            backend.entries.put(k, new Entry(owner, expiry(ttlMillis)));
+            backend.entries.put(k, new Entry(owner, token, expiry(ttlMillis)));
             return AcquireResult.acquired(token);
         }
         AtomicReference<AcquireResult> result = new AtomicReference<>();
@@ -154,7 +164,7 @@ final class TestLockStore implements LockStore {
                 } else {
                     result.set(refusal(current, now));
                 }
-                return has(Flaw.REFUSAL_EXTENDS_LEASE) ? new Entry(current.owner, expiry(ttlMillis)) : current;
+                return has(Flaw.REFUSAL_EXTENDS_LEASE) ? new Entry(current.owner, current.token, expiry(ttlMillis)) : current;
             }
             boolean keptForAnother = standing != null && !mayClaim
                     && !(turn == null && has(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS));
@@ -163,8 +173,9 @@ final class TestLockStore implements LockStore {
                 return current;
             }
             backend.turns.remove(k);
-            result.set(AcquireResult.acquired(nextToken(k)));
-            return new Entry(owner, expiry(ttlMillis));
+            long token = nextToken(k);
+            result.set(AcquireResult.acquired(token));
+            return new Entry(owner, token, expiry(ttlMillis));
         });
         return result.get();
     }
@@ -212,7 +223,7 @@ final class TestLockStore implements LockStore {
         backend.entries.computeIfPresent(k, (ignored, current) -> {
             if (current.owner.equals(owner) && (current.liveAt(System.nanoTime()) || has(Flaw.RENEW_REVIVES))) {
                 renewed[0] = true;
-                return new Entry(owner, expiry(ttlMillis));
+                return new Entry(owner, current.token, expiry(ttlMillis));
             }
             return current;
         });
@@ -249,6 +260,26 @@ final class TestLockStore implements LockStore {
             }
         }
         return released;
+    }
+
+    @Override
+    public Optional<Holder> inspect(String key) {
+        if (!capabilities.contains(StoreCapability.INSPECT)) {
+            return LockStore.super.inspect(key);
+        }
+        String k = checkedKey(key);
+        AtomicReference<Holder> holder = new AtomicReference<>();
+        backend.entries.computeIfPresent(k, (ignored, current) -> {
+            long now = System.nanoTime();
+            if (!current.liveAt(now) && !has(Flaw.INSPECT_SEES_EXPIRED)) {
+                return current;
+            }
+            long remaining = Math.max(1, (current.expiresAtNanos - now) / 1_000_000);
+            holder.set(new Holder(has(Flaw.INSPECT_MASKS_OWNER) ? "owner-hidden" : current.owner, current.token,
+                    has(Flaw.INSPECT_REMAINING_IN_SECONDS) ? Math.max(1, remaining / 1000) : remaining));
+            return has(Flaw.INSPECT_RENEWS) ? new Entry(current.owner, current.token, expiry(60_000)) : current;
+        });
+        return Optional.ofNullable(holder.get());
     }
 
     @Override

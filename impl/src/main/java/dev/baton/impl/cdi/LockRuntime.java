@@ -9,8 +9,11 @@ import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.EngineLocks;
+import dev.baton.impl.engine.EngineMetrics;
+import dev.baton.impl.engine.Inspection;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.metrics.Meters;
 import dev.baton.impl.schedule.SchedulePlan;
 import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.spi.LockStore;
@@ -58,6 +61,7 @@ public class LockRuntime {
     private RenewalExecutors executors;
     private TransactionSupport transactions;
     private CdiLockListener listener;
+    private Meters meters;
     /** Set at application stop: no engine starts after it. */
     private volatile boolean stopped;
     /** Releases the locks when the JVM exits without stopping CDI first (Java SE, Helidon: SIGTERM early in startup). */
@@ -76,6 +80,7 @@ public class LockRuntime {
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(extension.beans(beanManager));
         listener = new CdiLockListener(beanManager);
+        meters = Meters.detect(config.metricsEnabled(), beanManager);
         if (executors.owned()) {
             // Outside a Jakarta EE server nothing guarantees that CDI is shut down before the JVM exits.
             // (In a server the application's lifecycle is the container's, and a hook would pin its class loader.)
@@ -151,8 +156,37 @@ public class LockRuntime {
                 // Injectable (a manager that is not used need not have a store); taking a lock fails.
                 return new StorelessLocks(n, stores.noStore(n), this::locks);
             }
-            return new EngineLocks(engine(n), this::locks, transactions);
+            LockEngine engine = engine(n);
+            return new EngineLocks(engine, this::locks, transactions,
+                    new Inspection(engine, config.forceReleaseEnabled(), this::caller));
         });
+    }
+
+    /**
+     * For operations (health checks): the declared lock managers that have a store.
+     *
+     * @return their names, the default manager's empty
+     */
+    public List<String> managersWithStore() {
+        return config.managers().keySet().stream().filter(stores::hasStore).toList();
+    }
+
+    /**
+     * For operations (health checks): the engines started so far; starts none.
+     *
+     * @return a snapshot
+     */
+    public List<LockEngine> startedEngines() {
+        return List.copyOf(engines.values());
+    }
+
+    /**
+     * For operations (health probes): where store calls run, off the caller's thread.
+     *
+     * @return the store-call executor
+     */
+    public java.util.concurrent.Executor storeCalls() {
+        return executors.storeCalls();
     }
 
     /**
@@ -160,7 +194,7 @@ public class LockRuntime {
      * @return its engine, started on first use
      * @throws IllegalArgumentException for an undeclared manager
      */
-    LockEngine engine(String name) {
+    public LockEngine engine(String name) {
         LockEngine engine = engines.get(name);
         if (engine == null) {
             engine = engines.computeIfAbsent(name, this::startEngine);
@@ -170,6 +204,20 @@ public class LockRuntime {
             engine.close();
         }
         return engine;
+    }
+
+    /** Who calls, for the log of an administrative action: the thread, and the principal where there is one. */
+    private String caller() {
+        String thread = "thread '" + Thread.currentThread().getName() + "'";
+        try {
+            jakarta.enterprise.inject.Instance<java.security.Principal> principal =
+                    beanManager.createInstance().select(java.security.Principal.class);
+            String name = principal.isResolvable() ? principal.get().getName() : null;
+            return name == null ? thread + ", no principal" : thread + ", principal '" + name + "'";
+        } catch (RuntimeException e) {
+            // no security context on this thread (Java SE, a thread of the application's own)
+            return thread + ", no principal";
+        }
     }
 
     TransactionSupport transactions() {
@@ -282,7 +330,9 @@ public class LockRuntime {
         LockStore store = stores.open(name);
         try {
             BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
-            return new LockEngine(settings, store, executors.executor(), executors.storeCalls(), listener);
+            EngineMetrics metrics = meters.engine(name, String.valueOf(store));
+            return new LockEngine(settings, meters.metered(store, metrics), executors.executor(), executors.storeCalls(),
+                    listener, metrics);
         } catch (RuntimeException | Error e) {
             store.close();
             throw e;

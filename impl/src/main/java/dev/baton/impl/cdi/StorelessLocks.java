@@ -2,9 +2,11 @@ package dev.baton.impl.cdi;
 
 import dev.baton.Lock;
 import dev.baton.LockConfigurationException;
+import dev.baton.LockInfo;
 import dev.baton.LockOptions;
 import dev.baton.Locks;
 import dev.baton.impl.engine.CurrentLocks;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -85,6 +87,22 @@ final class StorelessLocks implements Locks {
     @Override
     public Optional<Lock> current() {
         return CurrentLocks.current();
+    }
+
+    @Override
+    public Optional<LockInfo> inspect(String key) {
+        throw fail();
+    }
+
+    /** Without a store it holds nothing. */
+    @Override
+    public List<LockInfo> held() {
+        return List.of();
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        throw fail();
     }
 
     /** A fresh exception per call, with this call's stack. */

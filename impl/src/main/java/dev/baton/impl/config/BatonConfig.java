@@ -33,6 +33,10 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.exclusive.hold}</td><td>(none): the hold of every {@code @Exclusive} method that sets none; unset,
  * half the interval to the next planned firing, at most 30 s</td></tr>
  * <tr><td>{@code baton.exclusive.priority}</td><td>{@link dev.baton.Exclusive#DEFAULT_PRIORITY}</td></tr>
+ * <tr><td>{@code baton.admin.force-release}</td><td>false: whether {@code Locks.forceRelease} may free a key whoever
+ * holds it (every manager)</td></tr>
+ * <tr><td>{@code baton.health.enabled}</td><td>true: MicroProfile Health checks, where the Health API is present</td></tr>
+ * <tr><td>{@code baton.metrics.enabled}</td><td>true: metrics through OpenTelemetry, where the API is present</td></tr>
  * <tr><td>{@code baton.shutdown-grace}</td><td>5s: at shutdown, how long to wait for the work under held locks
  * to end (0 to 10m, for every manager)</td></tr>
  * </table>
@@ -46,13 +50,19 @@ public final class BatonConfig {
     public static final String EXCLUSIVE_HOLD = PREFIX + "exclusive.hold";
     /** The priority of the {@code @Exclusive} interceptor. */
     public static final String EXCLUSIVE_PRIORITY = PREFIX + "exclusive.priority";
+    /** Whether {@code Locks.forceRelease} is allowed. */
+    public static final String FORCE_RELEASE = PREFIX + "admin.force-release";
+    /** Whether the MicroProfile Health checks are registered (where the Health API is present). */
+    public static final String HEALTH_ENABLED = PREFIX + "health.enabled";
+    /** Whether metrics are recorded (where the OpenTelemetry API is present). */
+    public static final String METRICS_ENABLED = PREFIX + "metrics.enabled";
 
     private static final Pattern MANAGER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     /** Names that are keys of their own below {@code baton.} and so cannot name a manager. */
     private static final Set<String> RESERVED = Set.of("store", "ttl", "timeout", "prefix", "renew-interval",
-            "interrupt-on-loss", "managers", "interceptor", "shutdown-grace", "exclusive", "memory", "file", "jpa", "redis");
+            "interrupt-on-loss", "managers", "interceptor", "shutdown-grace", "exclusive", "memory", "file", "jpa", "redis", "admin", "health", "metrics");
 
     /** The default of {@code baton.shutdown-grace}: 5 s. */
     public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 5_000;
@@ -65,9 +75,16 @@ public final class BatonConfig {
     private final int interceptorPriority;
     private final long shutdownGraceMillis;
     private final OptionalLong exclusiveHoldMillis;
+    private final boolean forceRelease;
+    private final boolean healthEnabled;
+    private final boolean metricsEnabled;
 
     private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority,
-            long shutdownGraceMillis, OptionalLong exclusiveHoldMillis) {
+            long shutdownGraceMillis, OptionalLong exclusiveHoldMillis, boolean forceRelease, boolean healthEnabled,
+            boolean metricsEnabled) {
+        this.metricsEnabled = metricsEnabled;
+        this.forceRelease = forceRelease;
+        this.healthEnabled = healthEnabled;
         this.config = config;
         this.managers = managers;
         this.interceptorPriority = interceptorPriority;
@@ -114,10 +131,14 @@ public final class BatonConfig {
                 problems.add(EXCLUSIVE_PRIORITY + ": '" + text(config, EXCLUSIVE_PRIORITY).get() + "' is not an integer");
             }
         }
+        boolean forceRelease = bool(config, FORCE_RELEASE, false, problems);
+        boolean health = bool(config, HEALTH_ENABLED, true, problems);
+        boolean metrics = bool(config, METRICS_ENABLED, true, problems);
         if (!problems.isEmpty()) {
             throw new LockConfigurationException("Invalid Baton configuration: " + String.join("; ", problems));
         }
-        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace, exclusiveHold);
+        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace, exclusiveHold,
+                forceRelease, health, metrics);
     }
 
     /**
@@ -185,6 +206,21 @@ public final class BatonConfig {
      */
     public long shutdownGraceMillis() {
         return shutdownGraceMillis;
+    }
+
+    /** @return {@code baton.admin.force-release}: whether {@code Locks.forceRelease} may free keys */
+    public boolean forceReleaseEnabled() {
+        return forceRelease;
+    }
+
+    /** @return {@code baton.health.enabled}: whether the health checks are registered where the Health API is */
+    public boolean healthEnabled() {
+        return healthEnabled;
+    }
+
+    /** @return {@code baton.metrics.enabled}: whether metrics are recorded where the OpenTelemetry API is */
+    public boolean metricsEnabled() {
+        return metricsEnabled;
     }
 
     /**

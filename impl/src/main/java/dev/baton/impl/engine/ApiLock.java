@@ -2,6 +2,7 @@ package dev.baton.impl.engine;
 
 import dev.baton.Lock;
 import dev.baton.LockLostException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -127,6 +128,14 @@ final class ApiLock implements Lock {
     @Override
     public Instant validUntil() {
         return lock.validUntil();
+    }
+
+    @Override
+    public void extend(Duration ttl) {
+        if (released.get()) {
+            throw new LockLostException(lock.key(), lock.fencingToken(), "it was released", null);
+        }
+        lock.extend(ttl);
     }
 
     @Override

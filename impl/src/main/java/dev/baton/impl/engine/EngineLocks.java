@@ -1,9 +1,11 @@
 package dev.baton.impl.engine;
 
 import dev.baton.Lock;
+import dev.baton.LockInfo;
 import dev.baton.LockOptions;
 import dev.baton.Locks;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -19,6 +21,7 @@ public final class EngineLocks implements Locks {
     private final LockEngine engine;
     private final Function<String, Locks> managers;
     private final ReleaseDeferral deferral;
+    private final Inspection inspection;
 
     /**
      * Locks released in the store as soon as their holder releases them.
@@ -36,9 +39,20 @@ public final class EngineLocks implements Locks {
      * @param deferral the units of work (transactions) a lock's store release waits for
      */
     public EngineLocks(LockEngine engine, Function<String, Locks> managers, ReleaseDeferral deferral) {
+        this(engine, managers, deferral, new Inspection(engine, false, () -> Thread.currentThread().getName()));
+    }
+
+    /**
+     * @param engine the manager's engine
+     * @param managers finds other managers by name; throws {@link IllegalArgumentException} for unknown ones
+     * @param deferral the units of work (transactions) a lock's store release waits for
+     * @param inspection the operator's view of the engine's locks
+     */
+    public EngineLocks(LockEngine engine, Function<String, Locks> managers, ReleaseDeferral deferral, Inspection inspection) {
         this.engine = engine;
         this.managers = managers;
         this.deferral = Objects.requireNonNull(deferral, "deferral");
+        this.inspection = Objects.requireNonNull(inspection, "inspection");
     }
 
     @Override
@@ -113,6 +127,21 @@ public final class EngineLocks implements Locks {
     @Override
     public Optional<Lock> current() {
         return CurrentLocks.current();
+    }
+
+    @Override
+    public Optional<LockInfo> inspect(String key) {
+        return inspection.inspect(key);
+    }
+
+    @Override
+    public List<LockInfo> held() {
+        return inspection.held();
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        return inspection.forceRelease(key);
     }
 
     private long ttl(LockOptions options) {

@@ -2,6 +2,8 @@ package dev.baton.impl.engine;
 
 import dev.baton.Lock;
 import dev.baton.LockLostException;
+import dev.baton.LockOptions;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -41,11 +43,14 @@ public final class HeldLock implements Lock {
     private final String storeKey;
     private final String owner;
     private final long fencingToken;
-    private final long ttlMillis;
+    /** The lease each renewal sets: the ttl it was taken with, until {@link #extend} changes it. */
+    private volatile long ttlMillis;
     private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
     /** Completed when the lock is released (its work ended) or abandoned at shutdown. */
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    /** When the acquisition was sent, by the local monotonic clock: the hold time counts from it. */
+    private final long acquiredAtNanos;
     /** When the last successful acquire or renew call was sent, by the local monotonic clock: the lease counts from it. */
     private volatile long leaseStartNanos;
     /** The end of the lease by the local monotonic clock: {@link #leaseStartNanos} plus the ttl. */
@@ -65,6 +70,7 @@ public final class HeldLock implements Lock {
     /** When the renewal in flight was sent. */
     private volatile long renewalSentAtNanos;
     private volatile LockLostException lossReason;
+    private volatile long lostAtNanos;
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
     private volatile Throwable renewalFailure;
 
@@ -78,6 +84,7 @@ public final class HeldLock implements Lock {
         this.fencingToken = fencingToken;
         this.ttlMillis = ttlMillis;
         this.leaseStartNanos = leaseStartNanos;
+        this.acquiredAtNanos = leaseStartNanos;
         this.leaseEndNanos = leaseStartNanos + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         this.boundThread = boundThread;
     }
@@ -100,6 +107,14 @@ public final class HeldLock implements Lock {
     @Override
     public Instant validUntil() {
         return Instant.now().plusNanos(leaseEndNanos - System.nanoTime());
+    }
+
+    @Override
+    public void extend(Duration ttl) {
+        // Validated exactly as a ttl given to LockOptions is.
+        long millis = LockOptions.defaults().withTtl(ttl).ttl().orElseThrow().toMillis();
+        checkHeld();
+        engine.extend(this, millis);
     }
 
     @Override
@@ -240,6 +255,7 @@ public final class HeldLock implements Lock {
             return false;
         }
         lossReason = new LockLostException(key, fencingToken, reason, cause);
+        lostAtNanos = System.nanoTime();
         return true;
     }
 
@@ -250,6 +266,16 @@ public final class HeldLock implements Lock {
 
     LockLostException lossReason() {
         return lossReason;
+    }
+
+    /** @return whether the lock was lost (or revoked) and its holder has not been told yet ({@link #signalLost()}) */
+    boolean lossUntold() {
+        return lossReason != null && !lost.isDone();
+    }
+
+    /** @return when the lock was lost, by the local monotonic clock; meaningful once {@link #lossReason()} is set */
+    long lostAtNanos() {
+        return lostAtNanos;
     }
 
     boolean stillHeldState() {
@@ -323,8 +349,17 @@ public final class HeldLock implements Lock {
         return ttlMillis;
     }
 
+    /** The lease from now on, set by {@link #extend} while it holds the renewal slot, before {@link #leaseRenewed}. */
+    void ttlMillis(long ttl) {
+        ttlMillis = ttl;
+    }
+
     long leaseEndNanos() {
         return leaseEndNanos;
+    }
+
+    long acquiredAtNanos() {
+        return acquiredAtNanos;
     }
 
     long leaseStartNanos() {

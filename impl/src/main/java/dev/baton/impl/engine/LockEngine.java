@@ -75,6 +75,7 @@ public final class LockEngine implements AutoCloseable {
     private final AtomicReference<AutoCloseable> subscription = new AtomicReference<>();
     /** Where the holders are told of losses: user code, so not on the scheduler. */
     private final Executor notifications;
+    private final EngineMetrics metrics;
 
     /**
      * @param settings the manager's settings
@@ -86,6 +87,20 @@ public final class LockEngine implements AutoCloseable {
      */
     public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
             LockListener listener) {
+        this(settings, store, scheduler, storeCalls, listener, EngineMetrics.NONE);
+    }
+
+    /**
+     * @param settings the manager's settings
+     * @param store the store; the engine closes it on {@link #close()}
+     * @param scheduler keeps the time of renewals and lease ends (short tasks only); not shut down by the engine
+     * @param storeCalls runs the renewal calls to the store and tells holders of losses; not shut down by the engine
+     * @param listener told of acquisitions, releases and losses
+     * @param metrics told what happens, for metrics
+     */
+    public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
+            LockListener listener, EngineMetrics metrics) {
+        this.metrics = metrics;
         this.settings = settings;
         this.store = store;
         this.listener = listener;
@@ -95,7 +110,7 @@ public final class LockEngine implements AutoCloseable {
         this.polling = new Polling(turns);
         this.notifications = storeCalls;
         this.renewals = new Renewals(store, settings, scheduler, storeCalls,
-                capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose);
+                capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose, metrics);
     }
 
     /**
@@ -134,10 +149,11 @@ public final class LockEngine implements AutoCloseable {
      */
     public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait) {
         long started = System.nanoTime();
-        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait);
+        Refusal refusal = new Refusal();
+        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait, refusal);
         if (lock == null) {
             throw new LockTimeoutException(key, wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
-                    Duration.ofNanos(System.nanoTime() - started));
+                    Duration.ofNanos(System.nanoTime() - started), refusal.remainingNow());
         }
         return lock;
     }
@@ -152,6 +168,28 @@ public final class LockEngine implements AutoCloseable {
      * @return the held lock, or null
      */
     public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait) {
+        return acquireOrNull(key, ttlMillis, timeoutMillis, wait, new Refusal());
+    }
+
+    /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
+    private HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait, Refusal refusal) {
+        long started = System.nanoTime();
+        HeldLock lock;
+        try {
+            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, wait, refusal);
+        } catch (LockException e) {
+            metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
+            throw e;
+        }
+        metrics.acquisition(lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
+                System.nanoTime() - started);
+        if (lock != null) {
+            metrics.acquiredOnThisThread(key, lock.fencingToken());
+        }
+        return lock;
+    }
+
+    private HeldLock acquireUnmetered(String key, long ttlMillis, long timeoutMillis, boolean wait, Refusal refusal) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         if (closed.get()) {
@@ -169,8 +207,15 @@ public final class LockEngine implements AutoCloseable {
                 throw new LockAlreadyHeldException(key);
             }
             entered = gate.tryEnter(wait ? deadline - System.nanoTime() : 0);
+            if (!entered) {
+                HeldLock local = gate.holder(); // another thread of this JVM kept it: its lease is known here
+                if (local != null) {
+                    long now = System.nanoTime();
+                    refusal.told(OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - now))), now);
+                }
+            }
             if (entered) {
-                lock = contend(gate, key, storeKey, ttlMillis, wait, startedAt, deadline);
+                lock = contend(gate, key, storeKey, ttlMillis, wait, startedAt, deadline, refusal);
                 if (lock != null && closed.get()) {
                     // close() may have listed the held locks before this one joined them: nobody else would
                     // release it. Whoever releases it first (here or close()) also gives the gate back.
@@ -205,6 +250,23 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public Attempt tryOnce(String key, long ttlMillis) {
+        long started = System.nanoTime();
+        Attempt attempt;
+        try {
+            attempt = tryOnceUnmetered(key, ttlMillis);
+        } catch (LockException e) {
+            metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
+            throw e;
+        }
+        metrics.acquisition(attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
+                System.nanoTime() - started);
+        if (attempt.lock() != null) {
+            metrics.acquiredOnThisThread(key, attempt.lock().fencingToken());
+        }
+        return attempt;
+    }
+
+    private Attempt tryOnceUnmetered(String key, long ttlMillis) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         if (closed.get()) {
@@ -268,7 +330,7 @@ public final class LockEngine implements AutoCloseable {
      * the call, so time in this JVM's own queue counts too) and gives the turn up if it stops waiting.
      */
     private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long startedAt,
-            long deadline) throws InterruptedException {
+            long deadline, Refusal refusal) throws InterruptedException {
         gate.contending(Thread.currentThread());
         String waiter = turns && wait ? OwnerTokens.next() : null;
         boolean inTurn = false;
@@ -292,6 +354,7 @@ public final class LockEngine implements AutoCloseable {
                 }
                 long answeredAt = System.nanoTime();
                 inTurn = result.isNextInTurn();
+                refusal.told(result.remainingLeaseMillis(), answeredAt);
                 if (result.isAcquired()) {
                     if (answeredAt - sentAt < TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
                         lock = holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
@@ -350,6 +413,7 @@ public final class LockEngine implements AutoCloseable {
     private HeldLock holding(HeldLock lock) {
         lock.gate().holder(lock);
         held.add(lock);
+        metrics.holding();
         renewals.start(lock);
         try {
             listener.acquired(lock);
@@ -361,10 +425,11 @@ public final class LockEngine implements AutoCloseable {
 
     // --- loss ---
 
-    private void lose(HeldLock lock, String reason, Throwable cause) {
+    private void lose(HeldLock lock, LossKind kind, String reason, Throwable cause) {
         if (!lock.lose(reason, cause, false)) {
             return;
         }
+        metrics.lost(kind);
         BatonLog.lockLost(lock.key(), lock.fencingToken(), reason);
         tellHolder(lock);
     }
@@ -417,6 +482,27 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
+     * {@code Lock.extend}: sets the lease of a held lock to {@code ttlMillis} from now and renews it by that.
+     *
+     * @throws LockLostException if the store says this owner no longer holds the key (the lock is lost)
+     * @throws LockStoreException if the store failed (the lock keeps its lease)
+     */
+    void extend(HeldLock lock, long ttlMillis) {
+        boolean extended;
+        try {
+            extended = renewals.extend(lock, ttlMillis);
+        } catch (RuntimeException e) {
+            throw storeFailure("extending", lock.key(), e);
+        }
+        if (!extended) {
+            lock.checkHeld();
+            throw new LockLostException(lock.key(), lock.fencingToken(), "it could not be extended: " + DISOWNED_AT_EXTEND, null);
+        }
+    }
+
+    private static final String DISOWNED_AT_EXTEND = "the store says this owner no longer holds it";
+
+    /**
      * Called once per lock by {@link HeldLock#keepUntil}, with no renewal in flight: sets the lease once to
      * the time left of the hold, then forgets the lock here without releasing it, so it expires in the store
      * by itself. If the store fails, the lock keeps the lease it had (it is never released early).
@@ -441,7 +527,9 @@ public final class LockEngine implements AutoCloseable {
         if (gate.holder() == lock) {
             gate.holder(null);
         }
-        held.remove(lock);
+        if (held.remove(lock)) {
+            metrics.released(System.nanoTime() - lock.acquiredAtNanos());
+        }
         gate.leave();
         exitGate(lock.storeKey(), gate);
     }
@@ -460,7 +548,8 @@ public final class LockEngine implements AutoCloseable {
 
     // --- keys and gates ---
 
-    private String storeKey(String key) {
+    /** The key as the store sees it (with the prefix), checked. */
+    String storeKey(String key) {
         if (key == null) {
             throw new IllegalArgumentException("lock key must not be null");
         }
@@ -536,6 +625,11 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
+    /** @return the locks of this engine now: held, lost but not yet released, or revoked at shutdown */
+    List<HeldLock> heldLocks() {
+        return List.copyOf(held);
+    }
+
     /**
      * @return how many locks this manager holds now
      */
@@ -607,6 +701,7 @@ public final class LockEngine implements AutoCloseable {
         List<HeldLock> revoked = new ArrayList<>(locks.size());
         for (HeldLock lock : locks) {
             if (lock.lose(SHUTTING_DOWN, null, true)) {
+                metrics.lost(LossKind.SHUTDOWN);
                 tellHolder(lock);
             }
             revoked.add(lock); // a lock lost already is waited for too: its holder releases it when its work ends
@@ -644,8 +739,8 @@ public final class LockEngine implements AutoCloseable {
                 if (lock.abandon()) {
                     BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
                 }
-                if (lock.isAbandoned()) {
-                    held.remove(lock);
+                if (lock.isAbandoned() && held.remove(lock)) {
+                    metrics.released(System.nanoTime() - lock.acquiredAtNanos());
                 }
             }
             unsubscribe();

@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps one engine's held locks renewed, and reports a lock lost when its lease is over.
@@ -42,7 +43,11 @@ final class Renewals {
     /** What the engine does with a lock that is lost. */
     @FunctionalInterface
     interface Losses {
-        void lose(HeldLock lock, String reason, Throwable cause);
+        void lose(HeldLock lock, LossKind kind, String reason, Throwable cause);
+    }
+
+    /** Why a lease is over, for the holder and for counting. */
+    private record Ended(LossKind kind, String reason) {
     }
 
     private static final long RETRY_MAX_MILLIS = 1_000;
@@ -58,12 +63,14 @@ final class Renewals {
     private final boolean batches;
     private final Collection<HeldLock> held;
     private final Losses losses;
+    private final EngineMetrics metrics;
 
     /**
      * @param held the engine's live set of held locks (read to form batches)
      */
     Renewals(LockStore store, ManagerSettings settings, ScheduledExecutorService scheduler, Executor storeCalls,
-            boolean batches, Collection<HeldLock> held, Losses losses) {
+            boolean batches, Collection<HeldLock> held, Losses losses, EngineMetrics metrics) {
+        this.metrics = metrics;
         this.store = store;
         this.settings = settings;
         this.scheduler = scheduler;
@@ -120,6 +127,10 @@ final class Renewals {
         for (HeldLock other : held) {
             if (other != first && other.ttlMillis() == first.ttlMillis() && other.renewable()
                     && other.renewalDueAt() - horizon <= 0 && other.startRenewing()) {
+                if (other.ttlMillis() != first.ttlMillis()) {
+                    other.renewingDone(); // extended to another ttl just before its slot was taken: renewed on its own
+                    continue;
+                }
                 other.cancelRenewal();
                 batch.add(other);
             }
@@ -136,7 +147,7 @@ final class Renewals {
                 lock.renewingDone();
             } else if (sentAt - lock.leaseEndNanos() >= 0) {
                 lock.renewingDone();
-                losses.lose(lock, endedReason(lock, sentAt, sentAt - lock.renewalDueAt()), lock.renewalFailure());
+                lose(lock, ended(lock, sentAt, sentAt - lock.renewalDueAt()));
             } else {
                 live.add(lock);
                 boundNanos = Math.min(boundNanos, lock.leaseEndNanos() - sentAt);
@@ -154,18 +165,70 @@ final class Renewals {
             // without batches a renewal is the one lock it fell due for
             renewed = batches ? store.renewAll(leases(live), ttl, bound) : single(live.get(0), ttl, bound);
         } catch (RuntimeException e) {
+            metrics.renewals(0, live.size());
             live.forEach(lock -> failed(lock, e));
             return;
         }
+        metrics.renewals(renewed.size(), 0);
         for (HeldLock lock : live) {
             lock.renewingDone();
             if (!renewed.contains(lease(lock))) {
-                losses.lose(lock, DISOWNED, null);
+                losses.lose(lock, LossKind.DISOWNED, DISOWNED, null);
             } else if (lock.renewable()) {
                 lock.leaseRenewed(sentAt);
                 scheduleAt(lock, sentAt + intervalNanos(lock));
             }
         }
+    }
+
+    /**
+     * Sets a held lock's lease to {@code ttlMillis} from now and renews it by that from then on ({@code
+     * Lock.extend}), on the caller's thread. A renewal in flight carries the old ttl and could reach the
+     * store after this call, cutting the lease back: the renewal slot is taken first, waiting at most
+     * until the lease ends.
+     *
+     * @return true if extended; false if the store says this owner no longer holds the key (the lock is lost)
+     * @throws RuntimeException what the store threw; the lock keeps its lease, and a renewal is due at once
+     */
+    boolean extend(HeldLock lock, long ttlMillis) {
+        while (!lock.startRenewing()) {
+            if (!lock.renewable() || System.nanoTime() - lock.leaseEndNanos() >= 0) {
+                lock.checkHeld();
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        lock.cancelRenewal();
+        long sentAt = System.nanoTime();
+        long bound = TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - sentAt);
+        if (!lock.renewable() || bound <= 0) {
+            lock.renewingDone();
+            scheduleAt(lock, sentAt); // the regular path reports the loss, with its reason
+            lock.checkHeld();
+            return false;
+        }
+        lock.renewalSent(sentAt);
+        boolean renewed;
+        try {
+            renewed = store.renew(lock.storeKey(), lock.owner(), ttlMillis, bound);
+        } catch (RuntimeException e) {
+            lock.renewingDone();
+            scheduleAt(lock, sentAt); // the old lease still runs: renew it as usual, now
+            throw e;
+        }
+        if (!renewed) {
+            lock.renewingDone();
+            losses.lose(lock, LossKind.DISOWNED, DISOWNED, null);
+            return false;
+        }
+        // The new ttl before the slot is given back: another lock's batch takes along only locks of its own ttl.
+        lock.ttlMillis(ttlMillis);
+        lock.leaseRenewed(sentAt);
+        lock.renewingDone();
+        if (lock.renewable()) {
+            scheduleAt(lock, sentAt + intervalNanos(lock));
+        }
+        return true;
     }
 
     private Set<Lease> single(HeldLock lock, long ttl, long bound) {
@@ -177,7 +240,7 @@ final class Renewals {
         long now = System.nanoTime();
         long remainingNanos = lock.leaseEndNanos() - now;
         if (remainingNanos <= 0) {
-            losses.lose(lock, RENEWALS_FAILED, e);
+            losses.lose(lock, LossKind.RENEWALS_FAILED, RENEWALS_FAILED, e);
             return;
         }
         if (lock.renewalFailure() == null) {
@@ -220,30 +283,34 @@ final class Renewals {
             watchLease(lock); // renewed in the meantime: watch the new end
             return;
         }
-        losses.lose(lock, endedReason(lock, now, now - dueAt), lock.renewalFailure());
+        lose(lock, ended(lock, now, now - dueAt));
+    }
+
+    private void lose(HeldLock lock, Ended ended) {
+        losses.lose(lock, ended.kind(), ended.reason(), lock.renewalFailure());
     }
 
     /**
      * Why the lease of {@code lock} is over at {@code now}, found by a timer that ran {@code lateNanos}
      * later than planned.
      */
-    private static String endedReason(HeldLock lock, long now, long lateNanos) {
+    private static Ended ended(HeldLock lock, long now, long lateNanos) {
         long pauseNanos = Math.max(PAUSE_MIN_NANOS, TimeUnit.MILLISECONDS.toNanos(lock.ttlMillis()) / 4);
         if (lateNanos >= pauseNanos) {
-            return "its lease ended while this process was not running: its renewal timer ran "
+            return new Ended(LossKind.PROCESS_PAUSED, "its lease ended while this process was not running: its renewal timer ran "
                     + TimeUnit.NANOSECONDS.toMillis(lateNanos) + " ms late (a long GC pause, a stopped (SIGSTOP) or"
-                    + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time";
+                    + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time");
         }
         if (lock.renewalFailure() != null) {
-            return RENEWALS_FAILED;
+            return new Ended(LossKind.RENEWALS_FAILED, RENEWALS_FAILED);
         }
         if (lock.renewalInFlight()) {
-            return "its lease ran out before a renewal came back (sent "
+            return new Ended(LossKind.STORE_TOO_SLOW, "its lease ran out before a renewal came back (sent "
                     + TimeUnit.NANOSECONDS.toMillis(now - lock.renewalSentAt())
-                    + " ms earlier: the store is slow or unreachable)";
+                    + " ms earlier: the store is slow or unreachable)");
         }
-        return "its lease ended before a renewal could be sent: the renewal due "
+        return new Ended(LossKind.RENEWAL_NOT_SENT, "its lease ended before a renewal could be sent: the renewal due "
                 + TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lock.renewalDueAt()))
-                + " ms earlier had not run (this process was not running, or its renewal threads were starved)";
+                + " ms earlier had not run (this process was not running, or its renewal threads were starved)");
     }
 }

@@ -190,4 +190,15 @@ public final class BatonLog {
     public static void debug(String what) {
         LOG.log(Level.DEBUG, what);
     }
+
+    /**
+     * @param manager the manager
+     * @param key the key
+     * @param token the fencing token of the holder whose lock was freed
+     * @param caller who asked: thread and principal
+     */
+    public static void forcedRelease(String manager, String key, long token, String caller) {
+        LOG.log(Level.WARNING, "BATON-050 Lock ''{0}'' (fencing token {1}) of {2} was released by force, asked by {3};"
+                + " its holder learns at its next renewal that the lock is lost", key, Long.toString(token), manager(manager), caller);
+    }
 }

@@ -8,6 +8,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.hibernate.validator.cdi.ValidationExtension;
+import org.jboss.weld.junit5.auto.AddBeanClasses;
 import org.jboss.weld.junit5.auto.AddExtensions;
 import org.jboss.weld.junit5.auto.EnableAutoWeld;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -21,5 +22,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TestConfig.class)
 @EnableAutoWeld
 @AddExtensions({BatonExtension.class, ConfigExtension.class, FaultToleranceExtension.class, ValidationExtension.class})
+@AddBeanClasses(NoopMeter.class)
 public @interface FaultToleranceTest {
 }

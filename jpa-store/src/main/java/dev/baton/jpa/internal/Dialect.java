@@ -3,6 +3,7 @@ package dev.baton.jpa.internal;
 import dev.baton.LockConfigurationException;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.Turn;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -259,6 +261,38 @@ public abstract class Dialect {
             return ps.executeUpdate() == 1;
         }
     }
+
+    /**
+     * Reads the key's live holder, by the database clock; a plain read that takes no row lock and so
+     * waits for no writer.
+     *
+     * @param c the connection
+     * @param key the key
+     * @param bound the call's bound
+     * @return the holder, or empty when no live lock holds the key
+     * @throws SQLException if the statement failed
+     */
+    public Optional<Holder> inspect(Connection c, String key, CallBound bound) throws SQLException {
+        String sql = statementPrefix(bound) + "SELECT owner, token, " + remainingMillis() + " FROM " + table
+                + " WHERE lock_key = ? AND expires_at > " + now();
+        try (PreparedStatement ps = prepare(c, sql, bound)) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                // Live by the WHERE clause: a remaining lease rounded down to 0 is still at least 1 ms.
+                return Optional.of(new Holder(rs.getString(1), rs.getLong(2), Math.max(1, rs.getLong(3))));
+            }
+        }
+    }
+
+    /**
+     * What is left of a row's lease, by the database clock.
+     *
+     * @return an SQL expression of the milliseconds from now to {@code expires_at}
+     */
+    protected abstract String remainingMillis();
 
     /**
      * Limits the row lock waits of the statements that follow in the store's transaction to the time

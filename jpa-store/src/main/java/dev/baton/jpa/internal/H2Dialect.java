@@ -125,6 +125,11 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
+    protected String remainingMillis() {
+        return "DATEDIFF(MILLISECOND, " + now() + ", expires_at)";
+    }
+
+    @Override
     protected String now() {
         return STATEMENT_START;
     }

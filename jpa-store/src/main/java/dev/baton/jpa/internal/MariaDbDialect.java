@@ -141,6 +141,11 @@ final class MariaDbDialect extends Dialect {
     }
 
     @Override
+    protected String remainingMillis() {
+        return "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
+    }
+
+    @Override
     protected String now() {
         return "SYSDATE(6)";
     }

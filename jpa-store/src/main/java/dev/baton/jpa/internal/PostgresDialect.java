@@ -177,6 +177,11 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
+    protected String remainingMillis() {
+        return "CAST(CEIL(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000) AS BIGINT)";
+    }
+
+    @Override
     protected String now() {
         return "clock_timestamp()";
     }

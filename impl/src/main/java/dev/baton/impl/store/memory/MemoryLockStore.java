@@ -2,12 +2,14 @@ package dev.baton.impl.store.memory;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,13 +31,13 @@ import java.util.function.LongSupplier;
 public final class MemoryLockStore implements LockStore {
 
     private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(StoreCapability.REMAINING_LEASE,
-            StoreCapability.BATCH_RENEW, StoreCapability.NUL_IN_KEYS, StoreCapability.WAITING_TURNS);
+            StoreCapability.BATCH_RENEW, StoreCapability.NUL_IN_KEYS, StoreCapability.WAITING_TURNS, StoreCapability.INSPECT);
 
     /** Sweep expired entries every this many acquisitions, so abandoned keys do not pile up. */
     private static final int SWEEP_EVERY = 4096;
 
-    /** A key's lock (owner null once released) and its next turn (null if none). */
-    private record Entry(String owner, long expiresAtNanos, WaiterTurn turn) {
+    /** A key's lock (owner null once released), its holder's fencing token, and its next turn (null if none). */
+    private record Entry(String owner, long token, long expiresAtNanos, WaiterTurn turn) {
         boolean liveAt(long now) {
             return owner != null && expiresAtNanos - now > 0;
         }
@@ -46,7 +48,7 @@ public final class MemoryLockStore implements LockStore {
 
         /** What is left once the lock is gone: the live turn, or nothing. */
         Entry withoutLock(long now) {
-            return turnLiveAt(now) ? new Entry(null, now, turn) : null;
+            return turnLiveAt(now) ? new Entry(null, 0, now, turn) : null;
         }
     }
 
@@ -104,7 +106,7 @@ public final class MemoryLockStore implements LockStore {
                 long remaining = (current.expiresAtNanos - now) / 1_000_000;
                 if (mayClaim) {
                     result.set(AcquireResult.nextInTurn(remaining));
-                    return new Entry(current.owner, current.expiresAtNanos, claim);
+                    return new Entry(current.owner, current.token, current.expiresAtNanos, claim);
                 }
                 result.set(AcquireResult.notAcquired(remaining));
                 return current;
@@ -114,8 +116,9 @@ public final class MemoryLockStore implements LockStore {
                 return current;
             }
             // The token is drawn inside the atomic section, after the check; taking the key ends its turn.
-            result.set(AcquireResult.acquired(tokens.incrementAndGet()));
-            return new Entry(owner, now + ttlMillis * 1_000_000, null);
+            long token = tokens.incrementAndGet();
+            result.set(AcquireResult.acquired(token));
+            return new Entry(owner, token, now + ttlMillis * 1_000_000, null);
         });
         return result.get();
     }
@@ -130,7 +133,7 @@ public final class MemoryLockStore implements LockStore {
             long now = nanoClock.getAsLong();
             if (current.turnLiveAt(now) && current.turn.waiter.equals(waiter)) {
                 left[0] = true;
-                return current.liveAt(now) ? new Entry(current.owner, current.expiresAtNanos, null) : null;
+                return current.liveAt(now) ? new Entry(current.owner, current.token, current.expiresAtNanos, null) : null;
             }
             return current;
         });
@@ -146,7 +149,7 @@ public final class MemoryLockStore implements LockStore {
             long now = nanoClock.getAsLong();
             if (owner.equals(current.owner) && current.liveAt(now)) {
                 renewed[0] = true;
-                return new Entry(owner, now + ttlMillis * 1_000_000, current.turn);
+                return new Entry(owner, current.token, now + ttlMillis * 1_000_000, current.turn);
             }
             return current;
         });
@@ -168,6 +171,21 @@ public final class MemoryLockStore implements LockStore {
             return current;
         });
         return released[0];
+    }
+
+    /** {@inheritDoc} A plain read of the key's entry: nothing changes. */
+    @Override
+    public Optional<Holder> inspect(String key) {
+        LockArguments.requireValidKey(key);
+        requireOpen();
+        Entry current = entries.get(key);
+        long now = nanoClock.getAsLong();
+        if (current == null || !current.liveAt(now)) {
+            return Optional.empty();
+        }
+        // Rounded up: a live lease has at least 1 ms left.
+        long remaining = Math.max(1, (current.expiresAtNanos - now + 999_999) / 1_000_000);
+        return Optional.of(new Holder(current.owner, current.token, remaining));
     }
 
     @Override

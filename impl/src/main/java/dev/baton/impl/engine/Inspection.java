@@ -1,0 +1,123 @@
+package dev.baton.impl.engine;
+
+import dev.baton.LockConfigurationException;
+import dev.baton.LockException;
+import dev.baton.LockInfo;
+import dev.baton.LockStoreException;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.logging.BatonLog;
+import dev.baton.spi.Holder;
+import dev.baton.spi.LockStore;
+import dev.baton.spi.StoreCapability;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The operator's view of one lock manager's locks: who holds a key ({@code Locks.inspect}), what this
+ * application holds ({@code Locks.held}), and the administrative force-release. Inspection and
+ * force-release need a store that declares {@link StoreCapability#INSPECT}; a forced release is the
+ * store's ordinary release with the inspected owner, so it is the same compare-and-set as any release
+ * and never touches the key's fencing counter.
+ */
+public final class Inspection {
+
+    /** A holder that changes between inspecting and releasing is looked up again, this often at most. */
+    private static final int FORCE_ATTEMPTS = 3;
+
+    private final LockEngine engine;
+    private final boolean forceReleaseEnabled;
+    private final Supplier<String> caller;
+
+    /**
+     * @param engine the manager's engine
+     * @param forceReleaseEnabled whether {@code baton.admin.force-release} is true
+     * @param caller names who calls (thread and principal), for the log
+     */
+    public Inspection(LockEngine engine, boolean forceReleaseEnabled, Supplier<String> caller) {
+        this.engine = engine;
+        this.forceReleaseEnabled = forceReleaseEnabled;
+        this.caller = caller;
+    }
+
+    /**
+     * @param key the application's key
+     * @return its live holder, if any
+     */
+    public Optional<LockInfo> inspect(String key) {
+        String storeKey = engine.storeKey(key);
+        return holder(key, storeKey).map(h -> new LockInfo(key, h.fencingToken(), Duration.ofMillis(h.remainingLeaseMillis()),
+                heldHere(storeKey, h.owner())));
+    }
+
+    /** @return the locks this manager holds now, by the local estimate of their leases */
+    public List<LockInfo> held() {
+        long now = System.nanoTime();
+        List<LockInfo> held = new ArrayList<>();
+        for (HeldLock lock : engine.heldLocks()) {
+            long remaining = lock.leaseEndNanos() - now;
+            if (lock.stillHeldState() && remaining > 0) {
+                held.add(new LockInfo(lock.key(), lock.fencingToken(), Duration.ofNanos(remaining), true));
+            }
+        }
+        return List.copyOf(held);
+    }
+
+    /**
+     * @param key the application's key
+     * @return true if a live lock held it and this call freed it
+     */
+    public boolean forceRelease(String key) {
+        if (!forceReleaseEnabled) {
+            throw new LockConfigurationException("Releasing lock '" + key + "' by force is not enabled: set "
+                    + BatonConfig.FORCE_RELEASE + "=true to allow Locks.forceRelease");
+        }
+        String storeKey = engine.storeKey(key);
+        for (int attempt = 0; attempt < FORCE_ATTEMPTS; attempt++) {
+            Optional<Holder> holder = holder(key, storeKey);
+            if (holder.isEmpty()) {
+                return false;
+            }
+            boolean released;
+            try {
+                released = engine.store().release(storeKey, holder.get().owner());
+            } catch (LockException | IllegalArgumentException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new LockStoreException("The lock store failed releasing '" + key + "' by force: " + e, e);
+            }
+            if (released) {
+                BatonLog.forcedRelease(engine.name(), key, holder.get().fencingToken(), caller.get());
+                return true;
+            }
+            // released, expired or taken over between the two calls: look again
+        }
+        return false;
+    }
+
+    private Optional<Holder> holder(String key, String storeKey) {
+        LockStore store = engine.store();
+        if (!store.capabilities().contains(StoreCapability.INSPECT)) {
+            throw new UnsupportedOperationException("The lock store " + store + " of " + BatonLog.manager(engine.name())
+                    + " cannot tell who holds '" + key + "': it does not declare the capability " + StoreCapability.INSPECT);
+        }
+        try {
+            return store.inspect(storeKey);
+        } catch (LockException | IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new LockStoreException("The lock store failed inspecting '" + key + "': " + e, e);
+        }
+    }
+
+    private boolean heldHere(String storeKey, String owner) {
+        for (HeldLock lock : engine.heldLocks()) {
+            if (lock.storeKey().equals(storeKey) && lock.owner().equals(owner)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

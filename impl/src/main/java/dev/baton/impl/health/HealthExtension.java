@@ -1,0 +1,36 @@
+package dev.baton.impl.health;
+
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.support.OptionalApis;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import jakarta.enterprise.inject.spi.Extension;
+import java.util.Locale;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Registers Baton's MicroProfile Health checks ({@link StoresReadinessCheck}, {@link RenewalsLivenessCheck})
+ * where the application has the Health API and {@code baton.health.enabled} is not {@code false}. The
+ * check classes name Health API types, so they are only loaded here, after the API was found: without
+ * it this extension adds nothing and loads nothing of it.
+ */
+public class HealthExtension implements Extension {
+
+    void registerChecks(@Observes BeforeBeanDiscovery event) {
+        if (!enabled() || !healthApiPresent(HealthExtension.class.getClassLoader())) {
+            return;
+        }
+        event.addAnnotatedType(StoresReadinessCheck.class, StoresReadinessCheck.class.getName());
+        event.addAnnotatedType(RenewalsLivenessCheck.class, RenewalsLivenessCheck.class.getName());
+    }
+
+    /** A value that is neither true nor false fails the deployment when the configuration is validated. */
+    private static boolean enabled() {
+        return !ConfigProvider.getConfig().getOptionalValue(BatonConfig.HEALTH_ENABLED, String.class)
+                .map(value -> value.trim().toLowerCase(Locale.ROOT)).filter("false"::equals).isPresent();
+    }
+
+    private static boolean healthApiPresent(ClassLoader loader) {
+        return OptionalApis.present("org.eclipse.microprofile.health.HealthCheck", loader);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.baton.impl.health;
+
+import dev.baton.impl.cdi.LockRuntime;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * Readiness {@value #NAME}: UP when the store of every lock manager that has one answers a probe
+ * ({@link StoreProbe}) within {@value #PROBE_TIMEOUT_MILLIS} ms. Data per manager ({@code default} for the
+ * default one): {@code <manager>.store}, {@code <manager>.status} (UP or DOWN), {@code <manager>.millis}
+ * (how long the probe took) and, when DOWN, {@code <manager>.error}. A manager not used yet is started
+ * (its store connects) by the first probe.
+ */
+@Readiness
+@ApplicationScoped
+public class StoresReadinessCheck implements HealthCheck {
+
+    /** The check's name. */
+    public static final String NAME = "baton-stores";
+    /** How long a store may take to answer the probe. */
+    static final long PROBE_TIMEOUT_MILLIS = 2_000;
+
+    private final Map<String, StoreProbe> probes = new ConcurrentHashMap<>();
+
+    @Inject
+    LockRuntime runtime;
+
+    @Override
+    public HealthCheckResponse call() {
+        HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME);
+        boolean up = true;
+        for (String manager : runtime.managersWithStore()) {
+            String name = manager.isEmpty() ? "default" : manager;
+            StoreProbe.Result result;
+            String store;
+            try {
+                var engine = runtime.engine(manager);
+                store = String.valueOf(engine.store());
+                result = probes.computeIfAbsent(manager, m -> new StoreProbe())
+                        .probe(engine.store(), PROBE_TIMEOUT_MILLIS, runtime.storeCalls());
+            } catch (RuntimeException e) {
+                store = "(not started)";
+                result = new StoreProbe.Result(false, 0, String.valueOf(e));
+            }
+            up &= result.up();
+            response.withData(name + ".store", store)
+                    .withData(name + ".status", result.up() ? "UP" : "DOWN")
+                    .withData(name + ".millis", result.millis());
+            if (result.error() != null) {
+                response.withData(name + ".error", result.error());
+            }
+        }
+        return response.status(up).build();
+    }
+}

@@ -1,0 +1,83 @@
+package dev.baton.impl.metrics;
+
+import dev.baton.impl.engine.EngineMetrics;
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.ForwardingLockStore;
+import dev.baton.spi.Holder;
+import dev.baton.spi.Lease;
+import dev.baton.spi.LockStore;
+import dev.baton.spi.Turn;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/** A store whose every call is timed, by operation, into a manager's {@link EngineMetrics}. */
+final class MeteredStore extends ForwardingLockStore {
+
+    private final EngineMetrics metrics;
+
+    MeteredStore(LockStore delegate, EngineMetrics metrics) {
+        super(delegate);
+        this.metrics = metrics;
+    }
+
+    private <T> T timed(String operation, Supplier<T> call) {
+        long started = System.nanoTime();
+        try {
+            return call.get();
+        } finally {
+            metrics.storeCall(operation, System.nanoTime() - started);
+        }
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+        return timed("acquire", () -> super.acquire(key, owner, ttlMillis));
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return timed("acquire", () -> super.acquire(key, owner, ttlMillis, maxWaitMillis));
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        return timed("acquire", () -> super.acquire(key, owner, ttlMillis, maxWaitMillis, turn));
+    }
+
+    @Override
+    public boolean leaveTurn(String key, String waiter) {
+        return timed("leave_turn", () -> super.leaveTurn(key, waiter));
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis) {
+        return timed("renew", () -> super.renew(key, owner, ttlMillis));
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return timed("renew", () -> super.renew(key, owner, ttlMillis, maxWaitMillis));
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        return timed("release", () -> super.release(key, owner));
+    }
+
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        return timed("renew_all", () -> super.renewAll(leases, ttlMillis));
+    }
+
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        return timed("renew_all", () -> super.renewAll(leases, ttlMillis, maxWaitMillis));
+    }
+
+    @Override
+    public Optional<Holder> inspect(String key) {
+        return timed("inspect", () -> super.inspect(key));
+    }
+}
