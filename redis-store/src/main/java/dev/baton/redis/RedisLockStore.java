@@ -6,6 +6,7 @@ import dev.baton.redis.internal.RedisSettings;
 import dev.baton.redis.internal.Scripts;
 import dev.baton.redis.internal.Scripts.Script;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
@@ -31,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -82,7 +84,7 @@ public final class RedisLockStore implements LockStore {
 
     private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(StoreCapability.PERSISTENT,
             StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW, StoreCapability.RELEASE_NOTIFICATION,
-            StoreCapability.WAITING_TURNS, StoreCapability.NUL_IN_KEYS);
+            StoreCapability.WAITING_TURNS, StoreCapability.NUL_IN_KEYS, StoreCapability.INSPECT);
 
     private static final System.Logger LOG = System.getLogger(RedisLockStore.class.getName());
     private static final byte[] NO_WAITER = new byte[0];
@@ -218,6 +220,19 @@ public final class RedisLockStore implements LockStore {
         Long released = run("release", key, Scripts.RELEASE, ScriptOutputType.INTEGER, keys(key),
                 new byte[][] {ascii(owner), channel}, commandTimeoutMillis);
         return released == 1;
+    }
+
+    /** {@inheritDoc} One script: the record's owner, token and lease end, compared with Redis' clock. */
+    @Override
+    public Optional<Holder> inspect(String key) {
+        LockArguments.requireValidKey(key);
+        List<Object> answer = run("inspect", key, Scripts.INSPECT, ScriptOutputType.MULTI, keys(key), new byte[0][],
+                commandTimeoutMillis);
+        if (answer.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Holder(new String((byte[]) answer.get(0), StandardCharsets.US_ASCII),
+                Long.parseLong(new String((byte[]) answer.get(1), StandardCharsets.US_ASCII)), (Long) answer.get(2)));
     }
 
     @Override

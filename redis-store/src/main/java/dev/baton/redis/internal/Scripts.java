@@ -160,6 +160,18 @@ public final class Scripts {
             return 0
             """);
 
+    /**
+     * KEYS[1] the record. Returns {@code {owner, token, remaining lease ms}} of a live lock (the token as
+     * text: exact), else an empty list.
+     */
+    public static final Script INSPECT = Script.of("inspect", """
+            local r = redis.call('HMGET', KEYS[1], 'o', 'e', 't')
+            if r[1] and live(r[2]) then
+              return {r[1], r[3], math.max(1, math.floor((tonumber(r[2]) - now) / 1000))}
+            end
+            return {}
+            """);
+
     private Scripts() {
     }
 

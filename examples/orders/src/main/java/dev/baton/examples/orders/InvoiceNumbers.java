@@ -7,6 +7,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * A CDI bean that uses {@link Locks} programmatically: the invoice of an order is issued under the
@@ -18,6 +19,18 @@ public class InvoiceNumbers {
 
     /** Stamps the order with the invoice's token, only while the token is still the lock's current one. */
     private static final String STAMP = "UPDATE example_order SET invoice_token = ?1 WHERE id = ?2 AND {fence}";
+
+    /**
+     * With the locks elsewhere (e.g. {@code baton.store=redis}) the order itself checks the token: a write
+     * with a token lower than one it has seen is refused, so a holder that lost its lock to a newer one cannot
+     * overwrite the newer holder's invoice.
+     */
+    private static final String STAMP_IF_NEWER = "UPDATE example_order SET invoice_token = ?1 WHERE id = ?2"
+            + " AND (invoice_token IS NULL OR invoice_token < ?1)";
+
+    @Inject
+    @ConfigProperty(name = "baton.store", defaultValue = "jpa")
+    String store;
 
     @Inject
     Locks locks;
@@ -41,7 +54,9 @@ public class InvoiceNumbers {
                 return null;
             }
             long token = lock.fencingToken();
-            int written = fencedWrites().executeUpdate(em, key, token, STAMP, token, orderId);
+            int written = store.equals("jpa")
+                    ? fencedWrites().executeUpdate(em, key, token, STAMP, token, orderId)
+                    : em.createNativeQuery(STAMP_IF_NEWER).setParameter(1, token).setParameter(2, orderId).executeUpdate();
             if (written == 0) {
                 throw new IllegalStateException("the lock on " + key + " was lost before the invoice was written");
             }

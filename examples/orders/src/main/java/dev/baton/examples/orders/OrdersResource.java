@@ -1,5 +1,6 @@
 package dev.baton.examples.orders;
 
+import dev.baton.Locks;
 import dev.baton.Synchronized;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -34,6 +35,9 @@ public class OrdersResource {
 
     @Inject
     InvoiceNumbers invoices;
+
+    @Inject
+    Locks locks;
 
     @GET
     public String get(@PathParam("id") String id) {
@@ -89,6 +93,22 @@ public class OrdersResource {
             throw new NotFoundException("no order " + id);
         }
         return number;
+    }
+
+    /**
+     * Who holds {@code order:<id>} now, as the lock store tells it ({@code Locks.inspect}, any store that can
+     * inspect): {@code {"key":...,"held":true,"token":N,"remainingMillis":M,"here":true|false}}, or
+     * {@code {"key":...,"held":false}}.
+     */
+    @GET
+    @Path("holder")
+    public String holder(@PathParam("id") String id) {
+        String key = "order:" + id;
+        String json = "{\"key\":\"" + key.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return locks.inspect(key)
+                .map(holder -> json + ",\"held\":true,\"token\":" + holder.fencingToken() + ",\"remainingMillis\":"
+                        + holder.remainingLease().toMillis() + ",\"here\":" + holder.heldHere() + "}")
+                .orElse(json + ",\"held\":false}");
     }
 
     /** The lock store's row of {@code order:<id>}: the last fencing token and whether it is held now. */

@@ -32,6 +32,15 @@ final class PostgresOrdersWar {
      * @return {@code target}
      */
     static Path write(Path war, Path driver, String jdbcUrl, Path target) throws IOException {
+        return write(war, driver, jdbcUrl, target, false);
+    }
+
+    /**
+     * As {@link #write(Path, Path, String, Path)}, optionally with the URL's {@code user} also as the data
+     * sources' {@code <user>} element: WildFly takes it only from there; Payara, given a user, insists on a
+     * password too, and takes the user from the URL.
+     */
+    static Path write(Path war, Path driver, String jdbcUrl, Path target, boolean userElement) throws IOException {
         boolean rewritten = false;
         Files.createDirectories(target.getParent());
         try (ZipInputStream in = new ZipInputStream(Files.newInputStream(war));
@@ -42,7 +51,7 @@ final class PostgresOrdersWar {
                 }
                 out.putNextEntry(new ZipEntry(entry.getName()));
                 if (entry.getName().equals(WEB_XML)) {
-                    out.write(pointAtPostgres(new String(in.readAllBytes(), StandardCharsets.UTF_8), jdbcUrl)
+                    out.write(pointAtPostgres(new String(in.readAllBytes(), StandardCharsets.UTF_8), jdbcUrl, userElement)
                             .getBytes(StandardCharsets.UTF_8));
                     rewritten = true;
                 } else {
@@ -62,15 +71,14 @@ final class PostgresOrdersWar {
         return target;
     }
 
-    private static String pointAtPostgres(String webXml, String jdbcUrl) {
+    private static String pointAtPostgres(String webXml, String jdbcUrl, boolean userElement) {
         String xmlUrl = jdbcUrl.replace("&", "&amp;");
         String result = webXml
                 .replace("<class-name>org.h2.jdbcx.JdbcDataSource</class-name>",
                         "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>")
                 .replaceAll("jdbc:h2:[^<]*", Matcher.quoteReplacement(xmlUrl));
-        // the user as its own element too: WildFly's data sources take it from there, not from the URL
         Matcher user = USER.matcher(jdbcUrl);
-        if (user.find()) {
+        if (userElement && user.find()) {
             result = result.replace("</url>", "</url>\n    <user>" + user.group(1) + "</user>");
         }
         if (result.contains("jdbc:h2:") || result.contains("org.h2.") || !result.contains("PGSimpleDataSource")) {

@@ -11,7 +11,7 @@ class TwoPayaraMicroInstancesIT extends TwoInstancesScenario {
         PayaraMicroProcess.Builder builder = PayaraMicroProcess.builder(Path.of(required("baton.demo.payaraMicro")), war)
                 .name(name)
                 .logDirectory(directory);
-        CONFIGURATION.forEach(builder::systemProperty);
+        configuration().forEach(builder::systemProperty);
         PayaraMicroProcess process = builder.start();
         return new Instance("Payara Micro " + name, process.baseUri(), process);
     }

@@ -13,7 +13,13 @@ class TwoWildFlyInstancesIT extends TwoInstancesScenario {
     @Override
     Instance start(String name, Path war, Path directory) throws Exception {
         WildFlyProcess server = WildFlyProcess.start(Path.of(required("baton.demo.wildflyHome")), name, war,
-                directory.resolve(name), CONFIGURATION, Duration.ofMinutes(3));
+                directory.resolve(name), configuration(), Duration.ofMinutes(3));
         return new Instance("WildFly " + name, server.baseUri(), server);
+    }
+
+    /** WildFly takes a data source's user from its element, not from the URL. */
+    @Override
+    boolean userAsElement() {
+        return true;
     }
 }
