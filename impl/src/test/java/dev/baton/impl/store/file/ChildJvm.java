@@ -85,7 +85,8 @@ final class ChildJvm implements AutoCloseable {
     public void close() throws IOException {
         try {
             if (process.isAlive()) {
-                signal("CONT"); // a stopped process may not die of SIGKILL before it is continued on some systems
+                // A stopped process may not die of SIGKILL before it is continued on some systems; it may exit meanwhile.
+                new ProcessBuilder("kill", "-CONT", Long.toString(pid())).start().waitFor();
                 process.destroyForcibly();
             }
             process.waitFor(10, TimeUnit.SECONDS);
