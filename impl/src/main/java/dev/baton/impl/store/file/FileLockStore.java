@@ -14,6 +14,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Locks in a directory shared by the processes of one machine (or of several, on a shared volume whose
@@ -70,6 +71,11 @@ public final class FileLockStore implements LockStore {
 
     private static final long PID = ProcessHandle.current().pid();
 
+    /** Look for lapsed locks of this JVM every this many acquisitions (see {@link #sweep()}). */
+    private static final int SWEEP_EVERY = 256;
+
+    private static final AtomicLong ACQUISITIONS = new AtomicLong();
+
     private final Path configured;
     private volatile Path directory;
     private volatile FencingCounter counter;
@@ -95,6 +101,9 @@ public final class FileLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         requireBound(maxWaitMillis, 0);
+        if (ACQUISITIONS.incrementAndGet() % SWEEP_EVERY == 0) {
+            sweep();
+        }
         return inCriticalSection(key, Math.max(maxWaitMillis, MIN_SECTION_WAIT_MILLIS), AcquireResult::notAcquired,
                 (file, now, deadline) -> {
                     LockRecord current = current(file, now);
@@ -117,7 +126,7 @@ public final class FileLockStore implements LockStore {
                         slot.release();
                         throw e;
                     }
-                    file.slot = new SharedFile.Slot(token, slot);
+                    file.slot = new SharedFile.Slot(token, slot, now + ttlMillis);
                     return AcquireResult.acquired(token);
                 });
     }
@@ -140,6 +149,10 @@ public final class FileLockStore implements LockStore {
                 return false;
             }
             file.write(current.renewedUntil(now + ttlMillis).encode());
+            SharedFile.Slot own = file.slot;
+            if (own != null && own.token() == current.token()) {
+                file.slot = new SharedFile.Slot(own.token(), own.lock(), now + ttlMillis);
+            }
             return true;
         });
     }
@@ -233,8 +246,10 @@ public final class FileLockStore implements LockStore {
 
     private <T> T inCriticalSection(String key, long boundMillis, OnTimeout<T> onTimeout, Section<T> section) {
         requireOpen();
-        Path dir = directory();
-        Path path = dir.resolve(LockFileNames.fileName(key));
+        return inCriticalSection(directory().resolve(LockFileNames.fileName(key)), boundMillis, onTimeout, section);
+    }
+
+    private static <T> T inCriticalSection(Path path, long boundMillis, OnTimeout<T> onTimeout, Section<T> section) {
         long deadline = System.nanoTime() + Math.min(boundMillis, LockArguments.MAX_DURATION_MILLIS) * 1_000_000;
         // Waits below poll; an interrupt would turn them into spins. The call is short: keep the interrupt for later.
         boolean interrupted = Thread.interrupted();
@@ -265,6 +280,21 @@ public final class FileLockStore implements LockStore {
             }
             if (interrupted) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Lets go of the liveness regions of this JVM's locks whose leases are over, so that locks nobody here
+     * releases (lost, abandoned) do not keep their files open. Each file is looked at in its critical
+     * section, as any operation would, and skipped when that is busy: it is looked at again later.
+     */
+    static void sweep() {
+        for (Path lapsed : SharedFiles.withLapsedSlots(System.currentTimeMillis())) {
+            try {
+                inCriticalSection(lapsed, 0, () -> null, (file, now, deadline) -> current(file, now));
+            } catch (LockStoreException e) {
+                // Only housekeeping: the next operation on the key tries again and reports its own failure.
             }
         }
     }

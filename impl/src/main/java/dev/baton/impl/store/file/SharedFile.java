@@ -47,8 +47,13 @@ final class SharedFile {
 
     private static final int MAX_RECORD_BYTES = 8192;
 
-    /** A liveness region held by this JVM: the key's current holder, if the record still names its token. */
-    record Slot(long token, FileLock lock) {
+    /**
+     * A liveness region held by this JVM: the key's current holder, if the record still names its token.
+     *
+     * @param expiresAtMillis the lease's end as this JVM last wrote it: when it has passed, {@link SharedFiles}
+     *     looks at the file again, so a lock nobody here releases does not keep its file open forever
+     */
+    record Slot(long token, FileLock lock, long expiresAtMillis) {
     }
 
     final Path path;

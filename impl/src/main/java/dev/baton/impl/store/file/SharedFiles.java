@@ -2,6 +2,8 @@ package dev.baton.impl.store.file;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -65,6 +67,21 @@ final class SharedFiles {
             }
             return null;
         });
+    }
+
+    /**
+     * @param nowMillis the wall clock
+     * @return the files in which this JVM holds a liveness region whose lease, as this JVM last wrote it, is over
+     */
+    static List<Path> withLapsedSlots(long nowMillis) {
+        List<Path> lapsed = new ArrayList<>();
+        OPEN.forEach((path, file) -> {
+            SharedFile.Slot slot = file.slot;
+            if (slot != null && slot.expiresAtMillis() <= nowMillis) {
+                lapsed.add(path);
+            }
+        });
+        return lapsed;
     }
 
     /** @return how many files this JVM has open, for tests */

@@ -125,6 +125,21 @@ class FileStoreKeysTest {
         assertThat(SharedFiles.openCount()).as("released keys' files are closed").isEqualTo(before);
     }
 
+    @Test
+    void filesOfLocksWhoseLeaseRanOutUnreleasedAreClosedByTheSweep() throws Exception {
+        int before = SharedFiles.openCount();
+        for (int i = 0; i < 20; i++) {
+            assertThat(store.acquire("lapsing-" + i, UUID.randomUUID().toString(), 1).isAcquired()).isTrue();
+        }
+        assertThat(SharedFiles.openCount()).as("held keys keep their files open").isGreaterThanOrEqualTo(before + 20);
+        Thread.sleep(20);
+
+        FileLockStore.sweep();
+
+        assertThat(SharedFiles.openCount()).as("files of lapsed locks (and maybe earlier tests' lapsed locks) closed")
+                .isLessThanOrEqualTo(before);
+    }
+
     private static String printable(String key) {
         return "'" + (key.length() > 20 ? key.substring(0, 20) + "...(" + key.length() + " chars)" : key).replace("\u0000", "\\0") + "'";
     }
