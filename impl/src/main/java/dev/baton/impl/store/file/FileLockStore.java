@@ -175,6 +175,7 @@ public final class FileLockStore implements LockStore {
 
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        requireOpen();
         requireBound(maxWaitMillis, 1);
         long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
         Set<Lease> renewed = new HashSet<>();
@@ -185,6 +186,11 @@ public final class FileLockStore implements LockStore {
             }
         }
         return renewed;
+    }
+
+    @Override
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        return renewAll(leases, ttlMillis, DEFAULT_BOUND_MILLIS);
     }
 
     @Override
