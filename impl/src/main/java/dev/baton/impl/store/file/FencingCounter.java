@@ -17,6 +17,13 @@ final class FencingCounter {
     /** The counter file's name: it can never be a lock file's ({@link LockFileNames}). */
     static final String FILE_NAME = "fencing-counter";
 
+    /**
+     * Every draw may wait this long for other draws, even inside a call with a shorter bound: a draw takes
+     * a fraction of a millisecond, so only a process stopped inside one holds the counter longer, and that
+     * is reported, not taken for a held key.
+     */
+    private static final long MIN_WAIT_NANOS = 1_000_000_000L;
+
     private final Path path;
 
     FencingCounter(Path directory) {
@@ -27,12 +34,14 @@ final class FencingCounter {
      * Draws the next token. Called inside a key's critical section, so tokens follow the order in which
      * the key was taken.
      *
-     * @param deadlineNanos when to give up waiting for another process's draw
+     * @param callDeadlineNanos when the call's bound runs out; the draw waits at least {@link #MIN_WAIT_NANOS}
      * @return the token, positive
      * @throws IOException if the file cannot be used
      * @throws LockStoreException if it stays locked past the deadline, or holds something else than a counter
      */
-    long next(long deadlineNanos) throws IOException {
+    long next(long callDeadlineNanos) throws IOException {
+        long floor = System.nanoTime() + MIN_WAIT_NANOS;
+        long deadlineNanos = callDeadlineNanos - floor < 0 ? floor : callDeadlineNanos;
         SharedFile file = SharedFiles.use(path);
         try {
             if (!CriticalSection.enterThisJvm(file, deadlineNanos)) {

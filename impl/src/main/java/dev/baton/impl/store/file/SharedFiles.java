@@ -84,6 +84,11 @@ final class SharedFiles {
         return lapsed;
     }
 
+    /** @return whether this JVM has {@code path} open, for tests */
+    static boolean isOpen(Path path) {
+        return OPEN.containsKey(path);
+    }
+
     /** @return how many files this JVM has open, for tests */
     static int openCount() {
         return OPEN.size();

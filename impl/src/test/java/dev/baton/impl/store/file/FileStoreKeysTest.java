@@ -127,17 +127,18 @@ class FileStoreKeysTest {
 
     @Test
     void filesOfLocksWhoseLeaseRanOutUnreleasedAreClosedByTheSweep() throws Exception {
-        int before = SharedFiles.openCount();
+        List<Path> files = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            assertThat(store.acquire("lapsing-" + i, UUID.randomUUID().toString(), 1).isAcquired()).isTrue();
+            String key = "lapsing-" + i;
+            assertThat(store.acquire(key, UUID.randomUUID().toString(), 300).isAcquired()).isTrue();
+            files.add(directory.toRealPath().resolve(LockFileNames.fileName(key)));
         }
-        assertThat(SharedFiles.openCount()).as("held keys keep their files open").isGreaterThanOrEqualTo(before + 20);
-        Thread.sleep(20);
+        assertThat(files).as("held keys keep their files open").allMatch(SharedFiles::isOpen);
+        Thread.sleep(400);
 
         FileLockStore.sweep();
 
-        assertThat(SharedFiles.openCount()).as("files of lapsed locks (and maybe earlier tests' lapsed locks) closed")
-                .isLessThanOrEqualTo(before);
+        assertThat(files).as("files of locks whose lease ran out, released by nobody").noneMatch(SharedFiles::isOpen);
     }
 
     private static String printable(String key) {
