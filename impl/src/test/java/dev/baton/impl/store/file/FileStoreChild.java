@@ -27,6 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>{@code hold <dir> <key> <ttl>}: takes the key, prints {@code ACQUIRED <token>}, then answers stdin lines
  * {@code renew <ttl>} ({@code RENEW true|false}) and {@code release} ({@code RELEASE true|false}) until EOF.</li>
  * <li>{@code try <dir> <key>}: one acquire; prints {@code TRY true|false}.</li>
+ * <li>{@code section <dir> <key>}: takes the key file's critical section and keeps it; prints {@code IN}.</li>
  * </ul>
  */
 public final class FileStoreChild {
@@ -41,6 +42,7 @@ public final class FileStoreChild {
                     Path.of(args[6]));
             case "hold" -> hold(store, args[2], Long.parseLong(args[3]));
             case "try" -> System.out.println("TRY " + store.acquire(args[2], owner(), 60_000).isAcquired());
+            case "section" -> section(Path.of(args[1]).resolve(LockFileNames.fileName(args[2])));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -129,6 +131,18 @@ public final class FileStoreChild {
                 System.out.println("RELEASE " + store.release(key, owner));
             }
             System.out.flush();
+        }
+    }
+
+    /** Takes the file's critical section by hand and keeps it, like a process stopped inside an operation. */
+    private static void section(Path file) throws Exception {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                FileLock section = channel.lock(SharedFile.MUTEX_POSITION, 1, false)) {
+            System.out.println("IN " + section.position());
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // until the parent closes our stdin or kills us
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.impl.store.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.spi.AcquireResult;
 import java.nio.charset.StandardCharsets;
@@ -175,6 +176,28 @@ class FileStoreProcessesTest {
         assertThat(failures).as("calls that failed because their thread was interrupted").isEmpty();
         assertThat(calls.get()).as("calls made while being interrupted").isGreaterThan(100);
         assertThat(store.release("busy", owner)).isTrue();
+    }
+
+    @Test
+    void aProcessStuckInsideTheCriticalSectionBoundsCallsInsteadOfHangingThem() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String owner = owner();
+        assertThat(store.acquire("stuck", owner, 60_000).isAcquired()).isTrue();
+        try (ChildJvm stuck = ChildJvm.start(logs.resolve("stuck.err"), "section", directory.toString(), "stuck")) {
+            assertThat(stuck.line(60)).startsWith("IN ");
+
+            long start = System.nanoTime();
+            AcquireResult refused = store.acquire("stuck", owner(), 60_000, 300);
+            long acquireMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(refused.isAcquired()).as("an acquisition that could not get in within its bound").isFalse();
+            assertThat(acquireMillis).as("ms the bounded acquisition took").isBetween(250L, 2_000L);
+
+            assertThatThrownBy(() -> store.renew("stuck", owner, 60_000, 300))
+                    .isInstanceOf(dev.baton.LockStoreException.class)
+                    .hasMessageContaining("critical section");
+        }
+        assertThat(store.renew("stuck", owner, 60_000)).as("the holder's renewal once the stuck process is gone").isTrue();
+        assertThat(store.release("stuck", owner)).isTrue();
     }
 
     private static AcquireResult awaitAcquired(FileLockStore store, String key, long withinMillis) throws InterruptedException {
