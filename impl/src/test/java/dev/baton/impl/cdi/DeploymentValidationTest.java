@@ -164,7 +164,7 @@ class DeploymentValidationTest {
     void anUnknownStore() {
         assertDeploymentFails(new String[] {"baton.store=cassandra"}, Fine.class)
                 .hasStackTraceContaining("baton.store: unknown store 'cassandra'")
-                .hasStackTraceContaining("available: memory");
+                .hasStackTraceContaining("available: file, memory");
     }
 
     @Test

@@ -1,0 +1,87 @@
+package dev.baton.impl.store.file;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.CRC32;
+
+/**
+ * What a lock file says about its key's lock: the key itself (to detect a shared hashed name), the owner,
+ * the fencing token (which also names the holder's liveness region, see {@link SharedFile#slotPosition}),
+ * the lease's end on the wall clock, and the holder's process id (for people reading the file).
+ *
+ * <p>Stored as a few lines of ASCII ending with a CRC-32 of the lines before it. A file that is empty
+ * holds no lock; so does one that does not check out (a process that died while writing it): the writer
+ * held the file's critical section, so nobody else can have relied on a half-written record.
+ *
+ * @param key the key
+ * @param owner the owner token
+ * @param token the fencing token of the acquisition
+ * @param expiresAtMillis the end of the lease, in epoch milliseconds
+ * @param pid the process that took the lock
+ */
+record LockRecord(String key, String owner, long token, long expiresAtMillis, long pid) {
+
+    private static final String MAGIC = "baton-file-lock 1";
+
+    /** @return whether the lease still runs at {@code nowMillis} */
+    boolean leaseRunsAt(long nowMillis) {
+        return expiresAtMillis > nowMillis;
+    }
+
+    LockRecord renewedUntil(long newExpiresAtMillis) {
+        return new LockRecord(key, owner, token, newExpiresAtMillis, pid);
+    }
+
+    byte[] encode() {
+        String body = MAGIC + "\n"
+                + "key=" + Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8)) + "\n"
+                + "owner=" + owner + "\n"
+                + "token=" + token + "\n"
+                + "expires=" + expiresAtMillis + "\n"
+                + "pid=" + pid + "\n";
+        return (body + "crc=" + crc(body.getBytes(StandardCharsets.US_ASCII)) + "\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * @param data the file's bytes
+     * @return the record, or empty when the file holds none (empty, or not a whole record)
+     */
+    static Optional<LockRecord> decode(byte[] data) {
+        String text = new String(data, StandardCharsets.US_ASCII);
+        int crcAt = text.indexOf("crc=");
+        int crcEnd = crcAt < 0 ? -1 : text.indexOf('\n', crcAt);
+        if (!text.startsWith(MAGIC + "\n") || crcEnd < 0) {
+            return Optional.empty();
+        }
+        String body = text.substring(0, crcAt);
+        if (!text.substring(crcAt + 4, crcEnd).equals(crc(body.getBytes(StandardCharsets.US_ASCII)))) {
+            return Optional.empty();
+        }
+        Map<String, String> fields = new HashMap<>();
+        for (String line : body.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                fields.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        try {
+            return Optional.of(new LockRecord(
+                    new String(Base64.getDecoder().decode(fields.get("key")), StandardCharsets.UTF_8),
+                    java.util.Objects.requireNonNull(fields.get("owner")),
+                    Long.parseLong(fields.get("token")),
+                    Long.parseLong(fields.get("expires")),
+                    Long.parseLong(fields.get("pid"))));
+        } catch (RuntimeException e) { // a field missing or mangled although the CRC matched: not ours
+            return Optional.empty();
+        }
+    }
+
+    private static String crc(byte[] bytes) {
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        return Long.toHexString(crc.getValue());
+    }
+}

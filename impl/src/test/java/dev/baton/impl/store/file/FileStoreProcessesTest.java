@@ -1,0 +1,223 @@
+package dev.baton.impl.store.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.spi.AcquireResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * The file store across real processes: forked JVMs ({@link FileStoreChild}) on one directory under
+ * {@code target/}. Exclusion is counted by the processes themselves in a probe file of their own, never
+ * inferred from timing.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class FileStoreProcessesTest {
+
+    private Path directory;
+    private Path logs;
+
+    @BeforeEach
+    void directory(TestInfo info) throws Exception {
+        Path base = Path.of("target", "file-store-processes", info.getTestMethod().orElseThrow().getName() + "-" + UUID.randomUUID());
+        directory = Files.createDirectories(base.resolve("locks"));
+        logs = base;
+    }
+
+    @Test
+    void processesExcludeEachOtherOverManyRoundsAndTheirTokensKeepIncreasing() throws Exception {
+        int processes = 3;
+        int threads = 2;
+        int rounds = 100;
+        Path probe = Files.writeString(logs.resolve("probe"), "0 0\n");
+        Path log = Files.createFile(logs.resolve("tokens"));
+        List<ChildJvm> children = new ArrayList<>();
+        List<String> ends = new ArrayList<>();
+        try {
+            for (int i = 0; i < processes; i++) {
+                children.add(ChildJvm.start(logs.resolve("child-" + i + ".err"), "rounds", directory.toString(), "shared",
+                        Integer.toString(rounds), Integer.toString(threads), probe.toString(), log.toString()));
+            }
+            for (ChildJvm child : children) {
+                assertThat(child.line(60)).isEqualTo("READY");
+            }
+            for (ChildJvm child : children) {
+                child.send("go");
+            }
+            for (ChildJvm child : children) {
+                ends.add(child.line(120));
+            }
+        } finally {
+            for (ChildJvm child : children) {
+                child.close();
+            }
+        }
+
+        assertThat(Files.readString(probe).trim()).as("holders inside, overlaps seen").isEqualTo("0 0");
+        assertThat(ends).as("each child's end: how many of its releases failed").containsOnly("DONE 0");
+        List<String> lines = Files.readAllLines(log, StandardCharsets.US_ASCII);
+        assertThat(lines).hasSize(processes * threads * rounds);
+        Map<String, Integer> perProcess = new HashMap<>();
+        long previous = 0;
+        for (String line : lines) {
+            String[] fields = line.split(" ");
+            long token = Long.parseLong(fields[0]);
+            assertThat(token).as("token after %d, in the order the holders of all processes took the key", previous)
+                    .isGreaterThan(previous);
+            previous = token;
+            perProcess.merge(fields[1], 1, Integer::sum);
+        }
+        assertThat(perProcess).as("rounds per process").hasSize(processes).allSatisfy((pid, n) -> assertThat(n).isEqualTo(threads * rounds));
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC}) // destroyForcibly is SIGKILL there
+    void killingTheHolderWithSigkillFreesItsKeyAtOnce() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        long childToken;
+        try (ChildJvm holder = ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "order:42", "60000")) {
+            childToken = token(holder.line(60));
+            AcquireResult refused = store.acquire("order:42", owner(), 60_000);
+            assertThat(refused.isAcquired()).as("the live holder's key").isFalse();
+            assertThat(refused.remainingLeaseMillis().orElseThrow()).as("the holder's remaining lease").isGreaterThan(50_000);
+
+            holder.process().destroyForcibly();
+            assertThat(holder.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        long killed = System.nanoTime();
+        AcquireResult taken = awaitAcquired(store, "order:42", 5_000);
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+
+        assertThat(tookMillis).as("ms from the kill to the takeover of a key with 58+ s of lease left").isLessThan(2_000);
+        assertThat(taken.fencingToken()).isGreaterThan(childToken);
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC}) // SIGSTOP and SIGCONT
+    void aHungHolderLosesItsKeyWhenItsLeaseRunsOut() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        long ttl = 3_000;
+        try (ChildJvm holder = ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "report", Long.toString(ttl))) {
+            long childToken = token(holder.line(60));
+            long acquiredBy = System.nanoTime(); // the child's lease began before it said so
+            holder.signal("STOP");
+
+            AcquireResult refused = store.acquire("report", owner(), 60_000);
+            assertThat(refused.isAcquired()).as("a stopped process is alive: its lease still holds the key").isFalse();
+            AcquireResult taken = awaitAcquired(store, "report", ttl + 5_000);
+            long afterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredBy);
+            assertThat(afterMillis).as("ms from the stopped holder's acquisition to the takeover")
+                    .isGreaterThanOrEqualTo(ttl - 1_000).isLessThan(ttl + 2_000);
+            assertThat(taken.fencingToken()).isGreaterThan(childToken);
+
+            holder.signal("CONT");
+            holder.send("renew 60000");
+            assertThat(holder.line(30)).as("the woken holder's renewal").isEqualTo("RENEW false");
+            holder.send("release");
+            assertThat(holder.line(30)).as("the woken holder's release").isEqualTo("RELEASE false");
+            assertThat(store.acquire("report", owner(), 60_000).isAcquired()).as("the successor still holds it").isFalse();
+        }
+    }
+
+    @Test
+    void interruptingCallersDoesNotDropTheLocksThisJvmHolds() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String owner = owner();
+        assertThat(store.acquire("busy", owner, 60_000).isAcquired()).isTrue();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong calls = new AtomicLong();
+        List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Thread caller = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        store.acquire("busy", owner(), 60_000);
+                        store.renew("busy", owner(), 60_000);
+                    } catch (RuntimeException e) {
+                        failures.add(e);
+                    }
+                    Thread.interrupted(); // keep calling whatever we were told
+                    calls.incrementAndGet();
+                }
+            });
+            caller.start();
+            callers.add(caller);
+        }
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < until) { // interrupts land in the middle of reads, writes and lock calls
+            callers.forEach(Thread::interrupt);
+            Thread.onSpinWait();
+        }
+        stop.set(true);
+        for (Thread caller : callers) {
+            caller.join();
+        }
+
+        try (ChildJvm other = ChildJvm.start(logs.resolve("other.err"), "try", directory.toString(), "busy")) {
+            assertThat(other.line(60)).as("another process, while this JVM still holds the key").isEqualTo("TRY false");
+        }
+        assertThat(failures).as("calls that failed because their thread was interrupted").isEmpty();
+        assertThat(calls.get()).as("calls made while being interrupted").isGreaterThan(100);
+        assertThat(store.release("busy", owner)).isTrue();
+    }
+
+    @Test
+    void aProcessStuckInsideTheCriticalSectionBoundsCallsInsteadOfHangingThem() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String owner = owner();
+        assertThat(store.acquire("stuck", owner, 60_000).isAcquired()).isTrue();
+        try (ChildJvm stuck = ChildJvm.start(logs.resolve("stuck.err"), "section", directory.toString(), "stuck")) {
+            assertThat(stuck.line(60)).startsWith("IN ");
+
+            long start = System.nanoTime();
+            AcquireResult refused = store.acquire("stuck", owner(), 60_000, 300);
+            long acquireMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(refused.isAcquired()).as("an acquisition that could not get in within its bound").isFalse();
+            assertThat(acquireMillis).as("ms the bounded acquisition took").isBetween(250L, 2_000L);
+
+            assertThatThrownBy(() -> store.renew("stuck", owner, 60_000, 300))
+                    .isInstanceOf(dev.baton.LockStoreException.class)
+                    .hasMessageContaining("critical section");
+        }
+        assertThat(store.renew("stuck", owner, 60_000)).as("the holder's renewal once the stuck process is gone").isTrue();
+        assertThat(store.release("stuck", owner)).isTrue();
+    }
+
+    private static AcquireResult awaitAcquired(FileLockStore store, String key, long withinMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(withinMillis);
+        while (true) {
+            AcquireResult result = store.acquire(key, owner(), 60_000);
+            if (result.isAcquired()) {
+                return result;
+            }
+            assertThat(System.nanoTime()).as("%s taken within %d ms", key, withinMillis).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    private static long token(String line) {
+        assertThat(line).startsWith("ACQUIRED ");
+        return Long.parseLong(line.substring("ACQUIRED ".length()));
+    }
+
+    private static String owner() {
+        return UUID.randomUUID().toString();
+    }
+}
