@@ -10,6 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** A small HTTP client for the scenarios: plain {@code java.net.http}, no JAX-RS client needed. */
 public final class Http {
@@ -22,8 +25,25 @@ public final class Http {
     private Http() {
     }
 
-    /** A response: status code and body text. */
-    public record Response(int status, String body) {
+    /**
+     * A response: status code, body text and headers (names as the server sent them).
+     *
+     * @param status the status code
+     * @param body the body
+     * @param headers the headers
+     */
+    public record Response(int status, String body, Map<String, List<String>> headers) {
+
+        /** A response without headers. */
+        public Response(int status, String body) {
+            this(status, body, Map.of());
+        }
+
+        /** @return the first value of a header, its name compared without case */
+        public Optional<String> header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .flatMap(e -> e.getValue().stream()).findFirst();
+        }
     }
 
     /** GET {@code path} relative to the deployment's {@code base} URL. */
@@ -68,7 +88,7 @@ public final class Http {
         HttpRequest built = request.timeout(RuntimeTck.scaled(Duration.ofSeconds(60))).build();
         try {
             HttpResponse<String> response = CLIENT.send(built, HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.body());
+            return new Response(response.statusCode(), response.body(), response.headers().map());
         } catch (IOException e) {
             throw new UncheckedIOException(built.method() + " " + built.uri() + " failed", e);
         } catch (InterruptedException e) {

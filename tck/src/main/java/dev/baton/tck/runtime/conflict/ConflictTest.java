@@ -21,8 +21,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * While one request holds {@code gate:<id>}: a request that waits gets 409 Conflict after the
  * per-method timeout of {@code microprofile-config.properties} (not the 30 s global one), a request
- * with {@code await = false} gets 409 at once, both bodies name the key; once the holder is done the
- * lock is free again.
+ * with {@code await = false} gets 409 at once, both bodies name the key; both are RFC 9457 problems
+ * ({@code application/problem+json}), the second with a {@code Retry-After} from the holder's remaining lease;
+ * once the holder is done the lock is free again.
  */
 @ExtendWith(ArquillianExtension.class)
 class ConflictTest {
@@ -30,12 +31,14 @@ class ConflictTest {
     /** Deliberately long: a request that used it instead of the override would hang the test. */
     static final String GLOBAL_TIMEOUT = "30s";
     static final long METHOD_TIMEOUT_MILLIS = 300;
+    /** The holders' lease: a Retry-After is never longer. */
+    static final long HOLDER_TTL_SECONDS = 20;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return RuntimeTck.withConfig(
                 RuntimeTck.scenario("baton-tck-conflict").addClasses(GateResource.class),
-                "baton.timeout", GLOBAL_TIMEOUT,
+                "baton.timeout", GLOBAL_TIMEOUT, "baton.ttl", HOLDER_TTL_SECONDS + "s",
                 GateResource.class.getName() + "/waitFor/Synchronized/timeout", METHOD_TIMEOUT_MILLIS + "ms");
     }
 
@@ -51,6 +54,7 @@ class ConflictTest {
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
         assertThat(waiter.status()).as(waiter.body()).isEqualTo(409);
+        assertProblem(waiter);
         assertThat(waiter.body()).contains("gate:t1")
                 .as("the body carries the configured timeout and how long the request waited")
                 .contains("\"timeoutMillis\":" + METHOD_TIMEOUT_MILLIS + ",")
@@ -64,6 +68,14 @@ class ConflictTest {
         assertThat(Http.post(base, "api/gate/wait/t1").status()).isEqualTo(200);
     }
 
+    /** An RFC 9457 problem: its media type, and the members a client reads. */
+    private static void assertProblem(Http.Response conflict) {
+        assertThat(conflict.header("Content-Type")).as("the 409's media type (headers %s)", conflict.headers())
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(conflict.body()).as("an RFC 9457 problem").contains("\"status\":409")
+                .contains("\"type\":\"urn:dev.baton:problem:lock-timeout\"").contains("\"title\":");
+    }
+
     @Test
     void aRequestThatDoesNotWaitGets409AtOnce() {
         CompletableFuture<Http.Response> holder = hold("t2");
@@ -71,8 +83,14 @@ class ConflictTest {
         Http.Response conflict = Http.post(base, "api/gate/try/t2");
 
         assertThat(conflict.status()).as(conflict.body()).isEqualTo(409);
+        assertProblem(conflict);
         assertThat(conflict.body()).contains("gate:t2")
                 .as("a request that does not wait has a timeout of zero").contains("\"timeoutMillis\":0,");
+        // the store reported the holder's remaining lease (every store of the suite's deployments does): when to retry
+        String retryAfter = conflict.header("Retry-After").orElseThrow(() -> new AssertionError(
+                "no Retry-After header on a 409 whose holder's lease is known: " + conflict.headers() + " " + conflict.body()));
+        assertThat(Long.parseLong(retryAfter.trim())).as("Retry-After, whole seconds up to the holder's ttl")
+                .isBetween(1L, HOLDER_TTL_SECONDS);
 
         release("t2", holder);
         assertThat(Http.post(base, "api/gate/try/t2").status()).isEqualTo(200);
