@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -26,6 +27,18 @@ public class StoresReadinessCheck implements HealthCheck {
     /** How long a store may take to answer the probe. */
     static final long PROBE_TIMEOUT_MILLIS = 2_000;
 
+    /**
+     * Each probe on a plain daemon thread of its own, not on the store-call pool: the server calls health
+     * checks on threads of its own, outside the application, and a managed thread started from there never
+     * ran the probe on Payara Micro (readiness stayed DOWN: "the previous probe has not come back"). Probes
+     * are rare (one per health request, none while one is out).
+     */
+    private static final Executor PROBE_THREAD = probe -> {
+        Thread thread = new Thread(probe, "baton-health-probe");
+        thread.setDaemon(true);
+        thread.start();
+    };
+
     private final Map<String, StoreProbe> probes = new ConcurrentHashMap<>();
 
     @Inject
@@ -43,7 +56,7 @@ public class StoresReadinessCheck implements HealthCheck {
                 var engine = runtime.engine(manager);
                 store = String.valueOf(engine.store());
                 result = probes.computeIfAbsent(manager, m -> new StoreProbe())
-                        .probe(engine.store(), PROBE_TIMEOUT_MILLIS, runtime.storeCalls());
+                        .probe(engine.store(), PROBE_TIMEOUT_MILLIS, PROBE_THREAD);
             } catch (RuntimeException e) {
                 store = "(not started)";
                 result = new StoreProbe.Result(false, 0, String.valueOf(e));

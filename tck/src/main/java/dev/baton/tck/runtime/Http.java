@@ -46,6 +46,11 @@ public final class Http {
         }
     }
 
+    /** GET an absolute URI (e.g. an endpoint of the server, not of the deployment). */
+    public static Response get(URI uri) {
+        return send(HttpRequest.newBuilder(uri).GET());
+    }
+
     /** GET {@code path} relative to the deployment's {@code base} URL. */
     public static Response get(URL base, String path) {
         return send(HttpRequest.newBuilder(resolve(base, path)).GET());

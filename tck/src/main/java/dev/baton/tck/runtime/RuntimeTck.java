@@ -50,6 +50,9 @@ public final class RuntimeTck {
      */
     public static final String TAG_EE11 = "ee11";
 
+    /** Tag of scenarios that need MicroProfile Health ({@code /health/ready} of the server). */
+    public static final String TAG_HEALTH = "health";
+
     private RuntimeTck() {
     }
 

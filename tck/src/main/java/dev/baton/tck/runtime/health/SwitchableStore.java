@@ -1,0 +1,47 @@
+package dev.baton.tck.runtime.health;
+
+import dev.baton.LockStoreException;
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.LockStore;
+import dev.baton.tck.runtime.support.LockTable;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The deployment's store (an application {@code LockStore} bean): in memory, with a switch that makes every
+ * call fail with {@link LockStoreException}, as a store does whose backend cannot be reached.
+ */
+@ApplicationScoped
+public class SwitchableStore implements LockStore {
+
+    private final LockTable locks = new LockTable();
+    private volatile boolean unreachable;
+
+    /** @param down whether every call fails from now on */
+    public void unreachable(boolean down) {
+        unreachable = down;
+    }
+
+    private void requireReachable() {
+        if (unreachable) {
+            throw new LockStoreException("the test's store is switched off (unreachable)");
+        }
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+        requireReachable();
+        return locks.acquire(key, owner, ttlMillis);
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis) {
+        requireReachable();
+        return locks.renew(key, owner, ttlMillis);
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        requireReachable();
+        return locks.release(key, owner);
+    }
+}
