@@ -19,12 +19,17 @@ import java.util.regex.Pattern;
 
 /**
  * One Payara Micro process running one WAR, started as
- * {@code java [jvm args] [-Dkey=value...] -jar payara-micro.jar --nocluster --port <p> --contextroot <root> --deploy <war>}
+ * {@code java [jvm args] [-Dkey=value...] -jar payara-micro.jar --port <p> --contextroot <root> [loopback options] --deploy <war>}
  * with the {@code java} of the running JVM, its output in a log file.
  *
  * <p>{@link Builder#start()} returns once the application answers HTTP, or fails with the log's last
- * lines. {@link #close()} stops the process (gracefully first). The HTTP listener is bound to
- * 127.0.0.1 only; {@code --nocluster} keeps two processes on one machine from forming a data grid.
+ * lines. {@link #close()} stops the process (gracefully first).
+ *
+ * <p>Everything it listens on is bound to 127.0.0.1: the HTTP listener through a pre-boot command, the
+ * data grid (Hazelcast, which {@code --nocluster} still starts on every interface) through
+ * {@code --interfaces 127.0.0.1}, a TCP/IP member list on 127.0.0.1 and
+ * {@code -Dhazelcast.socket.bind.any=false}. Each process gets a cluster name of its own, so two of them
+ * on one machine never form one grid (their EJB timers stay their own).
  *
  * <pre>{@code
  * try (PayaraMicroProcess server = PayaraMicroProcess.builder(microJar, war)
@@ -41,6 +46,8 @@ public final class PayaraMicroProcess implements AutoCloseable {
     public static final String LOOPBACK = "127.0.0.1";
 
     private static final int LOG_TAIL_LINES = 40;
+    /** Hazelcast's first port; a second process on the machine takes the next one. */
+    private static final int DATA_GRID_PORT = 6900;
     private static final String DEPLOYMENT_FAILED = "Exception while loading the app";
     private static final Pattern BOOTED = Pattern.compile("Payara Micro .+ ready in .+\\(ms\\)");
 
@@ -92,6 +99,11 @@ public final class PayaraMicroProcess implements AutoCloseable {
     /** @return the operating system's process id */
     public long pid() {
         return process.pid();
+    }
+
+    /** @return the operating system's view of the process (its listening sockets, for example) */
+    public ProcessHandle processHandle() {
+        return process.toHandle();
     }
 
     /** @return whether the process is still running */
@@ -342,9 +354,13 @@ public final class PayaraMicroProcess implements AutoCloseable {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmArgs);
+            command.add("-Dhazelcast.socket.bind.any=false");
             systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
             command.addAll(List.of("-jar", microJar.toString(),
-                    "--nocluster",
+                    "--interfaces", LOOPBACK,
+                    "--clustermode", "tcpip:" + LOOPBACK + ":" + DATA_GRID_PORT,
+                    "--hzpublicaddress", LOOPBACK,
+                    "--clustername", name,
                     "--disablephonehome",
                     "--port", Integer.toString(port),
                     "--prebootcommandfile", preboot.toString(),
