@@ -3,28 +3,36 @@ package dev.baton;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
- * How to acquire one lock with {@link Locks}: the lease, the timeout, and whether to wait at all.
- * Immutable; unset values take the lock manager's configured defaults.
+ * How to acquire one lock with {@link Locks}: the lease, the timeout, whether to wait at all, and how to
+ * poll the store while waiting. Immutable; unset values take the lock manager's configured defaults.
  *
  * <pre>{@code
  * LockOptions.defaults().withTtl(Duration.ofMinutes(2)).withTimeout(Duration.ofSeconds(3))
  * LockOptions.defaults().withoutWaiting()
+ * LockOptions.defaults().withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20)).withPollJitter(0.2)
  * }</pre>
  */
 public final class LockOptions {
 
-    private static final LockOptions DEFAULTS = new LockOptions(null, null, true);
+    private static final LockOptions DEFAULTS = new LockOptions(null, null, true, null, null, null);
 
     private final Duration ttl;
     private final Duration timeout;
     private final boolean wait;
+    private final Duration pollMin;
+    private final Duration pollMax;
+    private final Double pollJitter;
 
-    private LockOptions(Duration ttl, Duration timeout, boolean wait) {
+    private LockOptions(Duration ttl, Duration timeout, boolean wait, Duration pollMin, Duration pollMax, Double pollJitter) {
         this.ttl = ttl;
         this.timeout = timeout;
         this.wait = wait;
+        this.pollMin = pollMin;
+        this.pollMax = pollMax;
+        this.pollJitter = pollJitter;
     }
 
     /**
@@ -44,7 +52,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if the ttl is out of range
      */
     public LockOptions withTtl(Duration ttl) {
-        return new LockOptions(checkDuration("ttl", ttl), timeout, wait);
+        return new LockOptions(checkDuration("ttl", ttl), timeout, wait, pollMin, pollMax, pollJitter);
     }
 
     /**
@@ -55,7 +63,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if the timeout is out of range
      */
     public LockOptions withTimeout(Duration timeout) {
-        return new LockOptions(ttl, checkDuration("timeout", timeout), true);
+        return new LockOptions(ttl, checkDuration("timeout", timeout), true, pollMin, pollMax, pollJitter);
     }
 
     /**
@@ -64,7 +72,42 @@ public final class LockOptions {
      * @return new options
      */
     public LockOptions withoutWaiting() {
-        return new LockOptions(ttl, timeout, false);
+        return new LockOptions(ttl, timeout, false, pollMin, pollMax, pollJitter);
+    }
+
+    /**
+     * Returns options that poll the store with these pauses while waiting for a lock another instance holds:
+     * the first pause is {@code min}, each next one twice as long, up to {@code max}. A release in this JVM,
+     * or one the store notifies, wakes the waiter at once; polling is the safety net.
+     *
+     * @param min the first pause: at least 1 ms and at most 365 days, whole milliseconds
+     * @param max the longest pause: at least {@code min} and at most 365 days, whole milliseconds
+     * @return new options
+     * @throws IllegalArgumentException if a pause is out of range, or {@code max} is shorter than {@code min}
+     */
+    public LockOptions withPollInterval(Duration min, Duration max) {
+        checkDuration("poll min interval", min);
+        checkDuration("poll max interval", max);
+        if (max.compareTo(min) < 0) {
+            throw new IllegalArgumentException("poll max interval (" + max + ") must not be shorter than the poll min interval ("
+                    + min + ")");
+        }
+        return new LockOptions(ttl, timeout, wait, min, max, pollJitter);
+    }
+
+    /**
+     * Returns options that take a random part of up to {@code jitter} off each pause between two polls, so
+     * waiters do not poll in step.
+     *
+     * @param jitter from 0 (no randomness) to 1 (a pause anywhere from nothing to its full length)
+     * @return new options
+     * @throws IllegalArgumentException if the jitter is not from 0 to 1
+     */
+    public LockOptions withPollJitter(double jitter) {
+        if (!(jitter >= 0 && jitter <= 1)) {
+            throw new IllegalArgumentException("poll jitter must be from 0 to 1, was " + jitter);
+        }
+        return new LockOptions(ttl, timeout, wait, pollMin, pollMax, jitter);
     }
 
     /**
@@ -94,6 +137,33 @@ public final class LockOptions {
         return wait;
     }
 
+    /**
+     * The first pause between two polls, if set.
+     *
+     * @return the minimum poll interval, or empty for the manager's
+     */
+    public Optional<Duration> pollMinInterval() {
+        return Optional.ofNullable(pollMin);
+    }
+
+    /**
+     * The longest pause between two polls, if set.
+     *
+     * @return the maximum poll interval, or empty for the manager's
+     */
+    public Optional<Duration> pollMaxInterval() {
+        return Optional.ofNullable(pollMax);
+    }
+
+    /**
+     * The jitter of the pauses between two polls, if set.
+     *
+     * @return the jitter, or empty for the manager's
+     */
+    public OptionalDouble pollJitter() {
+        return pollJitter == null ? OptionalDouble.empty() : OptionalDouble.of(pollJitter);
+    }
+
     private static Duration checkDuration(String what, Duration value) {
         Objects.requireNonNull(value, what);
         if (value.isNegative() || value.isZero()) {
@@ -113,16 +183,20 @@ public final class LockOptions {
         return o instanceof LockOptions other
                 && Objects.equals(ttl, other.ttl)
                 && Objects.equals(timeout, other.timeout)
-                && wait == other.wait;
+                && wait == other.wait
+                && Objects.equals(pollMin, other.pollMin)
+                && Objects.equals(pollMax, other.pollMax)
+                && Objects.equals(pollJitter, other.pollJitter);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ttl, timeout, wait);
+        return Objects.hash(ttl, timeout, wait, pollMin, pollMax, pollJitter);
     }
 
     @Override
     public String toString() {
-        return "LockOptions[ttl=" + ttl + ", timeout=" + timeout + ", wait=" + wait + "]";
+        return "LockOptions[ttl=" + ttl + ", timeout=" + timeout + ", wait=" + wait + ", pollMin=" + pollMin + ", pollMax="
+                + pollMax + ", pollJitter=" + pollJitter + "]";
     }
 }

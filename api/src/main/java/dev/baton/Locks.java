@@ -67,7 +67,7 @@ public interface Locks {
      * Acquires the lock with these options.
      *
      * @param key the key
-     * @param options ttl, timeout and whether to wait
+     * @param options ttl, timeout, whether to wait, and how to poll the store while waiting
      * @return the held lock; close it to release
      * @throws LockTimeoutException if the lock was not acquired in time (or at once, not waiting)
      * @throws LockInterruptedException if the thread was interrupted while waiting
@@ -115,7 +115,7 @@ public interface Locks {
      * Runs {@code work} under the lock, acquired with these options.
      *
      * @param key the key
-     * @param options ttl, timeout and whether to wait
+     * @param options ttl, timeout, whether to wait, and how to poll the store while waiting
      * @param work the work, given the held lock
      * @param <T> the result type
      * @param <E> what the work may throw
@@ -152,7 +152,7 @@ public interface Locks {
      * Runs {@code action} under the lock, acquired with these options.
      *
      * @param key the key
-     * @param options ttl, timeout and whether to wait
+     * @param options ttl, timeout, whether to wait, and how to poll the store while waiting
      * @param action the action, given the held lock
      * @param <E> what the action may throw
      * @throws E what the action threw

@@ -42,6 +42,14 @@ import java.lang.annotation.Target;
  * ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d}); an empty value takes the lock
  * manager's configured default ({@code baton.timeout}, {@code baton.ttl}).
  *
+ * <h2>Polling</h2>
+ * While a caller waits for a lock another instance holds, it asks the store again after a pause: the first
+ * pause is {@link #pollMinInterval()}, each next one twice as long up to {@link #pollMaxInterval()}, and a
+ * random part of up to {@link #pollJitter()} of each pause is taken off, so waiters do not ask in step. A
+ * release in this JVM, or one the store notifies, wakes the waiter at once; polling is the safety net. Empty
+ * values take the manager's ({@code baton.poll-min-interval}, {@code baton.poll-max-interval},
+ * {@code baton.poll-jitter}: 5 ms, 500 ms and 0.5 unless configured).
+ *
  * <h2>Configuration overrides</h2>
  * Each member can be overridden with MicroProfile Config, in the MicroProfile Fault Tolerance style:
  * {@code <fully.qualified.Class>/<method>/Synchronized/<member>}, then
@@ -111,6 +119,36 @@ public @interface Synchronized {
      */
     @Nonbinding
     String ttl() default "";
+
+    /**
+     * The first pause between two polls of the store while waiting, for example {@code "10ms"}; the pauses
+     * double from there up to {@link #pollMaxInterval()}. Empty: the manager's
+     * ({@code baton.poll-min-interval}, 5 ms unless configured). Must not be longer than the maximum.
+     *
+     * @return the minimum poll interval as a duration string
+     */
+    @Nonbinding
+    String pollMinInterval() default "";
+
+    /**
+     * The longest pause between two polls of the store while waiting, for example {@code "50ms"}: on a
+     * store that does not notify releases, how late at most a waiter sees that the key is free. Empty: the
+     * manager's ({@code baton.poll-max-interval}, 500 ms unless configured).
+     *
+     * @return the maximum poll interval as a duration string
+     */
+    @Nonbinding
+    String pollMaxInterval() default "";
+
+    /**
+     * The largest fraction of each pause taken off at random, from {@code "0"} (every waiter polls on the
+     * same schedule) to {@code "1"} (a pause anywhere from nothing to its full length), for example
+     * {@code "0.25"}. Empty: the manager's ({@code baton.poll-jitter}, 0.5 unless configured).
+     *
+     * @return the jitter as a decimal fraction
+     */
+    @Nonbinding
+    String pollJitter() default "";
 
     /**
      * The named lock manager to use, declared in {@code baton.managers} and configured under

@@ -50,6 +50,33 @@ class LocksApiTest {
     }
 
     @Test
+    void badPollSettingsAreRejectedWithAClearMessage() {
+        LockOptions options = LockOptions.defaults();
+        assertThatThrownBy(() -> options.withPollInterval(Duration.ZERO, Duration.ofMillis(20)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poll min interval must be positive");
+        assertThatThrownBy(() -> options.withPollInterval(Duration.ofMillis(5), Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poll max interval must be positive");
+        assertThatThrownBy(() -> options.withPollInterval(Duration.ofMillis(50), Duration.ofMillis(20)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("poll max interval (PT0.02S) must not be shorter than the poll min interval (PT0.05S)");
+        assertThatThrownBy(() -> options.withPollInterval(Duration.ofNanos(1_500_000), Duration.ofMillis(20)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whole milliseconds");
+        for (double bad : new double[] {-0.1, 1.01, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThatThrownBy(() -> options.withPollJitter(bad)).as("jitter %s", bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poll jitter must be from 0 to 1, was " + bad);
+        }
+        LockOptions set = options.withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20)).withPollJitter(0).withTtl(Duration.ofSeconds(5));
+        assertThat(set.pollMinInterval()).contains(Duration.ofMillis(2));
+        assertThat(set.pollMaxInterval()).contains(Duration.ofMillis(20));
+        assertThat(set.pollJitter()).hasValue(0.0);
+        assertThat(set).isEqualTo(options.withTtl(Duration.ofSeconds(5)).withPollJitter(0)
+                .withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20)));
+        assertThat(set).isNotEqualTo(options.withTtl(Duration.ofSeconds(5)));
+        assertThat(options.pollMinInterval()).isEmpty();
+        assertThat(options.pollJitter()).isEmpty();
+    }
+
+    @Test
     void tooLongOrSubMillisecondDurationsAreRejected() {
         assertThatThrownBy(() -> LockOptions.defaults().withTtl(Duration.ofDays(366))).hasMessageContaining("at most 365 days");
         assertThatThrownBy(() -> LockOptions.defaults().withTtl(Duration.ofNanos(1_500_000))).hasMessageContaining("whole milliseconds");

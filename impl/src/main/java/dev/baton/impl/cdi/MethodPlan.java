@@ -1,5 +1,6 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.impl.config.PollPolicy;
 import java.lang.reflect.Method;
 
 /**
@@ -12,10 +13,11 @@ import java.lang.reflect.Method;
  * @param ttlMillis the lease
  * @param timeoutMillis the wait
  * @param await whether to wait
+ * @param poll how to poll the store while waiting: the manager's, with the method's own values over it
  * @param async whether the method returns a {@link java.util.concurrent.CompletionStage}, held until it completes
  */
 record MethodPlan(String description, String manager, KeySource keys, long ttlMillis, long timeoutMillis, boolean await,
-        boolean async) {
+        PollPolicy poll, boolean async) {
 
     /** Computes a lock key from an invocation. */
     @FunctionalInterface

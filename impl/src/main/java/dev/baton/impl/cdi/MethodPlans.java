@@ -7,12 +7,15 @@ import dev.baton.impl.config.AnnotationOverrides;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.key.KeyTemplate;
 import dev.baton.impl.key.TemplateException;
 import jakarta.enterprise.inject.spi.CDI;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -76,8 +79,38 @@ final class MethodPlans {
         long ttl = duration(overrides, "ttl", annotation.ttl(), settings.get().ttlMillis());
         long timeout = duration(overrides, "timeout", annotation.timeout(), settings.get().timeoutMillis());
         boolean await = overrides.get("await").map(v -> bool(v, overrides.key("await"))).orElse(annotation.await());
+        PollPolicy poll = settings.get().poll().with(
+                optionalDuration(overrides, "pollMinInterval", annotation.pollMinInterval()),
+                source(overrides, "pollMinInterval", annotation.pollMinInterval()),
+                optionalDuration(overrides, "pollMaxInterval", annotation.pollMaxInterval()),
+                source(overrides, "pollMaxInterval", annotation.pollMaxInterval()),
+                jitter(overrides, annotation.pollJitter()));
         boolean async = CompletionStage.class.isAssignableFrom(method.getReturnType());
-        return new MethodPlan(description, manager, keys, ttl, timeout, await, async);
+        return new MethodPlan(description, manager, keys, ttl, timeout, await, poll, async);
+    }
+
+    private static OptionalLong optionalDuration(AnnotationOverrides overrides, String member, String annotated) {
+        if (overrides.get(member).isEmpty() && annotated.isBlank()) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(duration(overrides, member, annotated, 0));
+    }
+
+    /** Where a member's value comes from, for messages: its config key, the annotation, or just its name. */
+    private static String source(AnnotationOverrides overrides, String member, String annotated) {
+        if (overrides.get(member).isPresent()) {
+            return overrides.key(member);
+        }
+        return annotated.isBlank() ? member : member + " = \"" + annotated + "\"";
+    }
+
+    private static OptionalDouble jitter(AnnotationOverrides overrides, String annotated) {
+        Optional<String> configured = overrides.get("pollJitter");
+        if (configured.isPresent()) {
+            return OptionalDouble.of(PollPolicy.parseJitter(configured.get(), overrides.key("pollJitter")));
+        }
+        return annotated.isBlank() ? OptionalDouble.empty()
+                : OptionalDouble.of(PollPolicy.parseJitter(annotated, "pollJitter = \"" + annotated + "\""));
     }
 
     private static long duration(AnnotationOverrides overrides, String member, String annotated, long fallback) {

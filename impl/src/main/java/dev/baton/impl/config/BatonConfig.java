@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -28,6 +29,9 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.prefix}</td><td>(none)</td></tr>
  * <tr><td>{@code baton.renew-interval}</td><td>a third of each lock's ttl</td></tr>
  * <tr><td>{@code baton.interrupt-on-loss}</td><td>false</td></tr>
+ * <tr><td>{@code baton.poll-min-interval}</td><td>5ms: a waiter's first pause between two polls of the store</td></tr>
+ * <tr><td>{@code baton.poll-max-interval}</td><td>500ms: its longest pause (see {@link PollPolicy})</td></tr>
+ * <tr><td>{@code baton.poll-jitter}</td><td>0.5: the largest fraction taken off each pause at random</td></tr>
  * <tr><td>{@code baton.managers}</td><td>(none): comma-separated names of further managers</td></tr>
  * <tr><td>{@code baton.interceptor.priority}</td><td>{@link Synchronized#DEFAULT_PRIORITY}</td></tr>
  * <tr><td>{@code baton.exclusive.hold}</td><td>(none): the hold of every {@code @Exclusive} method that sets none; unset,
@@ -62,7 +66,7 @@ public final class BatonConfig {
 
     /** Names that are keys of their own below {@code baton.} and so cannot name a manager. */
     private static final Set<String> RESERVED = Set.of("store", "ttl", "timeout", "prefix", "renew-interval",
-            "interrupt-on-loss", "managers", "interceptor", "shutdown-grace", "exclusive", "memory", "file", "jpa", "redis", "admin", "health", "metrics");
+            "interrupt-on-loss", "poll-min-interval", "poll-max-interval", "poll-jitter", "managers", "interceptor", "shutdown-grace", "exclusive", "memory", "file", "jpa", "redis", "admin", "health", "metrics");
 
     /** The default of {@code baton.shutdown-grace}: 5 s. */
     public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 5_000;
@@ -326,10 +330,35 @@ public final class BatonConfig {
             }
         }
         boolean interrupt = bool(config, key(name, "interrupt-on-loss"), parent != null && parent.interruptOnLoss(), problems);
+        PollPolicy poll = poll(config, name, parent == null ? PollPolicy.DEFAULT : parent.poll(), problems);
         if (problems.size() > before) {
             return null;
         }
-        return new ManagerSettings(name, store, ttl, timeout, prefix, renew, interrupt);
+        return new ManagerSettings(name, store, ttl, timeout, prefix, renew, interrupt, poll);
+    }
+
+    /** The manager's poll settings over its parent's (the default manager's, or the built-in defaults). */
+    private static PollPolicy poll(Config config, String name, PollPolicy parent, List<String> problems) {
+        String minKey = key(name, "poll-min-interval");
+        String maxKey = key(name, "poll-max-interval");
+        String jitterKey = key(name, "poll-jitter");
+        int before = problems.size();
+        OptionalLong min = text(config, minKey).isEmpty() ? OptionalLong.empty() : OptionalLong.of(duration(config, minKey, 0, problems));
+        OptionalLong max = text(config, maxKey).isEmpty() ? OptionalLong.empty() : OptionalLong.of(duration(config, maxKey, 0, problems));
+        OptionalDouble jitter = OptionalDouble.empty();
+        try {
+            Optional<String> rawJitter = text(config, jitterKey);
+            if (rawJitter.isPresent()) {
+                jitter = OptionalDouble.of(PollPolicy.parseJitter(rawJitter.get(), jitterKey));
+            }
+            if (problems.size() > before) {
+                return parent;
+            }
+            return parent.with(min, minKey, max, maxKey, jitter);
+        } catch (LockConfigurationException e) {
+            problems.add(e.getMessage());
+            return parent;
+        }
     }
 
     private static long shutdownGrace(Config config, List<String> problems) {

@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param prefix prepended to every key
  * @param renewIntervalMillis how often a held lock is renewed
  * @param interruptOnLoss whether the holder's thread is interrupted when its lock is lost
+ * @param poll how waiters poll the store, unless a method or the caller sets its own
  */
 public record ManagerSettings(
         String name,
@@ -21,13 +22,30 @@ public record ManagerSettings(
         long timeoutMillis,
         String prefix,
         long renewIntervalMillis,
-        boolean interruptOnLoss) {
+        boolean interruptOnLoss,
+        PollPolicy poll) {
 
     /** The default lease: 30 s. */
     public static final long DEFAULT_TTL_MILLIS = 30_000;
 
     /** The default wait: 10 s. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 10_000;
+
+    /**
+     * Settings with the default {@link PollPolicy}.
+     *
+     * @param name the manager's name, empty for the default one
+     * @param store the configured store name, if any
+     * @param ttlMillis the default lease
+     * @param timeoutMillis the default wait
+     * @param prefix prepended to every key
+     * @param renewIntervalMillis how often a held lock is renewed, 0 for a third of its lease
+     * @param interruptOnLoss whether the holder's thread is interrupted when its lock is lost
+     */
+    public ManagerSettings(String name, Optional<String> store, long ttlMillis, long timeoutMillis, String prefix,
+            long renewIntervalMillis, boolean interruptOnLoss) {
+        this(name, store, ttlMillis, timeoutMillis, prefix, renewIntervalMillis, interruptOnLoss, PollPolicy.DEFAULT);
+    }
 
     /**
      * The renewal interval for a lease: a third of it, at least 1 ms.

@@ -4,6 +4,7 @@ import dev.baton.Lock;
 import dev.baton.LockInfo;
 import dev.baton.LockOptions;
 import dev.baton.Locks;
+import dev.baton.impl.config.PollPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -72,7 +73,7 @@ public final class EngineLocks implements Locks {
 
     @Override
     public Lock acquire(String key, LockOptions options) {
-        return ApiLock.taken(engine.acquire(key, ttl(options), timeout(options), options.isWait()), deferral);
+        return ApiLock.taken(engine.acquire(key, ttl(options), timeout(options), options.isWait(), poll(options)), deferral);
     }
 
     @Override
@@ -150,6 +151,17 @@ public final class EngineLocks implements Locks {
 
     private long timeout(LockOptions options) {
         return options.timeout().map(Duration::toMillis).orElse(engine.settings().timeoutMillis());
+    }
+
+    /** The options' poll settings over the manager's; {@link LockOptions} has checked them already. */
+    private PollPolicy poll(LockOptions options) {
+        PollPolicy manager = engine.settings().poll();
+        if (options.pollMinInterval().isEmpty() && options.pollJitter().isEmpty()) {
+            return manager;
+        }
+        return new PollPolicy(options.pollMinInterval().map(Duration::toMillis).orElse(manager.minMillis()),
+                options.pollMaxInterval().map(Duration::toMillis).orElse(manager.maxMillis()),
+                options.pollJitter().orElse(manager.jitter()));
     }
 
     @Override

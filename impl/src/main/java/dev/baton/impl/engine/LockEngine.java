@@ -7,6 +7,7 @@ import dev.baton.LockLostException;
 import dev.baton.LockStoreException;
 import dev.baton.LockTimeoutException;
 import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -37,9 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Waiting: the threads of this JVM that want the same key queue on a {@link KeyGate}; only the first
  * talks to the store, the others wait for a local release, which hands the key over at once. The
- * contender polls the store with exponential backoff and jitter, never sleeping past the holder's
- * remaining lease when the store reports it, and is woken at once by the store's release notification
- * where there is one.
+ * contender polls the store with exponential backoff and jitter (the manager's {@link PollPolicy}, or the
+ * caller's), never sleeping past the holder's remaining lease when the store reports it, and is woken at
+ * once by the store's release notification where there is one.
  *
  * <p>Each store call gets its bound: an acquisition what is left of the caller's timeout (0 when it
  * tries once), a renewal what is left of the lease. A lease counts from when the acquisition was sent;
@@ -148,9 +150,28 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait) {
+        return acquire(key, ttlMillis, timeoutMillis, wait, settings.poll());
+    }
+
+    /**
+     * Acquires a lock, waiting up to {@code timeoutMillis} unless {@code wait} is false, polling the store
+     * as {@code poll} says.
+     *
+     * @param key the application's key (the prefix is added here)
+     * @param ttlMillis the lease
+     * @param timeoutMillis how long to wait
+     * @param wait false to try once
+     * @param poll how to poll the store while waiting
+     * @return the held lock
+     * @throws LockTimeoutException if not acquired in time
+     * @throws LockAlreadyHeldException if this thread already holds the key
+     * @throws LockInterruptedException if interrupted while waiting
+     * @throws IllegalArgumentException if the key or ttl is invalid
+     */
+    public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll) {
         long started = System.nanoTime();
         Refusal refusal = new Refusal();
-        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait, refusal);
+        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait, poll, refusal);
         if (lock == null) {
             throw new LockTimeoutException(key, wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
                     Duration.ofNanos(System.nanoTime() - started), refusal.remainingNow());
@@ -168,15 +189,16 @@ public final class LockEngine implements AutoCloseable {
      * @return the held lock, or null
      */
     public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait) {
-        return acquireOrNull(key, ttlMillis, timeoutMillis, wait, new Refusal());
+        return acquireOrNull(key, ttlMillis, timeoutMillis, wait, settings.poll(), new Refusal());
     }
 
     /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
-    private HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait, Refusal refusal) {
+    private HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll,
+            Refusal refusal) {
         long started = System.nanoTime();
         HeldLock lock;
         try {
-            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, wait, refusal);
+            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, wait, poll, refusal);
         } catch (LockException e) {
             metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
             throw e;
@@ -189,9 +211,11 @@ public final class LockEngine implements AutoCloseable {
         return lock;
     }
 
-    private HeldLock acquireUnmetered(String key, long ttlMillis, long timeoutMillis, boolean wait, Refusal refusal) {
+    private HeldLock acquireUnmetered(String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll,
+            Refusal refusal) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
+        Objects.requireNonNull(poll, "poll");
         if (closed.get()) {
             throw shutDown(key);
         }
@@ -215,7 +239,7 @@ public final class LockEngine implements AutoCloseable {
                 }
             }
             if (entered) {
-                lock = contend(gate, key, storeKey, ttlMillis, wait, startedAt, deadline, refusal);
+                lock = contend(gate, key, storeKey, ttlMillis, wait, poll, startedAt, deadline, refusal);
                 if (lock != null && closed.get()) {
                     // close() may have listed the held locks before this one joined them: nobody else would
                     // release it. Whoever releases it first (here or close()) also gives the gate back.
@@ -329,8 +353,8 @@ public final class LockEngine implements AutoCloseable {
      * waiting contender asks with its turn ({@code waiter}, how long its caller has waited, counted from
      * the call, so time in this JVM's own queue counts too) and gives the turn up if it stops waiting.
      */
-    private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, long startedAt,
-            long deadline, Refusal refusal) throws InterruptedException {
+    private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, PollPolicy poll,
+            long startedAt, long deadline, Refusal refusal) throws InterruptedException {
         gate.contending(Thread.currentThread());
         String waiter = turns && wait ? OwnerTokens.next() : null;
         boolean inTurn = false;
@@ -373,7 +397,7 @@ public final class LockEngine implements AutoCloseable {
                     continue; // the store is slow, not the key busy: try again at once
                 }
                 subscribeOnce(); // the store has answered, so it knows its backend now: it may offer notifications
-                LockSupport.parkNanos(gate, Math.min(remaining, polling.pauseNanos(attempt, result)));
+                LockSupport.parkNanos(gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result)));
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }

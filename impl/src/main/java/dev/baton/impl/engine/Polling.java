@@ -1,31 +1,44 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.config.PollPolicy;
 import dev.baton.spi.AcquireResult;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongUnaryOperator;
 
 /**
  * How long a contender sleeps between two asks of the store, and how long the store keeps its turn.
  *
- * <p>Exponential backoff with jitter, never past the holder's remaining lease when the store reports it.
- * With {@linkplain dev.baton.spi.StoreCapability#WAITING_TURNS turns}, the waiter whose turn it is polls
- * briskly (the key is kept for it, so a slow poll only delays the hand-off), the others just often
- * enough to claim the turn when they have waited longest. With release notifications, polling is only
- * the safety net for a lost notification.
+ * <p>Exponential backoff with jitter ({@link PollPolicy}: the first step is its minimum, each step doubles up
+ * to a ceiling, and a random part of up to its jitter is taken off each step), never past the holder's
+ * remaining lease when the store reports it. The ceiling is the policy's maximum, except:
+ * <ul>
+ * <li>with release notifications, polling is only the safety net for a lost notification: four times the
+ * maximum;</li>
+ * <li>with {@linkplain dev.baton.spi.StoreCapability#WAITING_TURNS turns}, the waiter whose turn it is polls
+ * briskly (the key is kept for it, so a slow poll only delays the hand-off), the others just often enough to
+ * claim the turn when they have waited longest: at most {@value #MAX_IN_TURN_MILLIS} ms and
+ * {@value #MAX_WITH_TURNS_MILLIS} ms (with notifications {@value #MAX_IN_TURN_NOTIFIED_MILLIS} ms and
+ * {@value #MAX_WITH_TURNS_NOTIFIED_MILLIS} ms), and no more than the ceiling above either.</li>
+ * </ul>
+ * The ceiling is never below the policy's minimum. With the default policy these are the fixed values
+ * Baton has always used: 5 ms doubling to 500 ms (2 s notified), 50 ms and 25 ms with turns.
  */
 final class Polling {
 
-    private static final long MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final long MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    private static final long MAX_NOTIFIED_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** How many times the maximum a waiter backs off to when release notifications wake it. */
+    static final int NOTIFIED_FACTOR = 4;
     /**
      * A waiter not in turn comes back often enough to claim the turn, when it is the oldest, before the
      * younger waiter holding it gets the key: about one short section.
      */
-    private static final long MAX_WITH_TURNS_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    static final long MAX_WITH_TURNS_MILLIS = 50;
+    static final long MAX_WITH_TURNS_NOTIFIED_MILLIS = 100;
     /** The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. */
-    private static final long MAX_IN_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
-    private static final long MAX_IN_TURN_NOTIFIED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    static final long MAX_IN_TURN_MILLIS = 25;
+    static final long MAX_IN_TURN_NOTIFIED_MILLIS = 250;
+    /** No pause is shorter: a store that answers at once must not be spun on. */
+    private static final long FLOOR_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /**
      * How long the store keeps a waiter's turn without another poll: several poll intervals, so a late
      * poll keeps it; a waiter that died holds a freed key up no longer than this.
@@ -33,11 +46,22 @@ final class Polling {
     static final long TURN_KEEP_MILLIS = 1_000;
 
     private final boolean turns;
+    /** {@code bound -> } a random long from 0 (inclusive) to {@code bound} (exclusive). */
+    private final LongUnaryOperator random;
     /** Set once the engine has subscribed to the store's release notifications. */
     private volatile boolean notified;
 
     Polling(boolean turns) {
+        this(turns, bound -> ThreadLocalRandom.current().nextLong(bound));
+    }
+
+    /**
+     * @param turns whether the store keeps waiting turns
+     * @param random {@code bound ->} a long from 0 (inclusive) to {@code bound} (exclusive): the jitter's source
+     */
+    Polling(boolean turns, LongUnaryOperator random) {
         this.turns = turns;
+        this.random = random;
     }
 
     void notified(boolean on) {
@@ -45,25 +69,35 @@ final class Polling {
     }
 
     /**
+     * @param policy the waiter's poll policy
      * @param attempt how many asks came before this one's answer, from 0
      * @param answer the store's answer to the last ask
      * @return how long to sleep before the next ask, in nanoseconds
      */
-    long pauseNanos(int attempt, AcquireResult answer) {
-        long max;
-        if (answer.isNextInTurn()) {
-            max = notified ? MAX_IN_TURN_NOTIFIED_NANOS : MAX_IN_TURN_NANOS;
-        } else if (notified) {
-            max = turns ? Math.min(MAX_NOTIFIED_NANOS, MAX_WITH_TURNS_NANOS * 2) : MAX_NOTIFIED_NANOS;
-        } else {
-            max = turns ? MAX_WITH_TURNS_NANOS : MAX_NANOS;
+    long pauseNanos(PollPolicy policy, int attempt, AcquireResult answer) {
+        long ceiling = ceilingNanos(policy, answer.isNextInTurn());
+        long base = TimeUnit.MILLISECONDS.toNanos(policy.minMillis());
+        for (int i = 0; i < attempt && base < ceiling; i++) {
+            base = base > ceiling / 2 ? ceiling : base * 2;
         }
-        long base = Math.min(max, MIN_NANOS << Math.min(attempt, 20));
-        long pause = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
+        base = Math.min(base, ceiling);
+        long span = (long) (base * policy.jitter());
+        long pause = base - random.applyAsLong(span + 1);
         if (answer.remainingLeaseMillis().isPresent()) {
             // +1 ms: wake just after the lease ends, not just before it.
             pause = Math.min(pause, TimeUnit.MILLISECONDS.toNanos(answer.remainingLeaseMillis().getAsLong() + 1));
         }
-        return Math.max(pause, TimeUnit.MICROSECONDS.toNanos(100));
+        return Math.max(pause, FLOOR_NANOS);
+    }
+
+    /** The longest step in this situation (see the class comment). */
+    long ceilingNanos(PollPolicy policy, boolean inTurn) {
+        long max = notified ? policy.maxMillis() * NOTIFIED_FACTOR : policy.maxMillis();
+        if (inTurn) {
+            max = Math.min(max, notified ? MAX_IN_TURN_NOTIFIED_MILLIS : MAX_IN_TURN_MILLIS);
+        } else if (turns) {
+            max = Math.min(max, notified ? MAX_WITH_TURNS_NOTIFIED_MILLIS : MAX_WITH_TURNS_MILLIS);
+        }
+        return TimeUnit.MILLISECONDS.toNanos(Math.max(max, policy.minMillis()));
     }
 }

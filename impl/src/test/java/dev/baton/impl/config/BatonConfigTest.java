@@ -130,4 +130,56 @@ class BatonConfigTest {
         assertThat(BatonConfig.read(config("baton.interceptor.priority=2500")).interceptorPriority()).isEqualTo(2500);
         assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=2500"))).isEqualTo(2500);
     }
+
+    @Test
+    void thePollPolicyIsFiveToFiveHundredMillisecondsWithHalfJitterByDefault() {
+        assertThat(BatonConfig.read(config()).manager("").orElseThrow().poll()).isEqualTo(new PollPolicy(5, 500, 0.5));
+    }
+
+    @Test
+    void aNamedManagerSetsItsOwnPollPolicyAndInheritsWhatItDoesNotSet() {
+        BatonConfig config = BatonConfig.read(config("baton.poll-max-interval=200ms", "baton.poll-jitter=0.2",
+                "baton.managers=fast, quiet", "baton.fast.poll-min-interval=1ms", "baton.fast.poll-max-interval=20ms",
+                "baton.quiet.poll-min-interval=PT0.1S", "baton.quiet.poll-jitter=1"));
+        assertThat(config.manager("").orElseThrow().poll()).isEqualTo(new PollPolicy(5, 200, 0.2));
+        assertThat(config.manager("fast").orElseThrow().poll()).isEqualTo(new PollPolicy(1, 20, 0.2));
+        assertThat(config.manager("quiet").orElseThrow().poll()).isEqualTo(new PollPolicy(100, 200, 1));
+    }
+
+    @Test
+    void everyBadPollValueIsReportedWithItsKeyAndValue() {
+        assertRejected(new String[] {"baton.poll-min-interval=0"}, "baton.poll-min-interval", "'0'", "at least 1 ms");
+        assertRejected(new String[] {"baton.poll-max-interval=-10ms"}, "baton.poll-max-interval", "'-10ms'");
+        assertRejected(new String[] {"baton.poll-max-interval=soon"}, "baton.poll-max-interval", "'soon'", "not a duration");
+        assertRejected(new String[] {"baton.managers=fast", "baton.fast.poll-jitter=1.5"}, "baton.fast.poll-jitter", "'1.5'",
+                "from 0 to 1");
+        assertRejected(new String[] {"baton.poll-jitter=-0.1"}, "baton.poll-jitter", "'-0.1'");
+        assertRejected(new String[] {"baton.poll-jitter=NaN"}, "baton.poll-jitter", "'NaN'", "not a decimal fraction");
+        assertRejected(new String[] {"baton.poll-min-interval=2s", "baton.poll-max-interval=1s"},
+                "the maximum poll interval 1000 ms (baton.poll-max-interval) is shorter than the minimum 2000 ms"
+                        + " (baton.poll-min-interval)");
+        // A maximum below the inherited minimum says which key to set as well.
+        assertRejected(new String[] {"baton.managers=fast", "baton.fast.poll-max-interval=2ms"},
+                "the maximum poll interval 2 ms (baton.fast.poll-max-interval) is shorter than the minimum 5 ms"
+                        + " (inherited; set baton.fast.poll-min-interval too)");
+        assertRejected(new String[] {"baton.managers=poll-jitter"}, "'poll-jitter' is reserved");
+    }
+
+    private static void assertRejected(String[] properties, String... fragments) {
+        assertThatThrownBy(() -> BatonConfig.read(config(properties))).as(String.join(", ", properties))
+                .isInstanceOf(LockConfigurationException.class)
+                .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+    }
+
+    @Test
+    void aJitterIsADecimalFractionFromZeroToOne() {
+        assertThat(PollPolicy.parseJitter("0", "k")).isZero();
+        assertThat(PollPolicy.parseJitter(" 1 ", "k")).isEqualTo(1.0);
+        assertThat(PollPolicy.parseJitter("1.0", "k")).isEqualTo(1.0);
+        assertThat(PollPolicy.parseJitter(".25", "k")).isEqualTo(0.25);
+        for (String bad : new String[] {"", "1.01", "2", "-0", "1e-1", "0x1p-1", "Infinity", "25%", "0,5"}) {
+            assertThatThrownBy(() -> PollPolicy.parseJitter(bad, "k")).as(bad)
+                    .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'" + bad + "' for k");
+        }
+    }
 }
