@@ -46,6 +46,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The store contract suite: every rule a {@link LockStore} must keep (see the rules on {@link LockStore}),
@@ -69,8 +70,12 @@ import org.junit.jupiter.api.Timeout;
  * expire within a minute. Waits are bounded; every bound and margin is multiplied by
  * {@link #timeFactor()} ({@value #TIME_FACTOR_PROPERTY}, default 1). No test asserts that an operation
  * is fast. Start and stop the backend in the subclass ({@code @BeforeAll}/{@code @AfterAll}).
+ *
+ * <p>A subclass whose selected rules were all skipped (none passed or failed) fails after its last rule:
+ * a run that checked nothing is not a pass.
  */
 @Tag(ContractTags.STORE_CONTRACT)
+@ExtendWith(RulesRanGuard.class) // a class whose selected rules were all skipped fails instead of passing
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a store that hangs, far above every bound
 public abstract class LockStoreContract {
 
