@@ -50,7 +50,8 @@ final class RulesRanGuard implements TestWatcher, AfterAllCallback {
 
     @Override
     public void testAborted(ExtensionContext context, Throwable cause) {
-        tally(context).skip(context.getDisplayName(), cause == null ? "aborted" : String.valueOf(cause.getMessage()));
+        String why = cause == null || cause.getMessage() == null ? "aborted" : cause.getMessage().lines().findFirst().orElse("aborted");
+        tally(context).skip(context.getDisplayName(), why.strip());
     }
 
     @Override
