@@ -330,7 +330,7 @@ public abstract class LockStoreContract {
             AcquireResult result = store.acquire(key("free"), newOwner(), LONG_TTL);
 
             assertThat(result.isAcquired()).as("a free key is taken").isTrue();
-            assertThat(result.fencingToken()).isPositive();
+            assertThat(result.fencingToken()).as("the fencing token of %s", result).isPositive();
         }
 
         @Test
@@ -725,7 +725,7 @@ public abstract class LockStoreContract {
 
             AcquireResult next = store.acquire(key, newOwner(), LONG_TTL);
             assertThat(next.isAcquired()).as("the expired lock was not revived by the failed renew: %s", next).isTrue();
-            assertThat(next.fencingToken()).isGreaterThan(token);
+            assertThat(next.fencingToken()).as("the next holder's token, above the expired lock's %s", token).isGreaterThan(token);
         }
 
         @Test
@@ -880,7 +880,9 @@ public abstract class LockStoreContract {
 
         @Test
         void releaseOfANeverTakenKeyFails() {
-            assertThat(store.release(key("never"), newOwner())).isFalse();
+            String never = key("never");
+            assertThat(store.release(never, newOwner())).as("store.release of %s, never taken, must answer false", describe(never))
+                    .isFalse();
         }
 
         @Test
