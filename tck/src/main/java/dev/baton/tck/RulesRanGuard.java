@@ -40,31 +40,31 @@ final class RulesRanGuard implements TestWatcher, AfterAllCallback {
 
     @Override
     public void testSuccessful(ExtensionContext context) {
-        tally(context).ran.incrementAndGet();
+        tally(context).ifPresent(tally -> tally.ran.incrementAndGet());
     }
 
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
-        tally(context).ran.incrementAndGet();
+        tally(context).ifPresent(tally -> tally.ran.incrementAndGet());
     }
 
     @Override
     public void testAborted(ExtensionContext context, Throwable cause) {
         String why = cause == null || cause.getMessage() == null ? "aborted" : cause.getMessage().lines().findFirst().orElse("aborted");
-        tally(context).skip(context.getDisplayName(), why.strip());
+        tally(context).ifPresent(tally -> tally.skip(context.getDisplayName(), why.strip()));
     }
 
     @Override
     public void testDisabled(ExtensionContext context, Optional<String> reason) {
-        tally(context).skip(context.getDisplayName(), reason.orElse("disabled"));
+        tally(context).ifPresent(tally -> tally.skip(context.getDisplayName(), reason.orElse("disabled")));
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
         if (!isContractClass(context) || context.getExecutionException().isPresent()) {
-            return; // a nested group, or a class that already failed (its @BeforeAll, say) and says why
+            return; // a group of rules, or a class that already failed (its @BeforeAll, say) and says why
         }
-        Tally tally = tally(context);
+        Tally tally = store(context);
         if (tally.ran.get() > 0) {
             return;
         }
@@ -77,16 +77,28 @@ final class RulesRanGuard implements TestWatcher, AfterAllCallback {
                 + " (e.g. -Dgroups=" + ContractTags.ACQUIRE + "), or run the whole suite.");
     }
 
-    /** The tally of the contract class a rule or group belongs to (the class whose parent is the engine). */
-    private static Tally tally(ExtensionContext context) {
-        ExtensionContext contractClass = context;
-        while (!isContractClass(contractClass)) {
-            contractClass = contractClass.getParent().orElseThrow();
+    /**
+     * The tally of the contract class a rule belongs to; empty for a test that is not a rule of the suite
+     * (a subclass's own test method counts for nothing).
+     */
+    private static Optional<Tally> tally(ExtensionContext test) {
+        if (test.getTestClass().map(Class::getEnclosingClass).filter(LockStoreContract.class::equals).isEmpty()) {
+            return Optional.empty();
         }
+        Optional<ExtensionContext> contractClass = Optional.of(test);
+        while (contractClass.isPresent() && !isContractClass(contractClass.get())) {
+            contractClass = contractClass.get().getParent();
+        }
+        return contractClass.map(RulesRanGuard::store);
+    }
+
+    private static Tally store(ExtensionContext contractClass) {
         return contractClass.getStore(NAMESPACE).getOrComputeIfAbsent(Tally.class, key -> new Tally(), Tally.class);
     }
 
+    /** A subclass of the suite, also one nested in a test class of the author's own (a matrix of backends). */
     private static boolean isContractClass(ExtensionContext context) {
-        return context.getParent().flatMap(ExtensionContext::getParent).isEmpty();
+        return context.getTestMethod().isEmpty()
+                && context.getTestClass().filter(LockStoreContract.class::isAssignableFrom).isPresent();
     }
 }

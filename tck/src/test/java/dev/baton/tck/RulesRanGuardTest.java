@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
@@ -71,6 +73,27 @@ class RulesRanGuardTest {
 
         assertThat(run.contractClass(AllCapabilities.class).getStatus()).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
         assertThat(run.contractClass(NoCapabilities.class).getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
+    }
+
+    @Test
+    void aContractNestedInAnAuthorsTestClassIsCheckedToo() {
+        Run run = run(List.of(selectClass(Matrix.class)), ContractTags.PERSISTENCE);
+
+        assertThat(run.rules).isEmpty();
+        assertThat(run.contractClass(Matrix.Contract.class)).isNotNull().satisfies(result -> {
+            assertThat(result.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
+            assertThat(result.getThrowable()).get().asInstanceOf(THROWABLE)
+                    .hasMessageContaining("No rule of the store contract ran for " + Matrix.Contract.class.getName());
+        });
+        assertThat(run.contractClass(Matrix.class).getStatus()).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+    }
+
+    @Test
+    void aSubclassesOwnTestIsNotARuleOfTheSuite() {
+        Run run = run(List.of(selectClass(WithATestOfItsOwn.class)), ContractTags.PERSISTENCE + " | own");
+
+        assertThat(run.rules).containsExactly("ownTest()=SUCCESSFUL");
+        assertThat(run.contractClass(WithATestOfItsOwn.class).getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
     }
 
     @Test
@@ -147,6 +170,22 @@ class RulesRanGuardTest {
         @Override
         protected LockStore createStore() {
             return new TestLockStore(backend, EnumSet.allOf(StoreCapability.class), EnumSet.noneOf(TestLockStore.Flaw.class));
+        }
+    }
+
+    /** An author's test class with the suite as one of its nested groups (as jpa-store's matrix does). */
+    static class Matrix {
+        @Nested
+        class Contract extends NoCapabilities {
+        }
+    }
+
+    /** A subclass with a test of its own beside the suite's rules. */
+    static class WithATestOfItsOwn extends NoCapabilities {
+        @Test
+        @Tag("own")
+        void ownTest() {
+            assertThat(createStore()).isNotNull();
         }
     }
 
