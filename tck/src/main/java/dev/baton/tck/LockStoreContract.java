@@ -46,6 +46,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The store contract suite: every rule a {@link LockStore} must keep (see the rules on {@link LockStore}),
@@ -69,8 +70,12 @@ import org.junit.jupiter.api.Timeout;
  * expire within a minute. Waits are bounded; every bound and margin is multiplied by
  * {@link #timeFactor()} ({@value #TIME_FACTOR_PROPERTY}, default 1). No test asserts that an operation
  * is fast. Start and stop the backend in the subclass ({@code @BeforeAll}/{@code @AfterAll}).
+ *
+ * <p>A subclass whose selected rules were all skipped (none passed or failed) fails after its last rule:
+ * a run that checked nothing is not a pass.
  */
 @Tag(ContractTags.STORE_CONTRACT)
+@ExtendWith(RulesRanGuard.class) // a class whose selected rules were all skipped fails instead of passing
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a store that hangs, far above every bound
 public abstract class LockStoreContract {
 
@@ -325,7 +330,7 @@ public abstract class LockStoreContract {
             AcquireResult result = store.acquire(key("free"), newOwner(), LONG_TTL);
 
             assertThat(result.isAcquired()).as("a free key is taken").isTrue();
-            assertThat(result.fencingToken()).isPositive();
+            assertThat(result.fencingToken()).as("the fencing token of %s", result).isPositive();
         }
 
         @Test
@@ -720,7 +725,7 @@ public abstract class LockStoreContract {
 
             AcquireResult next = store.acquire(key, newOwner(), LONG_TTL);
             assertThat(next.isAcquired()).as("the expired lock was not revived by the failed renew: %s", next).isTrue();
-            assertThat(next.fencingToken()).isGreaterThan(token);
+            assertThat(next.fencingToken()).as("the next holder's token, above the expired lock's %s", token).isGreaterThan(token);
         }
 
         @Test
@@ -875,7 +880,9 @@ public abstract class LockStoreContract {
 
         @Test
         void releaseOfANeverTakenKeyFails() {
-            assertThat(store.release(key("never"), newOwner())).isFalse();
+            String never = key("never");
+            assertThat(store.release(never, newOwner())).as("store.release of %s, never taken, must answer false", describe(never))
+                    .isFalse();
         }
 
         @Test

@@ -68,7 +68,7 @@ abstract class WaitingTurnRules {
         AcquireResult result = poll(key("free"), newOwner(), 0, LONG_KEEP);
 
         assertThat(result.isAcquired()).as("a free key with no turn is taken: %s", result).isTrue();
-        assertThat(result.fencingToken()).isPositive();
+        assertThat(result.fencingToken()).as("the fencing token of %s", result).isPositive();
     }
 
     @Test
@@ -108,11 +108,11 @@ abstract class WaitingTurnRules {
         String holder = newOwner();
         held(key, holder);
         assertInTurn(poll(key, "w1", 100, LONG_KEEP), "the waiter", key);
-        assertThat(store().release(key, holder)).isTrue();
+        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
         String waiterOwner = newOwner();
         AcquireResult taken = store().acquire(key, waiterOwner, LONG_TTL, 0, turn("w1", 200, LONG_KEEP));
         assertThat(taken.isAcquired()).as("the waiter takes the key").isTrue();
-        assertThat(store().release(key, waiterOwner)).isTrue();
+        assertThat(store().release(key, waiterOwner)).as("store.release(key, waiterOwner) must answer true").isTrue();
 
         AcquireResult next = store().acquire(key, newOwner(), LONG_TTL);
         assertThat(next.isAcquired()).as("once its waiter took the key the turn is gone: the next acquire takes it: %s", next)
@@ -127,7 +127,7 @@ abstract class WaitingTurnRules {
         assertInTurn(poll(key, "young", 10, LONG_KEEP), "the first waiter", key);
         assertInTurn(poll(key, "old", 10 * LONG_KEEP, LONG_KEEP), "a waiter that has waited far longer", key);
         assertRefusedWithoutTurn(poll(key, "young", 20, LONG_KEEP), "the waiter that lost the turn", key);
-        assertThat(store().release(key, holder)).isTrue();
+        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
 
         assertRefusedWithoutTurn(poll(key, "young", 30, LONG_KEEP), "the younger waiter, on the freed key", key);
         AcquireResult taken = poll(key, "old", 10 * LONG_KEEP, LONG_KEEP);
@@ -140,7 +140,7 @@ abstract class WaitingTurnRules {
         String holder = newOwner();
         held(key, holder);
         assertInTurn(poll(key, "young", 10, LONG_KEEP), "the first waiter", key);
-        assertThat(store().release(key, holder)).isTrue();
+        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
 
         AcquireResult taken = poll(key, "old", 10 * LONG_KEEP, LONG_KEEP);
         assertThat(taken.isAcquired()).as("a waiter that has waited longer than the turn's waiter takes the freed key: %s",
@@ -154,7 +154,7 @@ abstract class WaitingTurnRules {
         held(key, holder);
         long keep = 50;
         assertInTurn(poll(key, "gone", 100, keep), "a waiter that will not come back", key);
-        assertThat(store().release(key, holder)).isTrue();
+        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
         pause(Duration.ofMillis(keep).plus(scaled(150)));
 
         AcquireResult next = store().acquire(key, newOwner(), LONG_TTL);
@@ -170,7 +170,7 @@ abstract class WaitingTurnRules {
 
         assertThat(store().leaveTurn(key, "w2")).as("leaveTurn by a waiter without the turn").isFalse();
         assertThat(store().leaveTurn(key("other"), "w1")).as("leaveTurn on another key").isFalse();
-        assertThat(store().release(key, holder)).isTrue();
+        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
         assertThat(store().acquire(key, newOwner(), LONG_TTL).isAcquired()).as("the turn is still w1's").isFalse();
         assertThat(store().leaveTurn(key, "w1")).as("leaveTurn by the waiter whose turn it is").isTrue();
         assertThat(store().leaveTurn(key, "w1")).as("a second leaveTurn").isFalse();
