@@ -1,5 +1,6 @@
 package dev.baton.examples.helidon.arquillian;
 
+import dev.baton.tck.runtime.launch.Jdks;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +16,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -76,7 +76,7 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
             throw new LifecycleException("helidon: cannot read classpathFile " + configuration.getClasspathFile(), e);
         }
         Path home = javaHome();
-        java = home.resolve("bin").resolve(isWindows() ? "java.exe" : "java");
+        java = Jdks.launcher(home);
         LOG.info(() -> "Helidon MP runs on " + home);
     }
 
@@ -222,58 +222,11 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
     }
 
     private Path javaHome() throws LifecycleException {
-        String configured = configuration.getJavaHome();
-        if (configured != null && !configured.isBlank()) {
-            Path home = Path.of(configured.trim());
-            int version = javaVersion(home).orElseThrow(() ->
-                    new LifecycleException("helidon: javaHome " + home + " is not a JDK (no release file)"));
-            if (version < MIN_JAVA) {
-                throw new LifecycleException("helidon: Helidon MP 4 needs JDK " + MIN_JAVA + "+, javaHome " + home + " is " + version);
-            }
-            return home;
-        }
-        Path current = Path.of(System.getProperty("java.home"));
-        if (Runtime.version().feature() >= MIN_JAVA) {
-            return current;
-        }
-        // the JDKs installed beside the one running the tests (e.g. /usr/lib/jvm/*)
-        Path parent = current.toAbsolutePath().getParent();
-        if (parent != null && Files.isDirectory(parent)) {
-            try (Stream<Path> homes = Files.list(parent)) {
-                Optional<Path> newest = homes
-                        .filter(home -> Files.isExecutable(home.resolve("bin/java")))
-                        .filter(home -> javaVersion(home).orElse(0) >= MIN_JAVA)
-                        .max(Comparator.comparingInt((Path home) -> javaVersion(home).orElse(0))
-                                .thenComparing(Path::toString));
-                if (newest.isPresent()) {
-                    return newest.get();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        throw new LifecycleException("helidon: Helidon MP 4 needs JDK " + MIN_JAVA + "+; the tests run on "
-                + Runtime.version() + " and none was found beside " + current
-                + ": set -Dhelidon.javaHome=/path/to/jdk-21-or-newer");
-    }
-
-    private static Optional<Integer> javaVersion(Path home) {
-        Path release = home.resolve("release");
-        if (!Files.isRegularFile(release)) {
-            return Optional.empty();
-        }
         try {
-            for (String line : Files.readAllLines(release, StandardCharsets.UTF_8)) {
-                if (line.startsWith("JAVA_VERSION=")) {
-                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "").trim();
-                    String feature = version.split("[.+-]")[0];
-                    return Optional.of(Integer.parseInt(feature.equals("1") ? version.split("\\.")[1] : feature));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
+            return Jdks.atLeast(MIN_JAVA, configuration.getJavaHome(), "-Dhelidon.javaHome");
+        } catch (IllegalStateException e) {
+            throw new LifecycleException("helidon: Helidon MP 4: " + e.getMessage());
         }
-        return Optional.empty();
     }
 
     private static int freePort() throws DeploymentException {
@@ -308,9 +261,5 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static boolean isWindows() {
-        return System.getProperty("os.name", "").toLowerCase().contains("win");
     }
 }

@@ -1,16 +1,10 @@
 package dev.baton.examples.payara.arquillian;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.baton.tck.runtime.launch.Jdks;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.jboss.arquillian.container.spi.client.container.DeploymentException;
 import org.jboss.arquillian.container.spi.event.DeployDeployment;
 import org.jboss.arquillian.core.spi.EventContext;
@@ -70,54 +64,13 @@ public class JavaForPayaraMicro {
     }
 
     private static Path javaHome(int minimum, Path current) throws DeploymentException {
-        String configured = System.getProperty(JAVA_HOME, "").trim();
-        if (!configured.isEmpty()) {
-            Path home = Path.of(configured);
-            int version = javaVersion(home).orElseThrow(() -> new DeploymentException(JAVA_HOME + "=" + home
-                    + " is not a JDK (no release file)"));
-            if (version < minimum) {
-                throw new DeploymentException("Payara Micro needs Java " + minimum + "+, " + JAVA_HOME + "=" + home
-                        + " is " + version);
-            }
-            return home;
-        }
-        if (Runtime.version().feature() >= minimum) {
+        if (minimum == 0) {
             return current;
         }
-        Path parent = current.toAbsolutePath().getParent();
-        if (parent != null && Files.isDirectory(parent)) {
-            try (Stream<Path> homes = Files.list(parent)) {
-                Optional<Path> newest = homes.filter(home -> Files.isExecutable(home.resolve("bin/java")))
-                        .filter(home -> javaVersion(home).orElse(0) >= minimum)
-                        .max(Comparator.comparingInt((Path home) -> javaVersion(home).orElse(0)).thenComparing(Path::toString));
-                if (newest.isPresent()) {
-                    return newest.get();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        throw new DeploymentException("Payara Micro needs Java " + minimum + "+; the tests run on " + Runtime.version()
-                + " and none was found beside " + current + ": set -D" + JAVA_HOME + "=/path/to/jdk-" + minimum
-                + "-or-newer");
-    }
-
-    /** The feature version in a JDK's {@code release} file. */
-    private static Optional<Integer> javaVersion(Path home) {
-        Path release = home.resolve("release");
-        if (!Files.isRegularFile(release)) {
-            return Optional.empty();
-        }
         try {
-            for (String line : Files.readAllLines(release, StandardCharsets.UTF_8)) {
-                if (line.startsWith("JAVA_VERSION=")) {
-                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "").trim();
-                    return Optional.of(Integer.parseInt(version.split("[.+-]")[0]));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
+            return Jdks.atLeast(minimum, System.getProperty(JAVA_HOME, ""), "-D" + JAVA_HOME);
+        } catch (IllegalStateException e) {
+            throw new DeploymentException("Payara Micro: " + e.getMessage());
         }
-        return Optional.empty();
     }
 }
