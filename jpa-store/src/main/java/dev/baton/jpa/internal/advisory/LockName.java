@@ -17,7 +17,7 @@ import java.util.HexFormat;
  * <li>{@link #name()}: {@code namespace/key} percent-encoded over its UTF-8 bytes, keeping only {@code a-z 0-9 _ .
  * : - /} as they are (so upper case, spaces and every non-ASCII byte are {@code %xx} with lower-case hex).
  * The name has no upper-case letter and no space: a case-insensitive or PAD SPACE comparison of lock names
- * (older MariaDB and MySQL versions) still tells any two apart, and NFC/NFD forms differ in their bytes. A
+ * (MariaDB documents them as case-insensitive) still tells any two apart, and NFC/NFD forms differ in their bytes. A
  * name over {@value #MAX_NAME} chars (the limit of MySQL and MariaDB) is {@code baton#} and 58 hex digits of
  * the SHA-256 (232 bits), which no encoded name can equal (it would have {@code %23} for {@code #}).</li>
  * </ul>
