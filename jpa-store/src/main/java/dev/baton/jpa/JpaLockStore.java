@@ -52,6 +52,11 @@ import java.util.regex.Pattern;
  * three-argument forms, {@link #release}) get the {@linkplain Builder#statementTimeout statement
  * timeout}.
  *
+ * <p>In {@linkplain LockMode#ADVISORY advisory mode} ({@link Builder#mode}) the store holds each key as a
+ * database session lock (PostgreSQL, MariaDB) on a connection of this instance instead of a row, so a holder
+ * whose process dies or whose connection drops frees its keys at once; it then declares only
+ * {@link StoreCapability#ENDS_WITH_CONNECTION}. Tokens come from the same sequence in both modes.
+ *
  * <p>Create one with {@link #builder(EntityManagerFactory)}, or let {@code baton.store=jpa} create it
  * from configuration.
  */
