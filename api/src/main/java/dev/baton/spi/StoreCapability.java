@@ -6,6 +6,7 @@ public enum StoreCapability {
     /**
      * Locks and fencing counters outlive the store instance: a new instance on the same backend (an
      * application restart) sees locks that are still live and continues above every earlier token.
+     * Not together with {@link #ENDS_WITH_CONNECTION}.
      */
     PERSISTENT,
 
@@ -42,5 +43,18 @@ public enum StoreCapability {
      * it (a forced release is {@link LockStore#release} with the inspected owner, so it is the same
      * compare-and-set as any release).
      */
-    INSPECT
+    INSPECT,
+
+    /**
+     * A lock lives on a connection of the store instance that took it (a database advisory lock): the
+     * backend ends it at once when that connection ends (the instance is closed, its process dies, the
+     * connection drops), with no ttl to wait out. So locks do not outlive the instance, only fencing counters
+     * do: a new instance on the same backend continues above every earlier token and takes the closed
+     * instance's keys at once. Only the instance that took a lock renews or releases it (through another
+     * instance both answer false). The ttl is kept by the holding instance: a lock it does not renew within
+     * its ttl it ends itself, and a renewal checks that the connection still holds the lock, so a holder
+     * learns of a lost connection at its next renewal. Not together with {@link #PERSISTENT}; the TCK runs
+     * its rules for this capability instead of those for {@code PERSISTENT}.
+     */
+    ENDS_WITH_CONNECTION
 }

@@ -9,6 +9,7 @@ import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
+import dev.baton.jpa.internal.advisory.AdvisoryLocks;
 import dev.baton.jpa.internal.schema.SchemaCheck;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Holder;
@@ -51,6 +52,11 @@ import java.util.regex.Pattern;
  * three-argument forms, {@link #release}) get the {@linkplain Builder#statementTimeout statement
  * timeout}.
  *
+ * <p>In {@linkplain LockMode#ADVISORY advisory mode} ({@link Builder#mode}) the store holds each key as a
+ * database session lock (PostgreSQL, MariaDB) on a connection of this instance instead of a row, so a holder
+ * whose process dies or whose connection drops frees its keys at once; it then declares only
+ * {@link StoreCapability#ENDS_WITH_CONNECTION}. Tokens come from the same sequence in both modes.
+ *
  * <p>Create one with {@link #builder(EntityManagerFactory)}, or let {@code baton.store=jpa} create it
  * from configuration.
  */
@@ -59,6 +65,9 @@ public final class JpaLockStore implements LockStore {
     private static final Set<StoreCapability> CAPABILITIES =
             EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW,
                     StoreCapability.WAITING_TURNS, StoreCapability.INSPECT);
+
+    /** Advisory mode: locks end with the instance's connections; only tokens outlive it. */
+    private static final Set<StoreCapability> ADVISORY_CAPABILITIES = EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION);
 
     /** A deadlock or serialization failure rolls everything back; the statement is run again this often. */
     private static final int MAX_ATTEMPTS = 8;
@@ -78,9 +87,11 @@ public final class JpaLockStore implements LockStore {
     private final SchemaAction schemaAction;
     private final TransactionRunner runner;
     private final long statementTimeoutMillis;
+    private final LockMode mode;
     private final ReentrantLock setup = new ReentrantLock();
     private volatile EntityManagerFactory factory;
     private volatile Dialect dialect;
+    private volatile AdvisoryLocks advisory;
     private volatile boolean closed;
 
     private JpaLockStore(Builder builder) {
@@ -91,6 +102,7 @@ public final class JpaLockStore implements LockStore {
         this.schemaAction = builder.schemaAction;
         this.runner = builder.runner;
         this.statementTimeoutMillis = builder.statementTimeoutMillis;
+        this.mode = builder.mode;
     }
 
     /**
@@ -132,6 +144,9 @@ public final class JpaLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
+        if (mode == LockMode.ADVISORY) {
+            return advisory().acquire(key, owner, ttlMillis, maxWaitMillis);
+        }
         return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, null, b),
                 AcquireResult::notAcquired);
     }
@@ -148,6 +163,9 @@ public final class JpaLockStore implements LockStore {
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
         Objects.requireNonNull(turn, "turn");
+        if (mode == LockMode.ADVISORY) {
+            return advisory().acquire(key, owner, ttlMillis, maxWaitMillis); // no turns in this mode
+        }
         return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, turn, b),
                 AcquireResult::notAcquired);
     }
@@ -159,6 +177,9 @@ public final class JpaLockStore implements LockStore {
     @Override
     public boolean leaveTurn(String key, String waiter) {
         check(key, waiter);
+        if (mode == LockMode.ADVISORY) {
+            return false;
+        }
         return execute("leave the turn of", key, statementTimeoutMillis, (d, c, b) -> d.leaveTurn(c, key, waiter, b),
                 null);
     }
@@ -174,6 +195,9 @@ public final class JpaLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
+        if (mode == LockMode.ADVISORY) {
+            return advisory().renew(key, owner, ttlMillis, Math.max(1, maxWaitMillis));
+        }
         return execute("renew", key, maxWaitMillis, (d, c, b) -> d.renew(c, key, owner, ttlMillis, b), null);
     }
 
@@ -205,6 +229,9 @@ public final class JpaLockStore implements LockStore {
         if (checked.isEmpty()) {
             return Set.of();
         }
+        if (mode == LockMode.ADVISORY) {
+            return renewEach(checked, ttlMillis, maxWaitMillis);
+        }
         return execute("renewAll", checked.size() + " leases", maxWaitMillis,
                 (d, c, b) -> d.renewAll(c, checked, ttlMillis, b), null);
     }
@@ -213,6 +240,9 @@ public final class JpaLockStore implements LockStore {
     @Override
     public boolean release(String key, String owner) {
         check(key, owner);
+        if (mode == LockMode.ADVISORY) {
+            return advisory().release(key, owner);
+        }
         return execute("release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
     }
 
@@ -223,12 +253,20 @@ public final class JpaLockStore implements LockStore {
     @Override
     public Optional<Holder> inspect(String key) {
         LockArguments.requireValidKey(key, false);
+        if (mode == LockMode.ADVISORY) {
+            return LockStore.super.inspect(key);
+        }
         return execute("inspect", key, statementTimeoutMillis, (d, c, b) -> d.inspect(c, key, b), null);
     }
 
     @Override
     public Set<StoreCapability> capabilities() {
-        return CAPABILITIES;
+        return mode == LockMode.ADVISORY ? ADVISORY_CAPABILITIES : CAPABILITIES;
+    }
+
+    /** @return how this store holds its locks */
+    public LockMode mode() {
+        return mode;
     }
 
     /**
@@ -248,6 +286,10 @@ public final class JpaLockStore implements LockStore {
      * @throws LockStoreException if the database cannot be reached
      */
     public FencedWrites fencedWrites() {
+        if (mode == LockMode.ADVISORY) {
+            throw new IllegalStateException("Fenced writes check the lock table, which the advisory mode does not write:"
+                    + " fence with the token itself (the fence column pattern of the module's README)");
+        }
         return FencedWrites.of(database(), table);
     }
 
@@ -269,6 +311,10 @@ public final class JpaLockStore implements LockStore {
     @Override
     public void close() {
         closed = true;
+        AdvisoryLocks a = advisory;
+        if (a != null) {
+            a.close(); // frees its locks and gives its connections back before the factory may close
+        }
         EntityManagerFactory f = factory;
         factory = null;
         if (ownsFactory && f != null && f.isOpen()) {
@@ -341,6 +387,41 @@ public final class JpaLockStore implements LockStore {
                                     + CallBound.NETWORK_ALLOWANCE_MILLIS + " ms for the round trip had passed)" : ""), e);
                 }
             }
+        }
+    }
+
+    /** Advisory mode: the time left of the call bounds each renewal in turn. */
+    private Set<Lease> renewEach(List<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        AdvisoryLocks a = advisory();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+        Set<Lease> renewed = new java.util.HashSet<>();
+        for (Lease lease : leases) {
+            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            if (a.renew(lease.key(), lease.owner(), ttlMillis, left)) {
+                renewed.add(lease);
+            }
+        }
+        return renewed;
+    }
+
+    /** The advisory locks of this instance, once the store connected (schema checked, database known). */
+    private AdvisoryLocks advisory() {
+        if (closed) {
+            throw new LockStoreException("The JPA lock store is closed");
+        }
+        AdvisoryLocks a = advisory;
+        if (a != null) {
+            return a;
+        }
+        Dialect d = dialect();
+        setup.lock();
+        try {
+            if (advisory == null) {
+                advisory = new AdvisoryLocks(this::factory, d.database(), table, sequence, statementTimeoutMillis);
+            }
+            return advisory;
+        } finally {
+            setup.unlock();
         }
     }
 
@@ -483,7 +564,8 @@ public final class JpaLockStore implements LockStore {
     @Override
     public String toString() {
         Dialect d = dialect;
-        return "jpa(" + (d == null ? "table " + table + ", not connected" : d.toString()) + ")";
+        return "jpa(" + (mode == LockMode.ADVISORY ? "advisory, " : "")
+                + (d == null ? "table " + table + ", not connected" : d.toString()) + ")";
     }
 
     /** Settings of a {@link JpaLockStore}. */
@@ -496,6 +578,7 @@ public final class JpaLockStore implements LockStore {
         private SchemaAction schemaAction = SchemaAction.NONE;
         private TransactionRunner runner = ResourceLocalTransactionRunner.INSTANCE;
         private long statementTimeoutMillis = DEFAULT_STATEMENT_TIMEOUT.toMillis();
+        private LockMode mode = LockMode.TABLE;
 
         private Builder(Supplier<EntityManagerFactory> factorySource, boolean ownsFactory) {
             this.factorySource = factorySource;
@@ -568,6 +651,22 @@ public final class JpaLockStore implements LockStore {
                 throw new IllegalArgumentException("The statement timeout must be from 1 ms to 365 days, not " + timeout);
             }
             this.statementTimeoutMillis = timeout.toMillis();
+            return this;
+        }
+
+        /**
+         * How the store holds its locks, default {@link LockMode#TABLE}. {@link LockMode#ADVISORY} needs
+         * PostgreSQL or MariaDB (on another database every operation fails with a
+         * {@link dev.baton.LockConfigurationException}) and Hibernate ORM or EclipseLink, whose pool lends
+         * the connections that hold the locks. Both modes draw tokens from the same sequence and run the same
+         * schema action and checks, so a deployment can switch modes (all instances at once: the two modes do
+         * not exclude each other).
+         *
+         * @param mode the mode
+         * @return this builder
+         */
+        public Builder mode(LockMode mode) {
+            this.mode = Objects.requireNonNull(mode, "mode");
             return this;
         }
 

@@ -12,8 +12,14 @@ public abstract class ContractSuite extends LockStoreContract {
     /** @return the database and provider to test */
     protected abstract Backend backend();
 
+    /** @return the mode of the stores under test */
+    protected LockMode mode() {
+        return LockMode.TABLE;
+    }
+
     @Override
     protected LockStore createStore() {
-        return backend().store(backend().tableName("tck"));
+        Backend backend = backend();
+        return backend.store(backend.sharedFactory(), backend.tableName(mode() == LockMode.TABLE ? "tck" : "tcka"), mode());
     }
 }

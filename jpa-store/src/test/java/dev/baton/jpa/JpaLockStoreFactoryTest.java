@@ -193,4 +193,49 @@ class JpaLockStoreFactoryTest {
         }
         assertThat(emf.isOpen()).as("the application's factory is not closed by the store").isTrue();
     }
+
+    @Test
+    void anUnknownModeNamesKeyAndValue() {
+        Context context = new Context().with("persistence-unit", "baton-hibernate").with("mode", "advisary");
+        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.mode").hasMessageContaining("advisary")
+                .hasMessageContaining("table").hasMessageContaining("advisory");
+    }
+
+    @Test
+    void theModeIsReadInAnyCaseAndTableIsTheDefault() {
+        Context advisory = new Context().with("persistence-unit", "baton-hibernate").with("mode", " Advisory ");
+        try (LockStore store = factory().create(advisory)) {
+            assertThat(((JpaLockStore) store).mode()).isEqualTo(LockMode.ADVISORY);
+            assertThat(store.capabilities()).containsExactly(dev.baton.spi.StoreCapability.ENDS_WITH_CONNECTION);
+        }
+        try (LockStore store = factory().create(new Context().with("persistence-unit", "baton-hibernate"))) {
+            assertThat(((JpaLockStore) store).mode()).isEqualTo(LockMode.TABLE);
+            assertThat(store.capabilities()).contains(dev.baton.spi.StoreCapability.PERSISTENT)
+                    .doesNotContain(dev.baton.spi.StoreCapability.ENDS_WITH_CONNECTION);
+        }
+    }
+
+    @Test
+    void advisoryModeOnAnH2FactoryFailsTheDeployment() {
+        Context context = new Context().with("mode", "advisory");
+        EntityManagerFactory h2 = new dev.baton.jpa.testing.Backend(JpaDatabase.H2,
+                dev.baton.jpa.testing.Provider.HIBERNATE).sharedFactory();
+        context.beans.put(EntityManagerFactory.class, h2);
+        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.mode").hasMessageContaining("H2");
+    }
+
+    @Test
+    void advisoryModeOnH2FailsEveryOperationWithAConfigurationError() {
+        dev.baton.jpa.testing.Backend h2 = new dev.baton.jpa.testing.Backend(JpaDatabase.H2,
+                dev.baton.jpa.testing.Provider.ECLIPSELINK);
+        try (JpaLockStore store = h2.store(h2.sharedFactory(), h2.tableName("advh2"), LockMode.ADVISORY)) {
+            for (int i = 0; i < 2; i++) {
+                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                        .isInstanceOf(LockConfigurationException.class).hasMessageContaining("H2")
+                        .hasMessageContaining("mode=table");
+            }
+        }
+    }
 }

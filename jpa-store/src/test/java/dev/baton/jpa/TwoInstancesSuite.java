@@ -25,6 +25,15 @@ public abstract class TwoInstancesSuite {
     /** @return the database and provider to test */
     protected abstract Backend backend();
 
+    /** @return the mode of the stores under test */
+    protected LockMode mode() {
+        return LockMode.TABLE;
+    }
+
+    private JpaLockStore store(EntityManagerFactory factory, String table) {
+        return backend().store(factory, table, mode());
+    }
+
     @Test
     void neverTwoHoldersAndTokensGrowAcrossInstancesAndRestarts() throws Exception {
         Backend backend = backend();
@@ -38,7 +47,7 @@ public abstract class TwoInstancesSuite {
 
         EntityManagerFactory f1 = backend.newFactory();
         EntityManagerFactory f2 = backend.newFactory();
-        try (JpaLockStore s1 = backend.store(f1, table); JpaLockStore s2 = backend.store(f2, table)) {
+        try (JpaLockStore s1 = store(f1, table); JpaLockStore s2 = store(f2, table)) {
             s1.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
             s2.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
             Queue<Throwable> errors = Concurrently.run(2 * THREADS_PER_INSTANCE, i -> {
@@ -76,7 +85,7 @@ public abstract class TwoInstancesSuite {
         // Both instances restart: new factories, new stores, same database.
         EntityManagerFactory f3 = backend.newFactory();
         EntityManagerFactory f4 = backend.newFactory();
-        try (JpaLockStore s3 = backend.store(f3, table); JpaLockStore s4 = backend.store(f4, table)) {
+        try (JpaLockStore s3 = store(f3, table); JpaLockStore s4 = store(f4, table)) {
             long t3 = s3.acquire(key, JpaTestOwners.owner(), 1).fencingToken();
             Thread.sleep(5);
             long t4 = s4.acquire(key, JpaTestOwners.owner(), 60_000).fencingToken();
@@ -94,7 +103,7 @@ public abstract class TwoInstancesSuite {
         String table = backend.tableName("race");
         EntityManagerFactory f1 = backend.newFactory();
         EntityManagerFactory f2 = backend.newFactory();
-        try (JpaLockStore s1 = backend.store(f1, table); JpaLockStore s2 = backend.store(f2, table)) {
+        try (JpaLockStore s1 = store(f1, table); JpaLockStore s2 = store(f2, table)) {
             for (int round = 0; round < 8; round++) {
                 String key = "race:" + UUID.randomUUID();
                 long first = s1.acquire(key, JpaTestOwners.owner(), 1).fencingToken();

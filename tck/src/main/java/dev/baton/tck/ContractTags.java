@@ -21,6 +21,12 @@ public final class ContractTags {
     /** A new store instance on the same backend: tokens continue, live locks stay. Only for {@code PERSISTENT} stores. */
     public static final String PERSISTENCE = "persistence";
 
+    /**
+     * Locks end with the taking instance's connection: tokens continue in a new instance, which takes the closed
+     * one's keys at once; only the taking instance renews or releases. Only for {@code ENDS_WITH_CONNECTION} stores.
+     */
+    public static final String ENDS_WITH_CONNECTION = "ends-with-connection";
+
     /** Renewal is a compare-and-set: the holder's only, never revives an expired lock; {@code renewAll}. */
     public static final String RENEW = "renew";
 

@@ -125,6 +125,9 @@ public abstract class LockStoreContract {
         store = newStore();
         assertThat(store.capabilities()).as("capabilities() of %s", store).isNotNull().doesNotContainNull();
         capabilities = Set.copyOf(store.capabilities());
+        assertThat(capabilities.contains(StoreCapability.PERSISTENT) && capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION))
+                .as("%s declares both PERSISTENT and ENDS_WITH_CONNECTION: locks either outlive the instance or end with it",
+                        store).isFalse();
     }
 
     @AfterEach
@@ -625,20 +628,12 @@ public abstract class LockStoreContract {
         @Test
         void newStoreInstanceContinuesAboveEveryEarlierToken() {
             List<String> keys = List.of(key("released"), key("expired"), key("live"));
-            long[] tokens = new long[keys.size()];
-            String owner = newOwner();
-            tokens[0] = acquired(keys.get(0), owner, LONG_TTL);
-            assertThat(store.release(keys.get(0), owner)).as("store.release(keys.get(0), owner) must answer true").isTrue();
-            tokens[1] = acquired(keys.get(1), newOwner(), 1);
             String liveOwner = newOwner();
-            tokens[2] = acquired(keys.get(2), liveOwner, LONG_TTL);
+            long[] tokens = releasedExpiredAndLive(keys, liveOwner);
 
             LockStore restarted = restart(store);
 
-            assertThat(acquired(restarted, keys.get(0), newOwner(), LONG_TTL)).as("token after restart and release")
-                    .isGreaterThan(tokens[0]);
-            assertThat(awaitAcquired(restarted, keys.get(1), newOwner(), LONG_TTL)).as("token after restart and expiry")
-                    .isGreaterThan(tokens[1]);
+            assertTokensContinueOnReleasedAndExpired(restarted, keys, tokens);
             assertThat(restarted.release(keys.get(2), liveOwner)).as("restarted.release(keys.get(2), liveOwner) must answer true").isTrue();
             assertThat(acquired(restarted, keys.get(2), newOwner(), LONG_TTL)).as("token after restart, release by the new instance")
                     .isGreaterThan(tokens[2]);
@@ -661,21 +656,112 @@ public abstract class LockStoreContract {
 
         @Test
         void racersOnTwoStoreInstancesGetExactlyOneWinner() throws Exception {
-            LockStore[] instances = {store, newStore()};
-            int rounds = ROUNDS / 2;
-            List<String> keys = new ArrayList<>();
-            for (int round = 0; round < rounds; round++) {
-                keys.add(key("shared-" + round));
-            }
-            AcquireResult[][] results = new AcquireResult[rounds][RACERS];
+            assertOneWinnerAmongRacersOnTwoInstances();
+        }
+    }
 
-            ContractSupport.race(RACERS, rounds, scaled(6 * BOUND_MILLIS), (round, racer) ->
-                    results[round][racer] = instances[racer % 2].acquire(keys.get(round), newOwner(), LONG_TTL));
+    /**
+     * Locks that end with the connection of the instance that took them ({@link StoreCapability#ENDS_WITH_CONNECTION}):
+     * tokens outlive the instance, locks do not; only the taking instance renews or releases; the holding
+     * instance ends a lock that is not renewed within its ttl. Only for stores that declare it, in place of
+     * {@link Persistence}.
+     */
+    @Nested
+    @Tag(ContractTags.ENDS_WITH_CONNECTION)
+    public class EndsWithConnection {
 
-            for (int round = 0; round < rounds; round++) {
-                assertThat(Arrays.stream(results[round]).filter(AcquireResult::isAcquired).count())
-                        .as("winners of %s among racers on two store instances", describe(keys.get(round))).isOne();
-            }
+        @BeforeEach
+        void onlyWhereDeclared() {
+            assumeCapability(StoreCapability.ENDS_WITH_CONNECTION);
+        }
+
+        @Test
+        void newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce() {
+            List<String> keys = List.of(key("released"), key("expired"), key("live"));
+            String liveOwner = newOwner();
+            long[] tokens = releasedExpiredAndLive(keys, liveOwner);
+
+            LockStore restarted = restart(store);
+
+            assertTokensContinueOnReleasedAndExpired(restarted, keys, tokens);
+            // no waiting: the lock ended with the closed instance's connection
+            assertThat(acquired(restarted, keys.get(2), newOwner(), LONG_TTL))
+                    .as("token of the closed instance's live key, taken at once by the new instance").isGreaterThan(tokens[2]);
+            assertThat(restarted.release(keys.get(2), liveOwner)).as("the former holder's release after the restart").isFalse();
+        }
+
+        @Test
+        void onlyTheInstanceThatTookALockRenewsOrReleasesIt() {
+            String key = key("held");
+            String holder = newOwner();
+            acquired(key, holder, LONG_TTL);
+            LockStore other = newStore();
+
+            assertThat(other.renew(key, holder, LONG_TTL)).as("the holder's renew through another instance").isFalse();
+            assertThat(other.release(key, holder)).as("the holder's release through another instance").isFalse();
+            assertHeld(other, key, "after another instance's renew and release");
+            assertThat(store.renew(key, holder, LONG_TTL)).as("the holder's renew through its own instance").isTrue();
+            assertThat(store.release(key, holder)).as("the holder's release through its own instance").isTrue();
+            String taker = newOwner();
+            acquired(other, key, taker, LONG_TTL);
+            assertThat(other.release(key, taker)).as("other.release(key, taker) must answer true").isTrue();
+        }
+
+        @Test
+        void aLockNotRenewedWithinItsTtlIsEndedByItsInstanceAndFreeForAnother() {
+            String key = key("expiring");
+            String holder = newOwner();
+            long ttl = scaled(300).toMillis();
+            long token = acquired(key, holder, ttl);
+            LockStore other = newStore();
+            assertHeld(other, key, "within its ttl");
+
+            assertThat(awaitAcquired(other, key, newOwner(), LONG_TTL)).as("token after the holder's ttl passed")
+                    .isGreaterThan(token);
+            assertThat(store.renew(key, holder, LONG_TTL)).as("the holder's renew after its ttl passed").isFalse();
+            assertThat(store.release(key, holder)).as("the holder's release after its ttl passed").isFalse();
+        }
+
+        @Test
+        void racersOnTwoStoreInstancesGetExactlyOneWinner() throws Exception {
+            assertOneWinnerAmongRacersOnTwoInstances();
+        }
+    }
+
+    /** Takes {@code keys} 0 to 2 and leaves them released, expired (ttl 1 ms) and live for {@code liveOwner}: their tokens. */
+    private long[] releasedExpiredAndLive(List<String> keys, String liveOwner) {
+        long[] tokens = new long[keys.size()];
+        String owner = newOwner();
+        tokens[0] = acquired(keys.get(0), owner, LONG_TTL);
+        assertThat(store.release(keys.get(0), owner)).as("store.release(keys.get(0), owner) must answer true").isTrue();
+        tokens[1] = acquired(keys.get(1), newOwner(), 1);
+        tokens[2] = acquired(keys.get(2), liveOwner, LONG_TTL);
+        return tokens;
+    }
+
+    /** The released and expired keys of {@link #releasedExpiredAndLive}, taken through a new instance with larger tokens. */
+    private void assertTokensContinueOnReleasedAndExpired(LockStore restarted, List<String> keys, long[] tokens) {
+        assertThat(acquired(restarted, keys.get(0), newOwner(), LONG_TTL)).as("token after restart and release")
+                .isGreaterThan(tokens[0]);
+        assertThat(awaitAcquired(restarted, keys.get(1), newOwner(), LONG_TTL)).as("token after restart and expiry")
+                .isGreaterThan(tokens[1]);
+    }
+
+    private void assertOneWinnerAmongRacersOnTwoInstances() throws Exception {
+        LockStore[] instances = {store, newStore()};
+        int rounds = ROUNDS / 2;
+        List<String> keys = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            keys.add(key("shared-" + round));
+        }
+        AcquireResult[][] results = new AcquireResult[rounds][RACERS];
+
+        ContractSupport.race(RACERS, rounds, scaled(6 * BOUND_MILLIS), (round, racer) ->
+                results[round][racer] = instances[racer % 2].acquire(keys.get(round), newOwner(), LONG_TTL));
+
+        for (int round = 0; round < rounds; round++) {
+            assertThat(Arrays.stream(results[round]).filter(AcquireResult::isAcquired).count())
+                    .as("winners of %s among racers on two store instances", describe(keys.get(round))).isOne();
         }
     }
 
@@ -1223,6 +1309,11 @@ public abstract class LockStoreContract {
                 String taker = newOwner();
                 acquired(free, taker, LONG_TTL);
                 assertThat(store.release(free, taker)).as("store.release(free, taker) must answer true").isTrue();
+            }
+            if (declares(StoreCapability.ENDS_WITH_CONNECTION)) {
+                String taker = newOwner();
+                acquired(store, held, taker, LONG_TTL); // at once: the lock ended with the closed instance
+                assertThat(store.release(held, taker)).as("store.release(held, taker) must answer true").isTrue();
             }
         }
 

@@ -33,7 +33,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  */
 class TckCatchesFlawedStoresTest {
 
-    private static final Set<StoreCapability> ALL = EnumSet.allOf(StoreCapability.class);
+    /** Every capability a store may declare together: {@code ENDS_WITH_CONNECTION} excludes {@code PERSISTENT}. */
+    private static final Set<StoreCapability> ALL = EnumSet.complementOf(EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION));
+    private static final Set<StoreCapability> CONNECTION_BOUND = EnumSet.complementOf(EnumSet.of(StoreCapability.PERSISTENT));
     private static final Set<StoreCapability> NONE = EnumSet.noneOf(StoreCapability.class);
 
     static Stream<Arguments> flaws() {
@@ -85,7 +87,14 @@ class TckCatchesFlawedStoresTest {
                         List.of("inspectingALockChangesNothing")),
                 arguments(Flaw.INSPECT_MASKS_OWNER, ALL, List.of(ContractTags.INSPECT),
                         List.of("theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease",
-                                "releasingAsTheInspectedOwnerFreesTheKeyAndTokensKeepIncreasing")));
+                                "releasingAsTheInspectedOwnerFreesTheKeyAndTokensKeepIncreasing")),
+                arguments(Flaw.LOCKS_OUTLIVE_CLOSE, CONNECTION_BOUND, List.of(ContractTags.ENDS_WITH_CONNECTION, ContractTags.CLOSE),
+                        List.of("newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce",
+                                "everyOperationOnAClosedStoreFailsWithALockStoreException")),
+                arguments(Flaw.ANY_INSTANCE_RENEWS, CONNECTION_BOUND, List.of(ContractTags.ENDS_WITH_CONNECTION),
+                        List.of("onlyTheInstanceThatTookALockRenewsOrReleasesIt")),
+                arguments(Flaw.FORGETS_TOKENS_ON_RESTART, CONNECTION_BOUND, List.of(ContractTags.ENDS_WITH_CONNECTION),
+                        List.of("newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce")));
     }
 
     @ParameterizedTest(name = "{0} is caught by {3}")
@@ -104,10 +113,10 @@ class TckCatchesFlawedStoresTest {
                 .containsAll(rules);
     }
 
-    @ParameterizedTest(name = "the unflawed store passes {0}")
+    @ParameterizedTest(name = "the unflawed store passes {0} (declaring {1})")
     @MethodSource("dev.baton.tck.TckCatchesFlawedStoresTest#tags")
-    void unflawedStorePassesTheSameRules(String tag) {
-        FlawedStoreContract.configure(ALL);
+    void unflawedStorePassesTheSameRules(String tag, Set<StoreCapability> capabilities) {
+        FlawedStoreContract.configure(capabilities);
 
         Outcome outcome = run(List.of(tag));
 
@@ -130,9 +139,11 @@ class TckCatchesFlawedStoresTest {
         });
     }
 
-    static Stream<String> tags() {
-        return flaws().map(arguments -> arguments.get()[2]).flatMap(tags -> ((List<?>) tags).stream())
-                .map(String.class::cast).distinct();
+    /** Each tag of a flaw, with the capabilities the flawed store declared. */
+    static Stream<Arguments> tags() {
+        return flaws().flatMap(arguments -> ((List<?>) arguments.get()[2]).stream()
+                        .map(tag -> List.of(tag, arguments.get()[1])))
+                .distinct().map(pair -> arguments(pair.get(0), pair.get(1)));
     }
 
     private static Outcome run(List<String> tags) {

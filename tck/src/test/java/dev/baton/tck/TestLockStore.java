@@ -75,7 +75,11 @@ final class TestLockStore implements LockStore {
         /** Inspection touches the lock: it renews the lease by a minute. */
         INSPECT_RENEWS,
         /** Inspection reports a masked owner, not the one that frees the key. */
-        INSPECT_MASKS_OWNER
+        INSPECT_MASKS_OWNER,
+        /** Declares {@code ENDS_WITH_CONNECTION}, but a closed instance's locks stay until their ttl runs out. */
+        LOCKS_OUTLIVE_CLOSE,
+        /** Declares {@code ENDS_WITH_CONNECTION}, but renews and releases a lock through any instance. */
+        ANY_INSTANCE_RENEWS
     }
 
     /** What instances share: locks, token counters, release listeners. */
@@ -91,7 +95,8 @@ final class TestLockStore implements LockStore {
         final AtomicLong closedAgain = new AtomicLong();
     }
 
-    record Entry(String owner, long token, long expiresAtNanos) {
+    /** @param holder the instance whose "connection" holds the lock ({@code ENDS_WITH_CONNECTION}), else null */
+    record Entry(String owner, long token, long expiresAtNanos, TestLockStore holder) {
         boolean liveAt(long now) {
             return expiresAtNanos - now > 0;
         }
@@ -122,6 +127,19 @@ final class TestLockStore implements LockStore {
         }
         isClosed = true;
         backend.closed.incrementAndGet();
+        if (capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION) && !has(Flaw.LOCKS_OUTLIVE_CLOSE)) {
+            backend.entries.values().removeIf(entry -> entry.holder == this); // the "connection" ends
+        }
+    }
+
+    private Entry taken(String owner, long token, long ttlMillis) {
+        return new Entry(owner, token, expiry(ttlMillis),
+                capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION) ? this : null);
+    }
+
+    /** Whether this instance may renew or release the lock: any may, unless it lives on another's connection. */
+    private boolean mine(Entry entry) {
+        return entry.holder == null || entry.holder == this || has(Flaw.ANY_INSTANCE_RENEWS);
     }
 
     @Override
@@ -148,7 +166,7 @@ final class TestLockStore implements LockStore {
             }
             LockSupport.parkNanos(100_000);
             long token = nextToken(k);
-            backend.entries.put(k, new Entry(owner, token, expiry(ttlMillis)));
+            backend.entries.put(k, taken(owner, token, ttlMillis));
             return AcquireResult.acquired(token);
         }
         AtomicReference<AcquireResult> result = new AtomicReference<>();
@@ -164,7 +182,8 @@ final class TestLockStore implements LockStore {
                 } else {
                     result.set(refusal(current, now));
                 }
-                return has(Flaw.REFUSAL_EXTENDS_LEASE) ? new Entry(current.owner, current.token, expiry(ttlMillis)) : current;
+                return has(Flaw.REFUSAL_EXTENDS_LEASE)
+                        ? new Entry(current.owner, current.token, expiry(ttlMillis), current.holder) : current;
             }
             boolean keptForAnother = standing != null && !mayClaim
                     && !(turn == null && has(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS));
@@ -175,7 +194,7 @@ final class TestLockStore implements LockStore {
             backend.turns.remove(k);
             long token = nextToken(k);
             result.set(AcquireResult.acquired(token));
-            return new Entry(owner, token, expiry(ttlMillis));
+            return taken(owner, token, ttlMillis);
         });
         return result.get();
     }
@@ -221,9 +240,10 @@ final class TestLockStore implements LockStore {
         LockArguments.requireValidTtl(ttlMillis);
         boolean[] renewed = {false};
         backend.entries.computeIfPresent(k, (ignored, current) -> {
-            if (current.owner.equals(owner) && (current.liveAt(System.nanoTime()) || has(Flaw.RENEW_REVIVES))) {
+            if (current.owner.equals(owner) && mine(current)
+                    && (current.liveAt(System.nanoTime()) || has(Flaw.RENEW_REVIVES))) {
                 renewed[0] = true;
-                return new Entry(owner, current.token, expiry(ttlMillis));
+                return new Entry(owner, current.token, expiry(ttlMillis), current.holder);
             }
             return current;
         });
@@ -245,7 +265,7 @@ final class TestLockStore implements LockStore {
         } else {
             boolean[] removed = {false};
             backend.entries.computeIfPresent(k, (ignored, current) -> {
-                boolean ownerMatches = current.owner.equals(owner) || has(Flaw.RELEASE_BY_ANY_OWNER);
+                boolean ownerMatches = (current.owner.equals(owner) || has(Flaw.RELEASE_BY_ANY_OWNER)) && mine(current);
                 removed[0] = ownerMatches && current.liveAt(System.nanoTime());
                 return removed[0] ? null : current;
             });
@@ -277,7 +297,7 @@ final class TestLockStore implements LockStore {
             long remaining = Math.max(1, (current.expiresAtNanos - now) / 1_000_000);
             holder.set(new Holder(has(Flaw.INSPECT_MASKS_OWNER) ? "owner-hidden" : current.owner, current.token,
                     has(Flaw.INSPECT_REMAINING_IN_SECONDS) ? Math.max(1, remaining / 1000) : remaining));
-            return has(Flaw.INSPECT_RENEWS) ? new Entry(current.owner, current.token, expiry(60_000)) : current;
+            return has(Flaw.INSPECT_RENEWS) ? new Entry(current.owner, current.token, expiry(60_000), current.holder) : current;
         });
         return Optional.ofNullable(holder.get());
     }

@@ -8,6 +8,7 @@ import java.util.WeakHashMap;
 import org.eclipse.persistence.internal.databaseaccess.Accessor;
 import org.eclipse.persistence.sessions.SessionEvent;
 import org.eclipse.persistence.sessions.SessionEventAdapter;
+import org.eclipse.persistence.sessions.server.ConnectionPool;
 import org.eclipse.persistence.sessions.server.Server;
 
 /**
@@ -55,5 +56,17 @@ final class EclipseLinkJdbc {
 
     private static Connection connection(SessionEvent event) {
         return event.getResult() instanceof Accessor accessor ? accessor.getConnection() : null;
+    }
+
+    /** A connection of the factory's default connection pool (internal, or the external data source). */
+    static DedicatedConnection dedicated(EntityManagerFactory factory) throws java.sql.SQLException {
+        ConnectionPool pool = factory.unwrap(Server.class).getDefaultConnectionPool();
+        Accessor accessor = pool.acquireConnection();
+        return new DedicatedConnection(accessor.getConnection(), () -> {
+            if (accessor.getConnection() == null || accessor.getConnection().isClosed()) {
+                accessor.setIsValid(false); // the pool drops it instead of lending it again
+            }
+            pool.releaseConnection(accessor);
+        });
     }
 }

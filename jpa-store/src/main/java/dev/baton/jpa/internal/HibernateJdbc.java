@@ -5,6 +5,8 @@ import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
+import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.resource.jdbc.spi.PhysicalConnectionHandlingMode;
 
@@ -34,5 +36,13 @@ final class HibernateJdbc {
     static Connection connection(EntityManager em) {
         return em.unwrap(SharedSessionContractImplementor.class).getJdbcCoordinator().getLogicalConnection()
                 .getPhysicalConnection();
+    }
+
+    /** A connection of the factory's own connection provider (its pool or data source), outside any session. */
+    static DedicatedConnection dedicated(EntityManagerFactory factory) throws java.sql.SQLException {
+        ConnectionProvider provider = factory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
+                .requireService(ConnectionProvider.class);
+        Connection connection = provider.getConnection();
+        return new DedicatedConnection(connection, () -> provider.closeConnection(connection));
     }
 }

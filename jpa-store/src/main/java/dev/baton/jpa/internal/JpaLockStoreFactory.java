@@ -4,6 +4,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.jpa.ForLocks;
 import dev.baton.jpa.JpaLockStore;
+import dev.baton.jpa.LockMode;
 import dev.baton.jpa.SchemaAction;
 import dev.baton.jpa.TransactionRunner;
 import dev.baton.spi.LockStore;
@@ -29,6 +30,7 @@ import java.util.Set;
  * (release, and calls of callers that set none): how long they wait for a row lock of another
  * transaction, and (plus two seconds) for the database's answer. A duration: {@code 500ms}, {@code 5s},
  * {@code 1m}, ISO-8601 ({@code PT5S}) or plain milliseconds.</li>
+ * <li>{@code mode}: {@code table} (default) or {@code advisory} ({@link LockMode}).</li>
  * </ul>
  * A {@link TransactionRunner} bean of the application, if any, runs the store's transactions.
  */
@@ -42,6 +44,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     static final String SEQUENCE = "sequence";
     static final String SCHEMA_ACTION = "schema-action";
     static final String STATEMENT_TIMEOUT = "statement-timeout";
+    static final String MODE = "mode";
 
     private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
 
@@ -59,6 +62,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE);
         schemaAction(context);
         statementTimeout(context);
+        LockMode mode = mode(context);
         Optional<String> unit = persistenceUnit(context);
         if (unit.isPresent()) {
             boolean noProvider;
@@ -77,10 +81,19 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                         + "' names no persistence unit of the application (META-INF/persistence.xml declares "
                         + (declared.isEmpty() ? "none" : String.join(", ", declared)) + ")");
             }
-        } else if (factoryBean(context).isEmpty()) {
-            throw new LockConfigurationException("The JPA lock store needs an EntityManagerFactory: set "
-                    + context.settingKey(PERSISTENCE_UNIT) + " to a persistence unit name, or let the application"
-                    + " provide an EntityManagerFactory CDI bean");
+        } else {
+            Optional<EntityManagerFactory> bean = factoryBean(context);
+            if (bean.isEmpty()) {
+                throw new LockConfigurationException("The JPA lock store needs an EntityManagerFactory: set "
+                        + context.settingKey(PERSISTENCE_UNIT) + " to a persistence unit name, or let the application"
+                        + " provide an EntityManagerFactory CDI bean");
+            }
+            if (mode == LockMode.ADVISORY && onH2(bean.get())) {
+                // known without connecting; otherwise the first operation tells (the store connects lazily)
+                throw new LockConfigurationException(context.settingKey(MODE) + "='advisory' needs PostgreSQL or"
+                        + " MariaDB, but the EntityManagerFactory is on H2, which has no advisory locks: use "
+                        + context.settingKey(MODE) + "=table (the default)");
+            }
         }
     }
 
@@ -97,6 +110,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                 .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
                 .schemaAction(schemaAction(context))
                 .statementTimeout(statementTimeout(context))
+                .mode(mode(context))
                 .build();
     }
 
@@ -176,6 +190,33 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                     + "' must be from 1 ms to 365 days");
         }
         return java.time.Duration.ofMillis(millis);
+    }
+
+    private static boolean onH2(EntityManagerFactory factory) {
+        try {
+            for (String key : new String[] {"jakarta.persistence.jdbc.url", "javax.persistence.jdbc.url",
+                    "hibernate.connection.url"}) {
+                if (factory.getProperties().get(key) instanceof String url && url.startsWith("jdbc:h2:")) {
+                    return true;
+                }
+            }
+        } catch (RuntimeException e) {
+            // a factory that cannot tell: the first operation will
+        }
+        return false;
+    }
+
+    private static LockMode mode(StoreContext context) {
+        Optional<String> value = context.setting(MODE);
+        if (value.isEmpty()) {
+            return LockMode.TABLE;
+        }
+        try {
+            return LockMode.parse(value.get());
+        } catch (IllegalArgumentException e) {
+            throw new LockConfigurationException(context.settingKey(MODE) + "='" + value.get()
+                    + "' is not a lock mode: use table (the default) or advisory (PostgreSQL and MariaDB)", e);
+        }
     }
 
     private static SchemaAction schemaAction(StoreContext context) {

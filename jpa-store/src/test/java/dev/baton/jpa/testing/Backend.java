@@ -2,6 +2,7 @@ package dev.baton.jpa.testing;
 
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.jpa.JpaLockStore;
+import dev.baton.jpa.LockMode;
 import dev.baton.jpa.SchemaAction;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
@@ -112,8 +113,20 @@ public record Backend(JpaDatabase database, Provider provider) {
      * @return a new store instance
      */
     public JpaLockStore store(EntityManagerFactory factory, String table) {
+        return store(factory, table, LockMode.TABLE);
+    }
+
+    /**
+     * A store in a mode on a factory, creating its schema on first use.
+     *
+     * @param factory the factory
+     * @param table the table (the sequence is {@code <table>_seq})
+     * @param mode the mode
+     * @return a new store instance
+     */
+    public JpaLockStore store(EntityManagerFactory factory, String table, LockMode mode) {
         return JpaLockStore.builder(factory).table(table).sequence(table + "_seq")
-                .schemaAction(SchemaAction.CREATE).build();
+                .schemaAction(SchemaAction.CREATE).mode(mode).build();
     }
 
     /**

@@ -1,0 +1,104 @@
+package dev.baton.jpa.internal;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.Executor;
+
+/**
+ * A JDBC connection taken from the persistence unit's pool for longer than one transaction (the advisory
+ * mode holds its database session locks on it), in auto-commit mode while the store has it.
+ * {@link #giveBack} returns it as it was lent; {@link #discard} closes the physical session first, so the
+ * database ends every lock it held and the pool never lends it again.
+ */
+public final class DedicatedConnection {
+
+    private static final Executor DIRECT = Runnable::run;
+
+    /** How the provider takes a connection back. */
+    @FunctionalInterface
+    interface Return {
+        void run() throws SQLException;
+    }
+
+    private final Connection connection;
+    private final Return giveBack;
+    private final boolean autoCommit;
+
+    DedicatedConnection(Connection connection, Return giveBack) throws SQLException {
+        this.connection = connection;
+        this.giveBack = giveBack;
+        boolean previous;
+        try {
+            previous = connection.getAutoCommit();
+            if (!previous) {
+                // a session lock outlives transactions, but an open transaction on a held connection would not
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException | RuntimeException e) {
+            giveBackQuietly();
+            throw e;
+        }
+        this.autoCommit = previous;
+    }
+
+    /**
+     * Takes a connection of {@code factory}'s persistence unit (Hibernate ORM: its connection provider;
+     * EclipseLink: its default connection pool).
+     *
+     * @param factory the store's factory
+     * @return the connection
+     * @throws SQLException if none could be had
+     * @throws IllegalStateException if the JPA provider is neither
+     */
+    public static DedicatedConnection take(jakarta.persistence.EntityManagerFactory factory) throws SQLException {
+        String type = factory.getClass().getName();
+        if (type.startsWith("org.eclipse.persistence.")) {
+            return EclipseLinkJdbc.dedicated(factory);
+        }
+        if (type.startsWith("org.hibernate.")) {
+            return HibernateJdbc.dedicated(factory);
+        }
+        throw new IllegalStateException("The advisory mode of the JPA lock store needs Hibernate ORM or EclipseLink"
+                + " to hand it connections of the persistence unit; the provider is " + type);
+    }
+
+    /** @return the connection; not to be closed */
+    public Connection connection() {
+        return connection;
+    }
+
+    /** Gives the connection back to its pool, in the auto-commit mode it was lent in. */
+    public void giveBack() {
+        try {
+            if (!autoCommit) {
+                connection.setAutoCommit(false);
+            }
+        } catch (SQLException | RuntimeException e) {
+            discard();
+            return;
+        }
+        giveBackQuietly();
+    }
+
+    /** Ends the physical connection (the database ends its session and every lock of it), then gives it back. */
+    public void discard() {
+        try {
+            connection.abort(DIRECT);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                connection.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // gone already
+            }
+        }
+        giveBackQuietly();
+    }
+
+    private void giveBackQuietly() {
+        try {
+            giveBack.run();
+        } catch (SQLException | RuntimeException e) {
+            // the pool could not take it back: it is closed, so its session is over
+        }
+    }
+}
