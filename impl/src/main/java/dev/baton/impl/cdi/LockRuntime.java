@@ -111,6 +111,9 @@ public class LockRuntime {
         if (executors != null) {
             executors.shutdown();
         }
+        if (meters != null) {
+            meters.close();
+        }
         if (exitHook != null && Thread.currentThread() != exitHook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(exitHook);

@@ -36,7 +36,7 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.admin.force-release}</td><td>false: whether {@code Locks.forceRelease} may free a key whoever
  * holds it (every manager)</td></tr>
  * <tr><td>{@code baton.health.enabled}</td><td>true: MicroProfile Health checks, where the Health API is present</td></tr>
- * <tr><td>{@code baton.metrics.enabled}</td><td>true: metrics through OpenTelemetry, where the API is present</td></tr>
+ * <tr><td>{@code baton.metrics.enabled}</td><td>true: metrics through OpenTelemetry, else MicroProfile Metrics, where the API is present</td></tr>
  * <tr><td>{@code baton.shutdown-grace}</td><td>5s: at shutdown, how long to wait for the work under held locks
  * to end (0 to 10m, for every manager)</td></tr>
  * </table>
@@ -218,7 +218,7 @@ public final class BatonConfig {
         return healthEnabled;
     }
 
-    /** @return {@code baton.metrics.enabled}: whether metrics are recorded where the OpenTelemetry API is */
+    /** @return {@code baton.metrics.enabled}: whether metrics are recorded (OpenTelemetry, else MicroProfile Metrics) and acquisitions added to trace spans */
     public boolean metricsEnabled() {
         return metricsEnabled;
     }
