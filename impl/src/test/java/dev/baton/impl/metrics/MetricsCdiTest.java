@@ -11,15 +11,23 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import io.smallrye.metrics.MetricRegistryProducer;
+import io.smallrye.metrics.SharedMetricRegistries;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.jboss.weld.junit5.auto.AddBeanClasses;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Where the application has an {@code OpenTelemetry} bean (MicroProfile Telemetry), Baton's metrics go to it. */
+/**
+ * Where the application has an {@code OpenTelemetry} bean (MicroProfile Telemetry) that meters, Baton's metrics go
+ * to it, even beside a MicroProfile Metrics registry: OpenTelemetry is chosen first.
+ */
 @BatonTest
-@AddBeanClasses(MetricsCdiTest.Telemetry.class)
+@AddBeanClasses({MetricsCdiTest.Telemetry.class, MetricRegistryProducer.class})
 class MetricsCdiTest {
 
     static final InMemoryMetricReader READER = InMemoryMetricReader.create();
@@ -36,6 +44,15 @@ class MetricsCdiTest {
     @Inject
     Locks locks;
 
+    @Inject
+    MetricRegistry registry;
+
+    @BeforeAll
+    @AfterAll
+    static void emptyRegistry() {
+        SharedMetricRegistries.drop(MetricRegistry.APPLICATION_SCOPE);
+    }
+
     @Test
     void acquisitionsOfTheInjectedLocksAreCountedOnTheApplicationsOpenTelemetry() {
         locks.runWithLock("counted", lock -> { });
@@ -50,5 +67,6 @@ class MetricsCdiTest {
             assertThat(point.getAttributes()).isEqualTo(acquired);
             assertThat(point.getValue()).isEqualTo(2);
         });
+        assertThat(registry.getMetricIDs()).as("nothing in the MicroProfile Metrics registry").isEmpty();
     }
 }
