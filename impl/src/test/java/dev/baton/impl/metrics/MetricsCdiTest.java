@@ -12,21 +12,20 @@ import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.smallrye.metrics.MetricRegistryProducer;
-import io.smallrye.metrics.SharedMetricRegistries;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.jboss.weld.junit5.auto.AddBeanClasses;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Where the application has an {@code OpenTelemetry} bean (MicroProfile Telemetry) that meters, Baton's metrics go
  * to it, even beside a MicroProfile Metrics registry: OpenTelemetry is chosen first.
  */
 @BatonTest
+@ExtendWith(EmptyMetricRegistries.class)
 @AddBeanClasses({MetricsCdiTest.Telemetry.class, MetricRegistryProducer.class})
 class MetricsCdiTest {
 
@@ -46,12 +45,6 @@ class MetricsCdiTest {
 
     @Inject
     MetricRegistry registry;
-
-    @BeforeAll
-    @AfterAll
-    static void emptyRegistry() {
-        SharedMetricRegistries.drop(MetricRegistry.APPLICATION_SCOPE);
-    }
 
     @Test
     void acquisitionsOfTheInjectedLocksAreCountedOnTheApplicationsOpenTelemetry() {

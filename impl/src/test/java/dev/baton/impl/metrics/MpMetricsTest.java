@@ -29,8 +29,8 @@ import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
 import org.jboss.weld.junit5.auto.AddBeanClasses;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Where the OpenTelemetry API is present but meters nothing (no {@code OpenTelemetry} bean, no global instance
@@ -39,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * counted exactly after a scripted workload, and scraped in Prometheus text as servers show it.
  */
 @BatonTest
+@ExtendWith(EmptyMetricRegistries.class)
 @AddBeanClasses(MetricRegistryProducer.class)
 @WithConfig({"baton.store=memory", "baton.managers=mp", "baton.ttl=1500ms", "baton.admin.force-release=true"})
 class MpMetricsTest {
@@ -52,17 +53,11 @@ class MpMetricsTest {
     @Inject
     MetricRegistry registry;
 
-    @BeforeAll
-    static void emptyRegistry() {
-        SharedMetricRegistries.drop(MetricRegistry.APPLICATION_SCOPE); // the registries are static: start clean
-    }
-
     @AfterAll
     static void theHeldGaugesAreRemovedWithTheApplication() {
         assertThat(SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE).getGauges().keySet())
                 .as("no gauge reads the state of a stopped application").extracting(MetricID::getName)
                 .doesNotContain("baton.locks.held");
-        SharedMetricRegistries.drop(MetricRegistry.APPLICATION_SCOPE);
     }
 
     private static Tag[] tags(String manager, String... more) {
