@@ -1,5 +1,8 @@
 package dev.baton.impl.metrics;
 
+import dev.baton.LockConfigurationException;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.BatonConfig.MetricsApi;
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.support.OptionalApis;
@@ -8,7 +11,7 @@ import jakarta.enterprise.inject.spi.BeanManager;
 
 /**
  * Baton's metrics, one small abstraction over whatever records them. Chosen once, at deployment, in this
- * order: the OpenTelemetry metrics API (MicroProfile Telemetry) where the application has it and it meters
+ * order (unless {@code baton.metrics.api} names one): the OpenTelemetry metrics API (MicroProfile Telemetry) where the application has it and it meters
  * ({@link OtelMeters}); else MicroProfile Metrics 5 where the application has it ({@link MpMetricsMeters});
  * else nothing. Where the OpenTelemetry API is present, acquisitions under a recording span add a span event
  * whichever records the metrics ({@link SpanEvents}). Dimensions are the manager and the store, never the key
@@ -41,20 +44,31 @@ public abstract class Meters {
      * @param enabled {@code baton.metrics.enabled}: {@code false} records nothing, the span event neither
      * @param beans where the {@code OpenTelemetry} bean (MicroProfile Telemetry; without one, a
      *     {@code GlobalOpenTelemetry} someone set) or the application's {@code MetricRegistry} is looked up
-     * @return the meters to use
+     * @return the meters to use, chosen {@linkplain MetricsApi#AUTO automatically}
      */
     public static Meters detect(boolean enabled, BeanManager beans) {
-        Meters meters = enabled ? choose(beans) : NONE;
+        return detect(enabled, MetricsApi.AUTO, beans);
+    }
+
+    /**
+     * @param enabled {@code baton.metrics.enabled}: {@code false} records nothing, the span event neither
+     * @param api {@code baton.metrics.api}: which API records the metrics
+     * @param beans where the {@code OpenTelemetry} bean or the application's {@code MetricRegistry} is looked up
+     * @return the meters to use
+     * @throws LockConfigurationException when {@code api} names an API the application does not have
+     */
+    public static Meters detect(boolean enabled, MetricsApi api, BeanManager beans) {
+        Meters meters = enabled ? choose(api, beans) : NONE;
         BatonLog.debug("Baton's metrics: " + meters);
         return meters;
     }
 
-    private static Meters choose(BeanManager beans) {
+    private static Meters choose(MetricsApi api, BeanManager beans) {
         ClassLoader loader = Meters.class.getClassLoader();
         boolean openTelemetry = OptionalApis.present(OPENTELEMETRY, loader);
-        if (openTelemetry) {
+        if (openTelemetry && api != MetricsApi.MICROPROFILE_METRICS) {
             try {
-                Meters meters = OtelMeters.create(beans);
+                Meters meters = OtelMeters.create(beans, api == MetricsApi.OPENTELEMETRY);
                 if (meters != null) {
                     return meters;
                 }
@@ -63,12 +77,19 @@ public abstract class Meters {
             }
         }
         Meters meters = null;
-        if (OptionalApis.present(MICROPROFILE_METRICS, loader)) {
+        if (api != MetricsApi.OPENTELEMETRY && OptionalApis.present(MICROPROFILE_METRICS, loader)) {
             try {
                 meters = MpMetricsMeters.create(beans);
             } catch (LinkageError olderApi) {
                 meters = null; // MicroProfile Metrics before 5.0
             }
+        }
+        if (meters == null && api != MetricsApi.AUTO) {
+            throw new LockConfigurationException(BatonConfig.METRICS_API + "=" + api.value() + ", but the application has "
+                    + (api == MetricsApi.OPENTELEMETRY
+                            ? "no OpenTelemetry API with an OpenTelemetry bean or a GlobalOpenTelemetry set"
+                            : "no MicroProfile Metrics 5 API with a MetricRegistry bean")
+                    + "; set it to auto, or remove it");
         }
         if (meters == null) {
             meters = NONE;

@@ -59,13 +59,14 @@ final class OtelMeters extends Meters {
 
     /**
      * @param beans where the {@code OpenTelemetry} bean is looked up
+     * @param evenNoOp whether one that meters nothing is taken all the same (configured so)
      * @return the meters, or {@code null} where OpenTelemetry meters nothing: no bean and no global instance
-     *     set, or one whose meter provider is the no-op one (MicroProfile Telemetry with the SDK disabled, as it
-     *     is unless {@code otel.sdk.disabled=false})
+     *     set, or (unless {@code evenNoOp}) one whose meter provider is the no-op one (MicroProfile Telemetry with
+     *     the SDK disabled, as it is unless {@code otel.sdk.disabled=false})
      */
-    static Meters create(BeanManager beans) {
+    static Meters create(BeanManager beans, boolean evenNoOp) {
         OpenTelemetry openTelemetry = openTelemetry(beans);
-        if (openTelemetry == null || openTelemetry.getMeterProvider() == MeterProvider.noop()) {
+        if (openTelemetry == null || !evenNoOp && openTelemetry.getMeterProvider() == MeterProvider.noop()) {
             return null;
         }
         return new OtelMeters(openTelemetry);

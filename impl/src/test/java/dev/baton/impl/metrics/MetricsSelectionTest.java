@@ -3,6 +3,7 @@ package dev.baton.impl.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Locks;
+import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.testing.BatonTest;
 import io.opentelemetry.api.OpenTelemetry;
 import io.smallrye.metrics.MetricRegistryProducer;
@@ -50,5 +51,10 @@ class MetricsSelectionTest {
         locks.runWithLock("chosen", lock -> { });
 
         assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "acquired")).isEqualTo(1);
+    }
+
+    @Test
+    void namedOpenTelemetryIsTakenEvenWhenItMetersNothing() {
+        assertThat(Meters.detect(true, BatonConfig.MetricsApi.OPENTELEMETRY, beans)).hasToString("OpenTelemetry");
     }
 }

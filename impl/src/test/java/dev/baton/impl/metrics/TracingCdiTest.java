@@ -1,9 +1,12 @@
 package dev.baton.impl.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Lock;
+import dev.baton.LockConfigurationException;
 import dev.baton.Locks;
+import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.testing.BatonTest;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -13,6 +16,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +36,9 @@ class TracingCdiTest {
 
     @Inject
     Locks locks;
+
+    @Inject
+    BeanManager beans;
 
     @AfterEach
     void close() {
@@ -68,5 +75,17 @@ class TracingCdiTest {
             assertThat(lock.isHeld()).isTrue();
         }
         assertThat(exporter.getFinishedSpanItems()).isEmpty();
+    }
+
+    @Test
+    void aNamedApiTheApplicationDoesNotHaveFailsNamingTheKey() {
+        assertThatThrownBy(() -> Meters.detect(true, BatonConfig.MetricsApi.MICROPROFILE_METRICS, beans))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.metrics.api=microprofile-metrics, but the application has no MicroProfile Metrics 5 API with a MetricRegistry bean");
+        assertThatThrownBy(() -> Meters.detect(true, BatonConfig.MetricsApi.OPENTELEMETRY, beans))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.metrics.api=opentelemetry, but the application has no OpenTelemetry API with an OpenTelemetry bean or a GlobalOpenTelemetry set");
+        assertThat(Meters.detect(true, BatonConfig.MetricsApi.AUTO, beans)).as("automatically: span events only")
+                .hasToString("none, OpenTelemetry span events");
     }
 }
