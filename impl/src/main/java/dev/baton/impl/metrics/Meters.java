@@ -123,7 +123,7 @@ public abstract class Meters {
      * @return the store, its calls timed when metrics are recorded
      */
     public LockStore metered(LockStore store, EngineMetrics metrics) {
-        return records() ? new MeteredStore(store, metrics) : store;
+        return records() && metrics != EngineMetrics.NONE ? new MeteredStore(store, metrics) : store;
     }
 
     /** The application stops: what was registered for it alone (gauges reading its state) is removed. */

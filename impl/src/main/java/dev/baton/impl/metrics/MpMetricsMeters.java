@@ -100,7 +100,13 @@ final class MpMetricsMeters extends Meters {
 
     @Override
     public EngineMetrics engine(String manager, String store) {
-        return new Recorder(new Tag(MANAGER, managerName(manager)), new Tag(STORE, store));
+        try {
+            return new Recorder(new Tag(MANAGER, managerName(manager)), new Tag(STORE, store));
+        } catch (RuntimeException e) {
+            // e.g. a metric of the same name but another type or tags, registered by someone else
+            BatonLog.metricsUnavailable(manager, toString(), e);
+            return EngineMetrics.NONE;
+        }
     }
 
     @Override
