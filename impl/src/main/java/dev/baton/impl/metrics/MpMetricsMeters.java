@@ -9,6 +9,7 @@ import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -135,7 +136,7 @@ final class MpMetricsMeters extends Meters {
         private final AtomicLong held = new AtomicLong();
         private final Counter renewed;
         private final Counter renewalFailed;
-        private final Map<String, Timer> storeCalls = new ConcurrentHashMap<>();
+        private final Map<String, Timer> storeCalls = new HashMap<>();
 
         Recorder(Tag... base) {
             this.base = base;
@@ -149,6 +150,10 @@ final class MpMetricsMeters extends Meters {
             holds = registry.timer(HOLDS, base);
             renewed = registry.counter(RENEWALS, with(OUTCOME, "renewed"));
             renewalFailed = registry.counter(RENEWALS, with(OUTCOME, "failed"));
+            // all at once, here, where a failure to register is handled, never later on a store call
+            for (String operation : MeteredStore.OPERATIONS) {
+                storeCalls.put(operation, registry.timer(STORE_CALLS, with(OPERATION, operation)));
+            }
             registerHeld();
         }
 
@@ -201,8 +206,10 @@ final class MpMetricsMeters extends Meters {
 
         @Override
         public void storeCall(String operation, long nanos) {
-            storeCalls.computeIfAbsent(operation, op -> registry.timer(STORE_CALLS, with(OPERATION, op)))
-                    .update(Duration.ofNanos(nanos));
+            Timer timer = storeCalls.get(operation);
+            if (timer != null) {
+                timer.update(Duration.ofNanos(nanos));
+            }
         }
     }
 }
