@@ -9,6 +9,7 @@ import dev.baton.Locks;
 import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.impl.health.HealthExtension;
 import dev.baton.impl.jaxrs.LockTimeoutExceptionMapper;
+import dev.baton.impl.metrics.Meters;
 import dev.baton.impl.testing.TestConfig;
 import io.smallrye.config.inject.ConfigExtension;
 import jakarta.enterprise.inject.Any;
@@ -24,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Run by the surefire execution {@code without-optional-apis}, whose class path lacks the MicroProfile
- * Health API (and SmallRye Health), the OpenTelemetry API and JSON-P: the extensions are installed, as their
+ * Health API (and SmallRye Health), the OpenTelemetry API, the MicroProfile Metrics API (and SmallRye Metrics)
+ * and JSON-P: the extensions are installed, as their
  * service file installs them, and Baton still starts, takes locks and answers a 409.
  */
 @ExtendWith(TestConfig.class)
@@ -39,7 +41,8 @@ class WithoutOptionalApisTest {
     BeanManager beans;
 
     @ParameterizedTest
-    @ValueSource(strings = {"org.eclipse.microprofile.health.HealthCheck", "io.opentelemetry.api.OpenTelemetry", "jakarta.json.Json"})
+    @ValueSource(strings = {"org.eclipse.microprofile.health.HealthCheck", "io.opentelemetry.api.OpenTelemetry",
+            "org.eclipse.microprofile.metrics.MetricRegistry", "jakarta.json.Json"})
     void theApiIsAbsent(String className) {
         assertThatThrownBy(() -> Class.forName(className)).as("this test runs without %s on the class path", className)
                 .isInstanceOf(ClassNotFoundException.class);
@@ -47,6 +50,7 @@ class WithoutOptionalApisTest {
 
     @Test
     void batonStartsAndWorksWithNoHealthCheckAndNoMetrics() {
+        assertThat(Meters.detect(true, beans)).as("nothing to record metrics with").isSameAs(Meters.NONE);
         try (Lock lock = locks.acquire("no-optional-apis")) {
             assertThat(lock.isHeld()).isTrue();
         }

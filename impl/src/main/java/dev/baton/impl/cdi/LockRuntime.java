@@ -80,7 +80,7 @@ public class LockRuntime {
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(extension.beans(beanManager));
         listener = new CdiLockListener(beanManager);
-        meters = Meters.detect(config.metricsEnabled(), beanManager);
+        meters = Meters.detect(config.metricsEnabled(), config.metricsApi(), beanManager);
         if (executors.owned()) {
             // Outside a Jakarta EE server nothing guarantees that CDI is shut down before the JVM exits.
             // (In a server the application's lifecycle is the container's, and a hook would pin its class loader.)
@@ -110,6 +110,9 @@ public class LockRuntime {
         releaseAll();
         if (executors != null) {
             executors.shutdown();
+        }
+        if (meters != null) {
+            meters.close();
         }
         if (exitHook != null && Thread.currentThread() != exitHook) {
             try {

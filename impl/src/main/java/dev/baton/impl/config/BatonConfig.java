@@ -40,7 +40,8 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.admin.force-release}</td><td>false: whether {@code Locks.forceRelease} may free a key whoever
  * holds it (every manager)</td></tr>
  * <tr><td>{@code baton.health.enabled}</td><td>true: MicroProfile Health checks, where the Health API is present</td></tr>
- * <tr><td>{@code baton.metrics.enabled}</td><td>true: metrics through OpenTelemetry, where the API is present</td></tr>
+ * <tr><td>{@code baton.metrics.enabled}</td><td>true: metrics through OpenTelemetry, else MicroProfile Metrics, where the API is present</td></tr>
+ * <tr><td>{@code baton.metrics.api}</td><td>auto: which API records the metrics ({@link MetricsApi})</td></tr>
  * <tr><td>{@code baton.shutdown-grace}</td><td>5s: at shutdown, how long to wait for the work under held locks
  * to end (0 to 10m, for every manager)</td></tr>
  * </table>
@@ -60,6 +61,29 @@ public final class BatonConfig {
     public static final String HEALTH_ENABLED = PREFIX + "health.enabled";
     /** Whether metrics are recorded (where the OpenTelemetry API is present). */
     public static final String METRICS_ENABLED = PREFIX + "metrics.enabled";
+    /** Which API records the metrics. */
+    public static final String METRICS_API = PREFIX + "metrics.api";
+
+    /** The values of {@value #METRICS_API}. */
+    public enum MetricsApi {
+        /** OpenTelemetry where it meters, else MicroProfile Metrics, else none. */
+        AUTO("auto"),
+        /** OpenTelemetry, even where it meters nothing (its SDK disabled); required. */
+        OPENTELEMETRY("opentelemetry"),
+        /** MicroProfile Metrics, even where OpenTelemetry meters; required. */
+        MICROPROFILE_METRICS("microprofile-metrics");
+
+        private final String value;
+
+        MetricsApi(String value) {
+            this.value = value;
+        }
+
+        /** @return the value as configured */
+        public String value() {
+            return value;
+        }
+    }
 
     private static final Pattern MANAGER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -82,11 +106,13 @@ public final class BatonConfig {
     private final boolean forceRelease;
     private final boolean healthEnabled;
     private final boolean metricsEnabled;
+    private final MetricsApi metricsApi;
 
     private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority,
             long shutdownGraceMillis, OptionalLong exclusiveHoldMillis, boolean forceRelease, boolean healthEnabled,
-            boolean metricsEnabled) {
+            boolean metricsEnabled, MetricsApi metricsApi) {
         this.metricsEnabled = metricsEnabled;
+        this.metricsApi = metricsApi;
         this.forceRelease = forceRelease;
         this.healthEnabled = healthEnabled;
         this.config = config;
@@ -138,11 +164,12 @@ public final class BatonConfig {
         boolean forceRelease = bool(config, FORCE_RELEASE, false, problems);
         boolean health = bool(config, HEALTH_ENABLED, true, problems);
         boolean metrics = bool(config, METRICS_ENABLED, true, problems);
+        MetricsApi metricsApi = metricsApi(config, problems);
         if (!problems.isEmpty()) {
             throw new LockConfigurationException("Invalid Baton configuration: " + String.join("; ", problems));
         }
         return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace, exclusiveHold,
-                forceRelease, health, metrics);
+                forceRelease, health, metrics, metricsApi);
     }
 
     /**
@@ -222,9 +249,14 @@ public final class BatonConfig {
         return healthEnabled;
     }
 
-    /** @return {@code baton.metrics.enabled}: whether metrics are recorded where the OpenTelemetry API is */
+    /** @return {@code baton.metrics.enabled}: whether metrics are recorded (OpenTelemetry, else MicroProfile Metrics) and acquisitions added to trace spans */
     public boolean metricsEnabled() {
         return metricsEnabled;
+    }
+
+    /** @return {@code baton.metrics.api}: which API records the metrics */
+    public MetricsApi metricsApi() {
+        return metricsApi;
     }
 
     /**
@@ -394,6 +426,20 @@ public final class BatonConfig {
             problems.add(e.getMessage());
             return fallback;
         }
+    }
+
+    private static MetricsApi metricsApi(Config config, List<String> problems) {
+        Optional<String> raw = text(config, METRICS_API);
+        if (raw.isEmpty()) {
+            return MetricsApi.AUTO;
+        }
+        for (MetricsApi api : MetricsApi.values()) {
+            if (api.value().equalsIgnoreCase(raw.get())) {
+                return api;
+            }
+        }
+        problems.add(METRICS_API + ": '" + raw.get() + "' is not auto, opentelemetry or microprofile-metrics");
+        return MetricsApi.AUTO;
     }
 
     private static boolean bool(Config config, String key, boolean fallback, List<String> problems) {

@@ -201,4 +201,17 @@ public final class BatonLog {
         LOG.log(Level.WARNING, "BATON-050 Lock ''{0}'' (fencing token {1}) of {2} was released by force, asked by {3};"
                 + " its holder learns at its next renewal that the lock is lost", key, Long.toString(token), manager(manager), caller);
     }
+
+    /**
+     * A manager's metrics could not be registered (another metric of the same name and another type or tags in
+     * the registry): it runs without metrics rather than fail its locks.
+     *
+     * @param manager the manager
+     * @param where what records the metrics
+     * @param failure why
+     */
+    public static void metricsUnavailable(String manager, String where, Throwable failure) {
+        LOG.log(Level.WARNING, "BATON-060 The metrics of " + manager(manager) + " cannot be registered in " + where
+                + " (" + failure + "); it takes its locks without metrics", failure);
+    }
 }

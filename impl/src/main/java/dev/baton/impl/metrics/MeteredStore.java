@@ -8,12 +8,16 @@ import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Turn;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /** A store whose every call is timed, by operation, into a manager's {@link EngineMetrics}. */
 final class MeteredStore extends ForwardingLockStore {
+
+    /** The operations it times, as {@link EngineMetrics#storeCall} names them. */
+    static final List<String> OPERATIONS = List.of("acquire", "renew", "renew_all", "release", "inspect", "leave_turn");
 
     private final EngineMetrics metrics;
 

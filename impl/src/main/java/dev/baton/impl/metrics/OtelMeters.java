@@ -10,7 +10,7 @@ import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongUpDownCounter;
 import io.opentelemetry.api.metrics.Meter;
-import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.metrics.MeterProvider;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.EnumMap;
@@ -20,22 +20,15 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * {@link Meters} on the OpenTelemetry metrics API (meter {@value #SCOPE}). Durations are histograms in
  * seconds, as OpenTelemetry's conventions have them. An acquisition on a thread with a recording span adds
- * the event {@value #ACQUIRED_EVENT} to it, with the key and the fencing token.
+ * the event of {@link SpanEvents} to it.
  */
 final class OtelMeters extends Meters {
 
     static final String SCOPE = "dev.baton";
 
-    static final AttributeKey<String> MANAGER = AttributeKey.stringKey("baton.manager");
-    static final AttributeKey<String> STORE = AttributeKey.stringKey("baton.store");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("baton.outcome");
     static final AttributeKey<String> REASON = AttributeKey.stringKey("baton.loss.reason");
     static final AttributeKey<String> OPERATION = AttributeKey.stringKey("baton.store.operation");
-    /** Only on span events, never on metrics. */
-    static final AttributeKey<String> KEY = AttributeKey.stringKey("baton.lock.key");
-    static final AttributeKey<Long> TOKEN = AttributeKey.longKey("baton.lock.fencing_token");
-    /** The span event of an acquisition under an active span. */
-    static final String ACQUIRED_EVENT = "baton.lock.acquired";
 
     private final LongCounter acquisitions;
     private final DoubleHistogram waits;
@@ -64,8 +57,19 @@ final class OtelMeters extends Meters {
                 .setDescription("How long calls to the lock store took, by operation").build();
     }
 
-    static Meters create(BeanManager beans) {
-        return new OtelMeters(openTelemetry(beans));
+    /**
+     * @param beans where the {@code OpenTelemetry} bean is looked up
+     * @param evenNoOp whether one that meters nothing is taken all the same (configured so)
+     * @return the meters, or {@code null} where OpenTelemetry meters nothing: no bean and no global instance
+     *     set, or (unless {@code evenNoOp}) one whose meter provider is the no-op one (MicroProfile Telemetry with
+     *     the SDK disabled, as it is unless {@code otel.sdk.disabled=false})
+     */
+    static Meters create(BeanManager beans, boolean evenNoOp) {
+        OpenTelemetry openTelemetry = openTelemetry(beans);
+        if (openTelemetry == null || !evenNoOp && openTelemetry.getMeterProvider() == MeterProvider.noop()) {
+            return null;
+        }
+        return new OtelMeters(openTelemetry);
     }
 
     /** For tests: meters on a given OpenTelemetry. */
@@ -73,7 +77,11 @@ final class OtelMeters extends Meters {
         return new OtelMeters(openTelemetry);
     }
 
-    /** The server's (MicroProfile Telemetry's) bean where there is one, else the global one (a no-op unless set). */
+    /**
+     * The server's (MicroProfile Telemetry's) bean where there is one, else the global instance once someone
+     * set it: never {@code GlobalOpenTelemetry.get()} before, which would fix the global to a no-op and make
+     * the application's own {@code set} fail.
+     */
     private static OpenTelemetry openTelemetry(BeanManager beans) {
         try {
             Instance<OpenTelemetry> bean = beans.createInstance().select(OpenTelemetry.class);
@@ -83,12 +91,17 @@ final class OtelMeters extends Meters {
         } catch (RuntimeException e) {
             // no usable bean: fall back to the global instance
         }
-        return GlobalOpenTelemetry.get();
+        return GlobalOpenTelemetry.isSet() ? GlobalOpenTelemetry.get() : null;
+    }
+
+    @Override
+    public String toString() {
+        return "OpenTelemetry";
     }
 
     @Override
     public EngineMetrics engine(String manager, String store) {
-        return new Recorder(Attributes.of(MANAGER, manager.isEmpty() ? "default" : manager, STORE, store));
+        return new Recorder(SpanEvents.base(managerName(manager), store));
     }
 
     /** One manager's instruments' attribute sets, built once. */
@@ -121,10 +134,7 @@ final class OtelMeters extends Meters {
 
         @Override
         public void acquiredOnThisThread(String key, long fencingToken) {
-            Span span = Span.current();
-            if (span.isRecording()) {
-                span.addEvent(ACQUIRED_EVENT, base.toBuilder().put(KEY, key).put(TOKEN, fencingToken).build());
-            }
+            SpanEvents.acquired(base, key, fencingToken);
         }
 
         @Override

@@ -6,15 +6,11 @@ import dev.baton.Lock;
 import dev.baton.LockInfo;
 import dev.baton.Locks;
 import dev.baton.impl.testing.BatonTest;
+import dev.baton.impl.testing.LogCapture;
 import dev.baton.impl.testing.WithConfig;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /** {@code baton.admin.force-release=true} reaches the injected {@link Locks}; the log names the caller. */
@@ -27,23 +23,7 @@ class ForceReleaseEnabledTest {
 
     @Test
     void anAdministratorFreesAStuckKey() {
-        List<String> logged = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(java.text.MessageFormat.format(record.getMessage(), record.getParameters()));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger.getLogger("dev.baton").addHandler(capture);
-        try {
+        try (LogCapture log = LogCapture.start()) {
             Lock stuck = locks.acquire("stuck");
             assertThat(locks.inspect("stuck")).hasValueSatisfying(info -> assertThat(info.heldHere()).isTrue());
             assertThat(locks.held()).extracting(LockInfo::key).containsExactly("stuck");
@@ -53,14 +33,12 @@ class ForceReleaseEnabledTest {
             assertThat(locks.inspect("stuck")).isEmpty();
             assertThat(stuck.whenLost().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join())
                     .as("told at its next renewal").hasMessageContaining("no longer holds it");
-            assertThat(logged).anySatisfy(line -> assertThat(line).contains("BATON-050", "'stuck'",
+            assertThat(log.lines()).anySatisfy(line -> assertThat(line).contains("BATON-050", "'stuck'",
                     "thread '" + Thread.currentThread().getName() + "'", "principal"));
             stuck.close();
             try (Lock next = locks.acquire("stuck", dev.baton.LockOptions.defaults().withTimeout(Duration.ofSeconds(2)))) {
                 assertThat(next.fencingToken()).isGreaterThan(stuck.fencingToken());
             }
-        } finally {
-            Logger.getLogger("dev.baton").removeHandler(capture);
         }
     }
 }

@@ -56,6 +56,18 @@ class BatonConfigTest {
     }
 
     @Test
+    void theMetricsApiIsChosenAutomaticallyUnlessNamed() {
+        assertThat(BatonConfig.read(config()).metricsApi()).isEqualTo(BatonConfig.MetricsApi.AUTO);
+        assertThat(BatonConfig.read(config("baton.metrics.api=opentelemetry")).metricsApi())
+                .isEqualTo(BatonConfig.MetricsApi.OPENTELEMETRY);
+        assertThat(BatonConfig.read(config("baton.metrics.api= MicroProfile-Metrics ")).metricsApi())
+                .isEqualTo(BatonConfig.MetricsApi.MICROPROFILE_METRICS);
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.metrics.api=prometheus")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.metrics.api: 'prometheus' is not auto, opentelemetry or microprofile-metrics");
+    }
+
+    @Test
     void namedManagersInheritWhatTheyDoNotSet() {
         BatonConfig config = BatonConfig.read(config("baton.ttl=1m", "baton.prefix=app:", "baton.managers=reports, audit",
                 "baton.reports.ttl=5m", "baton.reports.store=memory", "baton.audit.timeout=PT2S"));

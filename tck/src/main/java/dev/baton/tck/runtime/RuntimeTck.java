@@ -53,6 +53,12 @@ public final class RuntimeTck {
     /** Tag of scenarios that need MicroProfile Health ({@code /health/ready} of the server). */
     public static final String TAG_HEALTH = "health";
 
+    /**
+     * Tag of scenarios that scrape the server's {@code /metrics} (Prometheus text): MicroProfile Metrics 5, or
+     * MicroProfile Telemetry with a Prometheus exporter there.
+     */
+    public static final String TAG_METRICS = "metrics";
+
     private RuntimeTck() {
     }
 
