@@ -16,6 +16,12 @@ import java.util.Objects;
 public record LockInfo(String key, long fencingToken, Duration remainingLease, boolean heldHere) {
 
     /**
+     * Checks the components.
+     *
+     * @param key the key, without the manager's prefix
+     * @param fencingToken the fencing token of the holder's acquisition
+     * @param remainingLease how long the holder's lease still runs
+     * @param heldHere whether the holder is this lock manager in this application
      * @throws NullPointerException if the key or the lease is null
      */
     public LockInfo {

@@ -32,6 +32,15 @@ public record ScheduleSkipped(String manager, String key, String method, Instant
     }
 
     /**
+     * Checks the components.
+     *
+     * @param manager the lock manager's name, empty for the default
+     * @param key the schedule's key, without the manager's prefix
+     * @param method the method, as {@code com.acme.Reports.nightly}
+     * @param firedAt when this instance's firing began
+     * @param remainingLease how long the holder's lease still runs, when known
+     * @param reason why the firing was skipped
+     * @param failure what failed, when something did
      * @throws NullPointerException if a component is null
      */
     public ScheduleSkipped {

@@ -14,6 +14,11 @@ import java.util.Objects;
 public record Holder(String owner, long fencingToken, long remainingLeaseMillis) {
 
     /**
+     * Checks the components.
+     *
+     * @param owner the owner token of the holder's acquisition
+     * @param fencingToken the token of the holder's acquisition, positive
+     * @param remainingLeaseMillis how long the holder's lease still runs, positive
      * @throws IllegalArgumentException if the token or the remaining lease is not positive
      */
     public Holder {

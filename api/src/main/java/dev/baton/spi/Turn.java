@@ -21,6 +21,11 @@ package dev.baton.spi;
 public record Turn(String waiter, long waitedMillis, long keepMillis) {
 
     /**
+     * Checks the components.
+     *
+     * @param waiter identifies the waiting acquisition (an owner token's rules)
+     * @param waitedMillis how long the caller has waited so far, {@code >= 0}
+     * @param keepMillis how long the store keeps the turn without another call
      * @throws IllegalArgumentException naming the argument that is wrong
      */
     public Turn {
