@@ -111,6 +111,19 @@ class BuildCompatibleExtensionTest {
                 .hasStackTraceContaining("no parameter named 'orderId'");
     }
 
+    @Test
+    void aloneAStoreProblemFailsTheStartWithTheSameMessage() {
+        TestConfig.install();
+        // Checked against the beans when the application starts (LiteDeployment), not at build time.
+        assertThatThrownBy(() -> {
+            try (WeldContainer container = withoutPortableExtension(Counter.class, StoreResolutionTest.SharedStore.class,
+                    StoreResolutionTest.SecondSharedStore.class).initialize()) {
+                container.select(Counter.class).get().count("a");
+            }
+        }).hasStackTraceContaining("default lock manager has 2 LockStore beans")
+                .hasStackTraceContaining(StoreResolutionTest.SharedStore.class.getName());
+    }
+
     /** Weld as a CDI Lite container would be: Baton's portable extensions hidden, its build-compatible one run. */
     private static Weld withoutPortableExtension(Class<?>... beans) {
         ClassLoader loader = BuildCompatibleExtensionTest.class.getClassLoader();
