@@ -47,11 +47,12 @@ public class LockRuntime {
 
     private final Map<String, LockEngine> engines = new ConcurrentHashMap<>();
     private final Map<String, Locks> locks = new ConcurrentHashMap<>();
-    private final Map<BatonExtension.PlanKey, MethodPlan> planCache = new ConcurrentHashMap<>();
-    private final Map<BatonExtension.PlanKey, SchedulePlan> schedulePlanCache = new ConcurrentHashMap<>();
+    private final Map<DeploymentPlans.PlanKey, MethodPlan> planCache = new ConcurrentHashMap<>();
+    private final Map<DeploymentPlans.PlanKey, SchedulePlan> schedulePlanCache = new ConcurrentHashMap<>();
 
+    /** The portable extension, or the bean of the build-compatible one. */
     @Inject
-    BatonExtension extension;
+    BatonDeployment deployment;
 
     @Inject
     BeanManager beanManager;
@@ -69,16 +70,16 @@ public class LockRuntime {
 
     @PostConstruct
     void start() {
-        config = extension.config();
+        config = deployment.plans().config();
         if (config == null) {
             throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
         }
-        stores = new ManagerStores(extension.storePlan(), config, extension.beans(beanManager));
-        if (extension.storePlan().source("") instanceof StorePlan.UnconfiguredMemory) {
+        stores = new ManagerStores(deployment.plans().storePlan(), config, deployment.beans(beanManager));
+        if (deployment.plans().storePlan().source("") instanceof StorePlan.UnconfiguredMemory) {
             BatonLog.memoryStoreByDefault();
         }
         executors = RenewalExecutors.detect();
-        transactions = TransactionSupport.detect(extension.beans(beanManager));
+        transactions = TransactionSupport.detect(deployment.beans(beanManager));
         listener = new CdiLockListener(beanManager);
         meters = Meters.detect(config.metricsEnabled(), config.metricsApi(), beanManager);
         if (executors.owned()) {
@@ -231,11 +232,11 @@ public class LockRuntime {
      * The plan of a method; built now (and validated) for beans that deployment did not show us.
      */
     MethodPlan plan(Class<?> targetClass, Method method) {
-        BatonExtension.PlanKey key = new BatonExtension.PlanKey(targetClass, method);
+        DeploymentPlans.PlanKey key = new DeploymentPlans.PlanKey(targetClass, method);
         MethodPlan plan = planCache.get(key);
         if (plan == null) {
             Method real = method.isBridge() ? bridged(method) : method;
-            plan = extension.plan(targetClass, real);
+            plan = deployment.plans().plan(targetClass, real);
             if (plan == null) {
                 plan = lateBuild(targetClass, real);
             }
@@ -248,11 +249,11 @@ public class LockRuntime {
      * The plan of an {@code @Exclusive} method; built now (and validated) for beans that deployment did not show us.
      */
     SchedulePlan schedulePlan(Class<?> targetClass, Method method) {
-        BatonExtension.PlanKey key = new BatonExtension.PlanKey(targetClass, method);
+        DeploymentPlans.PlanKey key = new DeploymentPlans.PlanKey(targetClass, method);
         SchedulePlan plan = schedulePlanCache.get(key);
         if (plan == null) {
             Method real = method.isBridge() ? bridged(method) : method;
-            plan = extension.schedulePlan(targetClass, real);
+            plan = deployment.plans().schedulePlan(targetClass, real);
             if (plan == null) {
                 Exclusive annotation = real.getAnnotation(Exclusive.class);
                 if (annotation == null) {

@@ -1,0 +1,253 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.Exclusive;
+import dev.baton.LockConfigurationException;
+import dev.baton.LockKeyResolver;
+import dev.baton.Synchronized;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.schedule.SchedulePlan;
+import dev.baton.impl.schedule.SchedulePlans;
+import dev.baton.impl.store.StoreRegistry;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Baton's deployment rules, one implementation for both CDI extensions (the portable {@link BatonExtension}
+ * and the build-compatible {@link BatonBuildCompatibleExtension}): reads and validates the configuration,
+ * validates every {@code @Synchronized} and {@code @Exclusive} method of a bean class and builds its plan,
+ * and checks the resolvers and stores against the deployed beans. The extensions only feed it what their
+ * container shows them; every problem is a {@link LockConfigurationException} with the same message on
+ * every runtime.
+ */
+final class DeploymentPlans {
+
+    private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
+    private final Map<PlanKey, SchedulePlan> schedulePlans = new ConcurrentHashMap<>();
+    private final Set<Class<? extends LockKeyResolver>> resolvers = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+    private final List<String> configProblems = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile BatonConfig config;
+    private volatile StorePlan storePlan;
+
+    /** Identifies a method of a bean class. */
+    record PlanKey(Class<?> beanClass, Method method) {
+    }
+
+    /**
+     * A method of a bean class as the container shows it: its annotations may differ from the Java
+     * method's (a portable extension may have changed them).
+     *
+     * @param method the Java method
+     * @param synchronizedOnMethod its {@code @Synchronized}, or null
+     * @param exclusive its {@code @Exclusive}, or null
+     * @param annotations all its annotations
+     */
+    record BeanMethod(Method method, Synchronized synchronizedOnMethod, Exclusive exclusive,
+            Collection<Annotation> annotations) {
+
+        /**
+         * @param method a Java method
+         * @return the method with its Java annotations
+         */
+        static BeanMethod of(Method method) {
+            return new BeanMethod(method, method.getAnnotation(Synchronized.class), method.getAnnotation(Exclusive.class),
+                    List.of(method.getAnnotations()));
+        }
+    }
+
+    /**
+     * Validates the {@code @Synchronized} methods of a bean class and plans them.
+     *
+     * @param beanClass the bean class
+     * @param onClass its {@code @Synchronized}, or null
+     * @param methods its methods, inherited ones included
+     * @param errors receives each definition error
+     */
+    void planMethods(Class<?> beanClass, Synchronized onClass, Collection<BeanMethod> methods,
+            Consumer<LockConfigurationException> errors) {
+        for (BeanMethod method : methods) {
+            Synchronized onMethod = method.synchronizedOnMethod();
+            Method javaMethod = method.method();
+            if (javaMethod.isBridge()) {
+                // A compiler-made bridge (a generic interface or superclass implemented) carries the annotation
+                // of the real method but erased parameter types; calls go through the real method, planned itself.
+                continue;
+            }
+            if (onMethod == null && (onClass == null || !interceptable(javaMethod))) {
+                continue;
+            }
+            BatonConfig cfg = config();
+            if (cfg == null) {
+                return; // the configuration itself is invalid: reported after validation
+            }
+            try {
+                Synchronized annotation = onMethod != null ? onMethod : onClass;
+                MethodPlan plan = MethodPlans.build(beanClass, javaMethod, annotation, onMethod == null, cfg);
+                plans.put(new PlanKey(beanClass, javaMethod), plan);
+                if (annotation.resolver() != LockKeyResolver.class) {
+                    resolvers.add(annotation.resolver());
+                }
+            } catch (LockConfigurationException e) {
+                errors.accept(e);
+            }
+        }
+    }
+
+    /**
+     * Validates the {@code @Exclusive} methods of a bean class and plans them.
+     *
+     * @param beanClass the bean class
+     * @param exclusiveOnClass whether the class itself carries {@code @Exclusive} (an error)
+     * @param methods its methods, inherited ones included
+     * @param errors receives each definition error
+     */
+    void planSchedules(Class<?> beanClass, boolean exclusiveOnClass, Collection<BeanMethod> methods,
+            Consumer<LockConfigurationException> errors) {
+        if (exclusiveOnClass) {
+            errors.accept(new LockConfigurationException("@Exclusive on the class " + beanClass.getName()
+                    + ": put it on each scheduled method instead (each schedule has its own key)"));
+            return;
+        }
+        for (BeanMethod method : methods) {
+            Exclusive annotation = method.exclusive();
+            if (annotation == null || method.method().isBridge()) {
+                continue;
+            }
+            BatonConfig cfg = config();
+            if (cfg == null) {
+                return; // the configuration itself is invalid: reported after validation
+            }
+            try {
+                SchedulePlan plan = SchedulePlans.build(beanClass, method.method(), annotation, method.annotations(), cfg);
+                schedulePlans.put(new PlanKey(beanClass, method.method()), plan);
+            } catch (LockConfigurationException e) {
+                errors.accept(e);
+            }
+        }
+    }
+
+    /**
+     * The checks that need every bean: the configuration, the key resolvers, the stores of the planned methods.
+     *
+     * @param beans the deployment's beans
+     * @param problems receives each deployment problem
+     */
+    void validate(CdiBeanLookup beans, Consumer<LockConfigurationException> problems) {
+        if (!checkConfig(problems)) {
+            return;
+        }
+        BatonConfig cfg = config();
+        for (Class<? extends LockKeyResolver> resolver : resolvers) {
+            if (!beans.exists(resolver)) {
+                problems.accept(new LockConfigurationException("@Synchronized names the key resolver "
+                        + resolver.getName() + ", but there is no such CDI bean (give it a bean-defining annotation "
+                        + "such as @ApplicationScoped)"));
+            }
+        }
+        try {
+            StoreRegistry.validate(cfg, beans);
+        } catch (LockConfigurationException e) {
+            problems.accept(e);
+        }
+        List<String> storeProblems = new ArrayList<>();
+        StorePlan stores = StorePlan.resolve(cfg, beans, storeProblems);
+        storeProblems.forEach(problem -> problems.accept(new LockConfigurationException(problem)));
+        for (MethodPlan plan : plans.values()) {
+            if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
+                problems.accept(new LockConfigurationException("@Synchronized on " + plan.description() + ": "
+                        + none.reason()));
+            }
+        }
+        for (SchedulePlan plan : schedulePlans.values()) {
+            if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
+                problems.accept(new LockConfigurationException("@Exclusive on " + plan.method() + "(): "
+                        + none.reason()));
+            }
+        }
+        storePlan = stores;
+    }
+
+    /**
+     * @param problems receives each problem of the configuration
+     * @return whether the configuration is valid
+     */
+    boolean checkConfig(Consumer<LockConfigurationException> problems) {
+        if (config() != null) {
+            return true;
+        }
+        configProblems.forEach(problem -> problems.accept(new LockConfigurationException(problem)));
+        return false;
+    }
+
+    /**
+     * @return where each manager gets its store, decided at deployment
+     */
+    StorePlan storePlan() {
+        return storePlan;
+    }
+
+    /**
+     * The plan of a method of a bean class, or null if it was not processed at deployment.
+     *
+     * @param beanClass the class (or a subclass or proxy of it)
+     * @param method the method
+     * @return the plan, or null
+     */
+    MethodPlan plan(Class<?> beanClass, Method method) {
+        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            MethodPlan plan = plans.get(new PlanKey(c, method));
+            if (plan != null) {
+                return plan;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The plan of an {@code @Exclusive} method of a bean class, or null if it was not processed at deployment.
+     *
+     * @param beanClass the class (or a subclass or proxy of it)
+     * @param method the method
+     * @return the plan, or null
+     */
+    SchedulePlan schedulePlan(Class<?> beanClass, Method method) {
+        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            SchedulePlan plan = schedulePlans.get(new PlanKey(c, method));
+            if (plan != null) {
+                return plan;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return the validated configuration, or null when it is invalid
+     */
+    BatonConfig config() {
+        BatonConfig cfg = config;
+        if (cfg == null && configProblems.isEmpty()) {
+            try {
+                cfg = BatonConfig.read(ConfigProvider.getConfig());
+                config = cfg;
+            } catch (LockConfigurationException e) {
+                configProblems.add(e.getMessage());
+            }
+        }
+        return cfg;
+    }
+
+    private static boolean interceptable(Method method) {
+        int m = method.getModifiers();
+        return !Modifier.isStatic(m) && !Modifier.isPrivate(m) && !Modifier.isFinal(m)
+                && method.getDeclaringClass() != Object.class;
+    }
+}
