@@ -248,6 +248,16 @@ public final class Bench {
      * @return the instance
      */
     public static Instance instance(String store, String table, MemoryLockStore memory) {
+        return instance(store, table, memory, true);
+    }
+
+    /**
+     * A new instance, as {@link #instance(String, String, MemoryLockStore)}.
+     *
+     * @param notified false: the engine is not shown the store's release notification, it polls ({@link Unnotified})
+     * @return the instance
+     */
+    public static Instance instance(String store, String table, MemoryLockStore memory, boolean notified) {
         Pools pools = Pools.create();
         if (store.equals("memory")) {
             LockStore s = memory != null ? memory : new MemoryLockStore();
@@ -266,7 +276,7 @@ public final class Bench {
         EntityManagerFactory factory = factory(store);
         LockStore s = JpaLockStore.builder(factory).table(table).sequence(table + "_seq")
                 .schemaAction(SchemaAction.CREATE).build();
-        return new Instance(s, factory, engine(s, pools), pools);
+        return new Instance(s, factory, engine(notified ? s : new Unnotified(s), pools), pools);
     }
 
     /**

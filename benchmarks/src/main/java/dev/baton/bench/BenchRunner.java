@@ -24,7 +24,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <pre>
  * BenchRunner [--smoke] [--only uncontended,handoff,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb,redis]
+ *             [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]
  * </pre>
+ *
+ * {@code --peers} keeps only those hand-off rows (with the raw ones of the same run that their ratios need).
  *
  * {@code --smoke} only proves that everything runs (1 fork, 1 warm-up and 2 measured iterations of 1 s,
  * short probes); its figures are not for comparison. The full run: 2 forks, 3 warm-up and 5 measured
@@ -37,12 +40,15 @@ public final class BenchRunner {
     final boolean smoke;
     final Set<String> only;
     final List<String> stores;
+    /** The hand-off peers to run, or null for all. */
+    final Set<String> peers;
     final Report report;
 
-    BenchRunner(boolean smoke, Set<String> only, List<String> stores) {
+    BenchRunner(boolean smoke, Set<String> only, List<String> stores, Set<String> peers) {
         this.smoke = smoke;
         this.only = only;
         this.stores = stores;
+        this.peers = peers;
         this.report = new Report(smoke ? "SMOKE run (1 fork, 1 warm-up + 2 x 1 s, short probes): proves it runs, figures not"
                 + " comparable" : "full run (2 forks, 3 warm-up + 5 x 5 s)");
     }
@@ -51,16 +57,18 @@ public final class BenchRunner {
         boolean smoke = false;
         Set<String> only = new LinkedHashSet<>(MEASURES);
         List<String> stores = Bench.STORES;
+        Set<String> peers = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--smoke" -> smoke = true;
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
                 case "--stores" -> stores = Arrays.asList(args[++i].split(","));
+                case "--peers" -> peers = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: [--smoke] [--only " + String.join(",", MEASURES) + "] [--stores " + String.join(",", Bench.STORES) + "]");
+                        + "; usage: [--smoke] [--only " + String.join(",", MEASURES) + "] [--stores " + String.join(",", Bench.STORES) + "] [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]");
             }
         }
-        BenchRunner runner = new BenchRunner(smoke, only, stores);
+        BenchRunner runner = new BenchRunner(smoke, only, stores, peers);
         runner.run();
         System.exit(0); // the embedded databases' threads
     }
@@ -223,9 +231,12 @@ public final class BenchRunner {
             }
             peers.add("raw-retry");
             if (store.equals("postgresql") || store.equals("redis")) {
+                peers.add(1 + peers.indexOf("engine"), "engine-poll"); // the same hand-off, polling only
                 peers.add("raw-notify");
             }
-            ChainedOptionsBuilder options = jmh(HandOffBench.class).param("store", store)
+            if (this.peers != null) {
+                peers.retainAll(this.peers);
+            }            ChainedOptionsBuilder options = jmh(HandOffBench.class).param("store", store)
                     .param("peer", peers.toArray(String[]::new));
             Collection<RunResult> results = runJmh(options, "handoff-" + store);
             RunResult retry = find(results, "handOff", "peer", "raw-retry");
@@ -240,7 +251,9 @@ public final class BenchRunner {
                     continue;
                 }
                 String measure = peer.equals("thread") ? "hand-off, two threads of one JVM"
-                        : peer.equals("engine") ? "hand-off, two instances (engines) in one JVM" : "hand-off, second JVM";
+                        : peer.equals("engine") ? "hand-off, two instances (engines) in one JVM"
+                        : peer.equals("engine-poll") ? "hand-off, two instances (engines) in one JVM, polling only"
+                        : "hand-off, second JVM";
                 long samples = r.getPrimaryResult().getSampleCount();
                 for (double p : new double[] {50, 99}) {
                     String name = "p" + (int) p + " ms";

@@ -33,6 +33,8 @@ import org.postgresql.PGConnection;
  * <li>{@code thread}: another thread of the same engine (one JVM; Baton's local queue);</li>
  * <li>{@code engine}: another engine with its own store and entity manager factory in this JVM: a second
  * application instance on the same database (for the memory store, two engines on one store);</li>
+ * <li>{@code engine-poll}: as {@code engine}, but the waiter's engine is not shown the store's release
+ * notification ({@link Unnotified}): it waits by polling alone (PostgreSQL, Redis);</li>
  * <li>{@code jvm}: {@link HandOffPeer}, a second JVM on the same database;</li>
  * <li>baselines, both sides raw JDBC on connections of their own: {@code raw-retry}, a waiter that runs
  * the raw upsert again and again without pause until it gets the key; {@code raw-notify} (PostgreSQL), a
@@ -55,7 +57,7 @@ public class HandOffBench {
     @Param({"memory", "h2", "postgresql", "mariadb", "redis"})
     public String store;
 
-    @Param({"thread", "engine", "jvm", "raw-retry", "raw-notify"})
+    @Param({"thread", "engine", "engine-poll", "jvm", "raw-retry", "raw-notify"})
     public String peer;
 
     @Param({"20"})
@@ -80,10 +82,10 @@ public class HandOffBench {
                 waiter = new Waiter.OnThread("waiter", () -> holderInstance.engine()
                         .acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true));
             }
-            case "engine" -> {
+            case "engine", "engine-poll" -> {
                 holderInstance = Bench.instance(store, TABLE, null);
                 waiterInstance = Bench.instance(store, TABLE,
-                        store.equals("memory") ? (MemoryLockStore) holderInstance.store() : null);
+                        store.equals("memory") ? (MemoryLockStore) holderInstance.store() : null, peer.equals("engine"));
                 waiter = new Waiter.OnThread("waiter", () -> waiterInstance.engine()
                         .acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true));
             }

@@ -8,6 +8,8 @@ import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
+import dev.baton.jpa.internal.DedicatedConnection;
+import dev.baton.jpa.internal.ReleaseListener;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
 import dev.baton.jpa.internal.advisory.AdvisoryLocks;
 import dev.baton.jpa.internal.schema.SchemaCheck;
@@ -28,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -66,6 +69,11 @@ public final class JpaLockStore implements LockStore {
             EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW,
                     StoreCapability.WAITING_TURNS, StoreCapability.INSPECT);
 
+    /** Table mode on PostgreSQL: releases are notified ({@code LISTEN/NOTIFY}). */
+    private static final Set<StoreCapability> NOTIFYING_CAPABILITIES = EnumSet.of(StoreCapability.PERSISTENT,
+            StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW, StoreCapability.WAITING_TURNS,
+            StoreCapability.INSPECT, StoreCapability.RELEASE_NOTIFICATION);
+
     /** Advisory mode: locks end with the instance's connections; only tokens outlive it. */
     private static final Set<StoreCapability> ADVISORY_CAPABILITIES = EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION);
 
@@ -92,6 +100,7 @@ public final class JpaLockStore implements LockStore {
     private volatile EntityManagerFactory factory;
     private volatile Dialect dialect;
     private volatile AdvisoryLocks advisory;
+    private volatile ReleaseListener releases;
     private volatile boolean closed;
 
     private JpaLockStore(Builder builder) {
@@ -259,9 +268,63 @@ public final class JpaLockStore implements LockStore {
         return execute("inspect", key, statementTimeoutMillis, (d, c, b) -> d.inspect(c, key, b), null);
     }
 
+    /**
+     * {@inheritDoc} In table mode on PostgreSQL, with Hibernate ORM or EclipseLink (whose pool lends the
+     * listening connection), {@link StoreCapability#RELEASE_NOTIFICATION} is added once the store has
+     * connected and knows its database.
+     */
     @Override
     public Set<StoreCapability> capabilities() {
-        return mode == LockMode.ADVISORY ? ADVISORY_CAPABILITIES : CAPABILITIES;
+        if (mode == LockMode.ADVISORY) {
+            return ADVISORY_CAPABILITIES;
+        }
+        return notifies() ? NOTIFYING_CAPABILITIES : CAPABILITIES;
+    }
+
+    private boolean notifies() {
+        Dialect d = dialect;
+        EntityManagerFactory f = factory;
+        return d != null && f != null && d.releaseChannel().isPresent() && DedicatedConnection.supports(f);
+    }
+
+    /**
+     * {@inheritDoc} Table mode on PostgreSQL: every release through any store on the table sends
+     * {@code pg_notify} of the key on the table's channel ({@code baton_release:} and the table name), in the
+     * release's own statement, so only a committed release is told. The listeners of this instance share one
+     * listening connection of the persistence unit, on a thread of its own, which reconnects by itself after a
+     * drop (notifications sent meanwhile are lost; waiters poll). Waits for the {@code LISTEN} at most the
+     * statement timeout.
+     *
+     * @throws UnsupportedOperationException if the store does not declare {@link StoreCapability#RELEASE_NOTIFICATION}
+     */
+    @Override
+    public AutoCloseable onRelease(Consumer<String> listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (closed) {
+            throw new LockStoreException("The JPA lock store is closed");
+        }
+        if (!notifies()) {
+            return LockStore.super.onRelease(listener);
+        }
+        ReleaseListener r = releases;
+        if (r == null) {
+            setup.lock();
+            try {
+                if (releases == null) {
+                    releases = new ReleaseListener(this::factory, dialect.releaseChannel().orElseThrow(),
+                            statementTimeoutMillis);
+                }
+                r = releases;
+            } finally {
+                setup.unlock();
+            }
+        }
+        return r.add(listener);
+    }
+
+    /** @return the listening connection's state, or null before the first {@link #onRelease}; for tests */
+    ReleaseListener releaseListener() {
+        return releases;
     }
 
     /** @return how this store holds its locks */
@@ -311,6 +374,10 @@ public final class JpaLockStore implements LockStore {
     @Override
     public void close() {
         closed = true;
+        ReleaseListener r = releases;
+        if (r != null) {
+            r.close(); // ends its connection before the factory may close
+        }
         AdvisoryLocks a = advisory;
         if (a != null) {
             a.close(); // frees its locks and gives its connections back before the factory may close

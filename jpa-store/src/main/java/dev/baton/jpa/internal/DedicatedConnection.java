@@ -62,6 +62,15 @@ public final class DedicatedConnection {
                 + " to hand it connections of the persistence unit; the provider is " + type);
     }
 
+    /**
+     * @param factory an entity manager factory
+     * @return whether {@link #take} can lend connections of its persistence unit (Hibernate ORM, EclipseLink)
+     */
+    public static boolean supports(jakarta.persistence.EntityManagerFactory factory) {
+        String type = factory.getClass().getName();
+        return type.startsWith("org.eclipse.persistence.") || type.startsWith("org.hibernate.");
+    }
+
     /** @return the connection; not to be closed */
     public Connection connection() {
         return connection;

@@ -263,6 +263,15 @@ public abstract class Dialect {
     }
 
     /**
+     * The channel on which {@link #release} notifies the released key, where the database notifies.
+     *
+     * @return the channel, or empty (the default) when releases are not notified
+     */
+    public Optional<String> releaseChannel() {
+        return Optional.empty();
+    }
+
+    /**
      * Reads the key's live holder, by the database clock; a plain read that takes no row lock and so
      * waits for no writer.
      *

@@ -35,6 +35,9 @@ import java.util.Map;
  * SHARE MODE} at every isolation level (InnoDB has no weaker lock that a takeover waits for), so a
  * holder's own renewal also waits for its fenced transaction to end.
  *
+ * <p>A waiter's repeated poll reads the row first and answers from the read alone when the upsert would
+ * change nothing for it (see {@link #acquire}).
+ *
  * <p>Turns: the take is decided once, in the first assignment, with the turn condition added; the turn
  * columns come last and decide from what is already assigned. A turn claim takes the row's exclusive
  * lock like every acquisition, so it too waits (within its bound) for a fenced write.
@@ -55,6 +58,7 @@ final class MariaDbDialect extends Dialect {
 
     private final NamedSql acquireSql;
     private final NamedSql turnSql;
+    private final NamedSql pollSql;
 
     MariaDbDialect(String table, String sequence) {
         super(table, sequence);
@@ -79,6 +83,11 @@ final class MariaDbDialect extends Dialect {
         // whose turn it already was may always renew it).
         String claimable = "(turn_until IS NULL OR turn_until <= SYSDATE(6) OR turn_waiter = {waiter}"
                 + " OR turn_since > SYSDATE(6) - INTERVAL {waited} MICROSECOND)";
+        // A waiter's poll read first: refused while a live lease holds the key and a live turn belongs to
+        // another waiter that has waited at least as long (one this waiter may not take, see claimable).
+        this.pollSql = NamedSql.of("SELECT expires_at > SYSDATE(6) AND turn_until > SYSDATE(6)"
+                + " AND NOT (turn_waiter <=> {waiter}) AND turn_since <= SYSDATE(6) - INTERVAL {waited} MICROSECOND, "
+                + remaining + " FROM " + table + " WHERE lock_key = {key}");
         this.turnSql = NamedSql.of(insert
                 + " token = IF(expires_at <= SYSDATE(6) AND " + claimable + ", " + next + ", token)," + takeLock
                 + " turn_waiter = IF(" + took + ", NULL, IF(" + claimable + ", {waiter}, turn_waiter)),"
@@ -123,6 +132,12 @@ final class MariaDbDialect extends Dialect {
                 ? Map.of("key", key, "owner", owner, "ttl", ttlParameter(ttlMillis))
                 : Map.of("key", key, "owner", owner, "ttl", ttlParameter(ttlMillis), "waiter", turn.waiter(),
                         "waited", ttlParameter(turn.waitedMillis()), "keep", ttlParameter(turn.keepMillis()));
+        if (turn != null && turn.waitedMillis() > 0) {
+            AcquireResult refused = refusedByRead(c, values, bound);
+            if (refused != null) {
+                return refused;
+            }
+        }
         try (PreparedStatement ps = (turn == null ? acquireSql : turnSql).prepare(this, c, statementPrefix(bound), bound,
                 values); ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
@@ -132,6 +147,26 @@ final class MariaDbDialect extends Dialect {
                 return AcquireResult.acquired(rs.getLong(1));
             }
             return refused(rs.getLong(3), turn != null && rs.getBoolean(4));
+        }
+    }
+
+    /**
+     * A waiter's poll after its first ask ({@code waitedMillis > 0}; the first ask usually finds the key free
+     * and goes straight to the upsert) reads the key's row first, without a lock: while a live lease holds the
+     * key and a live turn belongs to a waiter that has waited at least as long as this one, the upsert would
+     * change nothing, and the answer comes from the read alone (no row lock, no sequence value; the upsert's
+     * {@code VALUES} draws one even when it takes nothing). Refusing on a read that is a moment old is always
+     * safe. The waiter whose turn it is still renews its turn with the upsert.
+     *
+     * @return the refusal, or null when the upsert must decide
+     */
+    private AcquireResult refusedByRead(Connection c, Map<String, Object> values, CallBound bound) throws SQLException {
+        try (PreparedStatement ps = pollSql.prepare(this, c, statementPrefix(bound), bound, values);
+                ResultSet rs = ps.executeQuery()) {
+            if (rs.next() && rs.getBoolean(1)) {
+                return refused(rs.getLong(2), false);
+            }
+            return null;
         }
     }
 

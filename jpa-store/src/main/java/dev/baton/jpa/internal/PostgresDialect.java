@@ -42,13 +42,20 @@ final class PostgresDialect extends Dialect {
 
     private final NamedSql acquireSql;
     private final NamedSql turnSql;
+    private final String channel;
 
     PostgresDialect(String table, String sequence) {
         super(table, sequence);
+        this.channel = ReleaseChannel.name(table);
         String next = "nextval('" + sequence + "')";
+        // A poll is a read first: while the statement's snapshot shows a live lease (or a live turn),
+        // the insert selects no row, so no row is locked, no transaction id assigned and no sequence
+        // value drawn; only a missing or expired row goes on to the upsert.
         this.acquireSql = NamedSql.of("WITH attempt AS ("
                 + " INSERT INTO " + table + " AS l (lock_key, owner, token, expires_at)"
-                + " VALUES ({key}, {owner}, " + next + ", " + expiryAfter("{ttl}") + ")"
+                + " SELECT {key}, {owner}, " + next + ", " + expiryAfter("{ttl}")
+                + " WHERE NOT EXISTS (SELECT 1 FROM " + table + " f WHERE f.lock_key = {key}"
+                + " AND (f.expires_at > clock_timestamp() OR f.turn_until > clock_timestamp()))"
                 + " ON CONFLICT (lock_key) DO UPDATE"
                 + " SET lock_key = EXCLUDED.lock_key, owner = EXCLUDED.owner, token = " + next + ","
                 + " expires_at = " + expiryAfter("{ttl}") + ", turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
@@ -110,6 +117,29 @@ final class PostgresDialect extends Dialect {
 
     private static String remaining(String row) {
         return "CAST(CEIL(EXTRACT(EPOCH FROM (" + row + ".expires_at - clock_timestamp())) * 1000) AS BIGINT)";
+    }
+
+    /**
+     * The release: the compare-and-set of {@link Dialect#release}, and in the same statement a
+     * {@code pg_notify} of the key on {@link #channel()} when it freed the lock. PostgreSQL sends the
+     * notification when the transaction commits, and never if it rolls back.
+     */
+    @Override
+    public boolean release(Connection c, String key, String owner, CallBound bound) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "WITH freed AS (" + releaseSql(bound) + " RETURNING lock_key)"
+                + " SELECT pg_notify(?, freed.lock_key) FROM freed", bound)) {
+            ps.setString(1, key);
+            ps.setString(2, owner);
+            ps.setString(3, channel);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    @Override
+    public java.util.Optional<String> releaseChannel() {
+        return java.util.Optional.of(channel);
     }
 
     @Override
