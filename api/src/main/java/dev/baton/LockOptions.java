@@ -26,7 +26,8 @@ public final class LockOptions {
     private final Duration pollMax;
     private final Double pollJitter;
 
-    private LockOptions(Duration ttl, Duration timeout, boolean wait, Duration pollMin, Duration pollMax, Double pollJitter) {
+    private LockOptions(
+            Duration ttl, Duration timeout, boolean wait, Duration pollMin, Duration pollMax, Double pollJitter) {
         this.ttl = ttl;
         this.timeout = timeout;
         this.wait = wait;
@@ -89,8 +90,8 @@ public final class LockOptions {
         checkDuration("poll min interval", min);
         checkDuration("poll max interval", max);
         if (max.compareTo(min) < 0) {
-            throw new IllegalArgumentException("poll max interval (" + max + ") must not be shorter than the poll min interval ("
-                    + min + ")");
+            throw new IllegalArgumentException(
+                    "poll max interval (" + max + ") must not be shorter than the poll min interval (" + min + ")");
         }
         return new LockOptions(ttl, timeout, wait, min, max, pollJitter);
     }
@@ -196,7 +197,7 @@ public final class LockOptions {
 
     @Override
     public String toString() {
-        return "LockOptions[ttl=" + ttl + ", timeout=" + timeout + ", wait=" + wait + ", pollMin=" + pollMin + ", pollMax="
-                + pollMax + ", pollJitter=" + pollJitter + "]";
+        return "LockOptions[ttl=" + ttl + ", timeout=" + timeout + ", wait=" + wait + ", pollMin=" + pollMin
+                + ", pollMax=" + pollMax + ", pollJitter=" + pollJitter + "]";
     }
 }

@@ -50,10 +50,11 @@ public class LockTimeoutException extends LockException {
      *     last reported it (counted down since); null when unknown
      */
     public LockTimeoutException(String key, Duration timeout, Duration waited, Duration remainingLease) {
-        super(timeout.isZero()
-                ? "Lock '" + key + "' is held by another owner (not waiting)"
-                : "Lock '" + key + "' was not acquired within " + timeout.toMillis() + " ms (waited "
-                        + waited.toMillis() + " ms): another owner holds it");
+        super(
+                timeout.isZero()
+                        ? "Lock '" + key + "' is held by another owner (not waiting)"
+                        : "Lock '" + key + "' was not acquired within " + timeout.toMillis() + " ms (waited "
+                                + waited.toMillis() + " ms): another owner holds it");
         this.key = key;
         this.timeout = timeout;
         this.waited = waited;

@@ -7,5 +7,4 @@ package dev.baton.event;
  * @param key the key, without the manager's prefix
  * @param fencingToken the token of the acquisition
  */
-public record LockAcquired(String manager, String key, long fencingToken) {
-}
+public record LockAcquired(String manager, String key, long fencingToken) {}

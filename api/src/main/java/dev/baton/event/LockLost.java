@@ -11,5 +11,4 @@ import dev.baton.LockLostException;
  * @param fencingToken the token of the lost acquisition
  * @param reason why it was lost
  */
-public record LockLost(String manager, String key, long fencingToken, LockLostException reason) {
-}
+public record LockLost(String manager, String key, long fencingToken, LockLostException reason) {}

@@ -18,8 +18,14 @@ import java.util.Optional;
  * @param reason why the firing was skipped
  * @param failure what failed, for {@link Reason#STORE_FAILED} and {@link Reason#MANAGER_UNAVAILABLE}
  */
-public record ScheduleSkipped(String manager, String key, String method, Instant firedAt,
-        Optional<Duration> remainingLease, Reason reason, Optional<Throwable> failure) {
+public record ScheduleSkipped(
+        String manager,
+        String key,
+        String method,
+        Instant firedAt,
+        Optional<Duration> remainingLease,
+        Reason reason,
+        Optional<Throwable> failure) {
 
     /** Why a firing was skipped. */
     public enum Reason {

@@ -28,7 +28,8 @@ public record Holder(String owner, long fencingToken, long remainingLeaseMillis)
         }
         if (remainingLeaseMillis <= 0) {
             // A lease with nothing left is over: the key has no holder.
-            throw new IllegalArgumentException("a live holder's remaining lease is at least 1 ms, was " + remainingLeaseMillis);
+            throw new IllegalArgumentException(
+                    "a live holder's remaining lease is at least 1 ms, was " + remainingLeaseMillis);
         }
     }
 

@@ -6,5 +6,4 @@ package dev.baton.spi;
  * @param key the key
  * @param owner the owner token
  */
-public record Lease(String key, String owner) {
-}
+public record Lease(String key, String owner) {}

@@ -15,8 +15,7 @@ public final class LockArguments {
     /** The longest ttl or timeout: 365 days in milliseconds. */
     public static final long MAX_DURATION_MILLIS = 365L * 24 * 60 * 60 * 1000;
 
-    private LockArguments() {
-    }
+    private LockArguments() {}
 
     /**
      * Checks a key: not null, 1 to {@value #MAX_KEY_LENGTH} chars, no lone surrogate; and no
@@ -46,14 +45,16 @@ public final class LockArguments {
                     i++;
                     continue;
                 }
-                throw new IllegalArgumentException("lock key has a lone high surrogate at index " + i + " (invalid UTF-16)");
+                throw new IllegalArgumentException(
+                        "lock key has a lone high surrogate at index " + i + " (invalid UTF-16)");
             }
             if (Character.isLowSurrogate(c)) {
-                throw new IllegalArgumentException("lock key has a lone low surrogate at index " + i + " (invalid UTF-16)");
+                throw new IllegalArgumentException(
+                        "lock key has a lone low surrogate at index " + i + " (invalid UTF-16)");
             }
             if (c == '\0' && !nulAllowed) {
-                throw new IllegalArgumentException("lock key has a NUL character (U+0000) at index " + i
-                        + ", which this store cannot keep");
+                throw new IllegalArgumentException(
+                        "lock key has a NUL character (U+0000) at index " + i + ", which this store cannot keep");
             }
         }
         return key;
@@ -84,13 +85,14 @@ public final class LockArguments {
             throw new IllegalArgumentException("lock owner must not be null or empty");
         }
         if (owner.length() > MAX_OWNER_LENGTH) {
-            throw new IllegalArgumentException("lock owner is " + owner.length() + " chars long, at most "
-                    + MAX_OWNER_LENGTH + " are allowed");
+            throw new IllegalArgumentException(
+                    "lock owner is " + owner.length() + " chars long, at most " + MAX_OWNER_LENGTH + " are allowed");
         }
         for (int i = 0; i < owner.length(); i++) {
             char c = owner.charAt(i);
             if (c < 0x21 || c > 0x7e) {
-                throw new IllegalArgumentException("lock owner must be printable ASCII; char " + (int) c + " at index " + i);
+                throw new IllegalArgumentException(
+                        "lock owner must be printable ASCII; char " + (int) c + " at index " + i);
             }
         }
         return owner;
@@ -108,8 +110,8 @@ public final class LockArguments {
             throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttlMillis + " ms");
         }
         if (ttlMillis > MAX_DURATION_MILLIS) {
-            throw new IllegalArgumentException("ttl must be at most " + MAX_DURATION_MILLIS + " ms (365 days), was "
-                    + ttlMillis + " ms");
+            throw new IllegalArgumentException(
+                    "ttl must be at most " + MAX_DURATION_MILLIS + " ms (365 days), was " + ttlMillis + " ms");
         }
         return ttlMillis;
     }

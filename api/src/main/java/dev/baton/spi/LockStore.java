@@ -206,8 +206,8 @@ public interface LockStore extends AutoCloseable {
      * @throws UnsupportedOperationException if the store cannot tell (the default)
      */
     default Optional<Holder> inspect(String key) {
-        throw new UnsupportedOperationException(getClass().getName() + " cannot inspect locks: it does not declare "
-                + StoreCapability.INSPECT);
+        throw new UnsupportedOperationException(
+                getClass().getName() + " cannot inspect locks: it does not declare " + StoreCapability.INSPECT);
     }
 
     /**
@@ -245,6 +245,5 @@ public interface LockStore extends AutoCloseable {
      * {@link dev.baton.LockStoreException} rather than reconnect.
      */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

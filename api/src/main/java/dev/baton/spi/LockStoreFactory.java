@@ -24,8 +24,7 @@ public interface LockStoreFactory {
      * @throws dev.baton.LockConfigurationException naming the key and value that are wrong, or
      *     {@link dev.baton.LockStoreDriverNotFoundException} when a needed library is missing
      */
-    default void validate(StoreContext context) {
-    }
+    default void validate(StoreContext context) {}
 
     /**
      * Creates the store, without connecting.

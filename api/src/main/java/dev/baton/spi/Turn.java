@@ -35,8 +35,8 @@ public record Turn(String waiter, long waitedMillis, long keepMillis) {
                     + ", was " + waitedMillis);
         }
         if (keepMillis < 1 || keepMillis > LockArguments.MAX_DURATION_MILLIS) {
-            throw new IllegalArgumentException("keepMillis must be between 1 and " + LockArguments.MAX_DURATION_MILLIS
-                    + ", was " + keepMillis);
+            throw new IllegalArgumentException(
+                    "keepMillis must be between 1 and " + LockArguments.MAX_DURATION_MILLIS + ", was " + keepMillis);
         }
     }
 }

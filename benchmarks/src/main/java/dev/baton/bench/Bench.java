@@ -62,8 +62,7 @@ public final class Bench {
         Runtime.getRuntime().addShutdownHook(new Thread(Bench::stopAll));
     }
 
-    private Bench() {
-    }
+    private Bench() {}
 
     /** Where databases and reports go: {@code baton.bench.dir}, by default {@code target}. */
     public static Path dir() {
@@ -121,7 +120,8 @@ public final class Bench {
             STOPS.add(pg);
             return pg.getJdbcUrl("postgres", "postgres");
         } catch (Exception e) {
-            throw new IllegalStateException("The embedded PostgreSQL did not start; set BATON_BENCH_POSTGRES_URL: " + e, e);
+            throw new IllegalStateException(
+                    "The embedded PostgreSQL did not start; set BATON_BENCH_POSTGRES_URL: " + e, e);
         }
     }
 
@@ -140,7 +140,8 @@ public final class Bench {
             db.start();
             db.createDB("bench");
             STOPS.add(db::stop);
-            return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/bench?user=root&sessionVariables=idle_transaction_timeout=1";
+            return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort()
+                    + "/bench?user=root&sessionVariables=idle_transaction_timeout=1";
         } catch (Exception e) {
             throw new IllegalStateException("The embedded MariaDB did not start; set BATON_BENCH_MARIADB_URL: " + e, e);
         }
@@ -150,12 +151,15 @@ public final class Bench {
     private static String startRedis() {
         try {
             int port;
-            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            try (java.net.ServerSocket socket =
+                    new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
                 port = socket.getLocalPort();
             }
             Path target = dir().resolve("embedded-redis");
             java.nio.file.Files.createDirectories(target);
-            redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+            redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer()
+                    .port(port)
+                    .bind("127.0.0.1")
                     .setting("dir " + target)
                     .setting("save \"\"")
                     .setting("appendonly no")
@@ -199,7 +203,8 @@ public final class Bench {
     }
 
     public static void execute(String store, String... sql) {
-        try (Connection c = connect(store); Statement st = c.createStatement()) {
+        try (Connection c = connect(store);
+                Statement st = c.createStatement()) {
             for (String s : sql) {
                 st.execute(s);
             }
@@ -217,17 +222,22 @@ public final class Bench {
      * @return the factory; the caller closes it
      */
     public static EntityManagerFactory factory(String store) {
-        return Persistence.createEntityManagerFactory("baton-bench", Map.of(
-                "jakarta.persistence.jdbc.url", url(store),
-                "jakarta.persistence.jdbc.driver", switch (store) {
-                    case "postgresql" -> "org.postgresql.Driver";
-                    case "mariadb" -> "org.mariadb.jdbc.Driver";
-                    default -> "org.h2.Driver";
-                }));
+        return Persistence.createEntityManagerFactory(
+                "baton-bench",
+                Map.of(
+                        "jakarta.persistence.jdbc.url",
+                        url(store),
+                        "jakarta.persistence.jdbc.driver",
+                        switch (store) {
+                            case "postgresql" -> "org.postgresql.Driver";
+                            case "mariadb" -> "org.mariadb.jdbc.Driver";
+                            default -> "org.h2.Driver";
+                        }));
     }
 
     /** An application instance: its store and the factory under it (null for memory and redis). */
-    public record Instance(LockStore store, EntityManagerFactory factory, LockEngine engine, Pools pools) implements AutoCloseable {
+    public record Instance(LockStore store, EntityManagerFactory factory, LockEngine engine, Pools pools)
+            implements AutoCloseable {
         @Override
         public void close() {
             engine.close();
@@ -266,7 +276,9 @@ public final class Bench {
         }
         if (store.equals("redis")) {
             // instances of one scenario share the prefix (they contend for the same keys), as JPA ones share the table
-            LockStore s = RedisLockStore.builder(url(store)).keyPrefix("baton-bench:" + table + ":").build();
+            LockStore s = RedisLockStore.builder(url(store))
+                    .keyPrefix("baton-bench:" + table + ":")
+                    .build();
             // The store connects at its first call, which a try (bound 0) allows only 250 ms: on a loaded machine
             // four threads' first tries failed. Connect here, within the command timeout, as the JPA side
             // builds its factory here.
@@ -274,8 +286,11 @@ public final class Bench {
             return new Instance(s, null, engine(s, pools), pools);
         }
         EntityManagerFactory factory = factory(store);
-        LockStore s = JpaLockStore.builder(factory).table(table).sequence(table + "_seq")
-                .schemaAction(SchemaAction.CREATE).build();
+        LockStore s = JpaLockStore.builder(factory)
+                .table(table)
+                .sequence(table + "_seq")
+                .schemaAction(SchemaAction.CREATE)
+                .build();
         return new Instance(s, factory, engine(notified ? s : new Unnotified(s), pools), pools);
     }
 
@@ -292,8 +307,15 @@ public final class Bench {
         public static Pools create() {
             ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, daemons("baton-renewal-"));
             scheduler.setRemoveOnCancelPolicy(true);
-            return new Pools(scheduler, new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-                    new SynchronousQueue<>(), daemons("baton-store-call-")));
+            return new Pools(
+                    scheduler,
+                    new ThreadPoolExecutor(
+                            0,
+                            Integer.MAX_VALUE,
+                            30,
+                            TimeUnit.SECONDS,
+                            new SynchronousQueue<>(),
+                            daemons("baton-store-call-")));
         }
 
         public void shutdown() {

@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -35,13 +34,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class BenchRunner {
 
-    static final List<String> MEASURES = List.of("uncontended", "handoff", "synchronized", "heap", "renewal", "fairness");
+    static final List<String> MEASURES =
+            List.of("uncontended", "handoff", "synchronized", "heap", "renewal", "fairness");
 
     final boolean smoke;
     final Set<String> only;
     final List<String> stores;
     /** The hand-off peers to run, or null for all. */
     final Set<String> peers;
+
     final Report report;
 
     BenchRunner(boolean smoke, Set<String> only, List<String> stores, Set<String> peers) {
@@ -49,8 +50,11 @@ public final class BenchRunner {
         this.only = only;
         this.stores = stores;
         this.peers = peers;
-        this.report = new Report(smoke ? "SMOKE run (1 fork, 1 warm-up + 2 x 1 s, short probes): proves it runs, figures not"
-                + " comparable" : "full run (2 forks, 3 warm-up + 5 x 5 s)");
+        this.report = new Report(
+                smoke
+                        ? "SMOKE run (1 fork, 1 warm-up + 2 x 1 s, short probes): proves it runs, figures not"
+                                + " comparable"
+                        : "full run (2 forks, 3 warm-up + 5 x 5 s)");
     }
 
     public static void main(String[] args) throws Exception {
@@ -64,8 +68,10 @@ public final class BenchRunner {
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
                 case "--stores" -> stores = Arrays.asList(args[++i].split(","));
                 case "--peers" -> peers = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: [--smoke] [--only " + String.join(",", MEASURES) + "] [--stores " + String.join(",", Bench.STORES) + "] [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]");
+                default ->
+                    throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--smoke] [--only "
+                            + String.join(",", MEASURES) + "] [--stores " + String.join(",", Bench.STORES)
+                            + "] [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]");
             }
         }
         BenchRunner runner = new BenchRunner(smoke, only, stores, peers);
@@ -80,7 +86,10 @@ public final class BenchRunner {
         for (String store : stores) {
             if (!store.equals("memory")) {
                 System.out.println("Starting " + store + " ...");
-                System.out.println("  " + Bench.url(store).replaceAll("password=[^&]*", "password=…").replaceAll("//[^@/]*@", "//…@"));
+                System.out.println("  "
+                        + Bench.url(store)
+                                .replaceAll("password=[^&]*", "password=…")
+                                .replaceAll("//[^@/]*@", "//…@"));
             }
         }
         section("uncontended", this::uncontended);
@@ -95,8 +104,12 @@ public final class BenchRunner {
             }
         }
         String machine = Runtime.getRuntime().availableProcessors() + " CPUs, " + System.getProperty("os.name") + " "
-                + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version") + ", load average at the end "
-                + String.format(java.util.Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version")
+                + ", load average at the end "
+                + String.format(
+                        java.util.Locale.ROOT,
+                        "%.2f",
+                        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         report.write(dir.resolve("benchmarks.md"), dir.resolve("benchmarks.json"), machine);
         System.out.println("Wrote " + dir.resolve("benchmarks.md") + " and " + dir.resolve("benchmarks.json"));
     }
@@ -135,17 +148,24 @@ public final class BenchRunner {
                 .jvmArgsAppend(jvm.toArray(String[]::new))
                 .shouldFailOnError(true);
         if (smoke) {
-            options.forks(1).warmupIterations(1).warmupTime(TimeValue.seconds(1))
-                    .measurementIterations(2).measurementTime(TimeValue.seconds(1));
+            options.forks(1)
+                    .warmupIterations(1)
+                    .warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(2)
+                    .measurementTime(TimeValue.seconds(1));
         } else {
-            options.forks(2).warmupIterations(3).warmupTime(TimeValue.seconds(5))
-                    .measurementIterations(5).measurementTime(TimeValue.seconds(5));
+            options.forks(2)
+                    .warmupIterations(3)
+                    .warmupTime(TimeValue.seconds(5))
+                    .measurementIterations(5)
+                    .measurementTime(TimeValue.seconds(5));
         }
         return options;
     }
 
     Collection<RunResult> runJmh(ChainedOptionsBuilder options, String resultName) throws RunnerException {
-        options.resultFormat(ResultFormatType.JSON).result(Bench.dir().resolve("jmh-" + resultName + ".json").toString());
+        options.resultFormat(ResultFormatType.JSON)
+                .result(Bench.dir().resolve("jmh-" + resultName + ".json").toString());
         return new Runner(options.build()).run();
     }
 
@@ -176,8 +196,8 @@ public final class BenchRunner {
 
     void uncontended() throws RunnerException {
         for (int threads : new int[] {1, 4}) {
-            ChainedOptionsBuilder options = jmh(UncontendedBench.class).threads(threads)
-                    .param("store", stores.toArray(String[]::new));
+            ChainedOptionsBuilder options =
+                    jmh(UncontendedBench.class).threads(threads).param("store", stores.toArray(String[]::new));
             Collection<RunResult> results = runJmh(options, "uncontended-" + threads);
             for (String store : stores) {
                 RunResult baton = find(results, "baton", "store", store);
@@ -188,8 +208,15 @@ public final class BenchRunner {
                 }
                 double b = baton.getPrimaryResult().getScore();
                 double r = raw.getPrimaryResult().getScore();
-                report.add(new Report.Figure("uncontended acquire+release", store + ", " + threads + " thread" + (threads > 1 ? "s" : ""),
-                        "cycles/s", b, r, rawName(store), b / r, "JMH throughput; ratio Baton/raw (target >= 0.95)"));
+                report.add(new Report.Figure(
+                        "uncontended acquire+release",
+                        store + ", " + threads + " thread" + (threads > 1 ? "s" : ""),
+                        "cycles/s",
+                        b,
+                        r,
+                        rawName(store),
+                        b / r,
+                        "JMH throughput; ratio Baton/raw (target >= 0.95)"));
             }
             if (stores.contains("redis")) {
                 redisson(threads, find(results, "raw", "store", "redis"));
@@ -215,9 +242,16 @@ public final class BenchRunner {
         }
         double p = redisson.getPrimaryResult().getScore();
         double r = raw.getPrimaryResult().getScore();
-        report.add(new Report.Figure("uncontended acquire+release: peer", "Redisson RLock lock+unlock, " + threads + " thread"
-                + (threads > 1 ? "s" : ""), "cycles/s", p, r, rawName("redis"), p / r,
-                "JMH throughput; not Baton: Redisson " + org.redisson.Redisson.class.getPackage().getImplementationVersion()
+        report.add(new Report.Figure(
+                "uncontended acquire+release: peer",
+                "Redisson RLock lock+unlock, " + threads + " thread" + (threads > 1 ? "s" : ""),
+                "cycles/s",
+                p,
+                r,
+                rawName("redis"),
+                p / r,
+                "JMH throughput; not Baton: Redisson "
+                        + org.redisson.Redisson.class.getPackage().getImplementationVersion()
                         + " (watchdog lock), ratio Redisson/raw; compare with the redis row above"));
     }
 
@@ -236,8 +270,9 @@ public final class BenchRunner {
             }
             if (this.peers != null) {
                 peers.retainAll(this.peers);
-            }            ChainedOptionsBuilder options = jmh(HandOffBench.class).param("store", store)
-                    .param("peer", peers.toArray(String[]::new));
+            }
+            ChainedOptionsBuilder options =
+                    jmh(HandOffBench.class).param("store", store).param("peer", peers.toArray(String[]::new));
             Collection<RunResult> results = runJmh(options, "handoff-" + store);
             RunResult retry = find(results, "handOff", "peer", "raw-retry");
             RunResult notify = find(results, "handOff", "peer", "raw-notify");
@@ -250,10 +285,13 @@ public final class BenchRunner {
                     report.problem("hand-off " + store + " " + peer + ": no result");
                     continue;
                 }
-                String measure = peer.equals("thread") ? "hand-off, two threads of one JVM"
-                        : peer.equals("engine") ? "hand-off, two instances (engines) in one JVM"
-                        : peer.equals("engine-poll") ? "hand-off, two instances (engines) in one JVM, polling only"
-                        : "hand-off, second JVM";
+                String measure = peer.equals("thread")
+                        ? "hand-off, two threads of one JVM"
+                        : peer.equals("engine")
+                                ? "hand-off, two instances (engines) in one JVM"
+                                : peer.equals("engine-poll")
+                                        ? "hand-off, two instances (engines) in one JVM, polling only"
+                                        : "hand-off, second JVM";
                 long samples = r.getPrimaryResult().getSampleCount();
                 for (double p : new double[] {50, 99}) {
                     String name = "p" + (int) p + " ms";
@@ -265,12 +303,26 @@ public final class BenchRunner {
                     }
                     double raw = percentile(retry, p);
                     boolean redis = store.equals("redis");
-                    report.add(new Report.Figure(measure, store, name, b, raw, redis ? "raw busy retry of SET NX PX"
-                            : "raw busy retry of the upsert", b / raw, how + "; ratio Baton/raw"));
+                    report.add(new Report.Figure(
+                            measure,
+                            store,
+                            name,
+                            b,
+                            raw,
+                            redis ? "raw busy retry of SET NX PX" : "raw busy retry of the upsert",
+                            b / raw,
+                            how + "; ratio Baton/raw"));
                     if (notify != null) {
                         double n = percentile(notify, p);
-                        report.add(new Report.Figure(measure, store, name, b, n, redis ? "raw pub/sub (release script PUBLISHes)"
-                                : "raw LISTEN/NOTIFY", b / n, how + "; ratio Baton/raw"));
+                        report.add(new Report.Figure(
+                                measure,
+                                store,
+                                name,
+                                b,
+                                n,
+                                redis ? "raw pub/sub (release script PUBLISHes)" : "raw LISTEN/NOTIFY",
+                                b / n,
+                                how + "; ratio Baton/raw"));
                     }
                 }
             }
@@ -294,11 +346,17 @@ public final class BenchRunner {
                 case "plain" -> plain = score;
                 case "intercepted" -> noop = score;
                 case "locked" -> locked = score;
-                default -> { }
+                default -> {}
             }
         }
-        report.add(new Report.Figure("@Synchronized overhead over a plain call", "memory, 1 thread, Weld SE", "ns/call",
-                locked - plain, noop - plain, "Weld no-op interceptor", (locked - plain) / (noop - plain),
+        report.add(new Report.Figure(
+                "@Synchronized overhead over a plain call",
+                "memory, 1 thread, Weld SE",
+                "ns/call",
+                locked - plain,
+                noop - plain,
+                "Weld no-op interceptor",
+                (locked - plain) / (noop - plain),
                 "JMH average time; plain call " + Report.num(plain) + " ns; target <= 1,000 ns"));
     }
 
@@ -335,8 +393,14 @@ public final class BenchRunner {
         }
         double b = baton.getPrimaryResult().getScore();
         double r = raw.getPrimaryResult().getScore();
-        report.add(new Report.Figure("batch renewal of 1,000 held leases", "redis, store renewAll, 1 thread", "batches/s", b, r,
-                "raw one script: GET == owner, PEXPIRE per key", b / r,
+        report.add(new Report.Figure(
+                "batch renewal of 1,000 held leases",
+                "redis, store renewAll, 1 thread",
+                "batches/s",
+                b,
+                r,
+                "raw one script: GET == owner, PEXPIRE per key",
+                b / r,
                 "JMH throughput; every lease renewed in each batch; ratio Baton/raw"));
     }
 
@@ -347,8 +411,12 @@ public final class BenchRunner {
     }
 
     void probe(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(HandOffPeer.Process.java(), "-Xmx1g", "-cp",
-                System.getProperty("java.class.path"), "-Dbaton.bench.dir=" + Bench.dir()));
+        List<String> command = new ArrayList<>(List.of(
+                HandOffPeer.Process.java(),
+                "-Xmx1g",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dbaton.bench.dir=" + Bench.dir()));
         for (String store : stores) {
             String url = System.getProperty("baton.bench.url." + store);
             if (url != null) {
@@ -358,15 +426,25 @@ public final class BenchRunner {
         command.add(Probes.class.getName());
         command.addAll(List.of(args));
         String log = "probe-" + String.join("-", args) + ".log";
-        System.out.println("  probe " + String.join(" ", args) + " (log: " + Bench.dir().resolve(log) + ")");
-        Process process = new ProcessBuilder(command).redirectError(Bench.dir().resolve(log).toFile()).start();
-        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
-                java.nio.charset.StandardCharsets.UTF_8))) {
+        System.out.println(
+                "  probe " + String.join(" ", args) + " (log: " + Bench.dir().resolve(log) + ")");
+        Process process = new ProcessBuilder(command)
+                .redirectError(Bench.dir().resolve(log).toFile())
+                .start();
+        try (java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
             for (String line; (line = in.readLine()) != null; ) {
                 String[] f = line.split("\t", -1);
                 if (f.length == 9 && f[0].equals("FIGURE")) {
-                    report.add(new Report.Figure(f[1], f[2], f[3], Double.parseDouble(f[4]), Double.parseDouble(f[5]), f[6],
-                            Double.parseDouble(f[7]), f[8]));
+                    report.add(new Report.Figure(
+                            f[1],
+                            f[2],
+                            f[3],
+                            Double.parseDouble(f[4]),
+                            Double.parseDouble(f[5]),
+                            f[6],
+                            Double.parseDouble(f[7]),
+                            f[8]));
                 }
             }
         }

@@ -79,22 +79,30 @@ public class HandOffBench {
         switch (peer) {
             case "thread" -> {
                 holderInstance = Bench.instance(store, TABLE, null);
-                waiter = new Waiter.OnThread("waiter", () -> holderInstance.engine()
-                        .acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true));
+                waiter = new Waiter.OnThread(
+                        "waiter",
+                        () -> holderInstance.engine().acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true));
             }
             case "engine", "engine-poll" -> {
                 holderInstance = Bench.instance(store, TABLE, null);
-                waiterInstance = Bench.instance(store, TABLE,
-                        store.equals("memory") ? (MemoryLockStore) holderInstance.store() : null, peer.equals("engine"));
-                waiter = new Waiter.OnThread("waiter", () -> waiterInstance.engine()
-                        .acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true));
+                waiterInstance = Bench.instance(
+                        store,
+                        TABLE,
+                        store.equals("memory") ? (MemoryLockStore) holderInstance.store() : null,
+                        peer.equals("engine"));
+                waiter = new Waiter.OnThread(
+                        "waiter",
+                        () -> waiterInstance.engine().acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true));
             }
             case "jvm" -> {
                 if (!Bench.shareable(store)) {
                     throw new IllegalArgumentException(store + " cannot be reached from another JVM");
                 }
                 holderInstance = Bench.instance(store, TABLE, null);
-                holderInstance.engine().acquire("warm-up", Bench.TTL_MILLIS, 0, false).close(); // creates the table
+                holderInstance
+                        .engine()
+                        .acquire("warm-up", Bench.TTL_MILLIS, 0, false)
+                        .close(); // creates the table
                 waiter = new HandOffPeer.Process(store, TABLE, key);
             }
             case "raw-retry", "raw-notify" -> {
@@ -130,8 +138,10 @@ public class HandOffBench {
         if (!store.equals("postgresql")) {
             throw new IllegalArgumentException("LISTEN/NOTIFY is PostgreSQL's, pub/sub Redis'");
         }
-        notifyingRelease = holderRaw.connection().prepareStatement("WITH r AS (" + RawLocks.releaseSql(store)
-                + " RETURNING lock_key) SELECT pg_notify('" + CHANNEL + "', lock_key) FROM r");
+        notifyingRelease = holderRaw
+                .connection()
+                .prepareStatement("WITH r AS (" + RawLocks.releaseSql(store) + " RETURNING lock_key) SELECT pg_notify('"
+                        + CHANNEL + "', lock_key) FROM r");
         Connection listening = waiterRaw.connection();
         try (Statement st = listening.createStatement()) {
             st.execute("LISTEN " + CHANNEL);
@@ -148,7 +158,8 @@ public class HandOffBench {
     @TearDown(Level.Trial)
     public void stop() {
         waiter.close();
-        for (AutoCloseable c : new AutoCloseable[] {holderInstance, waiterInstance, subscription, holderRaw, waiterRaw}) {
+        for (AutoCloseable c :
+                new AutoCloseable[] {holderInstance, waiterInstance, subscription, holderRaw, waiterRaw}) {
             if (c != null) {
                 try {
                     c.close();

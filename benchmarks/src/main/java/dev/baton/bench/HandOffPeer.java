@@ -14,14 +14,14 @@ import java.nio.charset.StandardCharsets;
  */
 public final class HandOffPeer {
 
-    private HandOffPeer() {
-    }
+    private HandOffPeer() {}
 
     public static void main(String[] args) throws Exception {
         String store = args[0];
         String table = args[1];
         String key = args[2];
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        PrintStream out =
+                new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
         System.setOut(System.err); // only this protocol on standard output
         try (Bench.Instance instance = Bench.instance(store, table, null);
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
@@ -52,9 +52,17 @@ public final class HandOffPeer {
         private final PrintStream out;
 
         Process(String store, String table, String key) throws Exception {
-            ProcessBuilder builder = new ProcessBuilder(java(), "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                    "-Dbaton.bench.dir=" + Bench.dir(), "-Dbaton.bench.url." + store + "=" + Bench.url(store),
-                    HandOffPeer.class.getName(), store, table, key);
+            ProcessBuilder builder = new ProcessBuilder(
+                    java(),
+                    "-Xmx512m",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    "-Dbaton.bench.dir=" + Bench.dir(),
+                    "-Dbaton.bench.url." + store + "=" + Bench.url(store),
+                    HandOffPeer.class.getName(),
+                    store,
+                    table,
+                    key);
             builder.redirectError(Bench.dir().resolve("handoff-peer.log").toFile());
             process = builder.start();
             in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -70,8 +78,8 @@ public final class HandOffPeer {
             try {
                 String line = in.readLine();
                 if (!word.equals(line)) {
-                    throw new IllegalStateException("the peer JVM said " + line + " instead of " + word
-                            + " (see " + Bench.dir().resolve("handoff-peer.log") + ")");
+                    throw new IllegalStateException("the peer JVM said " + line + " instead of " + word + " (see "
+                            + Bench.dir().resolve("handoff-peer.log") + ")");
                 }
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);

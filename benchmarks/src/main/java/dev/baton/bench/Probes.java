@@ -36,8 +36,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Probes {
 
-    private Probes() {
-    }
+    private Probes() {}
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
@@ -49,16 +48,33 @@ public final class Probes {
                     renewal(Integer.parseInt(args[2]), Long.parseLong(args[3]), Integer.parseInt(args[4]));
                 }
             }
-            case "fairness" -> fairness(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]), Long.parseLong(args[4]));
+            case "fairness" ->
+                fairness(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]), Long.parseLong(args[4]));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.exit(0);
     }
 
-    static void figure(String measure, String scenario, String name, double baton, double baseline, String baselineName,
-            double ratio, String note) {
-        System.out.println(String.join("\t", "FIGURE", measure, scenario, name, Double.toString(baton),
-                Double.toString(baseline), baselineName, Double.toString(ratio), note));
+    static void figure(
+            String measure,
+            String scenario,
+            String name,
+            double baton,
+            double baseline,
+            String baselineName,
+            double ratio,
+            String note) {
+        System.out.println(String.join(
+                "\t",
+                "FIGURE",
+                measure,
+                scenario,
+                name,
+                Double.toString(baton),
+                Double.toString(baseline),
+                baselineName,
+                Double.toString(ratio),
+                note));
     }
 
     // --- heap and threads ---
@@ -75,14 +91,18 @@ public final class Probes {
     }
 
     static int threadsNamed(String prefix) {
-        return (int) Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix)).count();
+        return (int) Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(prefix))
+                .count();
     }
 
     static void heap(String store, int count, long ttlMillis) throws Exception {
         try (Bench.Instance instance = Bench.instance(store, "bench_heap", null)) {
             String run = Bench.runId();
             for (int i = 0; i < 200; i++) { // warm-up: classes, pools, statements
-                instance.engine().acquire("heap-warm-" + run + "-" + i, ttlMillis, 0, false).close();
+                instance.engine()
+                        .acquire("heap-warm-" + run + "-" + i, ttlMillis, 0, false)
+                        .close();
             }
             int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
             ManagementFactory.getThreadMXBean().resetPeakThreadCount();
@@ -101,11 +121,27 @@ public final class Probes {
             int peak = ManagementFactory.getThreadMXBean().getPeakThreadCount();
             // the list of Lock references is the application's, not Baton's: 4 or 8 bytes each, left in
             double perLock = (double) (after - before) / count;
-            figure("heap per held lock", store + ", " + count + " held", "bytes/lock", perLock, Double.NaN, "—", Double.NaN,
-                    "used heap after System.gc() before/after (MemoryMXBean), ttl " + ttlMillis + " ms; target <= 400 B");
-            figure("renewal threads in the JVM", store + ", " + count + " held", "threads", renewal + storeCalls, 2, "the scheduler's size",
-                    (renewal + storeCalls) / 2.0, "alive after one renewal interval: " + renewal + " baton-renewal + " + storeCalls
-                            + " baton-store-call; all threads " + threadsBefore + " -> " + threadsAfter + ", peak " + peak);
+            figure(
+                    "heap per held lock",
+                    store + ", " + count + " held",
+                    "bytes/lock",
+                    perLock,
+                    Double.NaN,
+                    "—",
+                    Double.NaN,
+                    "used heap after System.gc() before/after (MemoryMXBean), ttl " + ttlMillis
+                            + " ms; target <= 400 B");
+            figure(
+                    "renewal threads in the JVM",
+                    store + ", " + count + " held",
+                    "threads",
+                    renewal + storeCalls,
+                    2,
+                    "the scheduler's size",
+                    (renewal + storeCalls) / 2.0,
+                    "alive after one renewal interval: " + renewal + " baton-renewal + " + storeCalls
+                            + " baton-store-call; all threads " + threadsBefore + " -> " + threadsAfter + ", peak "
+                            + peak);
             for (Lock lock : held) {
                 lock.close();
             }
@@ -117,7 +153,8 @@ public final class Probes {
     static void renewal(int count, long ttlMillis, int intervals) throws Exception {
         String store = "postgresql";
         boolean statements;
-        try (Connection c = Bench.connect(store); Statement st = c.createStatement()) {
+        try (Connection c = Bench.connect(store);
+                Statement st = c.createStatement()) {
             try {
                 st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
                 st.executeQuery("SELECT count(*) FROM pg_stat_statements").close();
@@ -128,7 +165,8 @@ public final class Probes {
         }
         long interval = ttlMillis / 3;
         try (Bench.Instance instance = Bench.instance(store, "bench_renewal", null);
-                Connection c = Bench.connect(store); Statement st = c.createStatement()) {
+                Connection c = Bench.connect(store);
+                Statement st = c.createStatement()) {
             String run = Bench.runId();
             List<Lock> held = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -152,18 +190,34 @@ public final class Probes {
                         + " WHERE datname = current_database()) ORDER BY calls DESC")) {
                     while (rs.next()) {
                         calls += rs.getLong(1);
-                        what.append(what.length() == 0 ? "" : "; ").append(rs.getLong(1)).append(" x ").append(rs.getString(2));
+                        what.append(what.length() == 0 ? "" : "; ")
+                                .append(rs.getLong(1))
+                                .append(" x ")
+                                .append(rs.getString(2));
                     }
                 }
-                figure("renewal, statements per 1,000 held locks per interval", "postgresql, " + count + " held", "statements",
-                        calls * per1000, 1, "one statement per batch", calls * per1000,
+                figure(
+                        "renewal, statements per 1,000 held locks per interval",
+                        "postgresql, " + count + " held",
+                        "statements",
+                        calls * per1000,
+                        1,
+                        "one statement per batch",
+                        calls * per1000,
                         "pg_stat_statements calls over " + String.format(Locale.ROOT, "%.1f", elapsedIntervals)
                                 + " intervals of " + interval + " ms (BEGIN/COMMIT included where sent): " + what);
             }
-            figure("renewal, transactions per 1,000 held locks per interval", "postgresql, " + count + " held", "transactions",
-                    commits * per1000, 1, "one statement per batch", commits * per1000,
+            figure(
+                    "renewal, transactions per 1,000 held locks per interval",
+                    "postgresql, " + count + " held",
+                    "transactions",
+                    commits * per1000,
+                    1,
+                    "one statement per batch",
+                    commits * per1000,
                     "pg_stat_database.xact_commit delta over " + String.format(Locale.ROOT, "%.1f", elapsedIntervals)
-                            + " intervals of " + interval + " ms" + (statements ? "" : " (pg_stat_statements not loaded on this server)"));
+                            + " intervals of " + interval + " ms"
+                            + (statements ? "" : " (pg_stat_statements not loaded on this server)"));
             for (Lock lock : held) {
                 lock.close();
             }
@@ -172,7 +226,8 @@ public final class Probes {
 
     static void renewalRedis(int count, long ttlMillis, int intervals) throws Exception {
         long interval = ttlMillis / 3;
-        try (Bench.Instance instance = Bench.instance("redis", "bench_renewal", null); RawRedis stats = RawRedis.open()) {
+        try (Bench.Instance instance = Bench.instance("redis", "bench_renewal", null);
+                RawRedis stats = RawRedis.open()) {
             String run = Bench.runId();
             List<Lock> held = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -188,18 +243,30 @@ public final class Probes {
             StringBuilder what = new StringBuilder();
             long scripts = 0;
             for (java.util.Map.Entry<String, Long> e : after.entrySet()) {
-                long calls = e.getValue() - before.getOrDefault(e.getKey(), 0L) - (e.getKey().equals("info") ? 1 : 0);
+                long calls = e.getValue()
+                        - before.getOrDefault(e.getKey(), 0L)
+                        - (e.getKey().equals("info") ? 1 : 0);
                 if (calls > 0) {
-                    what.append(what.length() == 0 ? "" : "; ").append(calls).append(" x ").append(e.getKey());
+                    what.append(what.length() == 0 ? "" : "; ")
+                            .append(calls)
+                            .append(" x ")
+                            .append(e.getKey());
                     if (e.getKey().equals("evalsha") || e.getKey().equals("eval")) {
                         scripts += calls;
                     }
                 }
             }
-            figure("renewal, round trips per 1,000 held locks per interval", "redis, " + count + " held", "script calls",
-                    scripts * per1000, 1, "one call per batch", scripts * per1000,
-                    "INFO commandstats over " + String.format(Locale.ROOT, "%.1f", elapsedIntervals) + " intervals of " + interval
-                            + " ms (the probe's own INFO left out; commands run inside scripts listed too): " + what);
+            figure(
+                    "renewal, round trips per 1,000 held locks per interval",
+                    "redis, " + count + " held",
+                    "script calls",
+                    scripts * per1000,
+                    1,
+                    "one call per batch",
+                    scripts * per1000,
+                    "INFO commandstats over " + String.format(Locale.ROOT, "%.1f", elapsedIntervals) + " intervals of "
+                            + interval + " ms (the probe's own INFO left out; commands run inside scripts listed too): "
+                            + what);
             for (Lock lock : held) {
                 lock.close();
             }
@@ -223,7 +290,8 @@ public final class Probes {
 
     private static long commits(Statement st) throws SQLException {
         st.execute("SELECT pg_stat_clear_snapshot()");
-        try (ResultSet rs = st.executeQuery("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+        try (ResultSet rs =
+                st.executeQuery("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
             rs.next();
             return rs.getLong(1);
         }
@@ -246,23 +314,28 @@ public final class Probes {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < engines; i++) {
             int n = i;
-            Thread t = new Thread(() -> {
-                while (System.nanoTime() < end) {
-                    long asked = System.nanoTime();
-                    try (Lock lock = instances.get(n).engine().acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true)) {
-                        long got = System.nanoTime();
-                        waits.add(got - asked);
-                        acquisitions[n]++;
-                        Thread.sleep(sectionMillis);
-                        holds.add(new long[] {got, System.nanoTime()});
-                    } catch (LockTimeoutException e) {
-                        waits.add(System.nanoTime() - asked);
-                        timeouts[n]++;
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "contender-" + i);
+            Thread t = new Thread(
+                    () -> {
+                        while (System.nanoTime() < end) {
+                            long asked = System.nanoTime();
+                            try (Lock lock = instances
+                                    .get(n)
+                                    .engine()
+                                    .acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true)) {
+                                long got = System.nanoTime();
+                                waits.add(got - asked);
+                                acquisitions[n]++;
+                                Thread.sleep(sectionMillis);
+                                holds.add(new long[] {got, System.nanoTime()});
+                            } catch (LockTimeoutException e) {
+                                waits.add(System.nanoTime() - asked);
+                                timeouts[n]++;
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    },
+                    "contender-" + i);
             threads.add(t);
             t.start();
         }
@@ -289,14 +362,43 @@ public final class Probes {
         int timedOut = Arrays.stream(timeouts).sum();
         String scenario = store + ", " + engines + " engines, " + sectionMillis + " ms sections";
         String shares = Arrays.toString(acquisitions);
-        figure("fairness: wait", scenario, "p50 ms", pct(w, 50), bound, "4 x (section + hand-off)", pct(w, 50) / bound,
+        figure(
+                "fairness: wait",
+                scenario,
+                "p50 ms",
+                pct(w, 50),
+                bound,
+                "4 x (section + hand-off)",
+                pct(w, 50) / bound,
                 w.length + " acquisitions in " + seconds + " s; per engine " + shares);
-        figure("fairness: wait", scenario, "p99 ms", pct(w, 99), bound, "4 x (section + hand-off)", pct(w, 99) / bound,
-                "target: p99 <= 4 x (mean section " + String.format(Locale.ROOT, "%.2f", meanSection) + " ms + mean hand-off "
-                        + String.format(Locale.ROOT, "%.2f", meanHandOff) + " ms)");
-        figure("fairness: wait", scenario, "max ms", w.length == 0 ? Double.NaN : w[w.length - 1] / 1e6, bound,
-                "4 x (section + hand-off)", (w.length == 0 ? Double.NaN : w[w.length - 1] / 1e6) / bound, "");
-        figure("fairness: timeouts", scenario, "timeouts (10 s)", timedOut, 0, "none", Double.NaN, "per engine " + Arrays.toString(timeouts));
+        figure(
+                "fairness: wait",
+                scenario,
+                "p99 ms",
+                pct(w, 99),
+                bound,
+                "4 x (section + hand-off)",
+                pct(w, 99) / bound,
+                "target: p99 <= 4 x (mean section " + String.format(Locale.ROOT, "%.2f", meanSection)
+                        + " ms + mean hand-off " + String.format(Locale.ROOT, "%.2f", meanHandOff) + " ms)");
+        figure(
+                "fairness: wait",
+                scenario,
+                "max ms",
+                w.length == 0 ? Double.NaN : w[w.length - 1] / 1e6,
+                bound,
+                "4 x (section + hand-off)",
+                (w.length == 0 ? Double.NaN : w[w.length - 1] / 1e6) / bound,
+                "");
+        figure(
+                "fairness: timeouts",
+                scenario,
+                "timeouts (10 s)",
+                timedOut,
+                0,
+                "none",
+                Double.NaN,
+                "per engine " + Arrays.toString(timeouts));
     }
 
     static double pct(long[] sorted, double p) {

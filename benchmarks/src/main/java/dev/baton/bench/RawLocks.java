@@ -22,8 +22,12 @@ public final class RawLocks implements AutoCloseable {
     private final ConcurrentHashMap<String, String> memory;
     private final RawRedis redis;
 
-    private RawLocks(Connection connection, PreparedStatement acquire, PreparedStatement release,
-            ConcurrentHashMap<String, String> memory, RawRedis redis) {
+    private RawLocks(
+            Connection connection,
+            PreparedStatement acquire,
+            PreparedStatement release,
+            ConcurrentHashMap<String, String> memory,
+            RawRedis redis) {
         this.connection = connection;
         this.acquire = acquire;
         this.release = release;
@@ -38,14 +42,19 @@ public final class RawLocks implements AutoCloseable {
         if (store.equals("memory") || store.equals("redis")) {
             return;
         }
-        Bench.execute(store, switch (store) {
-            case "postgresql" -> "CREATE TABLE IF NOT EXISTS " + TABLE + " (lock_key VARCHAR(255) PRIMARY KEY,"
-                    + " owner VARCHAR(64) NOT NULL, expires_at TIMESTAMP WITH TIME ZONE NOT NULL)";
-            case "mariadb" -> "CREATE TABLE IF NOT EXISTS " + TABLE + " (lock_key VARCHAR(255) PRIMARY KEY,"
-                    + " owner VARCHAR(64) NOT NULL, expires_at DATETIME(6) NOT NULL) ENGINE=InnoDB";
-            default -> "CREATE TABLE IF NOT EXISTS " + TABLE + " (lock_key VARCHAR(255) PRIMARY KEY,"
-                    + " owner VARCHAR(64) NOT NULL, expires_at TIMESTAMP WITH TIME ZONE NOT NULL)";
-        });
+        Bench.execute(
+                store,
+                switch (store) {
+                    case "postgresql" ->
+                        "CREATE TABLE IF NOT EXISTS " + TABLE + " (lock_key VARCHAR(255) PRIMARY KEY,"
+                                + " owner VARCHAR(64) NOT NULL, expires_at TIMESTAMP WITH TIME ZONE NOT NULL)";
+                    case "mariadb" ->
+                        "CREATE TABLE IF NOT EXISTS " + TABLE + " (lock_key VARCHAR(255) PRIMARY KEY,"
+                                + " owner VARCHAR(64) NOT NULL, expires_at DATETIME(6) NOT NULL) ENGINE=InnoDB";
+                    default ->
+                        "CREATE TABLE IF NOT EXISTS " + TABLE + " (lock_key VARCHAR(255) PRIMARY KEY,"
+                                + " owner VARCHAR(64) NOT NULL, expires_at TIMESTAMP WITH TIME ZONE NOT NULL)";
+                });
     }
 
     /**
@@ -63,7 +72,8 @@ public final class RawLocks implements AutoCloseable {
         }
         Connection c = Bench.connect(store);
         try {
-            return new RawLocks(c, c.prepareStatement(acquireSql(store)), c.prepareStatement(releaseSql(store)), null, null);
+            return new RawLocks(
+                    c, c.prepareStatement(acquireSql(store)), c.prepareStatement(releaseSql(store)), null, null);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -71,25 +81,29 @@ public final class RawLocks implements AutoCloseable {
 
     static String acquireSql(String store) {
         return switch (store) {
-            case "postgresql" -> "INSERT INTO " + TABLE + " AS l (lock_key, owner, expires_at)"
-                    + " VALUES (?, ?, clock_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 millisecond')"
-                    + " ON CONFLICT (lock_key) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at"
-                    + " WHERE l.expires_at <= clock_timestamp()";
+            case "postgresql" ->
+                "INSERT INTO " + TABLE + " AS l (lock_key, owner, expires_at)"
+                        + " VALUES (?, ?, clock_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 millisecond')"
+                        + " ON CONFLICT (lock_key) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at"
+                        + " WHERE l.expires_at <= clock_timestamp()";
             // assignments run left to right: the expiry is taken only where the owner just was
-            case "mariadb" -> "INSERT INTO " + TABLE + " (lock_key, owner, expires_at)"
-                    + " VALUES (?, ?, NOW(6) + INTERVAL (? * 1000) MICROSECOND)"
-                    + " ON DUPLICATE KEY UPDATE owner = IF(expires_at <= NOW(6), VALUE(owner), owner),"
-                    + " expires_at = IF(owner = VALUE(owner), VALUE(expires_at), expires_at)";
-            default -> "MERGE INTO " + TABLE + " l USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS VARCHAR(64)),"
-                    + " CAST(? AS BIGINT))) s(k, o, ttl) ON l.lock_key = s.k"
-                    + " WHEN MATCHED AND l.expires_at <= CURRENT_TIMESTAMP THEN UPDATE SET owner = s.o,"
-                    + " expires_at = DATEADD(MILLISECOND, s.ttl, CURRENT_TIMESTAMP)"
-                    + " WHEN NOT MATCHED THEN INSERT VALUES (s.k, s.o, DATEADD(MILLISECOND, s.ttl, CURRENT_TIMESTAMP))";
+            case "mariadb" ->
+                "INSERT INTO " + TABLE + " (lock_key, owner, expires_at)"
+                        + " VALUES (?, ?, NOW(6) + INTERVAL (? * 1000) MICROSECOND)"
+                        + " ON DUPLICATE KEY UPDATE owner = IF(expires_at <= NOW(6), VALUE(owner), owner),"
+                        + " expires_at = IF(owner = VALUE(owner), VALUE(expires_at), expires_at)";
+            default ->
+                "MERGE INTO " + TABLE + " l USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS VARCHAR(64)),"
+                        + " CAST(? AS BIGINT))) s(k, o, ttl) ON l.lock_key = s.k"
+                        + " WHEN MATCHED AND l.expires_at <= CURRENT_TIMESTAMP THEN UPDATE SET owner = s.o,"
+                        + " expires_at = DATEADD(MILLISECOND, s.ttl, CURRENT_TIMESTAMP)"
+                        + " WHEN NOT MATCHED THEN INSERT VALUES (s.k, s.o, DATEADD(MILLISECOND, s.ttl, CURRENT_TIMESTAMP))";
         };
     }
 
     static String releaseSql(String store) {
-        String past = store.equals("mariadb") ? "'1970-01-02 00:00:00'" : "TIMESTAMP WITH TIME ZONE '1970-01-02 00:00:00+00'";
+        String past =
+                store.equals("mariadb") ? "'1970-01-02 00:00:00'" : "TIMESTAMP WITH TIME ZONE '1970-01-02 00:00:00+00'";
         return "UPDATE " + TABLE + " SET expires_at = " + past + " WHERE lock_key = ? AND owner = ?";
     }
 

@@ -90,7 +90,8 @@ final class RawRedis implements AutoCloseable {
 
     /** Compare-and-delete and {@code PUBLISH} the key on {@link #CHANNEL}, in one script. */
     boolean releaseAndPublish(String key, String owner) {
-        return redis.<Long>evalsha(releaseAndPublish, ScriptOutputType.INTEGER, new String[] {key}, owner, CHANNEL) == 1;
+        return redis.<Long>evalsha(releaseAndPublish, ScriptOutputType.INTEGER, new String[] {key}, owner, CHANNEL)
+                == 1;
     }
 
     /**

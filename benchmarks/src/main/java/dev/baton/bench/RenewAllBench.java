@@ -45,7 +45,9 @@ public class RenewAllBench {
     @Setup(Level.Trial)
     public void start() {
         String run = Bench.runId();
-        store = RedisLockStore.builder(Bench.url("redis")).keyPrefix("baton-bench:renew-all:").build();
+        store = RedisLockStore.builder(Bench.url("redis"))
+                .keyPrefix("baton-bench:renew-all:")
+                .build();
         leases = new ArrayList<>(locks);
         for (int i = 0; i < locks; i++) {
             Lease lease = new Lease("renew-" + run + "-" + i, "owner-" + run);

@@ -25,9 +25,15 @@ final class Report {
      * @param ratio baton/baseline or baseline/baton as the row says, NaN if none
      * @param note how it was measured
      */
-    record Figure(String measure, String scenario, String name, double baton, double baseline, String baselineName,
-            double ratio, String note) {
-    }
+    record Figure(
+            String measure,
+            String scenario,
+            String name,
+            double baton,
+            double baseline,
+            String baselineName,
+            double ratio,
+            String note) {}
 
     private final List<Figure> figures = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
@@ -41,8 +47,15 @@ final class Report {
         synchronized (figures) {
             figures.add(figure);
         }
-        System.out.printf(Locale.ROOT, "  %-40s %-34s %-14s %12s   baseline %12s (%s)   ratio %s%n", figure.measure(),
-                figure.scenario(), figure.name(), num(figure.baton()), num(figure.baseline()), figure.baselineName(),
+        System.out.printf(
+                Locale.ROOT,
+                "  %-40s %-34s %-14s %12s   baseline %12s (%s)   ratio %s%n",
+                figure.measure(),
+                figure.scenario(),
+                figure.name(),
+                num(figure.baton()),
+                num(figure.baseline()),
+                figure.baselineName(),
                 num(figure.ratio()));
     }
 
@@ -59,9 +72,22 @@ final class Report {
         md.append("| measure | scenario | value | Baton | baseline (same run) | baseline | ratio | how |\n");
         md.append("|---|---|---|---:|---:|---|---:|---|\n");
         for (Figure f : figures) {
-            md.append("| ").append(f.measure()).append(" | ").append(f.scenario()).append(" | ").append(f.name())
-                    .append(" | ").append(num(f.baton())).append(" | ").append(num(f.baseline())).append(" | ")
-                    .append(f.baselineName()).append(" | ").append(num(f.ratio())).append(" | ").append(f.note())
+            md.append("| ")
+                    .append(f.measure())
+                    .append(" | ")
+                    .append(f.scenario())
+                    .append(" | ")
+                    .append(f.name())
+                    .append(" | ")
+                    .append(num(f.baton()))
+                    .append(" | ")
+                    .append(num(f.baseline()))
+                    .append(" | ")
+                    .append(f.baselineName())
+                    .append(" | ")
+                    .append(num(f.ratio()))
+                    .append(" | ")
+                    .append(f.note())
                     .append(" |\n");
         }
         if (!problems.isEmpty()) {
@@ -73,15 +99,32 @@ final class Report {
         Files.writeString(markdown, md);
 
         StringBuilder js = new StringBuilder();
-        js.append("{\n  \"run\": ").append(str(Instant.now().toString())).append(",\n  \"mode\": ").append(str(mode))
-                .append(",\n  \"machine\": ").append(str(machine)).append(",\n  \"figures\": [\n");
+        js.append("{\n  \"run\": ")
+                .append(str(Instant.now().toString()))
+                .append(",\n  \"mode\": ")
+                .append(str(mode))
+                .append(",\n  \"machine\": ")
+                .append(str(machine))
+                .append(",\n  \"figures\": [\n");
         for (int i = 0; i < figures.size(); i++) {
             Figure f = figures.get(i);
-            js.append("    {\"measure\": ").append(str(f.measure())).append(", \"scenario\": ").append(str(f.scenario()))
-                    .append(", \"value\": ").append(str(f.name())).append(", \"baton\": ").append(jnum(f.baton()))
-                    .append(", \"baseline\": ").append(jnum(f.baseline())).append(", \"baselineName\": ")
-                    .append(str(f.baselineName())).append(", \"ratio\": ").append(jnum(f.ratio()))
-                    .append(", \"how\": ").append(str(f.note())).append(i + 1 < figures.size() ? "},\n" : "}\n");
+            js.append("    {\"measure\": ")
+                    .append(str(f.measure()))
+                    .append(", \"scenario\": ")
+                    .append(str(f.scenario()))
+                    .append(", \"value\": ")
+                    .append(str(f.name()))
+                    .append(", \"baton\": ")
+                    .append(jnum(f.baton()))
+                    .append(", \"baseline\": ")
+                    .append(jnum(f.baseline()))
+                    .append(", \"baselineName\": ")
+                    .append(str(f.baselineName()))
+                    .append(", \"ratio\": ")
+                    .append(jnum(f.ratio()))
+                    .append(", \"how\": ")
+                    .append(str(f.note()))
+                    .append(i + 1 < figures.size() ? "},\n" : "}\n");
         }
         js.append("  ],\n  \"notMeasured\": [");
         for (int i = 0; i < problems.size(); i++) {

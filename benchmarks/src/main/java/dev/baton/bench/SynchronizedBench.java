@@ -34,7 +34,8 @@ public class SynchronizedBench {
     @Setup(Level.Trial)
     public void start() {
         System.setProperty("baton.store", "memory");
-        container = new Weld("bench").disableDiscovery()
+        container = new Weld("bench")
+                .disableDiscovery()
                 .addExtension(new dev.baton.impl.cdi.BatonExtension())
                 .addBeanClasses(Counter.class, NoopInterceptor.class)
                 .initialize();

@@ -43,24 +43,26 @@ interface Waiter extends AutoCloseable {
         private volatile Throwable failure;
 
         OnThread(String name, Callable<AutoCloseable> acquire) {
-            thread = new Thread(() -> {
-                try {
-                    while (true) {
-                        goAcquire.acquire();
-                        state = 1;
-                        AutoCloseable held = acquire.call();
-                        state = 2;
-                        goRelease.acquire();
-                        held.close();
-                        state = 0;
-                    }
-                } catch (InterruptedException e) {
-                    // closed
-                } catch (Throwable e) {
-                    failure = e;
-                    state = -1;
-                }
-            }, name);
+            thread = new Thread(
+                    () -> {
+                        try {
+                            while (true) {
+                                goAcquire.acquire();
+                                state = 1;
+                                AutoCloseable held = acquire.call();
+                                state = 2;
+                                goRelease.acquire();
+                                held.close();
+                                state = 0;
+                            }
+                        } catch (InterruptedException e) {
+                            // closed
+                        } catch (Throwable e) {
+                            failure = e;
+                            state = -1;
+                        }
+                    },
+                    name);
             thread.setDaemon(true);
             thread.start();
         }

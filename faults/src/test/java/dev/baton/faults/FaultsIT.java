@@ -31,7 +31,8 @@ class FaultsIT {
         RunSettings settings = RunSettings.fromSystemProperties();
         String header = "Baton fault-injection run, " + Instant.now() + ": seed " + settings.seed() + ", fault phase "
                 + settings.faultPhase() + " and fairness phase " + settings.fairnessPhase() + " per database, "
-                + settings.workers() + " workers x " + settings.threads() + " threads, ttl " + settings.ttlMillis() + " ms\n"
+                + settings.workers() + " workers x " + settings.threads() + " threads, ttl " + settings.ttlMillis()
+                + " ms\n"
                 + "(rerun with -Dfaults.seed=" + settings.seed() + " for the same schedule of faults)\n";
         StringBuilder text = new StringBuilder(header);
         List<Report> reports = new ArrayList<>();

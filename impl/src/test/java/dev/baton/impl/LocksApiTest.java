@@ -23,13 +23,21 @@ class LocksApiTest {
 
     @Test
     void badKeysAreRejectedWithAClearMessage() {
-        assertThatThrownBy(() -> locks.acquire(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("null");
-        assertThatThrownBy(() -> locks.acquire("")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("empty");
-        assertThatThrownBy(() -> locks.acquire("x".repeat(501))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("501 chars").hasMessageContaining("at most 500");
-        assertThatThrownBy(() -> locks.acquire("bad\uD800key")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> locks.acquire(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("null");
+        assertThatThrownBy(() -> locks.acquire(""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("empty");
+        assertThatThrownBy(() -> locks.acquire("x".repeat(501)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("501 chars")
+                .hasMessageContaining("at most 500");
+        assertThatThrownBy(() -> locks.acquire("bad\uD800key"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lone high surrogate at index 3");
-        assertThatThrownBy(() -> locks.acquire("bad\uDC00")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> locks.acquire("bad\uDC00"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lone low surrogate");
         assertThatThrownBy(() -> locks.tryAcquire("")).isInstanceOf(IllegalArgumentException.class);
         try (Lock lock = locks.acquire("x".repeat(500))) {
@@ -44,33 +52,45 @@ class LocksApiTest {
     @ValueSource(longs = {0, -1})
     void nonPositiveDurationsAreRejected(long millis) {
         assertThatThrownBy(() -> LockOptions.defaults().withTtl(Duration.ofMillis(millis)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl must be positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ttl must be positive");
         assertThatThrownBy(() -> LockOptions.defaults().withTimeout(Duration.ofMillis(millis)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout must be positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("timeout must be positive");
     }
 
     @Test
     void badPollSettingsAreRejectedWithAClearMessage() {
         LockOptions options = LockOptions.defaults();
         assertThatThrownBy(() -> options.withPollInterval(Duration.ZERO, Duration.ofMillis(20)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poll min interval must be positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("poll min interval must be positive");
         assertThatThrownBy(() -> options.withPollInterval(Duration.ofMillis(5), Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poll max interval must be positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("poll max interval must be positive");
         assertThatThrownBy(() -> options.withPollInterval(Duration.ofMillis(50), Duration.ofMillis(20)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("poll max interval (PT0.02S) must not be shorter than the poll min interval (PT0.05S)");
+                .hasMessageContaining(
+                        "poll max interval (PT0.02S) must not be shorter than the poll min interval (PT0.05S)");
         assertThatThrownBy(() -> options.withPollInterval(Duration.ofNanos(1_500_000), Duration.ofMillis(20)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whole milliseconds");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("whole milliseconds");
         for (double bad : new double[] {-0.1, 1.01, Double.NaN, Double.POSITIVE_INFINITY}) {
-            assertThatThrownBy(() -> options.withPollJitter(bad)).as("jitter %s", bad)
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poll jitter must be from 0 to 1, was " + bad);
+            assertThatThrownBy(() -> options.withPollJitter(bad))
+                    .as("jitter %s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("poll jitter must be from 0 to 1, was " + bad);
         }
-        LockOptions set = options.withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20)).withPollJitter(0).withTtl(Duration.ofSeconds(5));
+        LockOptions set = options.withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20))
+                .withPollJitter(0)
+                .withTtl(Duration.ofSeconds(5));
         assertThat(set.pollMinInterval()).contains(Duration.ofMillis(2));
         assertThat(set.pollMaxInterval()).contains(Duration.ofMillis(20));
         assertThat(set.pollJitter()).hasValue(0.0);
-        assertThat(set).isEqualTo(options.withTtl(Duration.ofSeconds(5)).withPollJitter(0)
-                .withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20)));
+        assertThat(set)
+                .isEqualTo(options.withTtl(Duration.ofSeconds(5))
+                        .withPollJitter(0)
+                        .withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20)));
         assertThat(set).isNotEqualTo(options.withTtl(Duration.ofSeconds(5)));
         assertThat(options.pollMinInterval()).isEmpty();
         assertThat(options.pollJitter()).isEmpty();
@@ -78,8 +98,10 @@ class LocksApiTest {
 
     @Test
     void tooLongOrSubMillisecondDurationsAreRejected() {
-        assertThatThrownBy(() -> LockOptions.defaults().withTtl(Duration.ofDays(366))).hasMessageContaining("at most 365 days");
-        assertThatThrownBy(() -> LockOptions.defaults().withTtl(Duration.ofNanos(1_500_000))).hasMessageContaining("whole milliseconds");
+        assertThatThrownBy(() -> LockOptions.defaults().withTtl(Duration.ofDays(366)))
+                .hasMessageContaining("at most 365 days");
+        assertThatThrownBy(() -> LockOptions.defaults().withTtl(Duration.ofNanos(1_500_000)))
+                .hasMessageContaining("whole milliseconds");
         try (Lock lock = locks.acquire("month", LockOptions.defaults().withTtl(Duration.ofDays(30)))) {
             assertThat(lock.validUntil()).isAfter(java.time.Instant.now().plus(Duration.ofDays(29)));
         }
@@ -104,8 +126,10 @@ class LocksApiTest {
         assertThat(token).isPositive();
         assertThat(locks.current()).isEmpty();
         assertThatThrownBy(() -> locks.runWithLock("work", lock -> {
-            throw new IOException("disk full");
-        })).isInstanceOf(IOException.class).hasMessage("disk full");
+                    throw new IOException("disk full");
+                }))
+                .isInstanceOf(IOException.class)
+                .hasMessage("disk full");
         assertThat(locks.<String>callWithLock("work", () -> "callable")).isEqualTo("callable");
         try (Lock lock = locks.tryAcquire("work").orElseThrow()) {
             assertThat(lock.fencingToken()).isGreaterThan(token);
@@ -120,7 +144,9 @@ class LocksApiTest {
         lock.close();
         assertThat(lock.isHeld()).isFalse();
         assertThat(lock.whenLost().toCompletableFuture().isDone()).isFalse();
-        assertThatThrownBy(lock::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining("released");
+        assertThatThrownBy(lock::checkHeld)
+                .isInstanceOf(LockLostException.class)
+                .hasMessageContaining("released");
     }
 
     private static void join(Thread thread) {
@@ -134,7 +160,8 @@ class LocksApiTest {
     @Test
     void forceReleaseIsOffByDefaultAndSaysWhatToSet() {
         try (Lock lock = locks.acquire("kept")) {
-            assertThatThrownBy(() -> locks.forceRelease("kept")).isInstanceOf(dev.baton.LockConfigurationException.class)
+            assertThatThrownBy(() -> locks.forceRelease("kept"))
+                    .isInstanceOf(dev.baton.LockConfigurationException.class)
                     .hasMessageContaining("baton.admin.force-release=true");
             assertThat(lock.isHeld()).isTrue();
         }

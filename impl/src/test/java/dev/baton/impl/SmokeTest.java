@@ -20,7 +20,8 @@ class SmokeTest {
     @Test
     void theConflictMapperIsABeanWhereJaxRsIsPresent() {
         // Runtimes that take JAX-RS providers only from CDI (Helidon) find it this way.
-        assertThat(beanManager.getBeans(dev.baton.impl.jaxrs.LockTimeoutExceptionMapper.class)).hasSize(1);
+        assertThat(beanManager.getBeans(dev.baton.impl.jaxrs.LockTimeoutExceptionMapper.class))
+                .hasSize(1);
     }
 
     @Test

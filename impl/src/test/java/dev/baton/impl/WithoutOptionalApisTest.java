@@ -41,33 +41,46 @@ class WithoutOptionalApisTest {
     BeanManager beans;
 
     @ParameterizedTest
-    @ValueSource(strings = {"org.eclipse.microprofile.health.HealthCheck", "io.opentelemetry.api.OpenTelemetry",
-            "org.eclipse.microprofile.metrics.MetricRegistry", "jakarta.json.Json"})
+    @ValueSource(
+            strings = {
+                "org.eclipse.microprofile.health.HealthCheck",
+                "io.opentelemetry.api.OpenTelemetry",
+                "org.eclipse.microprofile.metrics.MetricRegistry",
+                "jakarta.json.Json"
+            })
     void theApiIsAbsent(String className) {
-        assertThatThrownBy(() -> Class.forName(className)).as("this test runs without %s on the class path", className)
+        assertThatThrownBy(() -> Class.forName(className))
+                .as("this test runs without %s on the class path", className)
                 .isInstanceOf(ClassNotFoundException.class);
     }
 
     @Test
     void batonStartsAndWorksWithNoHealthCheckAndNoMetrics() {
-        assertThat(Meters.detect(true, beans)).as("nothing to record metrics with").isSameAs(Meters.NONE);
+        assertThat(Meters.detect(true, beans))
+                .as("nothing to record metrics with")
+                .isSameAs(Meters.NONE);
         try (Lock lock = locks.acquire("no-optional-apis")) {
             assertThat(lock.isHeld()).isTrue();
         }
         // By name: the check classes cannot even be loaded here.
-        assertThat(beans.getBeans(Object.class, Any.Literal.INSTANCE)).extracting(bean -> bean.getBeanClass().getName())
+        assertThat(beans.getBeans(Object.class, Any.Literal.INSTANCE))
+                .extracting(bean -> bean.getBeanClass().getName())
                 .contains(BatonExtension.class.getPackageName() + ".LockRuntime")
-                .doesNotContain(HealthExtension.class.getPackageName() + ".StoresReadinessCheck",
+                .doesNotContain(
+                        HealthExtension.class.getPackageName() + ".StoresReadinessCheck",
                         HealthExtension.class.getPackageName() + ".RenewalsLivenessCheck");
     }
 
     @Test
     void the409BodyIsWrittenWithoutJsonP() {
         Object body = new LockTimeoutExceptionMapper()
-                .toResponse(new LockTimeoutException("k\"1", Duration.ofMillis(5), Duration.ofMillis(6), Duration.ofMillis(1_500)))
+                .toResponse(new LockTimeoutException(
+                        "k\"1", Duration.ofMillis(5), Duration.ofMillis(6), Duration.ofMillis(1_500)))
                 .getEntity();
 
-        assertThat(body).asString().startsWith("{\"type\":\"urn:dev.baton:problem:lock-timeout\",")
+        assertThat(body)
+                .asString()
+                .startsWith("{\"type\":\"urn:dev.baton:problem:lock-timeout\",")
                 .contains("\"key\":\"k\\\"1\"", "\"remainingLeaseMillis\":1500");
     }
 }

@@ -79,8 +79,8 @@ public final class FencedWrites {
         if (!Identifiers.isValid(table)) {
             throw new IllegalArgumentException("The lock table name '" + table + "' is not " + Identifiers.rule());
         }
-        return new FencedWrites(JdbcAccess.withConnection(em,
-                connection -> Dialect.detect(connection, table, Dialect.DEFAULT_SEQUENCE)));
+        return new FencedWrites(JdbcAccess.withConnection(
+                em, connection -> Dialect.detect(connection, table, Dialect.DEFAULT_SEQUENCE)));
     }
 
     /**

@@ -4,11 +4,11 @@ import dev.baton.LockException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
 import dev.baton.jpa.internal.CallBound;
+import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
-import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.jpa.internal.ReleaseListener;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
 import dev.baton.jpa.internal.advisory.AdvisoryLocks;
@@ -30,11 +30,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -65,14 +65,21 @@ import java.util.regex.Pattern;
  */
 public final class JpaLockStore implements LockStore {
 
-    private static final Set<StoreCapability> CAPABILITIES =
-            EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW,
-                    StoreCapability.WAITING_TURNS, StoreCapability.INSPECT);
+    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(
+            StoreCapability.PERSISTENT,
+            StoreCapability.REMAINING_LEASE,
+            StoreCapability.BATCH_RENEW,
+            StoreCapability.WAITING_TURNS,
+            StoreCapability.INSPECT);
 
     /** Table mode on PostgreSQL: releases are notified ({@code LISTEN/NOTIFY}). */
-    private static final Set<StoreCapability> NOTIFYING_CAPABILITIES = EnumSet.of(StoreCapability.PERSISTENT,
-            StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW, StoreCapability.WAITING_TURNS,
-            StoreCapability.INSPECT, StoreCapability.RELEASE_NOTIFICATION);
+    private static final Set<StoreCapability> NOTIFYING_CAPABILITIES = EnumSet.of(
+            StoreCapability.PERSISTENT,
+            StoreCapability.REMAINING_LEASE,
+            StoreCapability.BATCH_RENEW,
+            StoreCapability.WAITING_TURNS,
+            StoreCapability.INSPECT,
+            StoreCapability.RELEASE_NOTIFICATION);
 
     /** Advisory mode: locks end with the instance's connections; only tokens outlive it. */
     private static final Set<StoreCapability> ADVISORY_CAPABILITIES = EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION);
@@ -83,8 +90,7 @@ public final class JpaLockStore implements LockStore {
     /** The default bound of a call that comes without one. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
 
-    private static final Pattern MISSING_CLASS =
-            Pattern.compile("Class \\[[\\w.$]+\\] not found");
+    private static final Pattern MISSING_CLASS = Pattern.compile("Class \\[[\\w.$]+\\] not found");
 
     private static final System.Logger LOG = System.getLogger(JpaLockStore.class.getName());
 
@@ -156,7 +162,11 @@ public final class JpaLockStore implements LockStore {
         if (mode == LockMode.ADVISORY) {
             return advisory().acquire(key, owner, ttlMillis, maxWaitMillis);
         }
-        return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, null, b),
+        return execute(
+                "acquire",
+                key,
+                maxWaitMillis,
+                (d, c, b) -> d.acquire(c, key, owner, ttlMillis, null, b),
                 AcquireResult::notAcquired);
     }
 
@@ -175,7 +185,11 @@ public final class JpaLockStore implements LockStore {
         if (mode == LockMode.ADVISORY) {
             return advisory().acquire(key, owner, ttlMillis, maxWaitMillis); // no turns in this mode
         }
-        return execute("acquire", key, maxWaitMillis, (d, c, b) -> d.acquire(c, key, owner, ttlMillis, turn, b),
+        return execute(
+                "acquire",
+                key,
+                maxWaitMillis,
+                (d, c, b) -> d.acquire(c, key, owner, ttlMillis, turn, b),
                 AcquireResult::notAcquired);
     }
 
@@ -189,8 +203,8 @@ public final class JpaLockStore implements LockStore {
         if (mode == LockMode.ADVISORY) {
             return false;
         }
-        return execute("leave the turn of", key, statementTimeoutMillis, (d, c, b) -> d.leaveTurn(c, key, waiter, b),
-                null);
+        return execute(
+                "leave the turn of", key, statementTimeoutMillis, (d, c, b) -> d.leaveTurn(c, key, waiter, b), null);
     }
 
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
@@ -241,8 +255,12 @@ public final class JpaLockStore implements LockStore {
         if (mode == LockMode.ADVISORY) {
             return renewEach(checked, ttlMillis, maxWaitMillis);
         }
-        return execute("renewAll", checked.size() + " leases", maxWaitMillis,
-                (d, c, b) -> d.renewAll(c, checked, ttlMillis, b), null);
+        return execute(
+                "renewAll",
+                checked.size() + " leases",
+                maxWaitMillis,
+                (d, c, b) -> d.renewAll(c, checked, ttlMillis, b),
+                null);
     }
 
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
@@ -311,8 +329,8 @@ public final class JpaLockStore implements LockStore {
             setup.lock();
             try {
                 if (releases == null) {
-                    releases = new ReleaseListener(this::factory, dialect.releaseChannel().orElseThrow(),
-                            statementTimeoutMillis);
+                    releases = new ReleaseListener(
+                            this::factory, dialect.releaseChannel().orElseThrow(), statementTimeoutMillis);
                 }
                 r = releases;
             } finally {
@@ -350,8 +368,9 @@ public final class JpaLockStore implements LockStore {
      */
     public FencedWrites fencedWrites() {
         if (mode == LockMode.ADVISORY) {
-            throw new IllegalStateException("Fenced writes check the lock table, which the advisory mode does not write:"
-                    + " fence with the token itself (the fence column pattern of the module's README)");
+            throw new IllegalStateException(
+                    "Fenced writes check the lock table, which the advisory mode does not write:"
+                            + " fence with the token itself (the fence column pattern of the module's README)");
         }
         return FencedWrites.of(database(), table);
     }
@@ -432,26 +451,37 @@ public final class JpaLockStore implements LockStore {
                         if (outOfTime != null) {
                             return outOfTime.get();
                         }
-                        throw new LockStoreException("The JPA lock store (" + d + ") could not " + operation + " key '"
-                                + abbreviate(key) + "' within " + maxWaitMillis + " ms: another transaction holds its"
-                                + " row (on MariaDB and H2, a fenced write of the holder's own that is still open): "
-                                + describe(e), e);
+                        throw new LockStoreException(
+                                "The JPA lock store (" + d + ") could not " + operation + " key '"
+                                        + abbreviate(key) + "' within " + maxWaitMillis
+                                        + " ms: another transaction holds its"
+                                        + " row (on MariaDB and H2, a fenced write of the holder's own that is still open): "
+                                        + describe(e),
+                                e);
                     }
                     if (sql != null && d.isTransient(sql)) {
                         if (attempt < MAX_ATTEMPTS && !bound.expired()) {
-                            LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-001 retrying " + operation + " after " + sql);
+                            LOG.log(
+                                    System.Logger.Level.DEBUG,
+                                    () -> "BATON-JPA-001 retrying " + operation + " after " + sql);
                             long pause = ThreadLocalRandom.current().nextLong(100_000, 2_000_000L * attempt);
-                            LockSupport.parkNanos(Math.min(pause, TimeUnit.MILLISECONDS.toNanos(bound.remainingMillis())));
+                            LockSupport.parkNanos(
+                                    Math.min(pause, TimeUnit.MILLISECONDS.toNanos(bound.remainingMillis())));
                             continue;
                         }
                         if (outOfTime != null) {
                             return outOfTime.get(); // others are taking the key at this moment
                         }
                     }
-                    throw new LockStoreException("The JPA lock store (" + d + ") failed to " + operation + " key '"
-                            + abbreviate(key) + "': " + describe(e)
-                            + (bound.expired() ? " (the call's bound of " + maxWaitMillis + " ms and "
-                                    + CallBound.NETWORK_ALLOWANCE_MILLIS + " ms for the round trip had passed)" : ""), e);
+                    throw new LockStoreException(
+                            "The JPA lock store (" + d + ") failed to " + operation + " key '"
+                                    + abbreviate(key) + "': " + describe(e)
+                                    + (bound.expired()
+                                            ? " (the call's bound of " + maxWaitMillis + " ms and "
+                                                    + CallBound.NETWORK_ALLOWANCE_MILLIS
+                                                    + " ms for the round trip had passed)"
+                                            : ""),
+                            e);
                 }
             }
         }
@@ -526,19 +556,30 @@ public final class JpaLockStore implements LockStore {
                 check.run(c);
                 return null;
             });
-            LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-002 connected: " + d + ", schema action " + schemaAction);
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () -> "BATON-JPA-002 connected: " + d + ", schema action " + schemaAction);
             return d;
         } catch (LockException e) {
             throw e;
         } catch (RuntimeException e) {
             Throwable missing = missingClass(e);
             if (missing != null) {
-                throw new LockStoreDriverNotFoundException("jpa", "the JDBC driver or JPA provider class that the"
-                        + " persistence unit names (" + missing.getMessage().strip() + ")", e);
+                throw new LockStoreDriverNotFoundException(
+                        "jpa",
+                        "the JDBC driver or JPA provider class that the" + " persistence unit names ("
+                                + missing.getMessage().strip() + ")",
+                        e);
             }
-            throw new LockStoreException("The JPA lock store (table " + table + ") cannot connect to its database"
-                    + " or " + (schemaAction == SchemaAction.NONE ? "check" : schemaAction.name().toLowerCase(java.util.Locale.ROOT)) + " its schema"
-                    + ": " + describe(e), e);
+            throw new LockStoreException(
+                    "The JPA lock store (table " + table + ") cannot connect to its database"
+                            + " or "
+                            + (schemaAction == SchemaAction.NONE
+                                    ? "check"
+                                    : schemaAction.name().toLowerCase(java.util.Locale.ROOT))
+                            + " its schema"
+                            + ": " + describe(e),
+                    e);
         }
     }
 
@@ -562,7 +603,8 @@ public final class JpaLockStore implements LockStore {
                 } else {
                     failure.addSuppressed(e);
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10L << attempt));
+                java.util.concurrent.locks.LockSupport.parkNanos(
+                        java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10L << attempt));
             }
         }
         try {
@@ -584,8 +626,8 @@ public final class JpaLockStore implements LockStore {
         setup.lock();
         try {
             if (factory == null) {
-                EntityManagerFactory created = Objects.requireNonNull(factorySource.get(),
-                        "the EntityManagerFactory supplier returned null");
+                EntityManagerFactory created =
+                        Objects.requireNonNull(factorySource.get(), "the EntityManagerFactory supplier returned null");
                 JdbcAccess.watch(created);
                 factory = created;
             }
@@ -598,8 +640,10 @@ public final class JpaLockStore implements LockStore {
     private static Throwable missingClass(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             // EclipseLink reports a missing driver as "Configuration error.  Class [x] not found." with no cause.
-            if (t instanceof ClassNotFoundException || t instanceof NoClassDefFoundError
-                    || t.getMessage() != null && MISSING_CLASS.matcher(t.getMessage()).find()) {
+            if (t instanceof ClassNotFoundException
+                    || t instanceof NoClassDefFoundError
+                    || t.getMessage() != null
+                            && MISSING_CLASS.matcher(t.getMessage()).find()) {
                 return t;
             }
         }
@@ -715,7 +759,8 @@ public final class JpaLockStore implements LockStore {
         public Builder statementTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.toMillis() > LockArguments.MAX_DURATION_MILLIS) {
-                throw new IllegalArgumentException("The statement timeout must be from 1 ms to 365 days, not " + timeout);
+                throw new IllegalArgumentException(
+                        "The statement timeout must be from 1 ms to 365 days, not " + timeout);
             }
             this.statementTimeoutMillis = timeout.toMillis();
             return this;

@@ -42,8 +42,7 @@ public class LockRecord {
     private OffsetDateTime turnUntil;
 
     /** For JPA. */
-    protected LockRecord() {
-    }
+    protected LockRecord() {}
 
     /** @return the key */
     public String getKey() {

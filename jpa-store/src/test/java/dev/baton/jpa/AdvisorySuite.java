@@ -43,22 +43,33 @@ public abstract class AdvisorySuite {
                 String key = "kill:" + round + ":" + UUID.randomUUID();
                 String owner = JpaTestOwners.owner();
                 long token = holder.acquire(key, owner, TTL).fencingToken();
-                assertThat(other.acquire(key, JpaTestOwners.owner(), TTL).isAcquired()).as("held by the holder").isFalse();
-                assertThat(holder.renew(key, owner, TTL)).as("the holder's renewal before the kill").isTrue();
+                assertThat(other.acquire(key, JpaTestOwners.owner(), TTL).isAcquired())
+                        .as("held by the holder")
+                        .isFalse();
+                assertThat(holder.renew(key, owner, TTL))
+                        .as("the holder's renewal before the kill")
+                        .isTrue();
 
                 killSessionHolding(table, key);
 
-                assertThat(holder.renew(key, owner, TTL)).as("the holder's first renewal after its session was killed")
+                assertThat(holder.renew(key, owner, TTL))
+                        .as("the holder's first renewal after its session was killed")
                         .isFalse();
                 AcquireResult taken = other.acquire(key, JpaTestOwners.owner(), TTL);
-                assertThat(taken.isAcquired()).as("another instance takes the key at once, round %d", round).isTrue();
+                assertThat(taken.isAcquired())
+                        .as("another instance takes the key at once, round %d", round)
+                        .isTrue();
                 assertThat(taken.fencingToken()).as("the new holder's token").isGreaterThan(token);
-                assertThat(holder.release(key, owner)).as("the former holder's release").isFalse();
-                assertThat(holder.acquire(key, JpaTestOwners.owner(), TTL).isAcquired()).as("still held by the other")
+                assertThat(holder.release(key, owner))
+                        .as("the former holder's release")
+                        .isFalse();
+                assertThat(holder.acquire(key, JpaTestOwners.owner(), TTL).isAcquired())
+                        .as("still held by the other")
                         .isFalse();
                 String again = JpaTestOwners.owner();
                 assertThat(holder.acquire(key + ":after", again, TTL).isAcquired())
-                        .as("the holder's instance works on a new connection").isTrue();
+                        .as("the holder's instance works on a new connection")
+                        .isTrue();
                 assertThat(holder.release(key + ":after", again)).isTrue();
             }
         } finally {
@@ -75,8 +86,12 @@ public abstract class AdvisorySuite {
         String nfc = Normalizer.normalize("caf\u00e9", Normalizer.Form.NFC);
         String nfd = Normalizer.normalize("caf\u00e9", Normalizer.Form.NFD);
         List<String[]> pairs = List.of(
-                new String[] {"k", "K"}, new String[] {"a", "a "}, new String[] {nfc, nfd}, new String[] {"Key", "KEY"},
-                new String[] {longPrefix + "k", longPrefix + "K"}, new String[] {longPrefix + "a", longPrefix + "a "},
+                new String[] {"k", "K"},
+                new String[] {"a", "a "},
+                new String[] {nfc, nfd},
+                new String[] {"Key", "KEY"},
+                new String[] {longPrefix + "k", longPrefix + "K"},
+                new String[] {longPrefix + "a", longPrefix + "a "},
                 new String[] {longPrefix + nfc, longPrefix + nfd});
         EntityManagerFactory f1 = backend.newFactory();
         EntityManagerFactory f2 = backend.newFactory();
@@ -84,14 +99,26 @@ public abstract class AdvisorySuite {
                 JpaLockStore s2 = backend.store(f2, table, LockMode.ADVISORY)) {
             String run = UUID.randomUUID().toString();
             for (String[] pair : pairs) {
-                String a = pair[0].startsWith(longPrefix) ? pair[0].replace("distinct:", "distinct:" + run) : run + pair[0];
-                String b = pair[1].startsWith(longPrefix) ? pair[1].replace("distinct:", "distinct:" + run) : run + pair[1];
+                String a = pair[0].startsWith(longPrefix)
+                        ? pair[0].replace("distinct:", "distinct:" + run)
+                        : run + pair[0];
+                String b = pair[1].startsWith(longPrefix)
+                        ? pair[1].replace("distinct:", "distinct:" + run)
+                        : run + pair[1];
                 String ownerA = JpaTestOwners.owner();
                 String ownerB = JpaTestOwners.owner();
-                assertThat(s1.acquire(a, ownerA, TTL).isAcquired()).as("instance 1 takes '%s'", a).isTrue();
-                assertThat(s2.acquire(b, ownerB, TTL).isAcquired()).as("'%s' is a lock apart from '%s'", b, a).isTrue();
-                assertThat(s2.acquire(a, JpaTestOwners.owner(), TTL).isAcquired()).as("'%s' is one lock", a).isFalse();
-                assertThat(s1.acquire(b, JpaTestOwners.owner(), TTL).isAcquired()).as("'%s' is one lock", b).isFalse();
+                assertThat(s1.acquire(a, ownerA, TTL).isAcquired())
+                        .as("instance 1 takes '%s'", a)
+                        .isTrue();
+                assertThat(s2.acquire(b, ownerB, TTL).isAcquired())
+                        .as("'%s' is a lock apart from '%s'", b, a)
+                        .isTrue();
+                assertThat(s2.acquire(a, JpaTestOwners.owner(), TTL).isAcquired())
+                        .as("'%s' is one lock", a)
+                        .isFalse();
+                assertThat(s1.acquire(b, JpaTestOwners.owner(), TTL).isAcquired())
+                        .as("'%s' is one lock", b)
+                        .isFalse();
                 assertThat(s1.release(a, ownerA)).isTrue();
                 assertThat(s2.release(b, ownerB)).isTrue();
             }
@@ -113,7 +140,9 @@ public abstract class AdvisorySuite {
                 JpaLockStore store = round % 2 == 0 ? tableStore : advisoryStore;
                 String owner = JpaTestOwners.owner();
                 long token = store.acquire(key, owner, TTL).fencingToken();
-                assertThat(token).as("token of round %d (%s mode)", round, store.mode()).isGreaterThan(last);
+                assertThat(token)
+                        .as("token of round %d (%s mode)", round, store.mode())
+                        .isGreaterThan(last);
                 last = token;
                 assertThat(store.release(key, owner)).isTrue();
             }
@@ -123,8 +152,10 @@ public abstract class AdvisorySuite {
     @Test
     void fencedWritesAreRefusedInAdvisoryMode() {
         Backend backend = backend();
-        try (JpaLockStore store = backend.store(backend.sharedFactory(), backend.tableName("advmix"), LockMode.ADVISORY)) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(store::fencedWrites).isInstanceOf(IllegalStateException.class)
+        try (JpaLockStore store =
+                backend.store(backend.sharedFactory(), backend.tableName("advmix"), LockMode.ADVISORY)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(store::fencedWrites)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("advisory");
         }
     }
@@ -136,10 +167,12 @@ public abstract class AdvisorySuite {
             if (database == JpaDatabase.POSTGRESQL) {
                 LockName name = LockName.of(single(c, "SELECT current_schema()") + "." + table, key);
                 String lockedBy = "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
-                        + " AND classid::bigint = " + (name.id() >>> 32) + " AND objid::bigint = " + (name.id() & 0xFFFF_FFFFL);
+                        + " AND classid::bigint = " + (name.id() >>> 32) + " AND objid::bigint = "
+                        + (name.id() & 0xFFFF_FFFFL);
                 String pid = single(c, lockedBy);
                 assertThat(pid).as("the session holding '%s'", key).isNotNull();
-                assertThat(single(c, "SELECT pg_terminate_backend(" + pid + ", 10000)")).isEqualTo("t");
+                assertThat(single(c, "SELECT pg_terminate_backend(" + pid + ", 10000)"))
+                        .isEqualTo("t");
                 awaitNull(c, lockedBy);
             } else {
                 LockName name = LockName.of(single(c, "SELECT DATABASE()") + "." + table, key);
@@ -155,12 +188,16 @@ public abstract class AdvisorySuite {
     }
 
     private static void awaitNull(Connection c, String sql) {
-        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
-                .alias("the database frees the killed session's lock").until(() -> single(c, sql) == null);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(5))
+                .alias("the database frees the killed session's lock")
+                .until(() -> single(c, sql) == null);
     }
 
     private static String single(Connection c, String sql) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
             return rs.next() ? rs.getString(1) : null;
         }
     }

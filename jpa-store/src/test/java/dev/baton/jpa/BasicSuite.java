@@ -64,19 +64,24 @@ public abstract class BasicSuite {
         AcquireResult other = store.acquire(key, b, 60_000);
         assertThat(other.isAcquired()).isFalse();
         assertThat(other.remainingLeaseMillis().orElse(-1)).isBetween(1L, 60_000L);
-        assertThat(store.acquire(key, a, 60_000).isAcquired()).as("a lock is taken once, also by its owner").isFalse();
+        assertThat(store.acquire(key, a, 60_000).isAcquired())
+                .as("a lock is taken once, also by its owner")
+                .isFalse();
 
         assertThat(store.renew(key, b, 60_000)).isFalse();
         assertThat(store.renew(key, a, 60_000)).isTrue();
         assertThat(store.release(key, b)).isFalse();
         assertThat(store.release(key, a)).isTrue();
         assertThat(store.release(key, a)).isFalse();
-        assertThat(store.renew(key, a, 60_000)).as("a released lock is not revived").isFalse();
+        assertThat(store.renew(key, a, 60_000))
+                .as("a released lock is not revived")
+                .isFalse();
 
         AcquireResult again = store.acquire(key, b, 60_000);
         assertThat(again.isAcquired()).isTrue();
         assertThat(again.fencingToken()).isGreaterThan(first.fencingToken());
-        assertThat(store.capabilities()).contains(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE)
+        assertThat(store.capabilities())
+                .contains(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE)
                 .doesNotContain(StoreCapability.NUL_IN_KEYS);
     }
 
@@ -89,13 +94,15 @@ public abstract class BasicSuite {
 
         String b = owner();
         List<AcquireResult> taken = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            AcquireResult r = store.acquire(key, b, 60_000);
-            if (r.isAcquired()) {
-                taken.add(r);
-            }
-            return r.isAcquired();
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    AcquireResult r = store.acquire(key, b, 60_000);
+                    if (r.isAcquired()) {
+                        taken.add(r);
+                    }
+                    return r.isAcquired();
+                });
         assertThat(taken.get(0).fencingToken()).isGreaterThan(first.fencingToken());
         assertThat(store.renew(key, a, 60_000)).isFalse();
         assertThat(store.release(key, a)).isFalse();
@@ -118,8 +125,16 @@ public abstract class BasicSuite {
         String nfc = Normalizer.normalize("caf\u00e9", Normalizer.Form.NFC);
         String nfd = Normalizer.normalize("caf\u00e9", Normalizer.Form.NFD);
         String base = "exact-" + UUID.randomUUID() + "-";
-        List<String> keys = List.of(base + "k", base + "K", base + "a", base + "a ", base + nfc, base + nfd,
-                base + "\uD83D\uDE00", base + "\uD83D\uDE01", base + "x".repeat(500 - base.length()));
+        List<String> keys = List.of(
+                base + "k",
+                base + "K",
+                base + "a",
+                base + "a ",
+                base + nfc,
+                base + nfd,
+                base + "\uD83D\uDE00",
+                base + "\uD83D\uDE01",
+                base + "x".repeat(500 - base.length()));
         List<Long> tokens = new ArrayList<>();
         for (String key : keys) {
             AcquireResult r = store.acquire(key, owner(), 60_000);
@@ -134,8 +149,12 @@ public abstract class BasicSuite {
 
     @Test
     void sqlLookingKeysAreStoredVerbatim() {
-        List<String> keys = List.of("'; DROP TABLE " + table + "; --", "\" OR 1=1 --", "a' OR 'a'='a",
-                "k\\'; DELETE FROM " + table + " WHERE '1'='1", "%_*?");
+        List<String> keys = List.of(
+                "'; DROP TABLE " + table + "; --",
+                "\" OR 1=1 --",
+                "a' OR 'a'='a",
+                "k\\'; DELETE FROM " + table + " WHERE '1'='1",
+                "%_*?");
         for (String key : keys) {
             String o = owner();
             assertThat(store.acquire(key, o, 60_000).isAcquired()).isTrue();
@@ -143,14 +162,17 @@ public abstract class BasicSuite {
             assertThat(storedKeys(key)).containsExactly(key);
             assertThat(store.release(key, o)).isTrue();
         }
-        assertThat(store.acquire("after-injection-" + UUID.randomUUID(), owner(), 1000).isAcquired()).isTrue();
+        assertThat(store.acquire("after-injection-" + UUID.randomUUID(), owner(), 1000)
+                        .isAcquired())
+                .isTrue();
     }
 
     @Test
     void nulInKeysIsRejectedWithoutWriting() {
         String key = "nul\u0000" + UUID.randomUUID();
         assertThatThrownBy(() -> store.acquire(key, owner(), 1000))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+0000");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("U+0000");
         assertThatThrownBy(() -> store.renew(key, owner(), 1000)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store.release(key, owner())).isInstanceOf(IllegalArgumentException.class);
     }

@@ -49,24 +49,31 @@ public abstract class BoundedCallsSuite {
         Backend backend = backend();
         String table = backend.tableName("waited");
         long ttl = 3_000;
-        try (JpaLockStore store = backend.store(table); RowLocks.Holder other = RowLocks.holder(backend.database())) {
+        try (JpaLockStore store = backend.store(table);
+                RowLocks.Holder other = RowLocks.holder(backend.database())) {
             String key = "waited:" + UUID.randomUUID();
             store.acquire(key, JpaTestOwners.owner(), 1);
             assertThat(other.lock(lockRow(table), key)).isEqualTo(1);
 
-            CompletableFuture<AcquireResult> waiting = CompletableFuture.supplyAsync(
-                    () -> store.acquire(key, JpaTestOwners.owner(), ttl, 60_000));
+            CompletableFuture<AcquireResult> waiting =
+                    CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), ttl, 60_000));
             if (!RowLocks.awaitWaiting(backend.database(), table, Duration.ofSeconds(30), () -> !waiting.isDone())) {
                 throw new AssertionError("the acquisition did not wait for the locked row: "
-                        + waiting.handle((r, e) -> e != null ? e.toString() : r.toString()).join());
+                        + waiting.handle((r, e) -> e != null ? e.toString() : r.toString())
+                                .join());
             }
             Thread.sleep(ttl + 1_000); // the acquisition waits longer than its ttl
             other.release();
 
-            assertThat(waiting.get(HUNG_SECONDS, TimeUnit.SECONDS).isAcquired()).as("acquired after the wait").isTrue();
+            assertThat(waiting.get(HUNG_SECONDS, TimeUnit.SECONDS).isAcquired())
+                    .as("acquired after the wait")
+                    .isTrue();
             AcquireResult second = store.acquire(key, JpaTestOwners.owner(), ttl, 0);
-            assertThat(second.isAcquired()).as("a second owner right after: the first one's lease must be running").isFalse();
-            assertThat(remainingLeaseMillis(table, key)).as("the lease written after the wait, by the database clock")
+            assertThat(second.isAcquired())
+                    .as("a second owner right after: the first one's lease must be running")
+                    .isFalse();
+            assertThat(remainingLeaseMillis(table, key))
+                    .as("the lease written after the wait, by the database clock")
                     .isGreaterThan(ttl - 1_500);
         }
     }
@@ -76,8 +83,12 @@ public abstract class BoundedCallsSuite {
     void anAcquisitionWaitsForALockedRowNoLongerThanItsBound() throws Exception {
         Backend backend = backend();
         String table = backend.tableName("bound");
-        try (JpaLockStore store = backend.store(table); JpaLockStore shortDefault = JpaLockStore.builder(backend.sharedFactory())
-                .table(table).sequence(table + "_seq").statementTimeout(Duration.ofMillis(500)).build();
+        try (JpaLockStore store = backend.store(table);
+                JpaLockStore shortDefault = JpaLockStore.builder(backend.sharedFactory())
+                        .table(table)
+                        .sequence(table + "_seq")
+                        .statementTimeout(Duration.ofMillis(500))
+                        .build();
                 RowLocks.Holder other = RowLocks.holder(backend.database())) {
             String key = "bound:" + UUID.randomUUID();
             store.acquire(key, JpaTestOwners.owner(), 1); // free once it expires, but its row is locked:
@@ -87,16 +98,26 @@ public abstract class BoundedCallsSuite {
             long t0 = System.nanoTime();
             AcquireResult bounded = timed(() -> store.acquire(key, owner, 60_000, 300));
             long waited = millisSince(t0);
-            assertThat(bounded.isAcquired()).as("the row is locked by another transaction").isFalse();
-            assertThat(waited).as("ms the 300 ms acquisition took").isGreaterThanOrEqualTo(250).isLessThan(PROMPT_MILLIS);
+            assertThat(bounded.isAcquired())
+                    .as("the row is locked by another transaction")
+                    .isFalse();
+            assertThat(waited)
+                    .as("ms the 300 ms acquisition took")
+                    .isGreaterThanOrEqualTo(250)
+                    .isLessThan(PROMPT_MILLIS);
 
             t0 = System.nanoTime();
-            assertThat(timed(() -> store.acquire(key, owner, 60_000, 0)).isAcquired()).isFalse();
-            assertThat(millisSince(t0)).as("ms the acquisition that must not wait took").isLessThan(PROMPT_MILLIS / 2);
+            assertThat(timed(() -> store.acquire(key, owner, 60_000, 0)).isAcquired())
+                    .isFalse();
+            assertThat(millisSince(t0))
+                    .as("ms the acquisition that must not wait took")
+                    .isLessThan(PROMPT_MILLIS / 2);
 
             t0 = System.nanoTime();
-            assertThat(timed(() -> shortDefault.acquire(key, owner, 60_000)).isAcquired()).isFalse();
-            assertThat(millisSince(t0)).as("ms the three-argument acquisition took (statement timeout 500 ms)")
+            assertThat(timed(() -> shortDefault.acquire(key, owner, 60_000)).isAcquired())
+                    .isFalse();
+            assertThat(millisSince(t0))
+                    .as("ms the three-argument acquisition took (statement timeout 500 ms)")
                     .isLessThan(PROMPT_MILLIS);
 
             other.release();
@@ -111,8 +132,12 @@ public abstract class BoundedCallsSuite {
     void renewAndReleaseFailWithinTheirBoundBehindALockedRow() throws Exception {
         Backend backend = backend();
         String table = backend.tableName("rbound");
-        try (JpaLockStore store = backend.store(table); JpaLockStore shortDefault = JpaLockStore.builder(backend.sharedFactory())
-                .table(table).sequence(table + "_seq").statementTimeout(Duration.ofMillis(500)).build();
+        try (JpaLockStore store = backend.store(table);
+                JpaLockStore shortDefault = JpaLockStore.builder(backend.sharedFactory())
+                        .table(table)
+                        .sequence(table + "_seq")
+                        .statementTimeout(Duration.ofMillis(500))
+                        .build();
                 RowLocks.Holder other = RowLocks.holder(backend.database())) {
             String key = "rbound:" + UUID.randomUUID();
             String owner = JpaTestOwners.owner();
@@ -121,7 +146,9 @@ public abstract class BoundedCallsSuite {
 
             long t0 = System.nanoTime();
             assertThatThrownBy(() -> timed(() -> store.renew(key, owner, 60_000, 300)))
-                    .isInstanceOf(LockStoreException.class).hasMessageContaining("renew").hasMessageContaining("300 ms");
+                    .isInstanceOf(LockStoreException.class)
+                    .hasMessageContaining("renew")
+                    .hasMessageContaining("300 ms");
             assertThat(millisSince(t0)).as("ms the bounded renewal took").isLessThan(PROMPT_MILLIS);
 
             t0 = System.nanoTime();
@@ -130,12 +157,17 @@ public abstract class BoundedCallsSuite {
             assertThat(millisSince(t0)).as("ms the bounded batch renewal took").isLessThan(PROMPT_MILLIS);
 
             t0 = System.nanoTime();
-            assertThatThrownBy(() -> timed(() -> shortDefault.release(key, owner))).isInstanceOf(LockStoreException.class)
+            assertThatThrownBy(() -> timed(() -> shortDefault.release(key, owner)))
+                    .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("release");
-            assertThat(millisSince(t0)).as("ms the release took (statement timeout 500 ms)").isLessThan(PROMPT_MILLIS);
+            assertThat(millisSince(t0))
+                    .as("ms the release took (statement timeout 500 ms)")
+                    .isLessThan(PROMPT_MILLIS);
 
             other.release();
-            assertThat(store.renew(key, owner, 60_000, 300)).as("the lock is still there and renews").isTrue();
+            assertThat(store.renew(key, owner, 60_000, 300))
+                    .as("the lock is still there and renews")
+                    .isTrue();
             assertThat(store.release(key, owner)).isTrue();
         }
     }
@@ -161,8 +193,9 @@ public abstract class BoundedCallsSuite {
             EntityManager em = backend.sharedFactory().createEntityManager();
             try {
                 em.getTransaction().begin();
-                assertThat(fenced.executeUpdate(em, key, token, "UPDATE " + data + " SET n = n + 1 WHERE id = ?1 AND {fence}",
-                        id)).isEqualTo(1);
+                assertThat(fenced.executeUpdate(
+                                em, key, token, "UPDATE " + data + " SET n = n + 1 WHERE id = ?1 AND {fence}", id))
+                        .isEqualTo(1);
                 // ... and the holder stalls with its transaction open, past its lease.
 
                 // Its own renewal meanwhile: PostgreSQL's fence does not hold it back; MariaDB's and H2's
@@ -181,14 +214,20 @@ public abstract class BoundedCallsSuite {
                 String next = JpaTestOwners.owner();
                 t0 = System.nanoTime();
                 AcquireResult bounded = timed(() -> store.acquire(key, next, 60_000, 300));
-                assertThat(bounded.isAcquired()).as("taken over while the old holder's fenced transaction is open").isFalse();
+                assertThat(bounded.isAcquired())
+                        .as("taken over while the old holder's fenced transaction is open")
+                        .isFalse();
                 assertThat(millisSince(t0)).as("ms the 300 ms acquisition took").isLessThan(PROMPT_MILLIS);
                 t0 = System.nanoTime();
-                assertThat(timed(() -> store.acquire(key, next, 60_000, 0)).isAcquired()).isFalse();
-                assertThat(millisSince(t0)).as("ms the acquisition that must not wait took").isLessThan(PROMPT_MILLIS / 2);
+                assertThat(timed(() -> store.acquire(key, next, 60_000, 0)).isAcquired())
+                        .isFalse();
+                assertThat(millisSince(t0))
+                        .as("ms the acquisition that must not wait took")
+                        .isLessThan(PROMPT_MILLIS / 2);
 
                 em.getTransaction().commit();
-                assertThat(store.acquire(key, next, 60_000, 1_000).isAcquired()).as("taken once the holder committed")
+                assertThat(store.acquire(key, next, 60_000, 1_000).isAcquired())
+                        .as("taken once the holder committed")
                         .isTrue();
             } finally {
                 if (em.getTransaction().isActive()) {
@@ -221,13 +260,17 @@ public abstract class BoundedCallsSuite {
     /** The lease of a key as the database sees it now, in ms (from the row, by the database clock). */
     private long remainingLeaseMillis(String table, String key) throws SQLException {
         String sql = switch (backend().database()) {
-            case POSTGRESQL -> "SELECT CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT) FROM "
-                    + table + " WHERE lock_key = ?";
-            case MARIADB -> "SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at) DIV 1000 FROM " + table
-                    + " WHERE lock_key = ?";
-            case H2 -> "SELECT DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP, expires_at) FROM " + table + " WHERE lock_key = ?";
+            case POSTGRESQL ->
+                "SELECT CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT) FROM " + table
+                        + " WHERE lock_key = ?";
+            case MARIADB ->
+                "SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at) DIV 1000 FROM " + table
+                        + " WHERE lock_key = ?";
+            case H2 ->
+                "SELECT DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP, expires_at) FROM " + table + " WHERE lock_key = ?";
         };
-        try (Connection c = dev.baton.jpa.testing.TestDatabases.connect(backend().database());
+        try (Connection c =
+                        dev.baton.jpa.testing.TestDatabases.connect(backend().database());
                 PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {

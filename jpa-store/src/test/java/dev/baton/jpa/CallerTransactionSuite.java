@@ -32,19 +32,22 @@ public abstract class CallerTransactionSuite {
                 caller.getTransaction().begin();
                 // The caller holds a row lock on the lock table, in a transaction that stays open.
                 caller.createNativeQuery("SELECT lock_key FROM " + table + " WHERE lock_key = ?1 FOR UPDATE")
-                        .setParameter(1, rowLocked).getResultList();
+                        .setParameter(1, rowLocked)
+                        .getResultList();
 
                 String key = "caller:" + UUID.randomUUID();
                 String owner = JpaTestOwners.owner();
                 long token = store.acquire(key, owner, 60_000).fencingToken();
                 assertThat(committedToken(backend, table, key))
-                        .as("visible to another connection while the caller's transaction is open").isEqualTo(token);
+                        .as("visible to another connection while the caller's transaction is open")
+                        .isEqualTo(token);
                 assertThat(store.renew(key, owner, 60_000)).isTrue();
 
                 caller.getTransaction().rollback();
 
                 assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
-                        .as("still held after the caller's rollback").isFalse();
+                        .as("still held after the caller's rollback")
+                        .isFalse();
                 assertThat(store.release(key, owner)).isTrue();
                 assertThat(store.release(rowLocked, o0)).isTrue();
             } finally {

@@ -67,8 +67,10 @@ class CdiWiringTest {
             token = lock.fencingToken();
             assertThat(lock.isHeld()).isTrue();
             assertThat(rowToken(key)).isEqualTo(token);
-            assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire(key)).join())
-                    .as("another thread does not get it").isEmpty();
+            assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire(key))
+                            .join())
+                    .as("another thread does not get it")
+                    .isEmpty();
         }
         try (Lock again = locks.tryAcquire(key).orElseThrow()) {
             assertThat(again.fencingToken()).isGreaterThan(token);

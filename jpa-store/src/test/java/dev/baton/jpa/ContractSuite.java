@@ -20,8 +20,8 @@ public abstract class ContractSuite extends LockStoreContract {
     @Override
     protected LockStore createStore() {
         Backend backend = backend();
-        JpaLockStore store = backend.store(backend.sharedFactory(),
-                backend.tableName(mode() == LockMode.TABLE ? "tck" : "tcka"), mode());
+        JpaLockStore store = backend.store(
+                backend.sharedFactory(), backend.tableName(mode() == LockMode.TABLE ? "tck" : "tcka"), mode());
         if (backend.database() == JpaDatabase.POSTGRESQL) {
             // Connected, so that it declares what it learns from its database (release notifications in
             // table mode) when the TCK reads its capabilities, and the notification rules run.

@@ -30,13 +30,20 @@ class DatabaseCollationTest {
         String suffix = TestDatabases.runSuffix();
         String icu = "bt_icu_" + suffix;
         String c = "bt_c_" + suffix;
-        backend.execute("DROP DATABASE IF EXISTS " + icu, "DROP DATABASE IF EXISTS " + c,
-                "CREATE DATABASE " + icu + " TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE 'und'",
+        backend.execute(
+                "DROP DATABASE IF EXISTS " + icu,
+                "DROP DATABASE IF EXISTS " + c,
+                "CREATE DATABASE " + icu
+                        + " TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE 'und'",
                 "CREATE DATABASE " + c + " TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C'");
         try {
             String table = "baton_locks";
-            List<String> ddl = DialectFactory.create(JpaDatabase.POSTGRESQL, table, "baton_fencing_seq").createStatements()
-                    .stream().map(s -> s.replace("COLLATE \"C\" NOT NULL PRIMARY KEY", "NOT NULL PRIMARY KEY")).toList();
+            List<String> ddl =
+                    DialectFactory.create(JpaDatabase.POSTGRESQL, table, "baton_fencing_seq")
+                            .createStatements()
+                            .stream()
+                            .map(s -> s.replace("COLLATE \"C\" NOT NULL PRIMARY KEY", "NOT NULL PRIMARY KEY"))
+                            .toList();
 
             String icuUrl = otherDatabase(backend.url(), icu);
             run(icuUrl, ddl);
@@ -48,7 +55,9 @@ class DatabaseCollationTest {
                         .hasMessageContaining("ICU")
                         .hasMessageContaining("COLLATE \"C\"")
                         .satisfies(e -> run(icuUrl, SchemaCheckSuite.fixes(e.getMessage())));
-                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired()).as("after the fix").isTrue();
+                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+                        .as("after the fix")
+                        .isTrue();
             } finally {
                 factory.close();
             }
@@ -57,13 +66,18 @@ class DatabaseCollationTest {
             run(cUrl, ddl);
             EntityManagerFactory cFactory = backend.newFactory(cUrl);
             try (JpaLockStore store = JpaLockStore.builder(cFactory).build()) {
-                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired()).as("default collation C").isTrue();
-                assertThat(store.acquire("K", JpaTestOwners.owner(), 1000).isAcquired()).isTrue();
+                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+                        .as("default collation C")
+                        .isTrue();
+                assertThat(store.acquire("K", JpaTestOwners.owner(), 1000).isAcquired())
+                        .isTrue();
             } finally {
                 cFactory.close();
             }
         } finally {
-            backend.execute("DROP DATABASE IF EXISTS " + icu + " WITH (FORCE)", "DROP DATABASE IF EXISTS " + c + " WITH (FORCE)");
+            backend.execute(
+                    "DROP DATABASE IF EXISTS " + icu + " WITH (FORCE)",
+                    "DROP DATABASE IF EXISTS " + c + " WITH (FORCE)");
         }
     }
 
@@ -74,9 +88,14 @@ class DatabaseCollationTest {
         String url = "jdbc:h2:mem:collated_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
         try (Connection keepAlive = DriverManager.getConnection(url)) {
             run(url, List.of("SET COLLATION ENGLISH STRENGTH PRIMARY"));
-            run(url, DialectFactory.create(JpaDatabase.H2, "baton_locks", "baton_fencing_seq").createStatements());
+            run(
+                    url,
+                    DialectFactory.create(JpaDatabase.H2, "baton_locks", "baton_fencing_seq")
+                            .createStatements());
             EntityManagerFactory factory = backend.newFactory(url);
-            try (JpaLockStore store = JpaLockStore.builder(factory).schemaAction(SchemaAction.CREATE).build()) {
+            try (JpaLockStore store = JpaLockStore.builder(factory)
+                    .schemaAction(SchemaAction.CREATE)
+                    .build()) {
                 assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
                         .isInstanceOf(LockConfigurationException.class)
                         .hasMessageContaining("lock_key")
@@ -95,7 +114,8 @@ class DatabaseCollationTest {
     }
 
     private static void run(String url, List<String> statements) {
-        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement st = c.createStatement()) {
             for (String sql : statements) {
                 st.execute(sql);
             }

@@ -112,14 +112,24 @@ class ExclusiveSchedulesTest {
         List<ExecutorService> schedulers = new ArrayList<>();
         try {
             for (int i = 0; i < INSTANCES; i++) {
-                containers.add(new Weld().disableDiscovery().containerId(null).addExtension(new BatonExtension())
-                        .addExtension(new ConfigExtension()).beanClasses(factories[i], Job.class, Skips.class).initialize());
+                containers.add(new Weld()
+                        .disableDiscovery()
+                        .containerId(null)
+                        .addExtension(new BatonExtension())
+                        .addExtension(new ConfigExtension())
+                        .beanClasses(factories[i], Job.class, Skips.class)
+                        .initialize());
                 schedulers.add(Executors.newSingleThreadExecutor());
             }
-            List<Job> jobs = containers.stream().map(c -> c.select(Job.class).get()).toList();
+            List<Job> jobs =
+                    containers.stream().map(c -> c.select(Job.class).get()).toList();
             // Warm up each instance's store (schema, connections) on another key, outside the planned times.
             for (WeldContainer container : containers) {
-                container.select(dev.baton.Locks.class).get().tryAcquire("warm-up").ifPresent(dev.baton.Lock::close);
+                container
+                        .select(dev.baton.Locks.class)
+                        .get()
+                        .tryAcquire("warm-up")
+                        .ifPresent(dev.baton.Lock::close);
             }
             long start = System.nanoTime();
             for (int planned = 0; planned < PLANNED_TIMES; planned++) {
@@ -147,9 +157,13 @@ class ExclusiveSchedulesTest {
             containers.forEach(WeldContainer::close);
         }
         for (int planned = 0; planned < PLANNED_TIMES; planned++) {
-            assertThat(RUNS.get(planned)).as("runs for planned time %d", planned).isNotNull().hasValue(1);
+            assertThat(RUNS.get(planned))
+                    .as("runs for planned time %d", planned)
+                    .isNotNull()
+                    .hasValue(1);
         }
-        assertThat(SKIPS).hasSize((INSTANCES - 1) * PLANNED_TIMES)
+        assertThat(SKIPS)
+                .hasSize((INSTANCES - 1) * PLANNED_TIMES)
                 .allSatisfy(skip -> assertThat(skip.reason()).isEqualTo(ScheduleSkipped.Reason.HELD_ELSEWHERE));
     }
 }

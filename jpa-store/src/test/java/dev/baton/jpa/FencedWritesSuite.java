@@ -37,7 +37,8 @@ public abstract class FencedWritesSuite {
         Backend backend = backend();
         String table = backend.tableName("fence");
         String data = table + "_data";
-        backend.execute("CREATE TABLE IF NOT EXISTS " + data + " (id INT PRIMARY KEY, val VARCHAR(50), fence BIGINT NOT NULL)");
+        backend.execute(
+                "CREATE TABLE IF NOT EXISTS " + data + " (id INT PRIMARY KEY, val VARCHAR(50), fence BIGINT NOT NULL)");
         int id = Math.abs(UUID.randomUUID().hashCode() % 1_000_000);
         backend.execute("INSERT INTO " + data + " (id, val, fence) VALUES (" + id + ", 'init', 0)");
         try (JpaLockStore store = backend.store(table)) {
@@ -47,43 +48,57 @@ public abstract class FencedWritesSuite {
             long stale = store.acquire(key, staleOwner, 60_000).fencingToken();
             String update = "UPDATE " + data + " SET val = ?1 WHERE id = ?2 AND {fence}";
 
-            assertThat(inTransaction(em -> fenced.executeUpdate(em, key, stale, update, "first", id))).isEqualTo(1);
+            assertThat(inTransaction(em -> fenced.executeUpdate(em, key, stale, update, "first", id)))
+                    .isEqualTo(1);
             // The holder stalls past its lease: its last renewal ran with a 1 ms ttl.
             assertThat(store.renew(key, staleOwner, 1)).isTrue();
 
-            AcquireResult next = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            AcquireResult next = await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> store.acquire(key, JpaTestOwners.owner(), 60_000), AcquireResult::isAcquired);
             long current = next.fencingToken();
             assertThat(current).isGreaterThan(stale);
 
             assertThat(inTransaction(em -> fenced.executeUpdate(em, key, stale, update, "stale", id)))
-                    .as("the overtaken holder writes nothing").isZero();
-            assertThat(inTransaction(em -> fenced.executeUpdate(em, key, current, update, "current", id))).isEqualTo(1);
+                    .as("the overtaken holder writes nothing")
+                    .isZero();
+            assertThat(inTransaction(em -> fenced.executeUpdate(em, key, current, update, "current", id)))
+                    .isEqualTo(1);
             assertThat(value(data, id)).isEqualTo("current");
 
             // The fence column pattern on the application's own rows.
             String fenceColumn = "UPDATE " + data + " SET val = ?1, fence = ?2 WHERE id = ?3 AND fence < ?2";
             assertThat(inTransaction(em -> em.createNativeQuery(fenceColumn)
-                    .setParameter(1, "by-current").setParameter(2, current).setParameter(3, id).executeUpdate()))
+                            .setParameter(1, "by-current")
+                            .setParameter(2, current)
+                            .setParameter(3, id)
+                            .executeUpdate()))
                     .isEqualTo(1);
             assertThat(inTransaction(em -> em.createNativeQuery(fenceColumn)
-                    .setParameter(1, "by-stale").setParameter(2, stale).setParameter(3, id).executeUpdate()))
+                            .setParameter(1, "by-stale")
+                            .setParameter(2, stale)
+                            .setParameter(3, id)
+                            .executeUpdate()))
                     .isZero();
             assertThat(value(data, id)).isEqualTo("by-current");
 
             // The same helper, found from an entity manager of the application (as with baton.store=jpa).
             FencedWrites detected = inTransactionGet(em -> FencedWrites.forDatabaseOf(em, table));
             assertThat(detected.condition("?1", "?2")).isEqualTo(fenced.condition("?1", "?2"));
-            assertThat(inTransaction(em -> detected.executeUpdate(em, key, stale, update, "stale again", id))).isZero();
-            assertThat(inTransaction(em -> detected.executeUpdate(em, key, current, update, "detected", id))).isEqualTo(1);
+            assertThat(inTransaction(em -> detected.executeUpdate(em, key, stale, update, "stale again", id)))
+                    .isZero();
+            assertThat(inTransaction(em -> detected.executeUpdate(em, key, current, update, "detected", id)))
+                    .isEqualTo(1);
             assertThat(value(data, id)).isEqualTo("detected");
             assertThatThrownBy(() -> inTransactionGet(em -> FencedWrites.forDatabaseOf(em, "bad table")))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad table");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("bad table");
 
             assertThatThrownBy(() -> fenced.executeUpdate(null, key, current, "UPDATE x SET y = 1"))
                     .isInstanceOf(NullPointerException.class);
             assertThatThrownBy(() -> inTransaction(em -> fenced.executeUpdate(em, key, current, "UPDATE x SET y = 1")))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("{fence}");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("{fence}");
         }
     }
 
@@ -118,20 +133,33 @@ public abstract class FencedWritesSuite {
         // The fenced transactions run on a factory of their own: they change their connections' isolation.
         EntityManagerFactory writers = backend.newFactory();
         ExecutorService threads = Executors.newFixedThreadPool(2);
-        try (JpaLockStore store = backend.store(table); RowLocks.Holder other = RowLocks.holder(backend.database())) {
+        try (JpaLockStore store = backend.store(table);
+                RowLocks.Holder other = RowLocks.holder(backend.database())) {
             FencedWrites fenced = store.fencedWrites();
             String key = "fwait:" + UUID.randomUUID();
             long acquiredAt = System.nanoTime();
             long tokenA = store.acquire(key, JpaTestOwners.owner(), ttl).fencingToken();
-            assertThat(other.lock("SELECT n FROM " + data + " WHERE id = ? FOR UPDATE", id)).isEqualTo(1);
+            assertThat(other.lock("SELECT n FROM " + data + " WHERE id = ? FOR UPDATE", id))
+                    .isEqualTo(1);
 
             // A: increments n, fenced by its token; waits for the other transaction's row lock.
-            CompletableFuture<Integer> a = CompletableFuture.supplyAsync(() -> acceptedRows(writers, backend.database(), isolation,
-                    em -> fenced.executeUpdate(em, key, tokenA,
-                            "UPDATE " + data + " SET n = n + 1 WHERE id = ?1 AND {fence}", id)), threads);
-            if (!RowLocks.awaitWaiting(backend.database(), "update " + data, Duration.ofSeconds(30), () -> !a.isDone())) {
+            CompletableFuture<Integer> a = CompletableFuture.supplyAsync(
+                    () -> acceptedRows(
+                            writers,
+                            backend.database(),
+                            isolation,
+                            em -> fenced.executeUpdate(
+                                    em,
+                                    key,
+                                    tokenA,
+                                    "UPDATE " + data + " SET n = n + 1 WHERE id = ?1 AND {fence}",
+                                    id)),
+                    threads);
+            if (!RowLocks.awaitWaiting(
+                    backend.database(), "update " + data, Duration.ofSeconds(30), () -> !a.isDone())) {
                 throw new AssertionError("A's fenced write did not wait for the other transaction's row lock: "
-                        + a.handle((rows, e) -> e != null ? e.toString() : rows + " rows").join());
+                        + a.handle((rows, e) -> e != null ? e.toString() : rows + " rows")
+                                .join());
             }
 
             // A's lease ends while it waits. B tries to take the key; once it holds it, B reads n and
@@ -140,27 +168,38 @@ public abstract class FencedWritesSuite {
             Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(leaseOver - System.nanoTime())));
             AtomicInteger attempts = new AtomicInteger();
             AtomicInteger seenByB = new AtomicInteger(-1);
-            CompletableFuture<Integer> b = CompletableFuture.supplyAsync(() -> {
-                String ownerB = JpaTestOwners.owner();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                AcquireResult r;
-                do {
-                    attempts.incrementAndGet();
-                    r = store.acquire(key, ownerB, 60_000, 300);
-                    if (!r.isAcquired()) {
-                        sleep(50);
-                    }
-                } while (!r.isAcquired() && System.nanoTime() < deadline);
-                assertThat(r.isAcquired()).as("B takes the key once A is done").isTrue();
-                long tokenB = r.fencingToken();
-                return acceptedRows(writers, backend.database(), isolation, em -> {
-                    int n = ((Number) em.createNativeQuery("SELECT n FROM " + data + " WHERE id = ?1")
-                            .setParameter(1, id).getSingleResult()).intValue();
-                    seenByB.set(n);
-                    return fenced.executeUpdate(em, key, tokenB,
-                            "UPDATE " + data + " SET n = ?1 WHERE id = ?2 AND {fence}", n + 1, id);
-                });
-            }, threads);
+            CompletableFuture<Integer> b = CompletableFuture.supplyAsync(
+                    () -> {
+                        String ownerB = JpaTestOwners.owner();
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                        AcquireResult r;
+                        do {
+                            attempts.incrementAndGet();
+                            r = store.acquire(key, ownerB, 60_000, 300);
+                            if (!r.isAcquired()) {
+                                sleep(50);
+                            }
+                        } while (!r.isAcquired() && System.nanoTime() < deadline);
+                        assertThat(r.isAcquired())
+                                .as("B takes the key once A is done")
+                                .isTrue();
+                        long tokenB = r.fencingToken();
+                        return acceptedRows(writers, backend.database(), isolation, em -> {
+                            int n = ((Number) em.createNativeQuery("SELECT n FROM " + data + " WHERE id = ?1")
+                                            .setParameter(1, id)
+                                            .getSingleResult())
+                                    .intValue();
+                            seenByB.set(n);
+                            return fenced.executeUpdate(
+                                    em,
+                                    key,
+                                    tokenB,
+                                    "UPDATE " + data + " SET n = ?1 WHERE id = ?2 AND {fence}",
+                                    n + 1,
+                                    id);
+                        });
+                    },
+                    threads);
 
             // Give B its chance to get in while A still waits (several attempts), then let A go on.
             long window = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
@@ -174,9 +213,13 @@ public abstract class FencedWritesSuite {
             int n = intValue(data, id);
             assertThat(rowsB).as("B, the current holder, writes").isEqualTo(1);
             assertThat(seenByB.get())
-                    .as("what B read: A's write (%d rows) must be ordered before B's acquisition, or write nothing", rowsA)
+                    .as(
+                            "what B read: A's write (%d rows) must be ordered before B's acquisition, or write nothing",
+                            rowsA)
                     .isEqualTo(rowsA);
-            assertThat(n).as("n after %d accepted writes of A and %d of B", rowsA, rowsB).isEqualTo(rowsA + rowsB);
+            assertThat(n)
+                    .as("n after %d accepted writes of A and %d of B", rowsA, rowsB)
+                    .isEqualTo(rowsA + rowsB);
         } finally {
             threads.shutdownNow();
             writers.close();
@@ -184,8 +227,8 @@ public abstract class FencedWritesSuite {
     }
 
     /** Runs a fenced write in a transaction of the given isolation; a write the database refused is 0 rows. */
-    private static int acceptedRows(EntityManagerFactory factory, JpaDatabase database, int isolation,
-            ToIntFunction<EntityManager> write) {
+    private static int acceptedRows(
+            EntityManagerFactory factory, JpaDatabase database, int isolation, ToIntFunction<EntityManager> write) {
         EntityManager em = factory.createEntityManager();
         try {
             em.getTransaction().begin();
@@ -219,7 +262,9 @@ public abstract class FencedWritesSuite {
 
     private static boolean refusedByTheDatabase(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("40")) {
+            if (t instanceof SQLException sql
+                    && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith("40")) {
                 return true;
             }
         }
@@ -236,7 +281,8 @@ public abstract class FencedWritesSuite {
     }
 
     private int intValue(String data, int id) {
-        try (Connection c = TestDatabases.connect(backend().database()); Statement st = c.createStatement();
+        try (Connection c = TestDatabases.connect(backend().database());
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT n FROM " + data + " WHERE id = " + id)) {
             rs.next();
             return rs.getInt(1);
@@ -265,7 +311,8 @@ public abstract class FencedWritesSuite {
     }
 
     private String value(String data, int id) {
-        try (Connection c = TestDatabases.connect(backend().database()); Statement st = c.createStatement();
+        try (Connection c = TestDatabases.connect(backend().database());
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT val FROM " + data + " WHERE id = " + id)) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {

@@ -14,10 +14,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Tries a word as the table name, the sequence name and the schema part of either, in every statement
@@ -49,16 +49,19 @@ final class IdentifierProbe {
         if (database == JpaDatabase.H2) {
             for (Field field : org.h2.util.ParserUtil.class.getFields()) {
                 String name = field.getName();
-                if (Modifier.isStatic(field.getModifiers()) && field.getType() == int.class
+                if (Modifier.isStatic(field.getModifiers())
+                        && field.getType() == int.class
                         && org.h2.util.ParserUtil.isKeyword(name, false)) {
                     words.add(name.toLowerCase(Locale.ROOT));
                 }
             }
             return words;
         }
-        String sql = database == JpaDatabase.POSTGRESQL ? "SELECT word FROM pg_get_keywords()"
+        String sql = database == JpaDatabase.POSTGRESQL
+                ? "SELECT word FROM pg_get_keywords()"
                 : "SELECT WORD FROM information_schema.KEYWORDS";
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 String word = rs.getString(1).toLowerCase(Locale.ROOT);
                 if (word.matches("[a-z_][a-z0-9_]*")) {
@@ -103,7 +106,8 @@ final class IdentifierProbe {
             if (!dialect.acquire(connection, "k", owner, 60_000, null, bound).isAcquired()) {
                 return what + ": not acquired";
             }
-            if (!dialect.acquire(connection, "k", owner, 60_000, new Turn("w", 0, 60_000), bound).isNextInTurn()) {
+            if (!dialect.acquire(connection, "k", owner, 60_000, new Turn("w", 0, 60_000), bound)
+                    .isNextInTurn()) {
                 return what + ": turn not claimed";
             }
             if (!dialect.leaveTurn(connection, "k", "w", bound)) {
@@ -112,7 +116,9 @@ final class IdentifierProbe {
             if (!dialect.renew(connection, "k", owner, 60_000, bound)) {
                 return what + ": not renewed";
             }
-            if (dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000, bound).size() != 1) {
+            if (dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000, bound)
+                            .size()
+                    != 1) {
                 return what + ": not renewed in a batch";
             }
             fencedUpdate(table);
@@ -180,7 +186,8 @@ final class IdentifierProbe {
 
     private void fencedUpdate(String table) throws SQLException {
         String fence = FencedWrites.of(database, table).condition("?", "?");
-        try (PreparedStatement ps = connection.prepareStatement("UPDATE " + table + " SET owner = owner WHERE " + fence)) {
+        try (PreparedStatement ps =
+                connection.prepareStatement("UPDATE " + table + " SET owner = owner WHERE " + fence)) {
             ps.setString(1, "k");
             ps.setLong(2, 1);
             ps.executeUpdate();
@@ -191,12 +198,21 @@ final class IdentifierProbe {
         // Parse only: a statement on word.table may fail because the schema or table is missing, never
         // because of its syntax.
         List<String> probes = switch (database) {
-            case POSTGRESQL -> List.of("SELECT lock_key FROM " + word + "." + TABLE,
-                    "UPDATE " + word + "." + TABLE + " SET owner = owner", "SELECT last_value FROM " + word + "." + SEQUENCE);
-            case MARIADB -> List.of("SELECT lock_key FROM " + word + "." + TABLE,
-                    "UPDATE " + word + "." + TABLE + " SET owner = owner", "SELECT NEXTVAL(" + word + "." + SEQUENCE + ")");
-            case H2 -> List.of("SELECT lock_key FROM " + word + "." + TABLE,
-                    "UPDATE " + word + "." + TABLE + " SET owner = owner", "SELECT NEXT VALUE FOR " + word + "." + SEQUENCE);
+            case POSTGRESQL ->
+                List.of(
+                        "SELECT lock_key FROM " + word + "." + TABLE,
+                        "UPDATE " + word + "." + TABLE + " SET owner = owner",
+                        "SELECT last_value FROM " + word + "." + SEQUENCE);
+            case MARIADB ->
+                List.of(
+                        "SELECT lock_key FROM " + word + "." + TABLE,
+                        "UPDATE " + word + "." + TABLE + " SET owner = owner",
+                        "SELECT NEXTVAL(" + word + "." + SEQUENCE + ")");
+            case H2 ->
+                List.of(
+                        "SELECT lock_key FROM " + word + "." + TABLE,
+                        "UPDATE " + word + "." + TABLE + " SET owner = owner",
+                        "SELECT NEXT VALUE FOR " + word + "." + SEQUENCE);
         };
         for (String sql : probes) {
             try (Statement st = connection.createStatement()) {

@@ -53,8 +53,11 @@ class JpaLockStoreFactoryTest {
     }
 
     private static LockStoreFactory factory() {
-        return ServiceLoader.load(LockStoreFactory.class).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.name().equals("jpa")).findFirst().orElseThrow();
+        return ServiceLoader.load(LockStoreFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.name().equals("jpa"))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -64,13 +67,19 @@ class JpaLockStoreFactoryTest {
 
     @Test
     void badIdentifiersNameKeyAndValue() {
-        Context context = new Context().with("persistence-unit", "baton-hibernate").with("table", "locks; DROP TABLE x");
-        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.jpa.table").hasMessageContaining("locks; DROP TABLE x");
+        Context context =
+                new Context().with("persistence-unit", "baton-hibernate").with("table", "locks; DROP TABLE x");
+        assertThatThrownBy(() -> factory().validate(context))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.table")
+                .hasMessageContaining("locks; DROP TABLE x");
         Context seq = new Context().with("persistence-unit", "baton-hibernate").with("sequence", "9seq");
-        assertThatThrownBy(() -> factory().validate(seq)).isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.jpa.sequence").hasMessageContaining("9seq");
-        Context quoted = new Context().with("persistence-unit", "baton-hibernate").with("table", "\"Locks\"");
+        assertThatThrownBy(() -> factory().validate(seq))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.sequence")
+                .hasMessageContaining("9seq");
+        Context quoted =
+                new Context().with("persistence-unit", "baton-hibernate").with("table", "\"Locks\"");
         assertThatThrownBy(() -> factory().validate(quoted)).isInstanceOf(LockConfigurationException.class);
     }
 
@@ -87,15 +96,20 @@ class JpaLockStoreFactoryTest {
             {"sequence", "app.offset", "the name part 'offset'"},
         };
         for (String[] c : cases) {
-            Context context = new Context().with("persistence-unit", "baton-hibernate").with(c[0], c[1]);
-            assertThatThrownBy(() -> factory().validate(context)).as("%s=%s", c[0], c[1])
+            Context context =
+                    new Context().with("persistence-unit", "baton-hibernate").with(c[0], c[1]);
+            assertThatThrownBy(() -> factory().validate(context))
+                    .as("%s=%s", c[0], c[1])
                     .isInstanceOf(LockConfigurationException.class)
                     .hasMessageContaining("baton.jpa." + c[0] + "='" + c[1] + "'")
                     .hasMessageContaining(c[2]);
         }
         // not reserved anywhere, although keywords somewhere: still fine
-        factory().validate(new Context().with("persistence-unit", "baton-hibernate").with("table", "app.locks")
-                .with("sequence", "app.sequence_numbers"));
+        factory()
+                .validate(new Context()
+                        .with("persistence-unit", "baton-hibernate")
+                        .with("table", "app.locks")
+                        .with("sequence", "app.sequence_numbers"));
     }
 
     @Test
@@ -103,65 +117,95 @@ class JpaLockStoreFactoryTest {
         EntityManagerFactory unused = null;
         JpaLockStore.Builder builder = JpaLockStore.builder(() -> unused);
         for (String name : new String[] {"order", "GROUP", "user.locks", "app.table"}) {
-            assertThatThrownBy(() -> builder.table(name)).as(name).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("'" + name + "'").hasMessageContaining("reserved word");
+            assertThatThrownBy(() -> builder.table(name))
+                    .as(name)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + name + "'")
+                    .hasMessageContaining("reserved word");
         }
         for (String name : new String[] {"value", "select.tokens", "app.where"}) {
-            assertThatThrownBy(() -> builder.sequence(name)).as(name).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("'" + name + "'").hasMessageContaining("reserved word");
+            assertThatThrownBy(() -> builder.sequence(name))
+                    .as(name)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + name + "'")
+                    .hasMessageContaining("reserved word");
         }
         builder.table("app.locks").sequence("app.lock_tokens");
     }
 
     @Test
     void badSchemaActionNamesKeyAndValue() {
-        Context context = new Context().with("persistence-unit", "baton-hibernate").with("schema-action", "drop");
-        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.jpa.schema-action").hasMessageContaining("drop");
+        Context context =
+                new Context().with("persistence-unit", "baton-hibernate").with("schema-action", "drop");
+        assertThatThrownBy(() -> factory().validate(context))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.schema-action")
+                .hasMessageContaining("drop");
     }
 
     @Test
     void statementTimeoutIsADurationAndBadOnesNameKeyAndValue() {
         for (String bad : new String[] {"soon", "0", "0ms", "-5s", "5 minutes", "400d", "PT0S"}) {
-            Context context = new Context().with("persistence-unit", "baton-hibernate").with("statement-timeout", bad);
-            assertThatThrownBy(() -> factory().validate(context)).as(bad).isInstanceOf(LockConfigurationException.class)
-                    .hasMessageContaining("baton.jpa.statement-timeout").hasMessageContaining(bad);
+            Context context =
+                    new Context().with("persistence-unit", "baton-hibernate").with("statement-timeout", bad);
+            assertThatThrownBy(() -> factory().validate(context))
+                    .as(bad)
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jpa.statement-timeout")
+                    .hasMessageContaining(bad);
         }
-        for (String[] good : new String[][] {{"750ms", "750"}, {"2s", "2000"}, {"1m", "60000"}, {"PT0.5S", "500"},
-                {"1500", "1500"}}) {
-            Context context = new Context().with("persistence-unit", "baton-hibernate").with("statement-timeout", good[0]);
+        for (String[] good :
+                new String[][] {{"750ms", "750"}, {"2s", "2000"}, {"1m", "60000"}, {"PT0.5S", "500"}, {"1500", "1500"}
+                }) {
+            Context context =
+                    new Context().with("persistence-unit", "baton-hibernate").with("statement-timeout", good[0]);
             factory().validate(context);
             try (LockStore store = factory().create(context)) {
-                assertThat(((JpaLockStore) store).statementTimeoutMillis()).as(good[0]).isEqualTo(Long.parseLong(good[1]));
+                assertThat(((JpaLockStore) store).statementTimeoutMillis())
+                        .as(good[0])
+                        .isEqualTo(Long.parseLong(good[1]));
             }
         }
         try (LockStore store = factory().create(new Context().with("persistence-unit", "baton-hibernate"))) {
-            assertThat(((JpaLockStore) store).statementTimeoutMillis()).as("the default").isEqualTo(5_000);
+            assertThat(((JpaLockStore) store).statementTimeoutMillis())
+                    .as("the default")
+                    .isEqualTo(5_000);
         }
     }
 
     @Test
     void needsAPersistenceUnitOrAnEntityManagerFactoryBean() {
-        assertThatThrownBy(() -> factory().validate(new Context())).isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.jpa.persistence-unit").hasMessageContaining("EntityManagerFactory");
+        assertThatThrownBy(() -> factory().validate(new Context()))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.persistence-unit")
+                .hasMessageContaining("EntityManagerFactory");
         assertThatThrownBy(() -> factory().validate(new Context().with("persistence-unit", " ")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.jpa.persistence-unit");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.persistence-unit");
     }
 
     @Test
     void aPersistenceUnitThatDoesNotExistFailsTheDeployment() {
         assertThatThrownBy(() -> factory().validate(new Context().with("persistence-unit", "baton-hibernat")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.jpa.persistence-unit")
-                .hasMessageContaining("baton-hibernat").hasMessageContaining("baton-hibernate, baton-eclipselink");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.persistence-unit")
+                .hasMessageContaining("baton-hibernat")
+                .hasMessageContaining("baton-hibernate, baton-eclipselink");
     }
 
     @Test
     void aMissingJdbcDriverIsReportedAsSuch() {
         for (String unit : new String[] {"baton-hibernate", "baton-eclipselink"}) {
             try (LockStore store = JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(
-                    unit, Map.of("jakarta.persistence.jdbc.url", "jdbc:nosuchdb://127.0.0.1:1/x",
-                            "jakarta.persistence.jdbc.driver", "org.example.NoSuchDriver"))).build()) {
-                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000)).as(unit)
+                            unit,
+                            Map.of(
+                                    "jakarta.persistence.jdbc.url",
+                                    "jdbc:nosuchdb://127.0.0.1:1/x",
+                                    "jakarta.persistence.jdbc.driver",
+                                    "org.example.NoSuchDriver")))
+                    .build()) {
+                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                        .as(unit)
                         .isInstanceOf(LockStoreDriverNotFoundException.class)
                         .hasMessageContaining("org.example.NoSuchDriver");
             }
@@ -170,13 +214,17 @@ class JpaLockStoreFactoryTest {
 
     @Test
     void validSettingsPassAndCreateDoesNotConnect() {
-        Context context = new Context().with("persistence-unit", "baton-hibernate").with("table", "app.locks")
-                .with("sequence", "app.lock_tokens").with("schema-action", "Validate");
+        Context context = new Context()
+                .with("persistence-unit", "baton-hibernate")
+                .with("table", "app.locks")
+                .with("sequence", "app.lock_tokens")
+                .with("schema-action", "Validate");
         factory().validate(context);
         try (LockStore store = factory().create(context)) {
             assertThat(store).isInstanceOf(JpaLockStore.class);
             assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
-                    .isInstanceOf(LockStoreException.class).hasMessageContaining("app.locks")
+                    .isInstanceOf(LockStoreException.class)
+                    .hasMessageContaining("app.locks")
                     .satisfies(e -> assertThat(e.getCause()).as("the cause").isNotNull());
         }
     }
@@ -188,30 +236,39 @@ class JpaLockStoreFactoryTest {
         context.beans.put(EntityManagerFactory.class, emf);
         factory().validate(context);
         try (LockStore store = factory().create(context.with("schema-action", "create"))) {
-            assertThat(store.acquire("factory:" + java.util.UUID.randomUUID(), JpaTestOwners.owner(), 1000).isAcquired())
+            assertThat(store.acquire("factory:" + java.util.UUID.randomUUID(), JpaTestOwners.owner(), 1000)
+                            .isAcquired())
                     .isTrue();
         }
-        assertThat(emf.isOpen()).as("the application's factory is not closed by the store").isTrue();
+        assertThat(emf.isOpen())
+                .as("the application's factory is not closed by the store")
+                .isTrue();
     }
 
     @Test
     void anUnknownModeNamesKeyAndValue() {
-        Context context = new Context().with("persistence-unit", "baton-hibernate").with("mode", "advisary");
-        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.jpa.mode").hasMessageContaining("advisary")
-                .hasMessageContaining("table").hasMessageContaining("advisory");
+        Context context =
+                new Context().with("persistence-unit", "baton-hibernate").with("mode", "advisary");
+        assertThatThrownBy(() -> factory().validate(context))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.mode")
+                .hasMessageContaining("advisary")
+                .hasMessageContaining("table")
+                .hasMessageContaining("advisory");
     }
 
     @Test
     void theModeIsReadInAnyCaseAndTableIsTheDefault() {
-        Context advisory = new Context().with("persistence-unit", "baton-hibernate").with("mode", " Advisory ");
+        Context advisory =
+                new Context().with("persistence-unit", "baton-hibernate").with("mode", " Advisory ");
         try (LockStore store = factory().create(advisory)) {
             assertThat(((JpaLockStore) store).mode()).isEqualTo(LockMode.ADVISORY);
             assertThat(store.capabilities()).containsExactly(dev.baton.spi.StoreCapability.ENDS_WITH_CONNECTION);
         }
         try (LockStore store = factory().create(new Context().with("persistence-unit", "baton-hibernate"))) {
             assertThat(((JpaLockStore) store).mode()).isEqualTo(LockMode.TABLE);
-            assertThat(store.capabilities()).contains(dev.baton.spi.StoreCapability.PERSISTENT)
+            assertThat(store.capabilities())
+                    .contains(dev.baton.spi.StoreCapability.PERSISTENT)
                     .doesNotContain(dev.baton.spi.StoreCapability.ENDS_WITH_CONNECTION);
         }
     }
@@ -219,21 +276,25 @@ class JpaLockStoreFactoryTest {
     @Test
     void advisoryModeOnAnH2FactoryFailsTheDeployment() {
         Context context = new Context().with("mode", "advisory");
-        EntityManagerFactory h2 = new dev.baton.jpa.testing.Backend(JpaDatabase.H2,
-                dev.baton.jpa.testing.Provider.HIBERNATE).sharedFactory();
+        EntityManagerFactory h2 = new dev.baton.jpa.testing.Backend(
+                        JpaDatabase.H2, dev.baton.jpa.testing.Provider.HIBERNATE)
+                .sharedFactory();
         context.beans.put(EntityManagerFactory.class, h2);
-        assertThatThrownBy(() -> factory().validate(context)).isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.jpa.mode").hasMessageContaining("H2");
+        assertThatThrownBy(() -> factory().validate(context))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.mode")
+                .hasMessageContaining("H2");
     }
 
     @Test
     void advisoryModeOnH2FailsEveryOperationWithAConfigurationError() {
-        dev.baton.jpa.testing.Backend h2 = new dev.baton.jpa.testing.Backend(JpaDatabase.H2,
-                dev.baton.jpa.testing.Provider.ECLIPSELINK);
+        dev.baton.jpa.testing.Backend h2 =
+                new dev.baton.jpa.testing.Backend(JpaDatabase.H2, dev.baton.jpa.testing.Provider.ECLIPSELINK);
         try (JpaLockStore store = h2.store(h2.sharedFactory(), h2.tableName("advh2"), LockMode.ADVISORY)) {
             for (int i = 0; i < 2; i++) {
                 assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
-                        .isInstanceOf(LockConfigurationException.class).hasMessageContaining("H2")
+                        .isInstanceOf(LockConfigurationException.class)
+                        .hasMessageContaining("H2")
                         .hasMessageContaining("mode=table");
             }
         }

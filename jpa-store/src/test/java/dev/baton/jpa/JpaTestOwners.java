@@ -8,8 +8,7 @@ final class JpaTestOwners {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private JpaTestOwners() {
-    }
+    private JpaTestOwners() {}
 
     static String owner() {
         byte[] bytes = new byte[16];

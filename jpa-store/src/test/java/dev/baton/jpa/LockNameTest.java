@@ -17,12 +17,23 @@ class LockNameTest {
 
     @Test
     void namesHaveNoUpperCaseNoSpaceAndAtMostSixtyFourChars() {
-        List<String> keys = List.of("k", "K", "a ", "order:42", "caf\u00e9", "\ud83d\ude00", "x".repeat(500), "#%/",
+        List<String> keys = List.of(
+                "k",
+                "K",
+                "a ",
+                "order:42",
+                "caf\u00e9",
+                "\ud83d\ude00",
+                "x".repeat(500),
+                "#%/",
                 "baton#" + "0".repeat(58));
         for (String key : keys) {
             String name = LockName.of(NS, key).name();
-            assertThat(name).as("name of '%s'", key).hasSizeLessThanOrEqualTo(64)
-                    .isEqualTo(name.toLowerCase(Locale.ROOT)).doesNotContain(" ");
+            assertThat(name)
+                    .as("name of '%s'", key)
+                    .hasSizeLessThanOrEqualTo(64)
+                    .isEqualTo(name.toLowerCase(Locale.ROOT))
+                    .doesNotContain(" ");
         }
         assertThat(LockName.of(NS, "order:42").name()).isEqualTo("test.baton_locks/order:42");
         assertThat(LockName.of(NS, "x".repeat(100)).name()).startsWith("baton#").hasSize(64);
@@ -41,7 +52,9 @@ class LockNameTest {
                 loose.add(name.name().toLowerCase(Locale.ROOT).stripTrailing());
                 ids.add(name.id());
             }
-            assertThat(loose).as("names, compared case-insensitively and without trailing spaces").hasSize(keys.size());
+            assertThat(loose)
+                    .as("names, compared case-insensitively and without trailing spaces")
+                    .hasSize(keys.size());
             assertThat(ids).hasSize(keys.size());
         }
     }

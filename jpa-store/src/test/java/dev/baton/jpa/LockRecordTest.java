@@ -22,9 +22,13 @@ class LockRecordTest {
     void readsWhatTheStoreWrote(Provider provider) {
         EntityManagerFactory emf = Persistence.createEntityManagerFactory(
                 "baton-records-" + provider.name().toLowerCase(java.util.Locale.ROOT),
-                Map.of("jakarta.persistence.jdbc.url", TestDatabases.url(JpaDatabase.H2),
-                        "jakarta.persistence.jdbc.driver", "org.h2.Driver"));
-        try (JpaLockStore store = JpaLockStore.builder(emf).schemaAction(SchemaAction.CREATE).build()) {
+                Map.of(
+                        "jakarta.persistence.jdbc.url",
+                        TestDatabases.url(JpaDatabase.H2),
+                        "jakarta.persistence.jdbc.driver",
+                        "org.h2.Driver"));
+        try (JpaLockStore store =
+                JpaLockStore.builder(emf).schemaAction(SchemaAction.CREATE).build()) {
             String key = "record:" + UUID.randomUUID();
             String owner = JpaTestOwners.owner();
             long token = store.acquire(key, owner, 60_000).fencingToken();
@@ -36,14 +40,17 @@ class LockRecordTest {
                 assertThat(record.getFencingToken()).isEqualTo(token);
                 assertThat(record.getExpiresAt()).isAfter(OffsetDateTime.now().plusSeconds(30));
                 assertThat(em.createQuery("SELECT COUNT(r) FROM BatonLock r WHERE r.key = :k", Long.class)
-                        .setParameter("k", key).getSingleResult()).isEqualTo(1L);
+                                .setParameter("k", key)
+                                .getSingleResult())
+                        .isEqualTo(1L);
                 assertThat(record.getTurnWaiter()).isNull();
                 assertThat(record.getTurnUntil()).isNull();
             } finally {
                 em.close();
             }
             assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 1_000, new Turn("waiter-1", 5_000, 60_000))
-                    .isNextInTurn()).isTrue();
+                            .isNextInTurn())
+                    .isTrue();
             em = emf.createEntityManager();
             try {
                 LockRecord record = em.find(LockRecord.class, key);

@@ -28,29 +28,35 @@ class MariadbPollTest {
         try (JpaLockStore store = backend.store(table);
                 Connection c = TestDatabases.connect(JpaDatabase.MARIADB)) {
             String key = "poll:" + UUID.randomUUID();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired()).isTrue();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+                    .isTrue();
             String oldest = JpaTestOwners.owner();
             assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 0, new Turn(oldest, 60_000, 60_000))
-                    .isNextInTurn()).isTrue();
+                            .isNextInTurn())
+                    .isTrue();
             long before = nextValue(c, table);
             for (int i = 0; i < 50; i++) {
-                AcquireResult younger = store.acquire(key, JpaTestOwners.owner(), 60_000, 0,
-                        new Turn(JpaTestOwners.owner(), 10, 1_000));
+                AcquireResult younger = store.acquire(
+                        key, JpaTestOwners.owner(), 60_000, 0, new Turn(JpaTestOwners.owner(), 10, 1_000));
                 assertThat(younger.isAcquired() || younger.isNextInTurn()).isFalse();
                 assertThat(younger.remainingLeaseMillis()).isPresent();
             }
-            assertThat(nextValue(c, table)).as("the sequence after 50 refused polls: no value drawn between")
+            assertThat(nextValue(c, table))
+                    .as("the sequence after 50 refused polls: no value drawn between")
                     .isEqualTo(before + 1);
             // The turn is still the oldest waiter's, and a poll of its own (which renews it) still works.
             assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 0, new Turn(oldest, 60_100, 60_000))
-                    .isNextInTurn()).isTrue();
+                            .isNextInTurn())
+                    .isTrue();
             // An older waiter than the one in turn takes the turn over: the read leaves that to the upsert.
             String older = JpaTestOwners.owner();
             assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 0, new Turn(older, 120_000, 60_000))
-                    .isNextInTurn()).isTrue();
+                            .isNextInTurn())
+                    .isTrue();
             // The control: a plain acquisition of the held key still draws one, so the figure shows draws.
             long again = nextValue(c, table);
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired()).isFalse();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+                    .isFalse();
             assertThat(nextValue(c, table)).isEqualTo(again + 2);
         }
     }

@@ -79,17 +79,25 @@ class MigrationTest {
             EntityManagerFactory factory = factory(db);
             try (JpaLockStore store = validating(factory, table, sequence)) {
                 String owner = JpaTestOwners.owner();
-                assertThat(store.acquire("migrated", owner, 60_000).isAcquired()).isTrue();
-                assertThat(count(db, "SELECT COUNT(*) FROM " + table)).as("the store wrote to " + table).isEqualTo(1);
+                assertThat(store.acquire("migrated", owner, 60_000).isAcquired())
+                        .isTrue();
+                assertThat(count(db, "SELECT COUNT(*) FROM " + table))
+                        .as("the store wrote to " + table)
+                        .isEqualTo(1);
 
-                assertThat(tool.migrate(db, table, sequence)).as("migrations run again").isZero();
+                assertThat(tool.migrate(db, table, sequence))
+                        .as("migrations run again")
+                        .isZero();
 
-                assertThat(store.acquire("migrated", JpaTestOwners.owner(), 60_000).isAcquired())
-                        .as("still held after the second run").isFalse();
+                assertThat(store.acquire("migrated", JpaTestOwners.owner(), 60_000)
+                                .isAcquired())
+                        .as("still held after the second run")
+                        .isFalse();
                 assertThat(store.release("migrated", owner)).isTrue();
                 long first = store.acquire("next", owner, 60_000).fencingToken();
                 try (JpaLockStore restarted = validating(factory, table, sequence)) {
-                    assertThat(restarted.acquire("next2", owner, 60_000).fencingToken()).as("tokens from " + sequence)
+                    assertThat(restarted.acquire("next2", owner, 60_000).fencingToken())
+                            .as("tokens from " + sequence)
                             .isGreaterThan(first);
                 }
             } finally {
@@ -107,13 +115,16 @@ class MigrationTest {
     @EnumSource(JpaDatabase.class)
     void flywayScriptIsTheStoresDdl(JpaDatabase database) {
         String script = resource("db/baton/migration/" + database.folder() + "/V1__baton_locks.sql");
-        assertThat(script).contains("${baton_table}", "${baton_sequence}")
+        assertThat(script)
+                .contains("${baton_table}", "${baton_sequence}")
                 .doesNotContain(Dialect.DEFAULT_TABLE + " ", Dialect.DEFAULT_SEQUENCE + " ");
-        for (String[] names : new String[][] {{Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE},
-                {CUSTOM_TABLE, CUSTOM_SEQUENCE}}) {
+        for (String[] names :
+                new String[][] {{Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE}, {CUSTOM_TABLE, CUSTOM_SEQUENCE}}) {
             String replaced = script.replace("${baton_table}", names[0]).replace("${baton_sequence}", names[1]);
-            List<String> generated = DialectFactory.create(database, names[0], names[1]).createStatements();
-            assertThat(withoutComments(replaced)).as(database + " with " + names[0] + "/" + names[1])
+            List<String> generated =
+                    DialectFactory.create(database, names[0], names[1]).createStatements();
+            assertThat(withoutComments(replaced))
+                    .as(database + " with " + names[0] + "/" + names[1])
                     .isEqualTo(String.join(";\n", generated) + ";");
         }
     }
@@ -129,15 +140,22 @@ class MigrationTest {
         try (FreshDatabase db = FreshDatabase.create(database, "cat")) {
             assertThat(tool.migrate(db, "migrated_locks", "migrated_seq")).isEqualTo(1);
             EntityManagerFactory factory = factory(db);
-            try (JpaLockStore store = JpaLockStore.builder(factory).table("created_locks").sequence("created_seq")
-                    .schemaAction(SchemaAction.CREATE).build()) {
-                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired()).isTrue();
+            try (JpaLockStore store = JpaLockStore.builder(factory)
+                    .table("created_locks")
+                    .sequence("created_seq")
+                    .schemaAction(SchemaAction.CREATE)
+                    .build()) {
+                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+                        .isTrue();
             } finally {
                 factory.close();
             }
             List<String> created = Catalog.describe(db, "created_locks", "created_seq");
-            assertThat(created).as("what the catalog says").noneMatch(line -> line.startsWith("none"))
-                    .anyMatch(line -> line.matches("(?i)primary key 1 lock_key")).hasSizeGreaterThanOrEqualTo(10);
+            assertThat(created)
+                    .as("what the catalog says")
+                    .noneMatch(line -> line.startsWith("none"))
+                    .anyMatch(line -> line.matches("(?i)primary key 1 lock_key"))
+                    .hasSizeGreaterThanOrEqualTo(10);
             assertThat(Catalog.describe(db, "migrated_locks", "migrated_seq")).isEqualTo(created);
         }
     }
@@ -151,10 +169,14 @@ class MigrationTest {
     @Test
     void flywayWithoutPlaceholdersFailsNamingThem() {
         try (FreshDatabase db = FreshDatabase.create(JpaDatabase.H2, "mig")) {
-            Flyway flyway = MigrationTool.flyway(db, "x", "y").placeholders(Map.of()).load();
-            assertThatThrownBy(flyway::migrate).isInstanceOf(FlywayException.class)
-                    .hasMessageContaining("No value provided for placeholder").hasMessageContaining("baton_");
-            assertThat(count(db, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME = 'X'")).isZero();
+            Flyway flyway =
+                    MigrationTool.flyway(db, "x", "y").placeholders(Map.of()).load();
+            assertThatThrownBy(flyway::migrate)
+                    .isInstanceOf(FlywayException.class)
+                    .hasMessageContaining("No value provided for placeholder")
+                    .hasMessageContaining("baton_");
+            assertThat(count(db, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME = 'X'"))
+                    .isZero();
         }
     }
 
@@ -167,7 +189,8 @@ class MigrationTest {
         try (FreshDatabase db = FreshDatabase.create(JpaDatabase.H2, "mig")) {
             Flyway flyway = Flyway.configure().dataSource(db.dataSource()).load();
             assertThat(Stream.of(flyway.info().all()).map(MigrationInfo::getScript))
-                    .as("migrations found under classpath:db/migration").isEmpty();
+                    .as("migrations found under classpath:db/migration")
+                    .isEmpty();
         }
     }
 
@@ -185,20 +208,29 @@ class MigrationTest {
             try {
                 String owner = JpaTestOwners.owner();
                 long before;
-                try (JpaLockStore creating = JpaLockStore.builder(factory).schemaAction(SchemaAction.CREATE).build()) {
+                try (JpaLockStore creating = JpaLockStore.builder(factory)
+                        .schemaAction(SchemaAction.CREATE)
+                        .build()) {
                     before = creating.acquire("held", owner, 60_000).fencingToken();
                 }
                 if (tool == MigrationTool.FLYWAY) {
                     Flyway strict = MigrationTool.flyway(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE)
-                            .baselineOnMigrate(false).load();
-                    assertThatThrownBy(strict::migrate).isInstanceOf(FlywayException.class)
+                            .baselineOnMigrate(false)
+                            .load();
+                    assertThatThrownBy(strict::migrate)
+                            .isInstanceOf(FlywayException.class)
                             .hasMessageContaining("non-empty");
                 }
-                assertThat(tool.migrate(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE)).isEqualTo(1);
-                assertThat(tool.migrate(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE)).isZero();
+                assertThat(tool.migrate(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE))
+                        .isEqualTo(1);
+                assertThat(tool.migrate(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE))
+                        .isZero();
                 try (JpaLockStore store = validating(factory, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE)) {
-                    assertThat(store.acquire("held", JpaTestOwners.owner(), 60_000).isAcquired()).isFalse();
-                    assertThat(store.acquire("other", owner, 60_000).fencingToken()).isGreaterThan(before);
+                    assertThat(store.acquire("held", JpaTestOwners.owner(), 60_000)
+                                    .isAcquired())
+                            .isFalse();
+                    assertThat(store.acquire("other", owner, 60_000).fencingToken())
+                            .isGreaterThan(before);
                 }
             } finally {
                 factory.close();
@@ -253,8 +285,8 @@ class MigrationTest {
         private final Migrated migrated;
 
         MigratedContract(JpaDatabase database, MigrationTool tool, String table, String sequence) {
-            this.migrated = MIGRATED.computeIfAbsent(database + "|" + tool,
-                    k -> new Migrated(database, tool, table, sequence));
+            this.migrated =
+                    MIGRATED.computeIfAbsent(database + "|" + tool, k -> new Migrated(database, tool, table, sequence));
         }
 
         @Override
@@ -291,11 +323,17 @@ class MigrationTest {
     }
 
     private static JpaLockStore validating(EntityManagerFactory factory, String table, String sequence) {
-        return JpaLockStore.builder(factory).table(table).sequence(sequence).schemaAction(SchemaAction.VALIDATE).build();
+        return JpaLockStore.builder(factory)
+                .table(table)
+                .sequence(sequence)
+                .schemaAction(SchemaAction.VALIDATE)
+                .build();
     }
 
     private static long count(FreshDatabase db, String sql) {
-        try (Connection c = db.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Connection c = db.connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
@@ -305,7 +343,8 @@ class MigrationTest {
 
     /** The statements of a script as the store runs them: comment and blank lines dropped, one per ';'. */
     private static String withoutComments(String script) {
-        return script.lines().filter(line -> !line.isBlank() && !line.strip().startsWith("--"))
+        return script.lines()
+                .filter(line -> !line.isBlank() && !line.strip().startsWith("--"))
                 .collect(Collectors.joining("\n"));
     }
 

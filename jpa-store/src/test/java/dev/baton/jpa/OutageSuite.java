@@ -52,18 +52,27 @@ public abstract class OutageSuite {
                 assertThatThrownBy(() -> store.renew(held, holder, 120_000)).isInstanceOf(LockStoreException.class);
                 assertThatThrownBy(() -> store.acquire(key, failedOwner, 120_000))
                         .isInstanceOf(LockStoreException.class)
-                        .satisfies(e -> assertThat(hasCause(e, SQLException.class)).isTrue());
+                        .satisfies(
+                                e -> assertThat(hasCause(e, SQLException.class)).isTrue());
 
                 proxy.start();
                 String recoveredOwner = JpaTestOwners.owner();
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(
-                        LockStoreException.class).until(() -> store.acquire(key, recoveredOwner, 120_000).isAcquired());
-                assertThat(store.renew(held, holder, 120_000)).as("the lock taken before the outage").isTrue();
-                assertThat(store.acquire(held, JpaTestOwners.owner(), 1000).isAcquired()).isFalse();
-                assertThat(store.release(key, failedOwner)).as("the failed acquisition left nothing").isFalse();
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(200))
+                        .ignoreExceptionsInstanceOf(LockStoreException.class)
+                        .until(() -> store.acquire(key, recoveredOwner, 120_000).isAcquired());
+                assertThat(store.renew(held, holder, 120_000))
+                        .as("the lock taken before the outage")
+                        .isTrue();
+                assertThat(store.acquire(held, JpaTestOwners.owner(), 1000).isAcquired())
+                        .isFalse();
+                assertThat(store.release(key, failedOwner))
+                        .as("the failed acquisition left nothing")
+                        .isFalse();
                 assertThat(store.release(key, recoveredOwner)).isTrue();
                 assertThat(store.release(held, holder)).isTrue();
-                assertThat(store.acquire(held, JpaTestOwners.owner(), 1000).fencingToken()).isGreaterThan(token);
+                assertThat(store.acquire(held, JpaTestOwners.owner(), 1000).fencingToken())
+                        .isGreaterThan(token);
             } finally {
                 factory.close();
             }
@@ -84,15 +93,25 @@ public abstract class OutageSuite {
         try (TcpProxy proxy = TcpProxy.forJdbcUrl(backend.url())) {
             proxy.start();
             String url = proxy.rewrite(backend.url());
-            url += (url.contains("?") ? "&" : "?") + switch (backend.database()) {
-                case POSTGRESQL -> "connectTimeout=2&loginTimeout=2";
-                case MARIADB -> "connectTimeout=2000";
-                case H2 -> throw new IllegalStateException("H2 runs in memory");
-            };
-            EntityManagerFactory factory = backend.newFactory(url, Map.of("hibernate.connection.autocommit", "true",
-                    "eclipselink.session.customizer", NoReconnectRetries.class.getName()));
-            try (JpaLockStore store = JpaLockStore.builder(factory).table(table).sequence(table + "_seq")
-                    .schemaAction(SchemaAction.CREATE).statementTimeout(Duration.ofSeconds(1)).build()) {
+            url += (url.contains("?") ? "&" : "?")
+                    + switch (backend.database()) {
+                        case POSTGRESQL -> "connectTimeout=2&loginTimeout=2";
+                        case MARIADB -> "connectTimeout=2000";
+                        case H2 -> throw new IllegalStateException("H2 runs in memory");
+                    };
+            EntityManagerFactory factory = backend.newFactory(
+                    url,
+                    Map.of(
+                            "hibernate.connection.autocommit",
+                            "true",
+                            "eclipselink.session.customizer",
+                            NoReconnectRetries.class.getName()));
+            try (JpaLockStore store = JpaLockStore.builder(factory)
+                    .table(table)
+                    .sequence(table + "_seq")
+                    .schemaAction(SchemaAction.CREATE)
+                    .statementTimeout(Duration.ofSeconds(1))
+                    .build()) {
                 String held = "hole-held:" + UUID.randomUUID();
                 String holder = JpaTestOwners.owner();
                 assertThat(store.acquire(held, holder, 120_000).isAcquired()).isTrue();
@@ -100,20 +119,28 @@ public abstract class OutageSuite {
                 proxy.blackHole();
                 String key = "hole:" + UUID.randomUUID();
                 long t0 = System.nanoTime();
-                CompletableFuture<AcquireResult> call = CompletableFuture.supplyAsync(
-                        () -> store.acquire(key, JpaTestOwners.owner(), 120_000, 1_000));
+                CompletableFuture<AcquireResult> call =
+                        CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), 120_000, 1_000));
                 assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS))
                         .as("a call bounded to 1 s on a database that does not answer")
                         .isInstanceOf(ExecutionException.class)
-                        .cause().isInstanceOf(LockStoreException.class).hasMessageContaining("acquire");
+                        .cause()
+                        .isInstanceOf(LockStoreException.class)
+                        .hasMessageContaining("acquire");
                 assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0))
-                        .as("ms until the bounded call failed (bound 1 s + 2 s for the round trip)").isLessThan(10_000);
+                        .as("ms until the bounded call failed (bound 1 s + 2 s for the round trip)")
+                        .isLessThan(10_000);
 
                 proxy.heal();
                 String recovered = JpaTestOwners.owner();
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(
-                        LockStoreException.class).until(() -> store.acquire(key, recovered, 120_000, 1_000).isAcquired());
-                assertThat(store.renew(held, holder, 120_000, 1_000)).as("the lock taken before").isTrue();
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(200))
+                        .ignoreExceptionsInstanceOf(LockStoreException.class)
+                        .until(() ->
+                                store.acquire(key, recovered, 120_000, 1_000).isAcquired());
+                assertThat(store.renew(held, holder, 120_000, 1_000))
+                        .as("the lock taken before")
+                        .isTrue();
                 assertThat(store.release(key, recovered)).isTrue();
                 assertThat(store.release(held, holder)).isTrue();
             } finally {
@@ -133,34 +160,43 @@ public abstract class OutageSuite {
         try (TcpProxy proxy = TcpProxy.forJdbcUrl(backend.url())) {
             proxy.start();
             // The cut-off store's data source is set up as the README asks (on MariaDB, with the idle limit).
-            EntityManagerFactory slowFactory = backend.newFactory(proxy.rewrite(TestDatabases.lockStoreUrl(backend.url())));
-            try (JpaLockStore store = backend.store(table); JpaLockStore cutOff = backend.store(slowFactory, table)) {
+            EntityManagerFactory slowFactory =
+                    backend.newFactory(proxy.rewrite(TestDatabases.lockStoreUrl(backend.url())));
+            try (JpaLockStore store = backend.store(table);
+                    JpaLockStore cutOff = backend.store(slowFactory, table)) {
                 String key = "silent:" + UUID.randomUUID();
                 String holder = JpaTestOwners.owner();
                 assertThat(store.acquire(key, holder, 60_000).isAcquired()).isTrue();
-                assertThat(cutOff.acquire("silent-warm:" + UUID.randomUUID(), JpaTestOwners.owner(), 1_000).isAcquired())
-                        .as("the second store connects before its link turns slow").isTrue();
+                assertThat(cutOff.acquire("silent-warm:" + UUID.randomUUID(), JpaTestOwners.owner(), 1_000)
+                                .isAcquired())
+                        .as("the second store connects before its link turns slow")
+                        .isTrue();
 
                 // The second store's next upsert reaches the database; nothing after it does (its COMMIT).
                 proxy.cutToServerAfter("INSERT INTO " + table);
-                CompletableFuture<AcquireResult> late = CompletableFuture.supplyAsync(
-                        () -> cutOff.acquire(key, JpaTestOwners.owner(), 60_000, 30_000));
+                CompletableFuture<AcquireResult> late =
+                        CompletableFuture.supplyAsync(() -> cutOff.acquire(key, JpaTestOwners.owner(), 60_000, 30_000));
                 proxy.awaitCut(Duration.ofSeconds(30));
                 Thread.sleep(200); // the upsert got through: the database runs it and waits for the COMMIT
 
                 long t0 = System.nanoTime();
                 boolean renewed = store.renew(key, holder, 60_000, 2_500);
                 long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-                assertThat(renewed).as("the holder's renewal while another client's transaction sits on the key's row")
+                assertThat(renewed)
+                        .as("the holder's renewal while another client's transaction sits on the key's row")
                         .isTrue();
-                assertThat(waited).as("ms the renewal waited for the silent transaction (the server ends it after 1 s)")
+                assertThat(waited)
+                        .as("ms the renewal waited for the silent transaction (the server ends it after 1 s)")
                         .isLessThan(2_500);
 
                 assertThatThrownBy(() -> late.get(60, TimeUnit.SECONDS))
                         .as("the cut-off client's call, whose session the server ended")
-                        .isInstanceOf(ExecutionException.class).cause().isInstanceOf(LockStoreException.class);
+                        .isInstanceOf(ExecutionException.class)
+                        .cause()
+                        .isInstanceOf(LockStoreException.class);
                 proxy.heal();
-                assertThat(store.acquire(key, JpaTestOwners.owner(), 1_000).isAcquired()).as("the key is still held")
+                assertThat(store.acquire(key, JpaTestOwners.owner(), 1_000).isAcquired())
+                        .as("the key is still held")
                         .isFalse();
                 assertThat(store.release(key, holder)).as("by its holder").isTrue();
             } finally {

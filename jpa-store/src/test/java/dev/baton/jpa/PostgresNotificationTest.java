@@ -59,6 +59,7 @@ class PostgresNotificationTest {
      * relied on polling would take up to this long, half of it on average.
      */
     private static final long POLL_MILLIS = 200;
+
     private static final long MEDIAN_BOUND_MILLIS = 20;
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
@@ -92,8 +93,20 @@ class PostgresNotificationTest {
     }
 
     private LockEngine engine(LockStore store) {
-        LockEngine engine = new LockEngine(new ManagerSettings("", Optional.empty(), 30_000, 10_000, "", 0, false,
-                new PollPolicy(POLL_MILLIS, 2 * POLL_MILLIS, 0)), store, scheduler, calls, LockListener.NONE);
+        LockEngine engine = new LockEngine(
+                new ManagerSettings(
+                        "",
+                        Optional.empty(),
+                        30_000,
+                        10_000,
+                        "",
+                        0,
+                        false,
+                        new PollPolicy(POLL_MILLIS, 2 * POLL_MILLIS, 0)),
+                store,
+                scheduler,
+                calls,
+                LockListener.NONE);
         toClose.add(engine);
         return engine;
     }
@@ -125,7 +138,8 @@ class PostgresNotificationTest {
         List<Long> delays = handOffs(holder, waiter, "hand:" + UUID.randomUUID(), ROUNDS);
         assertThat(waiter.store().capabilities()).contains(StoreCapability.RELEASE_NOTIFICATION);
         assertThat(median(delays)).as("median hand-off in ms of %s", delays).isLessThan(MEDIAN_BOUND_MILLIS);
-        assertThat(delays).as("no hand-off waited for a poll (%d ms apart)", POLL_MILLIS)
+        assertThat(delays)
+                .as("no hand-off waited for a poll (%d ms apart)", POLL_MILLIS)
                 .allSatisfy(d -> assertThat(d).isLessThan(POLL_MILLIS / 2));
     }
 
@@ -137,7 +151,9 @@ class PostgresNotificationTest {
         LockEngine holder = engine(new Unnotified(store(backend, factory(backend), table)));
         LockEngine waiter = engine(new Unnotified(store(backend, factory(backend), table)));
         List<Long> delays = handOffs(holder, waiter, "poll:" + UUID.randomUUID(), 12);
-        assertThat(median(delays)).as("median hand-off in ms of %s", delays).isGreaterThanOrEqualTo(MEDIAN_BOUND_MILLIS);
+        assertThat(median(delays))
+                .as("median hand-off in ms of %s", delays)
+                .isGreaterThanOrEqualTo(MEDIAN_BOUND_MILLIS);
     }
 
     @Test
@@ -155,17 +171,21 @@ class PostgresNotificationTest {
             long before = waiterStore.releaseListener().connections();
             assertThat(waiterStore.releaseListener().listening()).isTrue();
             // every listening session of the channel: the waiter's, and the holder's if its engine subscribed too
-            assertThat(terminateListeners(channel)).as("listening sessions killed").isPositive();
+            assertThat(terminateListeners(channel))
+                    .as("listening sessions killed")
+                    .isPositive();
             // At once, before the listener is back: the waiter polls its way to the lock.
             HeldLock held = holder.acquire(key, 30_000, 10_000, true);
             Future<HeldLock> waiting = calls.submit(() -> waiter.acquire(key, 30_000, 10_000, true));
             Thread.sleep(50);
             held.close();
             waiting.get(5, TimeUnit.SECONDS).close();
-            await().atMost(Duration.ofSeconds(10)).until(() -> waiterStore.releaseListener().connections() > before
-                    && waiterStore.releaseListener().listening());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> waiterStore.releaseListener().connections() > before
+                            && waiterStore.releaseListener().listening());
             List<Long> delays = handOffs(holder, waiter, key, 5);
-            assertThat(median(delays)).as("hand-offs in ms after reconnection %d: %s", kill, delays)
+            assertThat(median(delays))
+                    .as("hand-offs in ms after reconnection %d: %s", kill, delays)
                     .isLessThan(MEDIAN_BOUND_MILLIS);
         }
     }
@@ -177,8 +197,11 @@ class PostgresNotificationTest {
         EntityManagerFactory f = factory(backend);
         JpaLockStore store = store(backend, f, table);
         RollingBack runner = new RollingBack();
-        JpaLockStore rollingBack = JpaLockStore.builder(f).table(table).sequence(table + "_seq")
-                .transactionRunner(runner).build();
+        JpaLockStore rollingBack = JpaLockStore.builder(f)
+                .table(table)
+                .sequence(table + "_seq")
+                .transactionRunner(runner)
+                .build();
         toClose.add(rollingBack);
         JpaLockStore listening = store(backend, factory(backend), table);
         listening.database();
@@ -192,7 +215,8 @@ class PostgresNotificationTest {
         assertThat(store.acquire(freed, owner, 60_000).isAcquired()).isTrue();
         rollingBack.database(); // connected with commits
         runner.rollBack = true;
-        assertThatThrownBy(() -> rollingBack.release(kept, owner)).isInstanceOf(LockStoreException.class)
+        assertThatThrownBy(() -> rollingBack.release(kept, owner))
+                .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("rolled back on purpose");
         // Notifications come in commit order: had the rolled-back one been sent, it would come first.
         assertThat(store.release(freed, owner)).isTrue();
@@ -207,11 +231,13 @@ class PostgresNotificationTest {
         String table = backend.tableName("nread");
         JpaLockStore store = store(backend, factory(backend), table);
         String key = "read:" + UUID.randomUUID();
-        assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+                .isTrue();
         // The oldest waiter holds the turn; a younger one polls without changing it.
         String oldest = JpaTestOwners.owner();
         assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 0, new Turn(oldest, 60_000, 60_000))
-                .isNextInTurn()).isTrue();
+                        .isNextInTurn())
+                .isTrue();
         boolean embedded = System.getenv(TestDatabases.POSTGRES_URL_VARIABLE) == null;
 
         try (Connection c = TestDatabases.connect(JpaDatabase.POSTGRESQL)) {
@@ -220,12 +246,13 @@ class PostgresNotificationTest {
                 AcquireResult plain = store.acquire(key, JpaTestOwners.owner(), 60_000);
                 assertThat(plain.isAcquired()).isFalse();
                 assertThat(plain.remainingLeaseMillis()).isPresent();
-                AcquireResult younger = store.acquire(key, JpaTestOwners.owner(), 60_000, 0,
-                        new Turn(JpaTestOwners.owner(), 10, 1_000));
+                AcquireResult younger = store.acquire(
+                        key, JpaTestOwners.owner(), 60_000, 0, new Turn(JpaTestOwners.owner(), 10, 1_000));
                 assertThat(younger.isAcquired() || younger.isNextInTurn()).isFalse();
             }
             assertThat(state(c, table, key, embedded))
-                    .as("row version and lock (xmin, xmax, ctid), sequence, next transaction id after 100 refused polls")
+                    .as(
+                            "row version and lock (xmin, xmax, ctid), sequence, next transaction id after 100 refused polls")
                     .isEqualTo(before);
             // The control: a write shows in the same figures.
             store.acquire("other:" + UUID.randomUUID(), JpaTestOwners.owner(), 60_000);
@@ -246,7 +273,8 @@ class PostgresNotificationTest {
                 out.add(rs.getLong(1) + "/" + rs.getBoolean(2));
             }
             if (withXids) {
-                // The next transaction id to be assigned: no transaction id at all was taken (the database is this JVM's).
+                // The next transaction id to be assigned: no transaction id at all was taken (the database is this
+                // JVM's).
                 try (ResultSet rs = st.executeQuery("SELECT txid_snapshot_xmax(txid_current_snapshot())")) {
                     rs.next();
                     out.add("next xid " + rs.getLong(1));
@@ -257,7 +285,8 @@ class PostgresNotificationTest {
     }
 
     private static int terminateListeners(String channel) throws SQLException {
-        try (Connection c = TestDatabases.connect(JpaDatabase.POSTGRESQL); Statement st = c.createStatement();
+        try (Connection c = TestDatabases.connect(JpaDatabase.POSTGRESQL);
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
                         + " WHERE query = 'LISTEN \"" + channel + "\"' AND pid <> pg_backend_pid()")) {
             rs.next();
@@ -316,7 +345,8 @@ class PostgresNotificationTest {
         volatile boolean rollBack;
 
         @Override
-        public <T> T inNewTransaction(EntityManagerFactory factory, java.util.function.Function<EntityManager, T> work) {
+        public <T> T inNewTransaction(
+                EntityManagerFactory factory, java.util.function.Function<EntityManager, T> work) {
             EntityManager em = factory.createEntityManager();
             try {
                 em.getTransaction().begin();

@@ -25,7 +25,9 @@ class ReservedWordsTest {
     void postgresql() throws Exception {
         try (Connection c = TestDatabases.connect(JpaDatabase.POSTGRESQL)) {
             IdentifierProbe probe = new IdentifierProbe(JpaDatabase.POSTGRESQL, c);
-            assertThat(probe.failure("analyse")).as("a word reserved only by PostgreSQL").isNotNull();
+            assertThat(probe.failure("analyse"))
+                    .as("a word reserved only by PostgreSQL")
+                    .isNotNull();
             check(probe);
         }
     }
@@ -35,11 +37,15 @@ class ReservedWordsTest {
         // a database of the test's own: the probe creates and drops tables named like keywords
         String database = "bt_words_" + TestDatabases.runSuffix();
         String url = TestDatabases.url(JpaDatabase.MARIADB);
-        try (Connection admin = TestDatabases.connect(JpaDatabase.MARIADB); Statement st = admin.createStatement()) {
+        try (Connection admin = TestDatabases.connect(JpaDatabase.MARIADB);
+                Statement st = admin.createStatement()) {
             st.execute("CREATE DATABASE " + database);
-            try (Connection c = DriverManager.getConnection(url.replaceFirst("^(jdbc:mariadb://[^/]+/)[^?]*", "$1" + database))) {
+            try (Connection c =
+                    DriverManager.getConnection(url.replaceFirst("^(jdbc:mariadb://[^/]+/)[^?]*", "$1" + database))) {
                 IdentifierProbe probe = new IdentifierProbe(JpaDatabase.MARIADB, c);
-                assertThat(probe.failure("accessible")).as("a word reserved only by MariaDB").isNotNull();
+                assertThat(probe.failure("accessible"))
+                        .as("a word reserved only by MariaDB")
+                        .isNotNull();
                 check(probe);
             } finally {
                 st.execute("DROP DATABASE " + database);
@@ -52,10 +58,14 @@ class ReservedWordsTest {
         try (Connection c = DriverManager.getConnection("jdbc:h2:mem:words_" + TestDatabases.runSuffix());
                 Connection pg = TestDatabases.connect(JpaDatabase.POSTGRESQL)) {
             IdentifierProbe probe = new IdentifierProbe(JpaDatabase.H2, c);
-            assertThat(probe.failure("qualify")).as("a word reserved only by H2").isNotNull();
+            assertThat(probe.failure("qualify"))
+                    .as("a word reserved only by H2")
+                    .isNotNull();
             Set<String> h2Keywords = probe.keywords();
-            assertThat(h2Keywords).as("H2's keywords are all reserved words there").allSatisfy(
-                    word -> assertThat(Identifiers.isValid(word)).as(word).isFalse());
+            assertThat(h2Keywords)
+                    .as("H2's keywords are all reserved words there")
+                    .allSatisfy(word ->
+                            assertThat(Identifiers.isValid(word)).as(word).isFalse());
             // H2 reserves exactly its keywords; PostgreSQL's non-reserved ones show that others pass
             Set<String> words = new TreeSet<>(h2Keywords);
             words.addAll(new IdentifierProbe(JpaDatabase.POSTGRESQL, pg).keywords());
@@ -69,7 +79,9 @@ class ReservedWordsTest {
 
     private static void check(IdentifierProbe probe, Set<String> keywords) {
         // the probe sees a reserved word, and a plain name passes
-        assertThat(probe.failure("order")).as("'order' in the store's statements").isNotNull();
+        assertThat(probe.failure("order"))
+                .as("'order' in the store's statements")
+                .isNotNull();
         assertThat(probe.failure("bt_plain_name")).isNull();
         assertThat(keywords).as("the database's keywords").hasSizeGreaterThan(80);
         List<String> broken = new ArrayList<>();
@@ -85,6 +97,8 @@ class ReservedWordsTest {
             }
         }
         assertThat(accepted).as("keywords that are not reserved").isGreaterThan(10);
-        assertThat(broken).as("names the store accepts that break its statements").isEmpty();
+        assertThat(broken)
+                .as("names the store accepts that break its statements")
+                .isEmpty();
     }
 }

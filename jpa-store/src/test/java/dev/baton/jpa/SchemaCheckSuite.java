@@ -1,7 +1,6 @@
 package dev.baton.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.baton.LockConfigurationException;
@@ -52,7 +51,11 @@ public abstract class SchemaCheckSuite {
      * @param change turns the shipped DDL into the broken one
      * @param mentions what the refusal must name ({@code $t}, {@code $s}: table and sequence)
      */
-    record Broken(String name, JpaDatabase database, List<String> setup, UnaryOperator<String> change,
+    record Broken(
+            String name,
+            JpaDatabase database,
+            List<String> setup,
+            UnaryOperator<String> change,
             List<String> mentions) {
 
         Broken(String name, JpaDatabase database, UnaryOperator<String> change, String... mentions) {
@@ -88,11 +91,13 @@ public abstract class SchemaCheckSuite {
     /** A table created before turns existed, and one that lost one column, on every database. */
     private static void addTurnCases(List<Broken> cases, JpaDatabase database) {
         String name = database.folder();
-        cases.add(new Broken(name + " without turn columns", database,
+        cases.add(new Broken(
+                name + " without turn columns",
+                database,
                 withoutColumns("turn_waiter", "turn_since", "turn_until"),
                 addColumns("turn_waiter", "turn_since", "turn_until")));
-        cases.add(new Broken(name + " without turn_until", database, withoutColumns("turn_until"),
-                addColumns("turn_until")));
+        cases.add(new Broken(
+                name + " without turn_until", database, withoutColumns("turn_until"), addColumns("turn_until")));
     }
 
     static List<Broken> cases() {
@@ -100,112 +105,270 @@ public abstract class SchemaCheckSuite {
         for (JpaDatabase database : JpaDatabase.values()) {
             addTurnCases(cases, database);
         }
-        cases.add(new Broken("postgresql turn_until without time zone", JpaDatabase.POSTGRESQL,
-                replace("turn_until  TIMESTAMP(6) WITH TIME ZONE", "turn_until  TIMESTAMP(6)"), "turn_until",
+        cases.add(new Broken(
+                "postgresql turn_until without time zone",
+                JpaDatabase.POSTGRESQL,
+                replace("turn_until  TIMESTAMP(6) WITH TIME ZONE", "turn_until  TIMESTAMP(6)"),
+                "turn_until",
                 "ALTER TABLE $t ALTER COLUMN turn_until TYPE TIMESTAMP(6) WITH TIME ZONE"));
-        cases.add(new Broken("mariadb turn_waiter ascii_general_ci", JpaDatabase.MARIADB,
-                replace("turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin",
-                        "turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_general_ci"), "turn_waiter",
-                "ascii_general_ci", "MODIFY turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin"));
-        cases.add(new Broken("h2 turn_since without fraction", JpaDatabase.H2,
-                replace("turn_since  TIMESTAMP(6)", "turn_since  TIMESTAMP(0)"), "turn_since",
+        cases.add(new Broken(
+                "mariadb turn_waiter ascii_general_ci",
+                JpaDatabase.MARIADB,
+                replace(
+                        "turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin",
+                        "turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_general_ci"),
+                "turn_waiter",
+                "ascii_general_ci",
+                "MODIFY turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin"));
+        cases.add(new Broken(
+                "h2 turn_since without fraction",
+                JpaDatabase.H2,
+                replace("turn_since  TIMESTAMP(6)", "turn_since  TIMESTAMP(0)"),
+                "turn_since",
                 "ALTER TABLE $t ALTER COLUMN turn_since SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE"));
         JpaDatabase pg = JpaDatabase.POSTGRESQL;
-        cases.add(new Broken("postgresql sequence CACHE 50", pg, replace("CACHE 1", "CACHE 50"),
-                "$s", "CACHE 50", "ALTER SEQUENCE $s CACHE 1"));
-        cases.add(new Broken("postgresql sequence INCREMENT BY -1", pg,
-                replace("START WITH 1 INCREMENT BY 1", "START WITH -1 INCREMENT BY -1"), "$s", "INCREMENT BY -1",
+        cases.add(new Broken(
+                "postgresql sequence CACHE 50",
+                pg,
+                replace("CACHE 1", "CACHE 50"),
+                "$s",
+                "CACHE 50",
+                "ALTER SEQUENCE $s CACHE 1"));
+        cases.add(new Broken(
+                "postgresql sequence INCREMENT BY -1",
+                pg,
+                replace("START WITH 1 INCREMENT BY 1", "START WITH -1 INCREMENT BY -1"),
+                "$s",
+                "INCREMENT BY -1",
                 "INCREMENT BY 1"));
-        cases.add(new Broken("postgresql sequence CYCLE", pg, replace("NO CYCLE", "MAXVALUE 1000000 CYCLE"),
-                "$s", "CYCLE", "NO CYCLE"));
-        cases.add(new Broken("postgresql key column CHAR(500)", pg,
-                replace("lock_key   VARCHAR(500)", "lock_key   CHAR(500)"), "lock_key", "character(500)",
+        cases.add(new Broken(
+                "postgresql sequence CYCLE",
+                pg,
+                replace("NO CYCLE", "MAXVALUE 1000000 CYCLE"),
+                "$s",
+                "CYCLE",
+                "NO CYCLE"));
+        cases.add(new Broken(
+                "postgresql key column CHAR(500)",
+                pg,
+                replace("lock_key   VARCHAR(500)", "lock_key   CHAR(500)"),
+                "lock_key",
+                "character(500)",
                 "ALTER TABLE $t ALTER COLUMN lock_key TYPE VARCHAR(500) COLLATE \"C\""));
-        cases.add(new Broken("postgresql key column VARCHAR(100)", pg,
-                replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR(100)"), "lock_key", "character varying(100)",
+        cases.add(new Broken(
+                "postgresql key column VARCHAR(100)",
+                pg,
+                replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR(100)"),
+                "lock_key",
+                "character varying(100)",
                 "500"));
-        cases.add(new Broken("postgresql expiry without fraction", pg,
-                replace("expires_at TIMESTAMP(6)", "expires_at TIMESTAMP(0)"), "expires_at",
-                "timestamp(0) with time zone", "TYPE TIMESTAMP(6) WITH TIME ZONE"));
-        cases.add(new Broken("postgresql expiry without time zone", pg,
-                replace("TIMESTAMP(6) WITH TIME ZONE", "TIMESTAMP(6) WITHOUT TIME ZONE"), "expires_at",
-                "timestamp(6) without time zone", "TYPE TIMESTAMP(6) WITH TIME ZONE"));
-        cases.add(new Broken("postgresql token INTEGER", pg, replace("token      BIGINT", "token      INTEGER"),
-                "token", "integer", "TYPE BIGINT"));
-        cases.add(new Broken("postgresql no primary key", pg, replace(" NOT NULL PRIMARY KEY", " NOT NULL"),
-                "primary key", "ADD PRIMARY KEY (lock_key)"));
-        cases.add(new Broken("postgresql owner VARCHAR(20)", pg,
-                replace("owner      VARCHAR(64)", "owner      VARCHAR(20)"), "owner", "64"));
-        cases.add(new Broken("postgresql unlogged table", pg, replace("CREATE TABLE", "CREATE UNLOGGED TABLE"),
-                "UNLOGGED", "ALTER TABLE $t SET LOGGED"));
-        cases.add(new Broken("postgresql key column with a non-deterministic collation", pg,
+        cases.add(new Broken(
+                "postgresql expiry without fraction",
+                pg,
+                replace("expires_at TIMESTAMP(6)", "expires_at TIMESTAMP(0)"),
+                "expires_at",
+                "timestamp(0) with time zone",
+                "TYPE TIMESTAMP(6) WITH TIME ZONE"));
+        cases.add(new Broken(
+                "postgresql expiry without time zone",
+                pg,
+                replace("TIMESTAMP(6) WITH TIME ZONE", "TIMESTAMP(6) WITHOUT TIME ZONE"),
+                "expires_at",
+                "timestamp(6) without time zone",
+                "TYPE TIMESTAMP(6) WITH TIME ZONE"));
+        cases.add(new Broken(
+                "postgresql token INTEGER",
+                pg,
+                replace("token      BIGINT", "token      INTEGER"),
+                "token",
+                "integer",
+                "TYPE BIGINT"));
+        cases.add(new Broken(
+                "postgresql no primary key",
+                pg,
+                replace(" NOT NULL PRIMARY KEY", " NOT NULL"),
+                "primary key",
+                "ADD PRIMARY KEY (lock_key)"));
+        cases.add(new Broken(
+                "postgresql owner VARCHAR(20)",
+                pg,
+                replace("owner      VARCHAR(64)", "owner      VARCHAR(20)"),
+                "owner",
+                "64"));
+        cases.add(new Broken(
+                "postgresql unlogged table",
+                pg,
+                replace("CREATE TABLE", "CREATE UNLOGGED TABLE"),
+                "UNLOGGED",
+                "ALTER TABLE $t SET LOGGED"));
+        cases.add(new Broken(
+                "postgresql key column with a non-deterministic collation",
+                pg,
                 List.of("CREATE COLLATION IF NOT EXISTS $t_ci (provider = icu, locale = 'und-u-ks-level2',"
                         + " deterministic = false)"),
                 replace("COLLATE \"C\" NOT NULL PRIMARY KEY", "COLLATE $t_ci NOT NULL PRIMARY KEY"),
                 List.of("lock_key", "$t_ci", "non-deterministic", "COLLATE \"C\"")));
-        cases.add(new Broken("postgresql key column with a linguistic (ICU) collation", pg,
+        cases.add(new Broken(
+                "postgresql key column with a linguistic (ICU) collation",
+                pg,
                 replace("COLLATE \"C\" NOT NULL PRIMARY KEY", "COLLATE \"und-x-icu\" NOT NULL PRIMARY KEY"),
-                "lock_key", "und-x-icu", "COLLATE \"C\""));
-        cases.add(new Broken("postgresql owner with a non-deterministic collation", pg,
+                "lock_key",
+                "und-x-icu",
+                "COLLATE \"C\""));
+        cases.add(new Broken(
+                "postgresql owner with a non-deterministic collation",
+                pg,
                 List.of("CREATE COLLATION IF NOT EXISTS $t_ci (provider = icu, locale = 'und-u-ks-level2',"
                         + " deterministic = false)"),
                 replace("VARCHAR(64)  COLLATE \"C\"", "VARCHAR(64)  COLLATE $t_ci"),
                 List.of("owner", "$t_ci", "non-deterministic")));
 
         JpaDatabase maria = JpaDatabase.MARIADB;
-        cases.add(new Broken("mariadb key column utf8mb4_bin (PAD SPACE)", maria,
-                replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_bin"), "lock_key", "utf8mb4_bin",
+        cases.add(new Broken(
+                "mariadb key column utf8mb4_bin (PAD SPACE)",
+                maria,
+                replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_bin"),
+                "lock_key",
+                "utf8mb4_bin",
                 "MODIFY lock_key VARCHAR(500) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL"));
-        cases.add(new Broken("mariadb key column utf8mb4_general_ci", maria,
-                replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_general_ci"), "lock_key", "utf8mb4_general_ci",
+        cases.add(new Broken(
+                "mariadb key column utf8mb4_general_ci",
+                maria,
+                replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_general_ci"),
+                "lock_key",
+                "utf8mb4_general_ci",
                 "utf8mb4_nopad_bin"));
-        cases.add(new Broken("mariadb key column utf8mb3", maria,
-                replace("CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin", "CHARACTER SET utf8mb3 COLLATE utf8mb3_nopad_bin"),
-                "lock_key", "utf8mb3", "utf8mb4_nopad_bin"));
-        cases.add(new Broken("mariadb key column VARCHAR(100)", maria,
-                replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR(100)"), "lock_key", "500"));
-        cases.add(new Broken("mariadb expiry DATETIME without fraction", maria,
-                replace("DATETIME(6)", "DATETIME"), "expires_at", "datetime", "MODIFY expires_at DATETIME(6) NOT NULL"));
-        cases.add(new Broken("mariadb expiry TIMESTAMP(6)", maria,
-                replace("DATETIME(6)", "TIMESTAMP(6)"), "expires_at", "timestamp", "DATETIME(6)"));
-        cases.add(new Broken("mariadb token INT", maria, replace("token      BIGINT", "token      INT"), "token",
+        cases.add(new Broken(
+                "mariadb key column utf8mb3",
+                maria,
+                replace(
+                        "CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin",
+                        "CHARACTER SET utf8mb3 COLLATE utf8mb3_nopad_bin"),
+                "lock_key",
+                "utf8mb3",
+                "utf8mb4_nopad_bin"));
+        cases.add(new Broken(
+                "mariadb key column VARCHAR(100)",
+                maria,
+                replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR(100)"),
+                "lock_key",
+                "500"));
+        cases.add(new Broken(
+                "mariadb expiry DATETIME without fraction",
+                maria,
+                replace("DATETIME(6)", "DATETIME"),
+                "expires_at",
+                "datetime",
+                "MODIFY expires_at DATETIME(6) NOT NULL"));
+        cases.add(new Broken(
+                "mariadb expiry TIMESTAMP(6)",
+                maria,
+                replace("DATETIME(6)", "TIMESTAMP(6)"),
+                "expires_at",
+                "timestamp",
+                "DATETIME(6)"));
+        cases.add(new Broken(
+                "mariadb token INT",
+                maria,
+                replace("token      BIGINT", "token      INT"),
+                "token",
                 "MODIFY token BIGINT NOT NULL"));
-        cases.add(new Broken("mariadb owner ascii_general_ci", maria,
-                replace("COLLATE ascii_bin", "COLLATE ascii_general_ci"), "owner", "ascii_general_ci", "ascii_bin"));
-        cases.add(new Broken("mariadb no primary key", maria,
-                ddl -> ddl.replaceAll(",\\s*PRIMARY KEY \\(lock_key\\)", ""), "primary key", "ADD PRIMARY KEY (lock_key)"));
-        cases.add(new Broken("mariadb primary key on a prefix", maria,
-                replace("PRIMARY KEY (lock_key)", "PRIMARY KEY (lock_key(100))"), "prefix", "100"));
-        cases.add(new Broken("mariadb another unique key", maria,
+        cases.add(new Broken(
+                "mariadb owner ascii_general_ci",
+                maria,
+                replace("COLLATE ascii_bin", "COLLATE ascii_general_ci"),
+                "owner",
+                "ascii_general_ci",
+                "ascii_bin"));
+        cases.add(new Broken(
+                "mariadb no primary key",
+                maria,
+                ddl -> ddl.replaceAll(",\\s*PRIMARY KEY \\(lock_key\\)", ""),
+                "primary key",
+                "ADD PRIMARY KEY (lock_key)"));
+        cases.add(new Broken(
+                "mariadb primary key on a prefix",
+                maria,
+                replace("PRIMARY KEY (lock_key)", "PRIMARY KEY (lock_key(100))"),
+                "prefix",
+                "100"));
+        cases.add(new Broken(
+                "mariadb another unique key",
+                maria,
                 replace("PRIMARY KEY (lock_key)", "PRIMARY KEY (lock_key), UNIQUE KEY $t_owner (owner)"),
-                "$t_owner", "DROP INDEX `$t_owner`"));
-        cases.add(new Broken("mariadb MEMORY table", maria, replace("ENGINE = InnoDB", "ENGINE = MEMORY"),
-                "MEMORY", "ENGINE = InnoDB"));
-        cases.add(new Broken("mariadb sequence CYCLE", maria, replace("NOCYCLE", "MAXVALUE 1000000 CYCLE"), "$s",
-                "CYCLE", "NOCYCLE"));
-        cases.add(new Broken("mariadb sequence INCREMENT BY 0", maria,
-                replace("INCREMENT BY 1", "INCREMENT BY 0"), "$s", "INCREMENT BY 0", "INCREMENT BY 1"));
-        cases.add(new Broken("mariadb sequence INCREMENT BY -1", maria,
+                "$t_owner",
+                "DROP INDEX `$t_owner`"));
+        cases.add(new Broken(
+                "mariadb MEMORY table",
+                maria,
+                replace("ENGINE = InnoDB", "ENGINE = MEMORY"),
+                "MEMORY",
+                "ENGINE = InnoDB"));
+        cases.add(new Broken(
+                "mariadb sequence CYCLE",
+                maria,
+                replace("NOCYCLE", "MAXVALUE 1000000 CYCLE"),
+                "$s",
+                "CYCLE",
+                "NOCYCLE"));
+        cases.add(new Broken(
+                "mariadb sequence INCREMENT BY 0",
+                maria,
+                replace("INCREMENT BY 1", "INCREMENT BY 0"),
+                "$s",
+                "INCREMENT BY 0",
+                "INCREMENT BY 1"));
+        cases.add(new Broken(
+                "mariadb sequence INCREMENT BY -1",
+                maria,
                 replace("START WITH 1 INCREMENT BY 1", "START WITH -1 INCREMENT BY -1 MINVALUE -1000000 MAXVALUE -1"),
-                "$s", "INCREMENT BY -1", "INCREMENT BY 1"));
+                "$s",
+                "INCREMENT BY -1",
+                "INCREMENT BY 1"));
 
         JpaDatabase h2 = JpaDatabase.H2;
-        cases.add(new Broken("h2 key column VARCHAR_IGNORECASE", h2,
-                replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR_IGNORECASE(500)"), "lock_key",
-                "VARCHAR_IGNORECASE", "ALTER TABLE $t ALTER COLUMN lock_key SET DATA TYPE VARCHAR(500)"));
-        cases.add(new Broken("h2 key column CHAR(500)", h2, replace("lock_key   VARCHAR(500)", "lock_key   CHAR(500)"),
-                "lock_key", "CHARACTER", "VARCHAR(500)"));
-        cases.add(new Broken("h2 expiry without fraction", h2,
-                replace("TIMESTAMP(6) WITH TIME ZONE", "TIMESTAMP(0) WITH TIME ZONE"), "expires_at", "TIMESTAMP(6) WITH TIME ZONE"));
-        cases.add(new Broken("h2 expiry without time zone", h2,
-                replace("TIMESTAMP(6) WITH TIME ZONE", "TIMESTAMP(6)"), "expires_at", "TIMESTAMP(6) WITH TIME ZONE"));
-        cases.add(new Broken("h2 token INTEGER", h2, replace("token      BIGINT", "token      INTEGER"), "token", "BIGINT"));
-        cases.add(new Broken("h2 no primary key", h2, replace(" NOT NULL PRIMARY KEY", " NOT NULL"), "primary key",
+        cases.add(new Broken(
+                "h2 key column VARCHAR_IGNORECASE",
+                h2,
+                replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR_IGNORECASE(500)"),
+                "lock_key",
+                "VARCHAR_IGNORECASE",
+                "ALTER TABLE $t ALTER COLUMN lock_key SET DATA TYPE VARCHAR(500)"));
+        cases.add(new Broken(
+                "h2 key column CHAR(500)",
+                h2,
+                replace("lock_key   VARCHAR(500)", "lock_key   CHAR(500)"),
+                "lock_key",
+                "CHARACTER",
+                "VARCHAR(500)"));
+        cases.add(new Broken(
+                "h2 expiry without fraction",
+                h2,
+                replace("TIMESTAMP(6) WITH TIME ZONE", "TIMESTAMP(0) WITH TIME ZONE"),
+                "expires_at",
+                "TIMESTAMP(6) WITH TIME ZONE"));
+        cases.add(new Broken(
+                "h2 expiry without time zone",
+                h2,
+                replace("TIMESTAMP(6) WITH TIME ZONE", "TIMESTAMP(6)"),
+                "expires_at",
+                "TIMESTAMP(6) WITH TIME ZONE"));
+        cases.add(new Broken(
+                "h2 token INTEGER", h2, replace("token      BIGINT", "token      INTEGER"), "token", "BIGINT"));
+        cases.add(new Broken(
+                "h2 no primary key",
+                h2,
+                replace(" NOT NULL PRIMARY KEY", " NOT NULL"),
+                "primary key",
                 "ADD PRIMARY KEY (lock_key)"));
-        cases.add(new Broken("h2 sequence CYCLE", h2, replace("NO CYCLE", "MAXVALUE 1000000 CYCLE"), "$s", "CYCLE",
-                "NO CYCLE"));
-        cases.add(new Broken("h2 sequence INCREMENT BY -1", h2,
-                replace("START WITH 1 INCREMENT BY 1", "START WITH -1 INCREMENT BY -1"), "$s", "INCREMENT BY -1",
+        cases.add(new Broken(
+                "h2 sequence CYCLE", h2, replace("NO CYCLE", "MAXVALUE 1000000 CYCLE"), "$s", "CYCLE", "NO CYCLE"));
+        cases.add(new Broken(
+                "h2 sequence INCREMENT BY -1",
+                h2,
+                replace("START WITH 1 INCREMENT BY 1", "START WITH -1 INCREMENT BY -1"),
+                "$s",
+                "INCREMENT BY -1",
                 "INCREMENT BY 1"));
         return cases;
     }
@@ -213,7 +376,8 @@ public abstract class SchemaCheckSuite {
     @TestFactory
     Stream<DynamicTest> brokenSchemasAreRefusedUnderEverySchemaActionWithTheFix() {
         Backend backend = backend();
-        List<Broken> mine = cases().stream().filter(c -> c.database() == backend.database()).toList();
+        List<Broken> mine =
+                cases().stream().filter(c -> c.database() == backend.database()).toList();
         assertThat(mine).isNotEmpty();
         return mine.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> refusedThenFixed(backend, c)));
     }
@@ -227,11 +391,13 @@ public abstract class SchemaCheckSuite {
             for (SchemaAction action : SchemaAction.values()) {
                 try (JpaLockStore store = store(backend.sharedFactory(), table, action)) {
                     Throwable thrown = catchFirstOperation(store);
-                    assertThat(thrown).as("%s under schema-action %s", broken.name(), action)
+                    assertThat(thrown)
+                            .as("%s under schema-action %s", broken.name(), action)
                             .isInstanceOf(LockConfigurationException.class);
                     message = thrown.getMessage();
                     for (String mention : broken.mentions()) {
-                        assertThat(message).as("%s under %s", broken.name(), action)
+                        assertThat(message)
+                                .as("%s under %s", broken.name(), action)
                                 .contains(mention.replace("$t", table).replace("$s", sequence));
                     }
                     // a refused store never half-connects: its next operation checks again, and is refused again
@@ -245,7 +411,9 @@ public abstract class SchemaCheckSuite {
                 try (JpaLockStore store = store(backend.sharedFactory(), table, action)) {
                     String key = "fixed:" + UUID.randomUUID();
                     String owner = JpaTestOwners.owner();
-                    assertThat(store.acquire(key, owner, 10_000).isAcquired()).as("after %s", fixes).isTrue();
+                    assertThat(store.acquire(key, owner, 10_000).isAcquired())
+                            .as("after %s", fixes)
+                            .isTrue();
                     assertThat(store.release(key, owner)).isTrue();
                 }
             }
@@ -258,12 +426,15 @@ public abstract class SchemaCheckSuite {
     void theShippedSchemaPassesUnderEveryAction() {
         Backend backend = backend();
         String table = backend.tableName("shipped");
-        backend.execute(DialectFactory.create(backend.database(), table, table + "_seq").createStatements()
+        backend.execute(DialectFactory.create(backend.database(), table, table + "_seq")
+                .createStatements()
                 .toArray(String[]::new));
         for (SchemaAction action : SchemaAction.values()) {
             try (JpaLockStore store = store(backend.sharedFactory(), table, action)) {
-                assertThat(store.acquire("shipped:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000).isAcquired())
-                        .as(action.name()).isTrue();
+                assertThat(store.acquire("shipped:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000)
+                                .isAcquired())
+                        .as(action.name())
+                        .isTrue();
             }
         }
     }
@@ -297,7 +468,8 @@ public abstract class SchemaCheckSuite {
                 try {
                     result = store.acquire(key, owner, 30_000);
                 } catch (LockConfigurationException refused) {
-                    assertThat(backend.database()).as("only PostgreSQL's sequence cache is per session")
+                    assertThat(backend.database())
+                            .as("only PostgreSQL's sequence cache is per session")
                             .isEqualTo(JpaDatabase.POSTGRESQL);
                     assertThat(refused).hasMessageContaining("CACHE 50");
                     return;
@@ -306,8 +478,12 @@ public abstract class SchemaCheckSuite {
                 tokens.add(result.fencingToken());
                 assertThat(store.release(key, owner)).isTrue();
             }
-            assertThat(tokens).as("tokens of one key, two instances taking turns").isSorted().doesNotHaveDuplicates();
-            assertThat(backend.database()).as("PostgreSQL must refuse a sequence with CACHE 50; tokens were %s", tokens)
+            assertThat(tokens)
+                    .as("tokens of one key, two instances taking turns")
+                    .isSorted()
+                    .doesNotHaveDuplicates();
+            assertThat(backend.database())
+                    .as("PostgreSQL must refuse a sequence with CACHE 50; tokens were %s", tokens)
                     .isNotEqualTo(JpaDatabase.POSTGRESQL);
         } finally {
             one.close();
@@ -350,8 +526,12 @@ public abstract class SchemaCheckSuite {
                     takenOver.add("round " + round + ": taken over after " + elapsedMillis + " ms");
                 }
             }
-            assertThat(takenOver).as("fresh %d ms leases taken by a second owner at once", ttl).isEmpty();
-            assertThat(backend.database()).as("a seconds-only expiry must be refused").isNotEqualTo(JpaDatabase.MARIADB);
+            assertThat(takenOver)
+                    .as("fresh %d ms leases taken by a second owner at once", ttl)
+                    .isEmpty();
+            assertThat(backend.database())
+                    .as("a seconds-only expiry must be refused")
+                    .isNotEqualTo(JpaDatabase.MARIADB);
         }
     }
 
@@ -363,16 +543,27 @@ public abstract class SchemaCheckSuite {
     void keysThatDifferByCaseOrTrailingSpaceAreTwoLocksOrTheTableIsRefused() throws Exception {
         Backend backend = backend();
         List<Broken> merging = switch (backend.database()) {
-            case POSTGRESQL -> List.of(new Broken("ci", backend.database(),
-                    List.of("CREATE COLLATION IF NOT EXISTS $t_ci (provider = icu, locale = 'und-u-ks-level2',"
-                            + " deterministic = false)"),
-                    replace("COLLATE \"C\" NOT NULL PRIMARY KEY", "COLLATE $t_ci NOT NULL PRIMARY KEY"), List.of()));
-            case MARIADB -> List.of(
-                    new Broken("bin", backend.database(), replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_bin")),
-                    new Broken("ci", backend.database(),
-                            replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_general_ci")));
-            case H2 -> List.of(new Broken("ci", backend.database(),
-                    replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR_IGNORECASE(500)")));
+            case POSTGRESQL ->
+                List.of(new Broken(
+                        "ci",
+                        backend.database(),
+                        List.of("CREATE COLLATION IF NOT EXISTS $t_ci (provider = icu, locale = 'und-u-ks-level2',"
+                                + " deterministic = false)"),
+                        replace("COLLATE \"C\" NOT NULL PRIMARY KEY", "COLLATE $t_ci NOT NULL PRIMARY KEY"),
+                        List.of()));
+            case MARIADB ->
+                List.of(
+                        new Broken(
+                                "bin", backend.database(), replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_bin")),
+                        new Broken(
+                                "ci",
+                                backend.database(),
+                                replace("COLLATE utf8mb4_nopad_bin", "COLLATE utf8mb4_general_ci")));
+            case H2 ->
+                List.of(new Broken(
+                        "ci",
+                        backend.database(),
+                        replace("lock_key   VARCHAR(500)", "lock_key   VARCHAR_IGNORECASE(500)")));
         };
         for (Broken broken : merging) {
             String table = tableFor(backend, "merge " + broken.name());
@@ -389,8 +580,10 @@ public abstract class SchemaCheckSuite {
                     }
                     assertThat(first.isAcquired()).isTrue();
                     for (String other : new String[] {base.toUpperCase(Locale.ROOT), base + " "}) {
-                        assertThat(store.acquire(other, JpaTestOwners.owner(), 30_000).isAcquired())
-                                .as("'%s' after '%s' was taken, on a %s key column", other, base, broken.name()).isTrue();
+                        assertThat(store.acquire(other, JpaTestOwners.owner(), 30_000)
+                                        .isAcquired())
+                                .as("'%s' after '%s' was taken, on a %s key column", other, base, broken.name())
+                                .isTrue();
                     }
                 }
             } finally {
@@ -425,7 +618,8 @@ public abstract class SchemaCheckSuite {
                 throw new AssertionError("expected a refusal naming the primary key, got " + failed, failed);
             }
             assertThat(first.isAcquired()).isTrue();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 30_000).isAcquired()).as("a second holder of " + key)
+            assertThat(store.acquire(key, JpaTestOwners.owner(), 30_000).isAcquired())
+                    .as("a second holder of " + key)
                     .isFalse();
             fail("a table without primary key was accepted");
         }
@@ -435,12 +629,18 @@ public abstract class SchemaCheckSuite {
 
     private static String tableFor(Backend backend, String name) {
         String purpose = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "");
-        purpose = purpose.length() <= 16 ? purpose : purpose.substring(0, 10) + Integer.toHexString(name.hashCode() & 0xfffff);
+        purpose = purpose.length() <= 16
+                ? purpose
+                : purpose.substring(0, 10) + Integer.toHexString(name.hashCode() & 0xfffff);
         return backend.tableName(purpose);
     }
 
     private static JpaLockStore store(EntityManagerFactory factory, String table, SchemaAction action) {
-        return JpaLockStore.builder(factory).table(table).sequence(table + "_seq").schemaAction(action).build();
+        return JpaLockStore.builder(factory)
+                .table(table)
+                .sequence(table + "_seq")
+                .schemaAction(action)
+                .build();
     }
 
     private static Throwable catchFirstOperation(JpaLockStore store) {
@@ -457,19 +657,23 @@ public abstract class SchemaCheckSuite {
         for (String s : broken.setup()) {
             sql.add(s.replace("$t", table));
         }
-        for (String s : DialectFactory.create(backend.database(), table, table + "_seq").createStatements()) {
+        for (String s :
+                DialectFactory.create(backend.database(), table, table + "_seq").createStatements()) {
             sql.add(broken.change().apply(s.replace("$t", table)).replace("$t", table));
         }
         // the change must have applied to one of the statements: compare with the shipped ones
-        List<String> shipped = DialectFactory.create(backend.database(), table, table + "_seq").createStatements();
-        if (broken.change() != null && sql.subList(broken.setup().size(), sql.size()).equals(shipped)) {
+        List<String> shipped =
+                DialectFactory.create(backend.database(), table, table + "_seq").createStatements();
+        if (broken.change() != null
+                && sql.subList(broken.setup().size(), sql.size()).equals(shipped)) {
             throw new IllegalStateException(broken.name() + " changed nothing");
         }
         backend.execute(sql.toArray(String[]::new));
     }
 
     private static void dropQuietly(Backend backend, String table, Broken broken) {
-        try (Connection c = TestDatabases.connect(backend.database()); Statement st = c.createStatement()) {
+        try (Connection c = TestDatabases.connect(backend.database());
+                Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS " + table);
             st.execute("DROP SEQUENCE IF EXISTS " + table + "_seq");
             if (!broken.setup().isEmpty() && backend.database() == JpaDatabase.POSTGRESQL) {

@@ -22,24 +22,28 @@ public abstract class SchemaSuite {
     void createRacesAreHarmlessAndValidateChecks() throws Exception {
         Backend backend = backend();
         String table = backend.tableName("schema");
-        JpaLockStore.Builder validating = JpaLockStore.builder(backend.sharedFactory()).table(table)
-                .sequence(table + "_seq").schemaAction(SchemaAction.VALIDATE);
+        JpaLockStore.Builder validating = JpaLockStore.builder(backend.sharedFactory())
+                .table(table)
+                .sequence(table + "_seq")
+                .schemaAction(SchemaAction.VALIDATE);
         try (JpaLockStore store = validating.build()) {
             assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
-                    .isInstanceOf(LockStoreException.class).hasMessageContaining("validate");
+                    .isInstanceOf(LockStoreException.class)
+                    .hasMessageContaining("validate");
         }
 
         List<JpaLockStore> stores = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             stores.add(backend.store(table));
         }
-        Queue<Throwable> errors = Concurrently.run(stores.size(),
-                i -> stores.get(i).acquire("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000));
+        Queue<Throwable> errors = Concurrently.run(
+                stores.size(), i -> stores.get(i).acquire("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000));
         stores.forEach(JpaLockStore::close);
         assertThat(errors).isEmpty();
 
         try (JpaLockStore store = validating.build()) {
-            assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired()).isTrue();
+            assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+                    .isTrue();
         }
     }
 }

@@ -35,12 +35,15 @@ class SeveralFactoriesTest {
 
     /** A factory no lock may touch: the application's own units. */
     static EntityManagerFactory untouchable(String unit) {
-        return (EntityManagerFactory) Proxy.newProxyInstance(SeveralFactoriesTest.class.getClassLoader(),
-                new Class<?>[] {EntityManagerFactory.class}, (proxy, method, args) -> {
+        return (EntityManagerFactory) Proxy.newProxyInstance(
+                SeveralFactoriesTest.class.getClassLoader(),
+                new Class<?>[] {EntityManagerFactory.class},
+                (proxy, method, args) -> {
                     if (method.getName().equals("toString")) {
                         return "factory of unit " + unit;
                     }
-                    throw new AssertionError("the lock store used the " + unit + " unit's factory (" + method.getName() + ")");
+                    throw new AssertionError(
+                            "the lock store used the " + unit + " unit's factory (" + method.getName() + ")");
                 });
     }
 
@@ -81,12 +84,16 @@ class SeveralFactoriesTest {
     }
 
     private static Weld weld(Class<?>... beans) {
-        return new Weld().disableDiscovery().addExtensions(new BatonExtension(), new ConfigExtension()).addBeanClasses(beans);
+        return new Weld()
+                .disableDiscovery()
+                .addExtensions(new BatonExtension(), new ConfigExtension())
+                .addBeanClasses(beans);
     }
 
     @Test
     void theStoreTakesTheFactoryMarkedForLocks() {
-        try (WeldContainer container = weld(ContainerUnits.class, LockStoreUnit.class).initialize()) {
+        try (WeldContainer container =
+                weld(ContainerUnits.class, LockStoreUnit.class).initialize()) {
             Locks locks = container.select(Locks.class).get();
             String key = "several:" + UUID.randomUUID();
             try (Lock lock = locks.acquire(key)) {

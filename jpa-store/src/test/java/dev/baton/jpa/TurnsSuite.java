@@ -79,15 +79,22 @@ public abstract class TurnsSuite {
             assertThat(store.release(key, holder)).isTrue();
 
             AcquireResult plain = store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000);
-            assertThat(plain.isAcquired()).as("a plain acquisition of a free key with a live turn").isFalse();
+            assertThat(plain.isAcquired())
+                    .as("a plain acquisition of a free key with a live turn")
+                    .isFalse();
             assertThat(plain.isNextInTurn()).isFalse();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE).isAcquired()).isFalse();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE).isAcquired())
+                    .isFalse();
 
-            AcquireResult younger = store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000,
-                    new Turn(waiter(), 10, KEEP));
-            assertThat(younger.isAcquired()).as("a younger waiter of a free key with a live turn").isFalse();
+            AcquireResult younger =
+                    store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, new Turn(waiter(), 10, KEEP));
+            assertThat(younger.isAcquired())
+                    .as("a younger waiter of a free key with a live turn")
+                    .isFalse();
             assertThat(younger.isNextInTurn()).isFalse();
-            assertThat(younger.remainingLeaseMillis()).as("the key is free: no holder's lease").isEmpty();
+            assertThat(younger.remainingLeaseMillis())
+                    .as("the key is free: no holder's lease")
+                    .isEmpty();
 
             String owner = JpaTestOwners.owner();
             AcquireResult taken = store.acquire(key, owner, LONG_LEASE, 1_000, first);
@@ -106,21 +113,34 @@ public abstract class TurnsSuite {
 
             Turn young = new Turn(waiter(), 10, KEEP);
             Turn old = new Turn(waiter(), 60_000, KEEP);
-            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, young).isNextInTurn()).isTrue();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, young).isNextInTurn())
-                    .as("its own turn, renewed").isTrue();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, old).isNextInTurn())
-                    .as("the older waiter takes the turn").isTrue();
-            AcquireResult youngAgain = store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000,
-                    new Turn(young.waiter(), 50, KEEP));
-            assertThat(youngAgain.isNextInTurn()).as("the younger one lost it: %s", youngAgain).isFalse();
-            assertThat(youngAgain.remainingLeaseMillis()).as("held: the holder's lease").isPresent();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, young)
+                            .isNextInTurn())
+                    .isTrue();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, young)
+                            .isNextInTurn())
+                    .as("its own turn, renewed")
+                    .isTrue();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, old)
+                            .isNextInTurn())
+                    .as("the older waiter takes the turn")
+                    .isTrue();
+            AcquireResult youngAgain =
+                    store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, new Turn(young.waiter(), 50, KEEP));
+            assertThat(youngAgain.isNextInTurn())
+                    .as("the younger one lost it: %s", youngAgain)
+                    .isFalse();
+            assertThat(youngAgain.remainingLeaseMillis())
+                    .as("held: the holder's lease")
+                    .isPresent();
 
             assertThat(store.release(key, holder)).isTrue();
             assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, new Turn(young.waiter(), 60, KEEP))
-                    .isAcquired()).as("the younger one, on the free key").isFalse();
+                            .isAcquired())
+                    .as("the younger one, on the free key")
+                    .isFalse();
             String owner = JpaTestOwners.owner();
-            assertThat(store.acquire(key, owner, LONG_LEASE, 1_000, new Turn(old.waiter(), 60_100, KEEP)).isAcquired())
+            assertThat(store.acquire(key, owner, LONG_LEASE, 1_000, new Turn(old.waiter(), 60_100, KEEP))
+                            .isAcquired())
                     .isTrue();
             assertThat(store.release(key, owner)).isTrue();
         }
@@ -136,15 +156,19 @@ public abstract class TurnsSuite {
             long keep = 700;
             long claimed = System.nanoTime();
             assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, new Turn(waiter(), 0, keep))
-                    .isNextInTurn()).isTrue();
+                            .isNextInTurn())
+                    .isTrue();
             assertThat(store.release(key, holder)).isTrue();
             if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - claimed) < keep - 200) {
                 assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE).isAcquired())
-                        .as("the turn is still live").isFalse();
+                        .as("the turn is still live")
+                        .isFalse();
             }
             Thread.sleep(keep + 300);
             String owner = JpaTestOwners.owner();
-            assertThat(store.acquire(key, owner, LONG_LEASE).isAcquired()).as("the turn has expired").isTrue();
+            assertThat(store.acquire(key, owner, LONG_LEASE).isAcquired())
+                    .as("the turn has expired")
+                    .isTrue();
             assertThat(store.release(key, owner)).isTrue();
         }
     }
@@ -158,19 +182,27 @@ public abstract class TurnsSuite {
             String holder = JpaTestOwners.owner();
             assertThat(store.acquire(key, holder, LONG_LEASE).isAcquired()).isTrue();
             Turn turn = new Turn(waiter(), 100, KEEP);
-            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, turn).isNextInTurn()).isTrue();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, turn)
+                            .isNextInTurn())
+                    .isTrue();
             assertThat(turnWaiter(table, key)).isEqualTo(turn.waiter());
             assertThat(store.release(key, holder)).isTrue();
 
             String owner = JpaTestOwners.owner();
             long token = store.acquire(key, owner, LONG_LEASE, 1_000, turn).fencingToken();
-            assertThat(turnWaiter(table, key)).as("the turn after its waiter took the key").isNull();
-            assertThat(store.leaveTurn(key, turn.waiter())).as("no turn left to leave").isFalse();
+            assertThat(turnWaiter(table, key))
+                    .as("the turn after its waiter took the key")
+                    .isNull();
+            assertThat(store.leaveTurn(key, turn.waiter()))
+                    .as("no turn left to leave")
+                    .isFalse();
             assertThat(store.release(key, owner)).isTrue();
 
             String next = JpaTestOwners.owner();
             AcquireResult plain = store.acquire(key, next, LONG_LEASE);
-            assertThat(plain.isAcquired()).as("a plain acquisition right after the release").isTrue();
+            assertThat(plain.isAcquired())
+                    .as("a plain acquisition right after the release")
+                    .isTrue();
             assertThat(plain.fencingToken()).isGreaterThan(token);
             assertThat(store.release(key, next)).isTrue();
         }
@@ -184,19 +216,28 @@ public abstract class TurnsSuite {
             String holder = JpaTestOwners.owner();
             assertThat(store.acquire(key, holder, LONG_LEASE).isAcquired()).isTrue();
             Turn turn = new Turn(waiter(), 100, KEEP);
-            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, turn).isNextInTurn()).isTrue();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 1_000, turn)
+                            .isNextInTurn())
+                    .isTrue();
 
-            assertThat(store.leaveTurn(key, waiter())).as("another waiter's turn").isFalse();
-            assertThat(store.leaveTurn(key("other"), turn.waiter())).as("a key without row").isFalse();
+            assertThat(store.leaveTurn(key, waiter()))
+                    .as("another waiter's turn")
+                    .isFalse();
+            assertThat(store.leaveTurn(key("other"), turn.waiter()))
+                    .as("a key without row")
+                    .isFalse();
             assertThat(store.renew(key, holder, LONG_LEASE)).isTrue();
             assertThat(store.release(key, holder)).isTrue();
             assertThat(store.acquire(key, JpaTestOwners.owner(), LONG_LEASE).isAcquired())
-                    .as("the turn outlived release and renew").isFalse();
+                    .as("the turn outlived release and renew")
+                    .isFalse();
 
             assertThat(store.leaveTurn(key, turn.waiter())).isTrue();
             assertThat(store.leaveTurn(key, turn.waiter())).as("left already").isFalse();
             String owner = JpaTestOwners.owner();
-            assertThat(store.acquire(key, owner, LONG_LEASE).isAcquired()).as("the turn was left").isTrue();
+            assertThat(store.acquire(key, owner, LONG_LEASE).isAcquired())
+                    .as("the turn was left")
+                    .isTrue();
             assertThat(store.release(key, owner)).isTrue();
 
             assertThatThrownBy(() -> store.leaveTurn("", turn.waiter())).isInstanceOf(IllegalArgumentException.class);
@@ -276,26 +317,37 @@ public abstract class TurnsSuite {
             EntityManager em = backend.sharedFactory().createEntityManager();
             try {
                 em.getTransaction().begin();
-                assertThat(fenced.executeUpdate(em, key, token, "UPDATE " + data + " SET n = n + 1 WHERE id = ?1 AND {fence}",
-                        id)).isEqualTo(1);
+                assertThat(fenced.executeUpdate(
+                                em, key, token, "UPDATE " + data + " SET n = n + 1 WHERE id = ?1 AND {fence}", id))
+                        .isEqualTo(1);
 
                 long t0 = System.nanoTime();
                 AcquireResult claim = timed(() -> store.acquire(key, JpaTestOwners.owner(), ttl, 300, turn));
                 assertThat(millisSince(t0)).as("ms the 300 ms turn claim took").isLessThan(PROMPT_MILLIS);
                 assertThat(claim.isAcquired()).isFalse();
                 if (backend.database() == JpaDatabase.POSTGRESQL) {
-                    assertThat(claim.isNextInTurn()).as("PostgreSQL claims the turn beside the fence: %s", claim).isTrue();
+                    assertThat(claim.isNextInTurn())
+                            .as("PostgreSQL claims the turn beside the fence: %s", claim)
+                            .isTrue();
                 }
                 t0 = System.nanoTime();
-                assertThat(timed(() -> store.acquire(key, JpaTestOwners.owner(), ttl, 0, turn)).isAcquired()).isFalse();
-                assertThat(millisSince(t0)).as("ms the turn claim that must not wait took").isLessThan(PROMPT_MILLIS / 2);
+                assertThat(timed(() -> store.acquire(key, JpaTestOwners.owner(), ttl, 0, turn))
+                                .isAcquired())
+                        .isFalse();
+                assertThat(millisSince(t0))
+                        .as("ms the turn claim that must not wait took")
+                        .isLessThan(PROMPT_MILLIS / 2);
 
                 // The lease runs out while the fenced transaction is open: the waiter must not take over.
                 Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(acquiredAt - System.nanoTime()) + ttl + 300));
                 t0 = System.nanoTime();
                 AcquireResult takeover = timed(() -> store.acquire(key, JpaTestOwners.owner(), LONG_LEASE, 300, turn));
-                assertThat(takeover.isAcquired()).as("taken over while the fenced transaction is open").isFalse();
-                assertThat(millisSince(t0)).as("ms the 300 ms takeover attempt took").isLessThan(PROMPT_MILLIS);
+                assertThat(takeover.isAcquired())
+                        .as("taken over while the fenced transaction is open")
+                        .isFalse();
+                assertThat(millisSince(t0))
+                        .as("ms the 300 ms takeover attempt took")
+                        .isLessThan(PROMPT_MILLIS);
 
                 em.getTransaction().commit();
             } finally {
@@ -306,7 +358,8 @@ public abstract class TurnsSuite {
             }
             String owner = JpaTestOwners.owner();
             assertThat(store.acquire(key, owner, LONG_LEASE, 1_000, turn).isAcquired())
-                    .as("taken once the fenced transaction committed").isTrue();
+                    .as("taken once the fenced transaction committed")
+                    .isTrue();
             assertThat(store.release(key, owner)).isTrue();
         }
     }

@@ -48,7 +48,8 @@ public abstract class TwoInstancesSuite {
 
         EntityManagerFactory f1 = backend.newFactory();
         EntityManagerFactory f2 = backend.newFactory();
-        try (JpaLockStore s1 = store(f1, table); JpaLockStore s2 = store(f2, table)) {
+        try (JpaLockStore s1 = store(f1, table);
+                JpaLockStore s2 = store(f2, table)) {
             s1.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
             s2.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
             Queue<Throwable> errors = Concurrently.run(2 * THREADS_PER_INSTANCE, i -> {
@@ -58,7 +59,8 @@ public abstract class TwoInstancesSuite {
                 // leave a run with almost no acquisitions to compare
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 boolean heldOnce = false;
-                for (int attempt = 0; attempt < ATTEMPTS_PER_THREAD || !heldOnce && System.nanoTime() < deadline;
+                for (int attempt = 0;
+                        attempt < ATTEMPTS_PER_THREAD || !heldOnce && System.nanoTime() < deadline;
                         attempt++) {
                     String owner = JpaTestOwners.owner();
                     AcquireResult r = store.acquire(key, owner, 30_000);
@@ -88,14 +90,18 @@ public abstract class TwoInstancesSuite {
             f2.close();
         }
         assertThat(problems).isEmpty();
-        assertThat(overlaps.get()).as("times two instances held the key at once").isZero();
-        assertThat(acquisitions.get()).as("every thread of both instances held the key at least once")
+        assertThat(overlaps.get())
+                .as("times two instances held the key at once")
+                .isZero();
+        assertThat(acquisitions.get())
+                .as("every thread of both instances held the key at least once")
                 .isGreaterThanOrEqualTo(2 * THREADS_PER_INSTANCE);
 
         // Both instances restart: new factories, new stores, same database.
         EntityManagerFactory f3 = backend.newFactory();
         EntityManagerFactory f4 = backend.newFactory();
-        try (JpaLockStore s3 = store(f3, table); JpaLockStore s4 = store(f4, table)) {
+        try (JpaLockStore s3 = store(f3, table);
+                JpaLockStore s4 = store(f4, table)) {
             long t3 = s3.acquire(key, JpaTestOwners.owner(), 1).fencingToken();
             Thread.sleep(5);
             long t4 = s4.acquire(key, JpaTestOwners.owner(), 60_000).fencingToken();
@@ -113,7 +119,8 @@ public abstract class TwoInstancesSuite {
         String table = backend.tableName("race");
         EntityManagerFactory f1 = backend.newFactory();
         EntityManagerFactory f2 = backend.newFactory();
-        try (JpaLockStore s1 = store(f1, table); JpaLockStore s2 = store(f2, table)) {
+        try (JpaLockStore s1 = store(f1, table);
+                JpaLockStore s2 = store(f2, table)) {
             for (int round = 0; round < 8; round++) {
                 String key = "race:" + UUID.randomUUID();
                 long first = s1.acquire(key, JpaTestOwners.owner(), 1).fencingToken();

@@ -82,9 +82,14 @@ public final class RedisLockStore implements LockStore {
     /** A batch renewal sends at most this many keys per script, so one script never runs long. */
     static final int RENEW_CHUNK = 500;
 
-    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(StoreCapability.PERSISTENT,
-            StoreCapability.REMAINING_LEASE, StoreCapability.BATCH_RENEW, StoreCapability.RELEASE_NOTIFICATION,
-            StoreCapability.WAITING_TURNS, StoreCapability.NUL_IN_KEYS, StoreCapability.INSPECT);
+    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(
+            StoreCapability.PERSISTENT,
+            StoreCapability.REMAINING_LEASE,
+            StoreCapability.BATCH_RENEW,
+            StoreCapability.RELEASE_NOTIFICATION,
+            StoreCapability.WAITING_TURNS,
+            StoreCapability.NUL_IN_KEYS,
+            StoreCapability.INSPECT);
 
     private static final System.Logger LOG = System.getLogger(RedisLockStore.class.getName());
     private static final byte[] NO_WAITER = new byte[0];
@@ -96,6 +101,7 @@ public final class RedisLockStore implements LockStore {
 
     /** Guards opening and closing; the fields it writes are read without it on every operation. */
     private final ReentrantLock setup = new ReentrantLock();
+
     private volatile CompletableFuture<RedisConnector.Connection> connecting;
     private volatile CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> subscription;
     private volatile boolean closed;
@@ -162,8 +168,8 @@ public final class RedisLockStore implements LockStore {
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
         if (turn == null) {
-            throw new IllegalArgumentException("turn must not be null; use acquire(key, owner, ttlMillis, maxWaitMillis)"
-                    + " without one");
+            throw new IllegalArgumentException(
+                    "turn must not be null; use acquire(key, owner, ttlMillis, maxWaitMillis)" + " without one");
         }
         return acquireWithin(key, owner, ttlMillis, turn, answerMillis(maxWaitMillis));
     }
@@ -173,9 +179,15 @@ public final class RedisLockStore implements LockStore {
         LockArguments.requireValidTtl(ttlMillis);
         byte[][] args = turn == null
                 ? new byte[][] {ascii(owner), number(ttlMillis), NO_WAITER, number(0), number(1)}
-                : new byte[][] {ascii(owner), number(ttlMillis), ascii(turn.waiter()), number(turn.waitedMillis()),
-                    number(turn.keepMillis())};
-        List<Object> answer = run("acquire", key, Scripts.ACQUIRE, ScriptOutputType.MULTI, keys(key), args, timeoutMillis);
+                : new byte[][] {
+                    ascii(owner),
+                    number(ttlMillis),
+                    ascii(turn.waiter()),
+                    number(turn.waitedMillis()),
+                    number(turn.keepMillis())
+                };
+        List<Object> answer =
+                run("acquire", key, Scripts.ACQUIRE, ScriptOutputType.MULTI, keys(key), args, timeoutMillis);
         long first = (Long) answer.get(0);
         long second = (Long) answer.get(1);
         if (first == 1) {
@@ -191,8 +203,14 @@ public final class RedisLockStore implements LockStore {
     @Override
     public boolean leaveTurn(String key, String waiter) {
         check(key, waiter);
-        Long left = run("leaveTurn", key, Scripts.LEAVE_TURN, ScriptOutputType.INTEGER, keys(key),
-                new byte[][] {ascii(waiter), channel}, commandTimeoutMillis);
+        Long left = run(
+                "leaveTurn",
+                key,
+                Scripts.LEAVE_TURN,
+                ScriptOutputType.INTEGER,
+                keys(key),
+                new byte[][] {ascii(waiter), channel},
+                commandTimeoutMillis);
         return left == 1;
     }
 
@@ -209,16 +227,28 @@ public final class RedisLockStore implements LockStore {
     private boolean renewWithin(String key, String owner, long ttlMillis, long timeoutMillis) {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
-        Long renewed = run("renew", key, Scripts.RENEW, ScriptOutputType.INTEGER, keys(key),
-                new byte[][] {ascii(owner), number(ttlMillis)}, timeoutMillis);
+        Long renewed = run(
+                "renew",
+                key,
+                Scripts.RENEW,
+                ScriptOutputType.INTEGER,
+                keys(key),
+                new byte[][] {ascii(owner), number(ttlMillis)},
+                timeoutMillis);
         return renewed == 1;
     }
 
     @Override
     public boolean release(String key, String owner) {
         check(key, owner);
-        Long released = run("release", key, Scripts.RELEASE, ScriptOutputType.INTEGER, keys(key),
-                new byte[][] {ascii(owner), channel}, commandTimeoutMillis);
+        Long released = run(
+                "release",
+                key,
+                Scripts.RELEASE,
+                ScriptOutputType.INTEGER,
+                keys(key),
+                new byte[][] {ascii(owner), channel},
+                commandTimeoutMillis);
         return released == 1;
     }
 
@@ -226,13 +256,21 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Optional<Holder> inspect(String key) {
         LockArguments.requireValidKey(key);
-        List<Object> answer = run("inspect", key, Scripts.INSPECT, ScriptOutputType.MULTI, keys(key), new byte[0][],
+        List<Object> answer = run(
+                "inspect",
+                key,
+                Scripts.INSPECT,
+                ScriptOutputType.MULTI,
+                keys(key),
+                new byte[0][],
                 commandTimeoutMillis);
         if (answer.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Holder(new String((byte[]) answer.get(0), StandardCharsets.US_ASCII),
-                Long.parseLong(new String((byte[]) answer.get(1), StandardCharsets.US_ASCII)), (Long) answer.get(2)));
+        return Optional.of(new Holder(
+                new String((byte[]) answer.get(0), StandardCharsets.US_ASCII),
+                Long.parseLong(new String((byte[]) answer.get(1), StandardCharsets.US_ASCII)),
+                (Long) answer.get(2)));
     }
 
     @Override
@@ -310,8 +348,11 @@ public final class RedisLockStore implements LockStore {
         try {
             await(subscribe(), deadline, "subscribing to " + new String(channel, StandardCharsets.UTF_8));
         } catch (LockStoreException e) {
-            LOG.log(System.Logger.Level.WARNING, "BATON-REDIS-002 Not subscribed to release notifications yet ("
-                    + e.getMessage() + "); trying again at the next operation, waiters poll meanwhile", e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "BATON-REDIS-002 Not subscribed to release notifications yet (" + e.getMessage()
+                            + "); trying again at the next operation, waiters poll meanwhile",
+                    e);
         }
         return () -> listeners.remove(listener);
     }
@@ -330,12 +371,15 @@ public final class RedisLockStore implements LockStore {
                         }
                     });
                     // Lettuce subscribes again by itself after a reconnect.
-                    CompletableFuture<Void> subscribed = pubSub.async().subscribe(channel).toCompletableFuture();
-                    return subscribed.whenComplete((ok, failure) -> {
-                        if (failure != null) {
-                            pubSub.closeAsync(); // the next attempt opens a new one
-                        }
-                    }).thenApply(v -> pubSub);
+                    CompletableFuture<Void> subscribed =
+                            pubSub.async().subscribe(channel).toCompletableFuture();
+                    return subscribed
+                            .whenComplete((ok, failure) -> {
+                                if (failure != null) {
+                                    pubSub.closeAsync(); // the next attempt opens a new one
+                                }
+                            })
+                            .thenApply(v -> pubSub);
                 });
             }
             return subscription;
@@ -416,7 +460,13 @@ public final class RedisLockStore implements LockStore {
 
     // --- running scripts
 
-    private <T> T run(String operation, String key, Script script, ScriptOutputType type, byte[][] keys, byte[][] args,
+    private <T> T run(
+            String operation,
+            String key,
+            Script script,
+            ScriptOutputType type,
+            byte[][] keys,
+            byte[][] args,
             long timeoutMillis) {
         requireOpen();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -430,10 +480,11 @@ public final class RedisLockStore implements LockStore {
     }
 
     /** Runs a script by its SHA, and by its text when the server does not know it (any more). */
-    private static <T> CompletableFuture<T> evaluate(RedisConnector.Connection connection, Script script,
-            ScriptOutputType type, byte[][] keys, byte[][] args) {
+    private static <T> CompletableFuture<T> evaluate(
+            RedisConnector.Connection connection, Script script, ScriptOutputType type, byte[][] keys, byte[][] args) {
         RedisClusterAsyncCommands<byte[], byte[]> commands = connection.commands();
-        return commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture()
+        return commands.<T>evalsha(script.sha(), type, keys, args)
+                .toCompletableFuture()
                 .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
                         ? commands.<T>eval(script.source(), type, keys, args).toCompletableFuture()
                         : CompletableFuture.failedFuture(unwrap(failure)));
@@ -449,8 +500,8 @@ public final class RedisLockStore implements LockStore {
             requireOpen();
             if (connecting == null || connecting.isCompletedExceptionally()) {
                 connecting = connector.connect();
-                connecting.thenAccept(c -> LOG.log(System.Logger.Level.DEBUG, () -> "BATON-REDIS-001 connected to "
-                        + connector));
+                connecting.thenAccept(
+                        c -> LOG.log(System.Logger.Level.DEBUG, () -> "BATON-REDIS-001 connected to " + connector));
             }
             future = connecting;
         } finally {
@@ -549,7 +600,8 @@ public final class RedisLockStore implements LockStore {
          */
         public Builder cluster(boolean cluster) {
             if (uri == null) {
-                throw new IllegalStateException("cluster(...) is for a store built from a URL; pass a RedisClusterClient instead");
+                throw new IllegalStateException(
+                        "cluster(...) is for a store built from a URL; pass a RedisClusterClient instead");
             }
             this.cluster = cluster;
             return this;
@@ -577,9 +629,11 @@ public final class RedisLockStore implements LockStore {
          * @throws IllegalArgumentException if out of range
          */
         public Builder commandTimeout(Duration commandTimeout) {
-            long millis = Objects.requireNonNull(commandTimeout, "commandTimeout").toMillis();
+            long millis =
+                    Objects.requireNonNull(commandTimeout, "commandTimeout").toMillis();
             if (millis < 1 || millis > LockArguments.MAX_DURATION_MILLIS) {
-                throw new IllegalArgumentException("commandTimeout must be from 1 ms to 365 days, was " + commandTimeout);
+                throw new IllegalArgumentException(
+                        "commandTimeout must be from 1 ms to 365 days, was " + commandTimeout);
             }
             this.commandTimeout = Duration.ofMillis(millis);
             return this;

@@ -35,8 +35,15 @@ class CdiWiringTest {
     Locks locks;
 
     /** Read by the application's default MicroProfile Config, whose sources include the system properties. */
-    static final Map<String, String> SETTINGS = Map.of("baton.store", "redis", "baton.redis.url", TestRedis.url(),
-            "baton.redis.key-prefix", PREFIX, "baton.redis.command-timeout", "3s");
+    static final Map<String, String> SETTINGS = Map.of(
+            "baton.store",
+            "redis",
+            "baton.redis.url",
+            TestRedis.url(),
+            "baton.redis.key-prefix",
+            PREFIX,
+            "baton.redis.command-timeout",
+            "3s");
 
     @BeforeAll
     static void configure() {
@@ -56,8 +63,10 @@ class CdiWiringTest {
             token = lock.fencingToken();
             assertThat(lock.isHeld()).isTrue();
             assertThat(recordToken(key)).as("the token in the key's hash").isEqualTo(Long.toString(token));
-            assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire(key)).join())
-                    .as("another thread does not get it").isEmpty();
+            assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire(key))
+                            .join())
+                    .as("another thread does not get it")
+                    .isEmpty();
         }
         try (Lock again = locks.tryAcquire(key).orElseThrow()) {
             assertThat(again.fencingToken()).isGreaterThan(token);

@@ -38,14 +38,19 @@ class ConnectionSettingsTest {
     @Test
     void passwordAndDatabaseNumberFromTheUrl() {
         try (RedisLockStore store = RedisLockStore.builder("redis://:" + PASSWORD + "@127.0.0.1:" + port + "/3")
-                .keyPrefix("settings:").build()) {
+                .keyPrefix("settings:")
+                .build()) {
             assertThat(store.acquire("k", "owner-1", 60_000).isAcquired()).isTrue();
         }
         RedisClient client = RedisClient.create("redis://:" + PASSWORD + "@127.0.0.1:" + port);
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            assertThat(connection.sync().exists("settings:k")).as("in database 0").isZero();
+            assertThat(connection.sync().exists("settings:k"))
+                    .as("in database 0")
+                    .isZero();
             connection.sync().select(3);
-            assertThat(connection.sync().exists("settings:k")).as("in database 3").isOne();
+            assertThat(connection.sync().exists("settings:k"))
+                    .as("in database 3")
+                    .isOne();
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
@@ -54,8 +59,10 @@ class ConnectionSettingsTest {
     @Test
     void aWrongPasswordFailsTheOperationWithoutPrintingIt() {
         try (RedisLockStore store = RedisLockStore.builder("redis://:wrong-pw@127.0.0.1:" + port)
-                .commandTimeout(Duration.ofSeconds(2)).build()) {
-            assertThatThrownBy(() -> store.acquire("k", "owner-1", 60_000)).isInstanceOf(LockStoreException.class)
+                .commandTimeout(Duration.ofSeconds(2))
+                .build()) {
+            assertThatThrownBy(() -> store.acquire("k", "owner-1", 60_000))
+                    .isInstanceOf(LockStoreException.class)
                     .satisfies(e -> assertThat(e.getCause()).isNotNull())
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong-pw"));
         }

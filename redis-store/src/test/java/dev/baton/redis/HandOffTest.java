@@ -39,11 +39,14 @@ class HandOffTest {
 
     /** Far longer than any bound of this test: a waiter woken within the bound was woken by a notification. */
     private static final long POLL_MILLIS = 60_000;
+
     private static final long BOUND_MILLIS = 1_000;
     private static final int ROUNDS = 30;
 
-    private final String prefix = TestRedis.RUN_PREFIX + "handoff-" + UUID.randomUUID().toString().substring(0, 6) + ":";
-    private final String clientName = "baton-handoff-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String prefix =
+            TestRedis.RUN_PREFIX + "handoff-" + UUID.randomUUID().toString().substring(0, 6) + ":";
+    private final String clientName =
+            "baton-handoff-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<LockStore> stores = new ArrayList<>();
     private RedisClient admin;
     private StatefulRedisConnection<String, String> adminConnection;
@@ -62,7 +65,9 @@ class HandOffTest {
     }
 
     private RedisLockStore store() {
-        RedisURI uri = RedisURI.builder(RedisURI.create(TestRedis.url())).withClientName(clientName).build();
+        RedisURI uri = RedisURI.builder(RedisURI.create(TestRedis.url()))
+                .withClientName(clientName)
+                .build();
         RedisLockStore store = RedisLockStore.builder(uri).keyPrefix(prefix).build();
         stores.add(store);
         return store;
@@ -128,7 +133,7 @@ class HandOffTest {
         handles.add(first.onRelease(onFirst));
         handles.add(second.onRelease(onSecond));
         for (int i = 0; i < 3; i++) {
-            handles.add(second.onRelease(k -> { })); // more listeners, no more subscriptions
+            handles.add(second.onRelease(k -> {})); // more listeners, no more subscriptions
         }
         assertThat(subscribers()).as("subscriptions: one per store instance").isEqualTo(2);
 
@@ -143,7 +148,9 @@ class HandOffTest {
             String next = "h-" + UUID.randomUUID();
             CountDownLatch parked = new CountDownLatch(1);
             CompletableFuture<Long> taken = waiter.inBackground(waiting, next, parked);
-            assertThat(parked.await(5, TimeUnit.SECONDS)).as("the waiter asked and was refused").isTrue();
+            assertThat(parked.await(5, TimeUnit.SECONDS))
+                    .as("the waiter asked and was refused")
+                    .isTrue();
             Thread.sleep(20); // into its sleep
             long releasedAt = System.nanoTime();
             assertThat(holding.release(key, holder)).isTrue();
@@ -154,7 +161,8 @@ class HandOffTest {
         for (AutoCloseable handle : handles) {
             handle.close();
         }
-        assertThat(handOffs).as("hand-off times in ms (the waiters poll every %d ms)", POLL_MILLIS)
+        assertThat(handOffs)
+                .as("hand-off times in ms (the waiters poll every %d ms)", POLL_MILLIS)
                 .allSatisfy(ms -> assertThat(ms).isLessThan(BOUND_MILLIS));
         assertThat(second.release(key, holder) || first.release(key, holder)).isTrue();
     }
@@ -191,11 +199,14 @@ class HandOffTest {
             long releasedAt = System.nanoTime();
             assertThat(holding.release(key, holder)).isTrue();
             assertThat(TimeUnit.NANOSECONDS.toMillis(taken.get(BOUND_MILLIS * 5, TimeUnit.MILLISECONDS) - releasedAt))
-                    .as("hand-off after the subscription came back").isLessThan(BOUND_MILLIS);
+                    .as("hand-off after the subscription came back")
+                    .isLessThan(BOUND_MILLIS);
         } finally {
             handle.close();
         }
-        assertThat(subscribers()).as("the listener is gone, the store's subscription stays until it closes").isEqualTo(1);
+        assertThat(subscribers())
+                .as("the listener is gone, the store's subscription stays until it closes")
+                .isEqualTo(1);
         waiting.close();
         await().atMost(Duration.ofSeconds(5)).until(() -> subscribers() == 0);
     }
@@ -208,7 +219,7 @@ class HandOffTest {
 
         @Override
         public AutoCloseable onRelease(Consumer<String> listener) {
-            return delegate().onRelease(key -> { });
+            return delegate().onRelease(key -> {});
         }
     }
 
@@ -240,9 +251,12 @@ class HandOffTest {
         List<Long> polled = engineHandOffs(store(), new Deaf(store()), 8);
 
         Collections.sort(notified);
-        assertThat(notified.get(notified.size() / 2)).as("median hand-off with notifications, ms: %s", notified)
+        assertThat(notified.get(notified.size() / 2))
+                .as("median hand-off with notifications, ms: %s", notified)
                 .isLessThan(50);
         // Lost notifications: the engine still polls (with backoff), so the waiter gets the key, later.
-        assertThat(polled).as("hand-offs by polling alone, ms").allSatisfy(ms -> assertThat(ms).isLessThan(3_000));
+        assertThat(polled)
+                .as("hand-offs by polling alone, ms")
+                .allSatisfy(ms -> assertThat(ms).isLessThan(3_000));
     }
 }

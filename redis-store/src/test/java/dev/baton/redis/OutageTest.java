@@ -37,8 +37,10 @@ class OutageTest {
     void proxy() throws Exception {
         proxy = new TcpProxy(RedisURI.create(TestRedis.url()).getPort());
         proxy.start();
-        store = RedisLockStore.builder(proxy.url()).keyPrefix(TestRedis.RUN_PREFIX + "outage:")
-                .commandTimeout(Duration.ofMillis(COMMAND_TIMEOUT)).build();
+        store = RedisLockStore.builder(proxy.url())
+                .keyPrefix(TestRedis.RUN_PREFIX + "outage:")
+                .commandTimeout(Duration.ofMillis(COMMAND_TIMEOUT))
+                .build();
     }
 
     @AfterEach
@@ -69,23 +71,44 @@ class OutageTest {
         String key = key("hung");
         failsWithin(900, 1_900, "an acquisition bounded to 1 s", () -> store.acquire(key, "owner-1", 60_000, 1_000));
         failsWithin(200, 1_200, "a renewal bounded to 0.5 s", () -> store.renew(held, holder, 60_000, 500));
-        failsWithin(200, 1_200, "a try (bound 0: the shortest answer time)", () -> store.acquire(key, "owner-1", 60_000, 0));
-        failsWithin(500, 1_500, "a batch renewal bounded to 0.6 s",
+        failsWithin(
+                200,
+                1_200,
+                "a try (bound 0: the shortest answer time)",
+                () -> store.acquire(key, "owner-1", 60_000, 0));
+        failsWithin(
+                500,
+                1_500,
+                "a batch renewal bounded to 0.6 s",
                 () -> store.renewAll(List.of(new Lease(held, holder)), 60_000, 600));
-        failsWithin(COMMAND_TIMEOUT - 100, COMMAND_TIMEOUT + 1_000, "a release (the command timeout)",
+        failsWithin(
+                COMMAND_TIMEOUT - 100,
+                COMMAND_TIMEOUT + 1_000,
+                "a release (the command timeout)",
                 () -> store.release(held, holder));
-        failsWithin(COMMAND_TIMEOUT - 100, COMMAND_TIMEOUT + 1_000, "an acquisition without a bound (the command timeout)",
+        failsWithin(
+                COMMAND_TIMEOUT - 100,
+                COMMAND_TIMEOUT + 1_000,
+                "an acquisition without a bound (the command timeout)",
                 () -> store.acquire(key, "owner-1", 60_000));
-        failsWithin(COMMAND_TIMEOUT - 100, COMMAND_TIMEOUT + 1_000, "a bound above the command timeout",
+        failsWithin(
+                COMMAND_TIMEOUT - 100,
+                COMMAND_TIMEOUT + 1_000,
+                "a bound above the command timeout",
                 () -> store.acquire(key, "owner-1", 60_000, 60_000));
 
         proxy.heal();
         String after = "owner-" + UUID.randomUUID();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
                 .ignoreExceptionsInstanceOf(LockStoreException.class)
                 .until(() -> store.acquire(key, after, 60_000).isAcquired());
-        assertThat(store.renew(held, holder, 120_000)).as("the lock taken before Redis hung").isTrue();
-        assertThat(store.release(key, "owner-1")).as("the failed calls took nothing").isFalse();
+        assertThat(store.renew(held, holder, 120_000))
+                .as("the lock taken before Redis hung")
+                .isTrue();
+        assertThat(store.release(key, "owner-1"))
+                .as("the failed calls took nothing")
+                .isFalse();
         assertThat(store.release(key, after)).isTrue();
         assertThat(store.release(held, holder)).isTrue();
         assertThat(store.acquire(held, "owner-2", 1_000).fencingToken()).isGreaterThan(token);
@@ -98,14 +121,18 @@ class OutageTest {
 
         proxy.stop();
         long started = System.nanoTime();
-        assertThatThrownBy(() -> store.renew(key, "owner-1", 60_000)).isInstanceOf(LockStoreException.class)
+        assertThatThrownBy(() -> store.renew(key, "owner-1", 60_000))
+                .isInstanceOf(LockStoreException.class)
                 .satisfies(e -> assertThat(e.getCause()).isNotNull());
-        assertThatThrownBy(() -> store.acquire(key("other"), "owner-2", 60_000, 1_000)).isInstanceOf(LockStoreException.class);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("both calls together")
+        assertThatThrownBy(() -> store.acquire(key("other"), "owner-2", 60_000, 1_000))
+                .isInstanceOf(LockStoreException.class);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+                .as("both calls together")
                 .isLessThan(2 * COMMAND_TIMEOUT + 1_000);
 
         proxy.start();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
                 .ignoreExceptionsInstanceOf(LockStoreException.class)
                 .until(() -> store.renew(key, "owner-1", 60_000));
         assertThat(store.release(key, "owner-1")).isTrue();
@@ -122,7 +149,8 @@ class OutageTest {
             long started = System.nanoTime();
             assertThatThrownBy(() -> engine.acquire(key("engine-wait"), 60_000, 1_000, true))
                     .isInstanceOf(LockStoreException.class);
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("a wait of 1 s on a hung Redis")
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+                    .as("a wait of 1 s on a hung Redis")
                     .isLessThan(2_000);
             // Renewals fail like on any store failure: the lock is held until its lease is over, then lost.
             assertThat(lock.isHeld()).isTrue();

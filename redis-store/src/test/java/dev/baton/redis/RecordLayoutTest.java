@@ -63,14 +63,17 @@ class RecordLayoutTest {
 
         assertThat(redis().type(record(key))).isEqualTo("hash");
         assertThat(field(key, "t")).isEqualTo(token);
-        assertThat(new String(redis().hget(record(key), "o".getBytes(StandardCharsets.US_ASCII)), StandardCharsets.US_ASCII))
+        assertThat(new String(
+                        redis().hget(record(key), "o".getBytes(StandardCharsets.US_ASCII)), StandardCharsets.US_ASCII))
                 .isEqualTo("owner-1");
         byte[] nfd = record("e\u0301\u0000 \uD83D\uDE00 {tag} " + key.substring(key.length() - 36));
         assertThat(redis().exists(nfd)).as("the NFD form is another key").isZero();
         long pttl = redis().pttl(record(key));
-        assertThat(pttl).as("kept until the lease ends, plus %d ms", Scripts.KEEP_AFTER_MILLIS)
+        assertThat(pttl)
+                .as("kept until the lease ends, plus %d ms", Scripts.KEEP_AFTER_MILLIS)
                 .isBetween(60_000L, 60_000L + Scripts.KEEP_AFTER_MILLIS + 100);
-        assertThat(Arrays.equals(record(key), (PREFIX + key).getBytes(StandardCharsets.UTF_8))).isTrue();
+        assertThat(Arrays.equals(record(key), (PREFIX + key).getBytes(StandardCharsets.UTF_8)))
+                .isTrue();
     }
 
     @Test
@@ -81,7 +84,8 @@ class RecordLayoutTest {
 
         assertThat(field(key, "t")).as("the token stays").isEqualTo(token);
         assertThat(field(key, "e")).as("the lease is gone").isEqualTo(-1);
-        assertThat(redis().pttl(record(key))).as("removed %d ms after the release", Scripts.KEEP_AFTER_MILLIS)
+        assertThat(redis().pttl(record(key)))
+                .as("removed %d ms after the release", Scripts.KEEP_AFTER_MILLIS)
                 .isBetween(Scripts.KEEP_AFTER_MILLIS - 2_000, Scripts.KEEP_AFTER_MILLIS + 100);
         assertThat(store.acquire(key, "owner-2", 1_000).fencingToken()).isGreaterThan(token);
     }
@@ -93,14 +97,17 @@ class RecordLayoutTest {
         TestRedis.EmbeddedRedis server = TestRedis.EmbeddedRedis.start(port, "noscript");
         RedisClient own = RedisClient.create("redis://127.0.0.1:" + port);
         try (StatefulRedisConnection<String, String> admin = own.connect();
-                RedisLockStore flushed = RedisLockStore.builder("redis://127.0.0.1:" + port).keyPrefix(PREFIX).build()) {
+                RedisLockStore flushed = RedisLockStore.builder("redis://127.0.0.1:" + port)
+                        .keyPrefix(PREFIX)
+                        .build()) {
             String key = "noscript:" + UUID.randomUUID();
             long token = flushed.acquire(key, "owner-1", 60_000).fencingToken();
             admin.sync().scriptFlush();
 
             assertThat(flushed.release(key, "owner-1")).isTrue();
             assertThat(flushed.acquire(key, "owner-2", 60_000).fencingToken()).isGreaterThan(token);
-            assertThat(admin.sync().scriptExists(Scripts.ACQUIRE.sha(), Scripts.RELEASE.sha())).containsExactly(true, true);
+            assertThat(admin.sync().scriptExists(Scripts.ACQUIRE.sha(), Scripts.RELEASE.sha()))
+                    .containsExactly(true, true);
         } finally {
             own.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             server.stop();

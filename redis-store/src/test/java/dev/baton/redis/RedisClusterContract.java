@@ -42,7 +42,10 @@ class RedisClusterContract extends LockStoreContract {
 
     @Override
     protected LockStore createStore() {
-        return RedisLockStore.builder(cluster.seedUrl()).cluster(true).keyPrefix(TestRedis.RUN_PREFIX + "cluster:").build();
+        return RedisLockStore.builder(cluster.seedUrl())
+                .cluster(true)
+                .keyPrefix(TestRedis.RUN_PREFIX + "cluster:")
+                .build();
     }
 
     @Test
@@ -58,13 +61,17 @@ class RedisClusterContract extends LockStoreContract {
                 slots.add(SlotHash.getSlot((TestRedis.RUN_PREFIX + "cluster:" + key).getBytes(StandardCharsets.UTF_8)));
             }
             assertThat(slots).as("slots of the keys").hasSizeGreaterThan(200);
-            assertThat(slots).as("keys on every third of the slots").anyMatch(s -> s < 5461).anyMatch(s -> s > 10922)
+            assertThat(slots)
+                    .as("keys on every third of the slots")
+                    .anyMatch(s -> s < 5461)
+                    .anyMatch(s -> s > 10922)
                     .anyMatch(s -> s > 5461 && s < 10922);
             List<Lease> asked = new ArrayList<>(held);
             Lease stranger = new Lease(held.get(0).key(), "not-the-owner");
             asked.add(stranger);
             for (int i = 0; i < 50; i++) {
-                assertThat(store.release(held.get(i).key(), held.get(i).owner())).isTrue();
+                assertThat(store.release(held.get(i).key(), held.get(i).owner()))
+                        .isTrue();
             }
 
             Set<Lease> renewed = store.renewAll(asked, 60_000, 2_000);

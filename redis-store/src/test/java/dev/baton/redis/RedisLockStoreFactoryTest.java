@@ -64,7 +64,13 @@ class RedisLockStoreFactoryTest {
      */
     static final class WithoutLettuce extends URLClassLoader {
         WithoutLettuce() {
-            super(new URL[] {RedisLockStore.class.getProtectionDomain().getCodeSource().getLocation()},
+            super(
+                    new URL[] {
+                        RedisLockStore.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                    },
                     RedisLockStoreFactoryTest.class.getClassLoader());
         }
 
@@ -84,8 +90,11 @@ class RedisLockStoreFactoryTest {
     }
 
     private static LockStoreFactory factory(ClassLoader loader) {
-        return ServiceLoader.load(LockStoreFactory.class, loader).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.name().equals("redis")).findFirst().orElseThrow();
+        return ServiceLoader.load(LockStoreFactory.class, loader).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.name().equals("redis"))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static LockStoreFactory factory() {
@@ -101,12 +110,15 @@ class RedisLockStoreFactoryTest {
     void withoutLettuceTheDeploymentFailsNamingTheArtifactToAdd() throws Exception {
         try (WithoutLettuce loader = new WithoutLettuce()) {
             LockStoreFactory hidden = factory(loader);
-            assertThat(hidden.getClass().getClassLoader()).as("the factory comes from the loader without Lettuce")
+            assertThat(hidden.getClass().getClassLoader())
+                    .as("the factory comes from the loader without Lettuce")
                     .isSameAs(loader);
             Settings settings = new Settings().with("url", "redis://127.0.0.1:6379");
             for (Runnable call : new Runnable[] {() -> hidden.validate(settings), () -> hidden.create(settings)}) {
-                assertThatThrownBy(call::run).isInstanceOf(LockStoreDriverNotFoundException.class)
-                        .hasMessageContaining("'redis'").hasMessageContaining("io.lettuce:lettuce-core")
+                assertThatThrownBy(call::run)
+                        .isInstanceOf(LockStoreDriverNotFoundException.class)
+                        .hasMessageContaining("'redis'")
+                        .hasMessageContaining("io.lettuce:lettuce-core")
                         .satisfies(e -> assertThat(e.getCause()).isInstanceOf(ClassNotFoundException.class));
             }
         }
@@ -123,16 +135,25 @@ class RedisLockStoreFactoryTest {
             {" ", "empty"},
         };
         for (String[] c : cases) {
-            assertThatThrownBy(() -> factory().validate(new Settings().with("url", c[0]))).as(c[0])
-                    .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.redis.url")
-                    .hasMessageContaining(c[1]).satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cret"));
+            assertThatThrownBy(() -> factory().validate(new Settings().with("url", c[0])))
+                    .as(c[0])
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.redis.url")
+                    .hasMessageContaining(c[1])
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cret"));
         }
     }
 
     @Test
     void goodUrlsPassWithTlsPasswordAndDatabase() {
-        for (String url : new String[] {"redis://127.0.0.1", "redis://127.0.0.1:6380/3", "rediss://localhost:6379",
-                "redis://:pw@127.0.0.1:6379/1", "redis://user:pw@127.0.0.1:6379", "REDIS://127.0.0.1"}) {
+        for (String url : new String[] {
+            "redis://127.0.0.1",
+            "redis://127.0.0.1:6380/3",
+            "rediss://localhost:6379",
+            "redis://:pw@127.0.0.1:6379/1",
+            "redis://user:pw@127.0.0.1:6379",
+            "REDIS://127.0.0.1"
+        }) {
             factory().validate(new Settings().with("url", url));
         }
         RedisURI uri = RedisURI.create("rediss://user:pw@localhost:6390/2");
@@ -153,32 +174,44 @@ class RedisLockStoreFactoryTest {
         };
         for (String[] c : cases) {
             Settings settings = new Settings().with("url", "redis://127.0.0.1").with(c[0], c[1]);
-            assertThatThrownBy(() -> factory().validate(settings)).as("%s=%s", c[0], c[1])
-                    .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.redis." + c[0])
+            assertThatThrownBy(() -> factory().validate(settings))
+                    .as("%s=%s", c[0], c[1])
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.redis." + c[0])
                     .hasMessageContaining(c[2]);
         }
-        assertThatThrownBy(() -> factory().validate(new Settings().with("url", "redis://127.0.0.1/2").with("cluster", "true")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("only database 0");
+        assertThatThrownBy(() -> factory()
+                        .validate(new Settings()
+                                .with("url", "redis://127.0.0.1/2")
+                                .with("cluster", "true")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("only database 0");
     }
 
     @Test
     void needsAUrlOrAClientBean() {
-        assertThatThrownBy(() -> factory().validate(new Settings())).isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.redis.url").hasMessageContaining("RedisClient");
+        assertThatThrownBy(() -> factory().validate(new Settings()))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.redis.url")
+                .hasMessageContaining("RedisClient");
     }
 
     @Test
     void settingsReachTheStoreAndCreateDoesNotConnect() {
-        Settings settings = new Settings().with("url", "redis://127.0.0.1:" + TestRedis.freePort())
-                .with("command-timeout", "750ms").with("key-prefix", "app:locks:");
+        Settings settings = new Settings()
+                .with("url", "redis://127.0.0.1:" + TestRedis.freePort())
+                .with("command-timeout", "750ms")
+                .with("key-prefix", "app:locks:");
         factory().validate(settings);
         try (LockStore store = factory().create(settings)) {
             RedisLockStore redis = (RedisLockStore) store;
             assertThat(redis.commandTimeoutMillis()).isEqualTo(750);
             assertThat(redis.keyPrefix()).isEqualTo("app:locks:");
             // nothing listens on that port: the first operation is where the store finds out
-            assertThatThrownBy(() -> store.acquire("k", "owner-1", 1000)).isInstanceOf(LockStoreException.class)
-                    .hasMessageContaining("127.0.0.1").satisfies(e -> assertThat(e.getCause()).isNotNull());
+            assertThatThrownBy(() -> store.acquire("k", "owner-1", 1000))
+                    .isInstanceOf(LockStoreException.class)
+                    .hasMessageContaining("127.0.0.1")
+                    .satisfies(e -> assertThat(e.getCause()).isNotNull());
         }
     }
 
@@ -194,8 +227,9 @@ class RedisLockStoreFactoryTest {
                 assertThat(store.acquire(key, "owner-1", 1000).isAcquired()).isTrue();
             }
             try (LockStore again = factory().create(settings)) {
-                assertThat(again.acquire(key, "owner-2", 1000).isAcquired()).as("the client still works after a store"
-                        + " closed").isFalse();
+                assertThat(again.acquire(key, "owner-2", 1000).isAcquired())
+                        .as("the client still works after a store" + " closed")
+                        .isFalse();
             }
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -51,8 +51,10 @@ class RestartTest {
     }
 
     private RedisLockStore store() {
-        RedisLockStore store = RedisLockStore.builder("redis://127.0.0.1:" + port).keyPrefix("restart:")
-                .commandTimeout(Duration.ofSeconds(2)).build();
+        RedisLockStore store = RedisLockStore.builder("redis://127.0.0.1:" + port)
+                .keyPrefix("restart:")
+                .commandTimeout(Duration.ofSeconds(2))
+                .build();
         stores.add(store);
         return store;
     }
@@ -72,8 +74,8 @@ class RestartTest {
      * @param floor tokens every new token of the key must be above
      * @return the highest token per key
      */
-    private static Map<String, Long> busyKeys(RedisLockStore a, RedisLockStore b, Map<String, String> holders,
-            Map<String, Long> floor) {
+    private static Map<String, Long> busyKeys(
+            RedisLockStore a, RedisLockStore b, Map<String, String> holders, Map<String, Long> floor) {
         Map<String, Long> highest = new HashMap<>(floor);
         for (int k = 0; k < KEYS; k++) {
             String key = "key-" + k;
@@ -95,33 +97,42 @@ class RestartTest {
     }
 
     /** After the data is gone: lost locks are reported lost, every new token is above every old one. */
-    private static void assertNothingGoesBack(RedisLockStore a, RedisLockStore b, Map<String, Long> before,
-            Map<String, String> holders) {
+    private static void assertNothingGoesBack(
+            RedisLockStore a, RedisLockStore b, Map<String, Long> before, Map<String, String> holders) {
         // The store reconnects by itself (Lettuce); until then a call fails like on any outage.
         String probe = holders.keySet().iterator().next();
-        boolean renewed = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        boolean renewed = await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
                 .ignoreExceptionsInstanceOf(LockStoreException.class)
                 .until(() -> a.renew(probe, holders.get(probe), 600_000), r -> true);
         assertThat(renewed).as("the renewal of a lock whose record is gone").isFalse();
-        long highestBefore = before.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        long highestBefore =
+                before.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         for (Map.Entry<String, String> held : holders.entrySet()) {
-            assertThat(a.renew(held.getKey(), held.getValue(), 600_000)).as("renewal of %s after the restart", held.getKey())
+            assertThat(a.renew(held.getKey(), held.getValue(), 600_000))
+                    .as("renewal of %s after the restart", held.getKey())
                     .isFalse();
         }
         for (String key : before.keySet()) {
             String owner = owner();
             AcquireResult taken = b.acquire(key, owner, 60_000);
             assertThat(taken.isAcquired()).as("%s after the restart", key).isTrue();
-            assertThat(taken.fencingToken()).as("the first token of %s after the restart", key)
-                    .isGreaterThan(before.get(key)).isGreaterThan(highestBefore);
+            assertThat(taken.fencingToken())
+                    .as("the first token of %s after the restart", key)
+                    .isGreaterThan(before.get(key))
+                    .isGreaterThan(highestBefore);
             String oldHolder = holders.get(key);
             if (oldHolder != null) {
-                assertThat(a.renew(key, oldHolder, 600_000)).as("the old holder of %s renews the new holder's lock", key)
+                assertThat(a.renew(key, oldHolder, 600_000))
+                        .as("the old holder of %s renews the new holder's lock", key)
                         .isFalse();
-                assertThat(a.release(key, oldHolder)).as("the old holder of %s releases the new holder's lock", key)
+                assertThat(a.release(key, oldHolder))
+                        .as("the old holder of %s releases the new holder's lock", key)
                         .isFalse();
             }
-            assertThat(b.acquire(key, owner(), 60_000).isAcquired()).as("%s has one holder", key).isFalse();
+            assertThat(b.acquire(key, owner(), 60_000).isAcquired())
+                    .as("%s has one holder", key)
+                    .isFalse();
             assertThat(b.release(key, owner)).isTrue();
             assertThat(b.acquire(key, owner(), 1).fencingToken()).isGreaterThan(taken.fencingToken());
         }
@@ -166,7 +177,8 @@ class RestartTest {
         RedisLockStore c = store();
         // The snapshot brings back the early holders' locks: they block until released or expired, never twice.
         for (Map.Entry<String, String> held : early.entrySet()) {
-            boolean back = await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(LockStoreException.class)
+            boolean back = await().atMost(Duration.ofSeconds(30))
+                    .ignoreExceptionsInstanceOf(LockStoreException.class)
                     .until(() -> c.renew(held.getKey(), held.getValue(), 600_000), r -> true);
             assertThat(back).as("a lock of the snapshot is back").isTrue();
             assertThat(c.release(held.getKey(), held.getValue())).isTrue();

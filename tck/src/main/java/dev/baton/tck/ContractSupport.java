@@ -29,8 +29,7 @@ final class ContractSupport {
         void run(int round, int racer) throws Exception;
     }
 
-    private ContractSupport() {
-    }
+    private ContractSupport() {}
 
     /**
      * Reads {@value LockStoreContract#TIME_FACTOR_PROPERTY}.
@@ -38,15 +37,18 @@ final class ContractSupport {
      * @return the factor, 1 when unset
      */
     static double timeFactorProperty() {
-        String value = System.getProperty(LockStoreContract.TIME_FACTOR_PROPERTY, "1").trim();
+        String value =
+                System.getProperty(LockStoreContract.TIME_FACTOR_PROPERTY, "1").trim();
         double factor;
         try {
             factor = Double.parseDouble(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(LockStoreContract.TIME_FACTOR_PROPERTY + " must be a number, was '" + value + "'", e);
+            throw new IllegalArgumentException(
+                    LockStoreContract.TIME_FACTOR_PROPERTY + " must be a number, was '" + value + "'", e);
         }
         if (!(factor > 0) || Double.isInfinite(factor)) {
-            throw new IllegalArgumentException(LockStoreContract.TIME_FACTOR_PROPERTY + " must be positive, was '" + value + "'");
+            throw new IllegalArgumentException(
+                    LockStoreContract.TIME_FACTOR_PROPERTY + " must be positive, was '" + value + "'");
         }
         return factor;
     }
@@ -147,8 +149,10 @@ final class ContractSupport {
             }
         }
         if (timeout != null && (first == null || first instanceof BrokenBarrierException)) {
-            throw new AssertionError("the racing threads did not finish within " + bound
-                    + " (raise " + LockStoreContract.TIME_FACTOR_PROPERTY + " on a slow machine)", timeout);
+            throw new AssertionError(
+                    "the racing threads did not finish within " + bound + " (raise "
+                            + LockStoreContract.TIME_FACTOR_PROPERTY + " on a slow machine)",
+                    timeout);
         }
         if (first instanceof Exception exception) {
             throw exception;

@@ -54,6 +54,5 @@ public final class ContractTags {
     /** Optional capabilities, each tested only when the store declares it. */
     public static final String CAPABILITIES = "capabilities";
 
-    private ContractTags() {
-    }
+    private ContractTags() {}
 }

@@ -123,11 +123,17 @@ public abstract class LockStoreContract {
     final void openStore(TestInfo info) {
         testName = info.getTestMethod().map(Method::getName).orElse("test");
         store = newStore();
-        assertThat(store.capabilities()).as("capabilities() of %s", store).isNotNull().doesNotContainNull();
+        assertThat(store.capabilities())
+                .as("capabilities() of %s", store)
+                .isNotNull()
+                .doesNotContainNull();
         capabilities = Set.copyOf(store.capabilities());
-        assertThat(capabilities.contains(StoreCapability.PERSISTENT) && capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION))
-                .as("%s declares both PERSISTENT and ENDS_WITH_CONNECTION: locks either outlive the instance or end with it",
-                        store).isFalse();
+        assertThat(capabilities.contains(StoreCapability.PERSISTENT)
+                        && capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION))
+                .as(
+                        "%s declares both PERSISTENT and ENDS_WITH_CONNECTION: locks either outlive the instance or end with it",
+                        store)
+                .isFalse();
     }
 
     @AfterEach
@@ -207,7 +213,9 @@ public abstract class LockStoreContract {
     /** Acquires and asserts it worked; returns the token. */
     private long acquired(LockStore on, String key, String owner, long ttl) {
         AcquireResult result = on.acquire(key, owner, ttl);
-        assertThat(result.isAcquired()).as("acquire(%s, ttl %d ms) must succeed", describe(key), ttl).isTrue();
+        assertThat(result.isAcquired())
+                .as("acquire(%s, ttl %d ms) must succeed", describe(key), ttl)
+                .isTrue();
         assertThat(result.fencingToken()).as("fencing token").isPositive();
         return result.fencingToken();
     }
@@ -219,8 +227,9 @@ public abstract class LockStoreContract {
     /** Asserts that a new owner cannot take {@code key} now. */
     private void assertHeld(LockStore on, String key, String why) {
         AcquireResult result = on.acquire(key, newOwner(), LONG_TTL);
-        assertThat(result.isAcquired()).as("%s: %s must still be held, but another owner took it with %s",
-                why, describe(key), result).isFalse();
+        assertThat(result.isAcquired())
+                .as("%s: %s must still be held, but another owner took it with %s", why, describe(key), result)
+                .isFalse();
     }
 
     private void assertHeld(String key, String why) {
@@ -231,7 +240,8 @@ public abstract class LockStoreContract {
     private long remainingLease(String key) {
         AcquireResult refused = store.acquire(key, newOwner(), LONG_TTL);
         assertThat(refused.isAcquired()).as("%s is held", describe(key)).isFalse();
-        assertThat(refused.remainingLeaseMillis()).as("REMAINING_LEASE is declared: a refusal reports the holder's remaining lease")
+        assertThat(refused.remainingLeaseMillis())
+                .as("REMAINING_LEASE is declared: a refusal reports the holder's remaining lease")
                 .isPresent();
         return refused.remainingLeaseMillis().getAsLong();
     }
@@ -239,11 +249,10 @@ public abstract class LockStoreContract {
     /** Polls until {@code owner} takes {@code key}, within the bound; returns the token. */
     private long awaitAcquired(LockStore on, String key, String owner, long ttl) {
         AtomicReference<AcquireResult> result = new AtomicReference<>();
-        waiting().alias("acquire " + describe(key) + " once its lock is over")
-                .until(() -> {
-                    result.set(on.acquire(key, owner, ttl));
-                    return result.get().isAcquired();
-                });
+        waiting().alias("acquire " + describe(key) + " once its lock is over").until(() -> {
+            result.set(on.acquire(key, owner, ttl));
+            return result.get().isAcquired();
+        });
         assertThat(result.get().fencingToken()).as("fencing token").isPositive();
         return result.get().fencingToken();
     }
@@ -268,31 +277,58 @@ public abstract class LockStoreContract {
         assertThat(second.isAcquired())
                 .as("%s and %s are two locks: with the first held, the second must be free", describe(a), describe(b))
                 .isTrue();
-        assertThat(store.renew(b, ownerA, LONG_TTL)).as("renew of %s by the owner of %s", describe(b), describe(a)).isFalse();
-        assertThat(store.renew(a, ownerB, LONG_TTL)).as("renew of %s by the owner of %s", describe(a), describe(b)).isFalse();
-        assertThat(store.release(b, ownerA)).as("release of %s by the owner of %s", describe(b), describe(a)).isFalse();
-        assertThat(store.release(a, ownerB)).as("release of %s by the owner of %s", describe(a), describe(b)).isFalse();
-        assertThat(store.renew(a, ownerA, LONG_TTL)).as("renew of %s by its holder", describe(a)).isTrue();
-        assertThat(store.release(a, ownerA)).as("release of %s by its holder", describe(a)).isTrue();
+        assertThat(store.renew(b, ownerA, LONG_TTL))
+                .as("renew of %s by the owner of %s", describe(b), describe(a))
+                .isFalse();
+        assertThat(store.renew(a, ownerB, LONG_TTL))
+                .as("renew of %s by the owner of %s", describe(a), describe(b))
+                .isFalse();
+        assertThat(store.release(b, ownerA))
+                .as("release of %s by the owner of %s", describe(b), describe(a))
+                .isFalse();
+        assertThat(store.release(a, ownerB))
+                .as("release of %s by the owner of %s", describe(a), describe(b))
+                .isFalse();
+        assertThat(store.renew(a, ownerA, LONG_TTL))
+                .as("renew of %s by its holder", describe(a))
+                .isTrue();
+        assertThat(store.release(a, ownerA))
+                .as("release of %s by its holder", describe(a))
+                .isTrue();
         assertHeld(b, "after " + describe(a) + " was released");
-        assertThat(store.release(b, ownerB)).as("release of %s by its holder", describe(b)).isTrue();
+        assertThat(store.release(b, ownerB))
+                .as("release of %s by its holder", describe(b))
+                .isTrue();
     }
 
     /** Asserts that all {@code keys} are different locks: all can be held at once, each released on its own. */
     private void assertAllDistinct(List<String> keys) {
-        assertThat(new HashSet<>(keys)).as("the test's keys are distinct Java strings").hasSameSizeAs(keys);
+        assertThat(new HashSet<>(keys))
+                .as("the test's keys are distinct Java strings")
+                .hasSameSizeAs(keys);
         List<String> owners = new ArrayList<>();
         for (String key : keys) {
             String owner = newOwner();
             owners.add(owner);
             AcquireResult result = store.acquire(key, owner, LONG_TTL);
-            assertThat(result.isAcquired()).as("%s is a lock of its own, apart from %s", describe(key),
-                    keys.stream().filter(other -> !other.equals(key)).map(ContractSupport::describe).toList()).isTrue();
+            assertThat(result.isAcquired())
+                    .as(
+                            "%s is a lock of its own, apart from %s",
+                            describe(key),
+                            keys.stream()
+                                    .filter(other -> !other.equals(key))
+                                    .map(ContractSupport::describe)
+                                    .toList())
+                    .isTrue();
         }
         for (int i = 0; i < keys.size(); i++) {
             assertHeld(keys.get(i), "while every key is held");
-            assertThat(store.renew(keys.get(i), owners.get(i), LONG_TTL)).as("renew of %s by its holder", describe(keys.get(i))).isTrue();
-            assertThat(store.release(keys.get(i), owners.get(i))).as("release of %s by its holder", describe(keys.get(i))).isTrue();
+            assertThat(store.renew(keys.get(i), owners.get(i), LONG_TTL))
+                    .as("renew of %s by its holder", describe(keys.get(i)))
+                    .isTrue();
+            assertThat(store.release(keys.get(i), owners.get(i)))
+                    .as("release of %s by its holder", describe(keys.get(i)))
+                    .isTrue();
         }
     }
 
@@ -308,7 +344,9 @@ public abstract class LockStoreContract {
         assertThatThrownBy(call)
                 .as("%s with %s must be rejected", operation, what)
                 .isInstanceOf(IllegalArgumentException.class)
-                .message().as("the message of the rejection of %s", what).isNotBlank();
+                .message()
+                .as("the message of the rejection of %s", what)
+                .isNotBlank();
     }
 
     private static void assertStrictlyIncreasing(List<Long> tokens, String what) {
@@ -333,7 +371,9 @@ public abstract class LockStoreContract {
             AcquireResult result = store.acquire(key("free"), newOwner(), LONG_TTL);
 
             assertThat(result.isAcquired()).as("a free key is taken").isTrue();
-            assertThat(result.fencingToken()).as("the fencing token of %s", result).isPositive();
+            assertThat(result.fencingToken())
+                    .as("the fencing token of %s", result)
+                    .isPositive();
         }
 
         @Test
@@ -345,7 +385,9 @@ public abstract class LockStoreContract {
             for (int i = 0; i < 3; i++) {
                 assertHeld(key, "attempt " + (i + 1));
             }
-            assertThat(store.release(key, holder)).as("the first holder still holds it").isTrue();
+            assertThat(store.release(key, holder))
+                    .as("the first holder still holds it")
+                    .isTrue();
         }
 
         @Test
@@ -356,9 +398,15 @@ public abstract class LockStoreContract {
 
             AcquireResult again = store.acquire(key, holder, LONG_TTL);
 
-            assertThat(again.isAcquired()).as("a lock is taken once, also by its own owner: %s", again).isFalse();
-            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
-            assertThat(store.release(key, holder)).as("there was only one lock to release").isFalse();
+            assertThat(again.isAcquired())
+                    .as("a lock is taken once, also by its own owner: %s", again)
+                    .isFalse();
+            assertThat(store.release(key, holder))
+                    .as("store.release(key, holder) must answer true")
+                    .isTrue();
+            assertThat(store.release(key, holder))
+                    .as("there was only one lock to release")
+                    .isFalse();
         }
 
         @Test
@@ -366,7 +414,9 @@ public abstract class LockStoreContract {
             String key = key("released");
             String first = newOwner();
             long firstToken = acquired(key, first, LONG_TTL);
-            assertThat(store.release(key, first)).as("store.release(key, first) must answer true").isTrue();
+            assertThat(store.release(key, first))
+                    .as("store.release(key, first) must answer true")
+                    .isTrue();
 
             long secondToken = acquired(key, newOwner(), LONG_TTL);
 
@@ -381,12 +431,17 @@ public abstract class LockStoreContract {
             long token = acquired(key, holder, ttl);
 
             for (int i = 0; i < 3; i++) {
-                assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired()).as("acquire of a held key").isFalse();
+                assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired())
+                        .as("acquire of a held key")
+                        .isFalse();
             }
 
             assertThat(awaitAcquired(key, newOwner(), LONG_TTL))
-                    .as("the holder's lease ran out at its own ttl, not extended by refused callers").isGreaterThan(token);
-            assertThat(store.release(key, holder)).as("the former holder's lease is over").isFalse();
+                    .as("the holder's lease ran out at its own ttl, not extended by refused callers")
+                    .isGreaterThan(token);
+            assertThat(store.release(key, holder))
+                    .as("the former holder's lease is over")
+                    .isFalse();
         }
 
         @Test
@@ -405,8 +460,12 @@ public abstract class LockStoreContract {
             String first = newOwner();
             long firstToken = acquiredAndExpired(key, first);
             // Failed calls on the dead lock: a store may delete its record on these paths.
-            assertThat(store.renew(key, first, LONG_TTL)).as("store.renew(key, first, LONG_TTL) must answer false").isFalse();
-            assertThat(store.release(key, first)).as("store.release(key, first) must answer false").isFalse();
+            assertThat(store.renew(key, first, LONG_TTL))
+                    .as("store.renew(key, first, LONG_TTL) must answer false")
+                    .isFalse();
+            assertThat(store.release(key, first))
+                    .as("store.release(key, first) must answer false")
+                    .isFalse();
 
             long secondToken = awaitAcquired(key, newOwner(), LONG_TTL);
 
@@ -421,7 +480,9 @@ public abstract class LockStoreContract {
 
             long secondToken = awaitAcquired(key, owner, LONG_TTL);
 
-            assertThat(secondToken).as("an expired lock does not exist, whoever held it").isGreaterThan(firstToken);
+            assertThat(secondToken)
+                    .as("an expired lock does not exist, whoever held it")
+                    .isGreaterThan(firstToken);
         }
 
         @Test
@@ -434,7 +495,8 @@ public abstract class LockStoreContract {
 
             long remaining = remainingLease(key);
 
-            assertThat(remaining).as("the holder's remaining lease, at most the holder's ttl (not the caller's)")
+            assertThat(remaining)
+                    .as("the holder's remaining lease, at most the holder's ttl (not the caller's)")
                     .isPositive()
                     .isLessThanOrEqualTo(holderTtl);
         }
@@ -493,9 +555,14 @@ public abstract class LockStoreContract {
 
             for (int round = 0; round < rounds; round++) {
                 for (int k = 0; k < keysPerRound; k++) {
-                    long winners = Arrays.stream(results[round][k]).filter(AcquireResult::isAcquired).count();
-                    assertThat(winners).as("winners of %s in round %d, %d racers on %d keys at once",
-                            describe(keys[round][k]), round, RACERS, keysPerRound).isOne();
+                    long winners = Arrays.stream(results[round][k])
+                            .filter(AcquireResult::isAcquired)
+                            .count();
+                    assertThat(winners)
+                            .as(
+                                    "winners of %s in round %d, %d racers on %d keys at once",
+                                    describe(keys[round][k]), round, RACERS, keysPerRound)
+                            .isOne();
                 }
             }
         }
@@ -518,7 +585,8 @@ public abstract class LockStoreContract {
                         continue;
                     }
                     if (inside.incrementAndGet() != 1) {
-                        violations.add("token " + result.fencingToken() + " was granted while another holder was inside");
+                        violations.add(
+                                "token " + result.fencingToken() + " was granted while another holder was inside");
                     }
                     tokensInOrder.add(result.fencingToken());
                     wins.incrementAndGet();
@@ -530,8 +598,11 @@ public abstract class LockStoreContract {
                 }
             });
 
-            assertThat(violations).as("mutual exclusion of %d racers on one key", RACERS).isEmpty();
-            assertThat(new HashSet<>(tokensInOrder)).as("distinct tokens among %d acquisitions", tokensInOrder.size())
+            assertThat(violations)
+                    .as("mutual exclusion of %d racers on one key", RACERS)
+                    .isEmpty();
+            assertThat(new HashSet<>(tokensInOrder))
+                    .as("distinct tokens among %d acquisitions", tokensInOrder.size())
                     .hasSameSizeAs(tokensInOrder);
             assertStrictlyIncreasing(tokensInOrder, "in the order the holders took the key");
         }
@@ -539,17 +610,25 @@ public abstract class LockStoreContract {
         /** Races all racers on {@code keys.get(round)} in each round; returns results[round][racer]. */
         private AcquireResult[][] raceOnePerRound(List<String> keys) throws Exception {
             AcquireResult[][] results = new AcquireResult[keys.size()][RACERS];
-            ContractSupport.race(RACERS, keys.size(), scaled(6 * BOUND_MILLIS),
+            ContractSupport.race(
+                    RACERS,
+                    keys.size(),
+                    scaled(6 * BOUND_MILLIS),
                     (round, racer) -> results[round][racer] = store.acquire(keys.get(round), newOwner(), LONG_TTL));
             return results;
         }
 
         private void assertOneWinnerPerRound(List<String> keys, AcquireResult[][] results, long[] earlierTokens) {
             for (int round = 0; round < keys.size(); round++) {
-                List<AcquireResult> winners = Arrays.stream(results[round]).filter(AcquireResult::isAcquired).toList();
-                assertThat(winners).as("winners among %d racers on %s (round %d)", RACERS, describe(keys.get(round)), round)
+                List<AcquireResult> winners = Arrays.stream(results[round])
+                        .filter(AcquireResult::isAcquired)
+                        .toList();
+                assertThat(winners)
+                        .as("winners among %d racers on %s (round %d)", RACERS, describe(keys.get(round)), round)
                         .hasSize(1);
-                assertThat(winners.get(0).fencingToken()).as("the winner's token").isGreaterThan(earlierTokens[round]);
+                assertThat(winners.get(0).fencingToken())
+                        .as("the winner's token")
+                        .isGreaterThan(earlierTokens[round]);
                 assertHeld(keys.get(round), "after the race of round " + round);
             }
         }
@@ -569,22 +648,36 @@ public abstract class LockStoreContract {
                 switch (cycle % 4) {
                     case 0 -> { // acquire, release
                         tokens.add(awaitAcquired(key, owner, LONG_TTL));
-                        assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
+                        assertThat(store.release(key, owner))
+                                .as("store.release(key, owner) must answer true")
+                                .isTrue();
                     }
                     case 1 -> // acquire, let expire: the next cycle waits for it
                         tokens.add(awaitAcquired(key, owner, 1));
                     case 2 -> { // acquire, renew, release
                         tokens.add(awaitAcquired(key, owner, LONG_TTL));
-                        assertThat(store.renew(key, owner, LONG_TTL)).as("store.renew(key, owner, LONG_TTL) must answer true").isTrue();
-                        assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
+                        assertThat(store.renew(key, owner, LONG_TTL))
+                                .as("store.renew(key, owner, LONG_TTL) must answer true")
+                                .isTrue();
+                        assertThat(store.release(key, owner))
+                                .as("store.release(key, owner) must answer true")
+                                .isTrue();
                     }
                     default -> { // acquire; others fail to take, renew and release it; release
                         tokens.add(awaitAcquired(key, owner, LONG_TTL));
                         String other = newOwner();
-                        assertThat(store.acquire(key, other, LONG_TTL).isAcquired()).as("store.acquire(key, other, LONG_TTL).isAcquired() must answer false").isFalse();
-                        assertThat(store.renew(key, other, LONG_TTL)).as("store.renew(key, other, LONG_TTL) must answer false").isFalse();
-                        assertThat(store.release(key, other)).as("store.release(key, other) must answer false").isFalse();
-                        assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
+                        assertThat(store.acquire(key, other, LONG_TTL).isAcquired())
+                                .as("store.acquire(key, other, LONG_TTL).isAcquired() must answer false")
+                                .isFalse();
+                        assertThat(store.renew(key, other, LONG_TTL))
+                                .as("store.renew(key, other, LONG_TTL) must answer false")
+                                .isFalse();
+                        assertThat(store.release(key, other))
+                                .as("store.release(key, other) must answer false")
+                                .isFalse();
+                        assertThat(store.release(key, owner))
+                                .as("store.release(key, owner) must answer true")
+                                .isTrue();
                     }
                 }
             }
@@ -598,7 +691,9 @@ public abstract class LockStoreContract {
             for (int i = 0; i < 5; i++) {
                 String owner = newOwner();
                 tokens.add(acquired(key, owner, LONG_TTL));
-                assertThat(store.release(key, owner)).as("store.release(key, owner) must answer true").isTrue();
+                assertThat(store.release(key, owner))
+                        .as("store.release(key, owner) must answer true")
+                        .isTrue();
             }
             assertStrictlyIncreasing(tokens, "across releases");
         }
@@ -634,8 +729,11 @@ public abstract class LockStoreContract {
             LockStore restarted = restart(store);
 
             assertTokensContinueOnReleasedAndExpired(restarted, keys, tokens);
-            assertThat(restarted.release(keys.get(2), liveOwner)).as("restarted.release(keys.get(2), liveOwner) must answer true").isTrue();
-            assertThat(acquired(restarted, keys.get(2), newOwner(), LONG_TTL)).as("token after restart, release by the new instance")
+            assertThat(restarted.release(keys.get(2), liveOwner))
+                    .as("restarted.release(keys.get(2), liveOwner) must answer true")
+                    .isTrue();
+            assertThat(acquired(restarted, keys.get(2), newOwner(), LONG_TTL))
+                    .as("token after restart, release by the new instance")
                     .isGreaterThan(tokens[2]);
         }
 
@@ -648,10 +746,18 @@ public abstract class LockStoreContract {
             LockStore restarted = restart(store);
 
             assertHeld(restarted, key, "after a restart");
-            assertThat(restarted.renew(key, newOwner(), LONG_TTL)).as("renew by another owner after a restart").isFalse();
-            assertThat(restarted.release(key, newOwner())).as("release by another owner after a restart").isFalse();
-            assertThat(restarted.renew(key, holder, LONG_TTL)).as("the holder's renew through the new instance").isTrue();
-            assertThat(restarted.release(key, holder)).as("the holder's release through the new instance").isTrue();
+            assertThat(restarted.renew(key, newOwner(), LONG_TTL))
+                    .as("renew by another owner after a restart")
+                    .isFalse();
+            assertThat(restarted.release(key, newOwner()))
+                    .as("release by another owner after a restart")
+                    .isFalse();
+            assertThat(restarted.renew(key, holder, LONG_TTL))
+                    .as("the holder's renew through the new instance")
+                    .isTrue();
+            assertThat(restarted.release(key, holder))
+                    .as("the holder's release through the new instance")
+                    .isTrue();
         }
 
         @Test
@@ -686,8 +792,11 @@ public abstract class LockStoreContract {
             assertTokensContinueOnReleasedAndExpired(restarted, keys, tokens);
             // no waiting: the lock ended with the closed instance's connection
             assertThat(acquired(restarted, keys.get(2), newOwner(), LONG_TTL))
-                    .as("token of the closed instance's live key, taken at once by the new instance").isGreaterThan(tokens[2]);
-            assertThat(restarted.release(keys.get(2), liveOwner)).as("the former holder's release after the restart").isFalse();
+                    .as("token of the closed instance's live key, taken at once by the new instance")
+                    .isGreaterThan(tokens[2]);
+            assertThat(restarted.release(keys.get(2), liveOwner))
+                    .as("the former holder's release after the restart")
+                    .isFalse();
         }
 
         @Test
@@ -697,14 +806,24 @@ public abstract class LockStoreContract {
             acquired(key, holder, LONG_TTL);
             LockStore other = newStore();
 
-            assertThat(other.renew(key, holder, LONG_TTL)).as("the holder's renew through another instance").isFalse();
-            assertThat(other.release(key, holder)).as("the holder's release through another instance").isFalse();
+            assertThat(other.renew(key, holder, LONG_TTL))
+                    .as("the holder's renew through another instance")
+                    .isFalse();
+            assertThat(other.release(key, holder))
+                    .as("the holder's release through another instance")
+                    .isFalse();
             assertHeld(other, key, "after another instance's renew and release");
-            assertThat(store.renew(key, holder, LONG_TTL)).as("the holder's renew through its own instance").isTrue();
-            assertThat(store.release(key, holder)).as("the holder's release through its own instance").isTrue();
+            assertThat(store.renew(key, holder, LONG_TTL))
+                    .as("the holder's renew through its own instance")
+                    .isTrue();
+            assertThat(store.release(key, holder))
+                    .as("the holder's release through its own instance")
+                    .isTrue();
             String taker = newOwner();
             acquired(other, key, taker, LONG_TTL);
-            assertThat(other.release(key, taker)).as("other.release(key, taker) must answer true").isTrue();
+            assertThat(other.release(key, taker))
+                    .as("other.release(key, taker) must answer true")
+                    .isTrue();
         }
 
         @Test
@@ -716,10 +835,15 @@ public abstract class LockStoreContract {
             LockStore other = newStore();
             assertHeld(other, key, "within its ttl");
 
-            assertThat(awaitAcquired(other, key, newOwner(), LONG_TTL)).as("token after the holder's ttl passed")
+            assertThat(awaitAcquired(other, key, newOwner(), LONG_TTL))
+                    .as("token after the holder's ttl passed")
                     .isGreaterThan(token);
-            assertThat(store.renew(key, holder, LONG_TTL)).as("the holder's renew after its ttl passed").isFalse();
-            assertThat(store.release(key, holder)).as("the holder's release after its ttl passed").isFalse();
+            assertThat(store.renew(key, holder, LONG_TTL))
+                    .as("the holder's renew after its ttl passed")
+                    .isFalse();
+            assertThat(store.release(key, holder))
+                    .as("the holder's release after its ttl passed")
+                    .isFalse();
         }
 
         @Test
@@ -733,7 +857,9 @@ public abstract class LockStoreContract {
         long[] tokens = new long[keys.size()];
         String owner = newOwner();
         tokens[0] = acquired(keys.get(0), owner, LONG_TTL);
-        assertThat(store.release(keys.get(0), owner)).as("store.release(keys.get(0), owner) must answer true").isTrue();
+        assertThat(store.release(keys.get(0), owner))
+                .as("store.release(keys.get(0), owner) must answer true")
+                .isTrue();
         tokens[1] = acquired(keys.get(1), newOwner(), 1);
         tokens[2] = acquired(keys.get(2), liveOwner, LONG_TTL);
         return tokens;
@@ -741,9 +867,11 @@ public abstract class LockStoreContract {
 
     /** The released and expired keys of {@link #releasedExpiredAndLive}, taken through a new instance with larger tokens. */
     private void assertTokensContinueOnReleasedAndExpired(LockStore restarted, List<String> keys, long[] tokens) {
-        assertThat(acquired(restarted, keys.get(0), newOwner(), LONG_TTL)).as("token after restart and release")
+        assertThat(acquired(restarted, keys.get(0), newOwner(), LONG_TTL))
+                .as("token after restart and release")
                 .isGreaterThan(tokens[0]);
-        assertThat(awaitAcquired(restarted, keys.get(1), newOwner(), LONG_TTL)).as("token after restart and expiry")
+        assertThat(awaitAcquired(restarted, keys.get(1), newOwner(), LONG_TTL))
+                .as("token after restart and expiry")
                 .isGreaterThan(tokens[1]);
     }
 
@@ -756,12 +884,19 @@ public abstract class LockStoreContract {
         }
         AcquireResult[][] results = new AcquireResult[rounds][RACERS];
 
-        ContractSupport.race(RACERS, rounds, scaled(6 * BOUND_MILLIS), (round, racer) ->
-                results[round][racer] = instances[racer % 2].acquire(keys.get(round), newOwner(), LONG_TTL));
+        ContractSupport.race(
+                RACERS,
+                rounds,
+                scaled(6 * BOUND_MILLIS),
+                (round, racer) ->
+                        results[round][racer] = instances[racer % 2].acquire(keys.get(round), newOwner(), LONG_TTL));
 
         for (int round = 0; round < rounds; round++) {
-            assertThat(Arrays.stream(results[round]).filter(AcquireResult::isAcquired).count())
-                    .as("winners of %s among racers on two store instances", describe(keys.get(round))).isOne();
+            assertThat(Arrays.stream(results[round])
+                            .filter(AcquireResult::isAcquired)
+                            .count())
+                    .as("winners of %s among racers on two store instances", describe(keys.get(round)))
+                    .isOne();
         }
     }
 
@@ -777,11 +912,15 @@ public abstract class LockStoreContract {
             long firstTtl = scaled(500).toMillis();
             acquired(key, holder, firstTtl);
 
-            assertThat(store.renew(key, holder, LONG_TTL)).as("the holder's renew").isTrue();
+            assertThat(store.renew(key, holder, LONG_TTL))
+                    .as("the holder's renew")
+                    .isTrue();
 
             pause(Duration.ofMillis(firstTtl).plus(scaled(200)));
             assertHeld(key, "past its first ttl, after a renewal");
-            assertThat(store.release(key, holder)).as("the holder still holds it").isTrue();
+            assertThat(store.release(key, holder))
+                    .as("the holder still holds it")
+                    .isTrue();
         }
 
         @Test
@@ -791,13 +930,18 @@ public abstract class LockStoreContract {
             long ttl = scaled(1_000).toMillis();
             long token = acquired(key, holder, ttl);
 
-            assertThat(store.renew(key, newOwner(), LONG_TTL)).as("renew by another owner").isFalse();
+            assertThat(store.renew(key, newOwner(), LONG_TTL))
+                    .as("renew by another owner")
+                    .isFalse();
 
             assertHeld(key, "after another owner's failed renew");
             if (declares(StoreCapability.REMAINING_LEASE)) {
-                assertThat(remainingLease(key)).as("the lease is the holder's, not extended").isLessThanOrEqualTo(ttl);
+                assertThat(remainingLease(key))
+                        .as("the lease is the holder's, not extended")
+                        .isLessThanOrEqualTo(ttl);
             }
-            assertThat(awaitAcquired(key, newOwner(), LONG_TTL)).as("the lock ran out at its own ttl, then was taken")
+            assertThat(awaitAcquired(key, newOwner(), LONG_TTL))
+                    .as("the lock ran out at its own ttl, then was taken")
                     .isGreaterThan(token);
         }
 
@@ -807,11 +951,17 @@ public abstract class LockStoreContract {
             String holder = newOwner();
             long token = acquiredAndExpired(key, holder);
 
-            assertThat(store.renew(key, holder, LONG_TTL)).as("renew of an expired lock").isFalse();
+            assertThat(store.renew(key, holder, LONG_TTL))
+                    .as("renew of an expired lock")
+                    .isFalse();
 
             AcquireResult next = store.acquire(key, newOwner(), LONG_TTL);
-            assertThat(next.isAcquired()).as("the expired lock was not revived by the failed renew: %s", next).isTrue();
-            assertThat(next.fencingToken()).as("the next holder's token, above the expired lock's %s", token).isGreaterThan(token);
+            assertThat(next.isAcquired())
+                    .as("the expired lock was not revived by the failed renew: %s", next)
+                    .isTrue();
+            assertThat(next.fencingToken())
+                    .as("the next holder's token, above the expired lock's %s", token)
+                    .isGreaterThan(token);
         }
 
         @Test
@@ -819,11 +969,17 @@ public abstract class LockStoreContract {
             String key = key("released");
             String holder = newOwner();
             acquired(key, holder, LONG_TTL);
-            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+            assertThat(store.release(key, holder))
+                    .as("store.release(key, holder) must answer true")
+                    .isTrue();
 
-            assertThat(store.renew(key, holder, LONG_TTL)).as("renew of a released lock").isFalse();
+            assertThat(store.renew(key, holder, LONG_TTL))
+                    .as("renew of a released lock")
+                    .isFalse();
 
-            assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired()).as("the released lock stays free").isTrue();
+            assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired())
+                    .as("the released lock stays free")
+                    .isTrue();
         }
 
         @Test
@@ -834,10 +990,14 @@ public abstract class LockStoreContract {
             String successor = newOwner();
             awaitAcquired(key, successor, LONG_TTL);
 
-            assertThat(store.renew(key, former, LONG_TTL)).as("renew by the former holder").isFalse();
+            assertThat(store.renew(key, former, LONG_TTL))
+                    .as("renew by the former holder")
+                    .isFalse();
 
             assertHeld(key, "after the former holder's renew");
-            assertThat(store.release(key, successor)).as("the successor still holds it").isTrue();
+            assertThat(store.release(key, successor))
+                    .as("the successor still holds it")
+                    .isTrue();
         }
 
         @Test
@@ -848,17 +1008,27 @@ public abstract class LockStoreContract {
             String holder = newOwner();
             acquired(key, holder, 10_000);
 
-            assertThat(store.renew(key, holder, LONG_TTL)).as("store.renew(key, holder, LONG_TTL) must answer true").isTrue();
-            assertThat(remainingLease(key)).as("remaining lease after renewing to 60 s")
-                    .isGreaterThan(10_000).isLessThanOrEqualTo(LONG_TTL);
-            assertThat(store.renew(key, holder, 5_000)).as("store.renew(key, holder, 5_000) must answer true").isTrue();
-            assertThat(remainingLease(key)).as("remaining lease after renewing to 5 s").isLessThanOrEqualTo(5_000);
+            assertThat(store.renew(key, holder, LONG_TTL))
+                    .as("store.renew(key, holder, LONG_TTL) must answer true")
+                    .isTrue();
+            assertThat(remainingLease(key))
+                    .as("remaining lease after renewing to 60 s")
+                    .isGreaterThan(10_000)
+                    .isLessThanOrEqualTo(LONG_TTL);
+            assertThat(store.renew(key, holder, 5_000))
+                    .as("store.renew(key, holder, 5_000) must answer true")
+                    .isTrue();
+            assertThat(remainingLease(key))
+                    .as("remaining lease after renewing to 5 s")
+                    .isLessThanOrEqualTo(5_000);
         }
 
         @Test
         void renewAllRenewsExactlyTheLeasesStillHeld() {
             assertRenewAllRenewsExactlyTheHeld(1);
-            assertThat(store.renewAll(List.of(), LONG_TTL)).as("renewAll of nothing").isEmpty();
+            assertThat(store.renewAll(List.of(), LONG_TTL))
+                    .as("renewAll of nothing")
+                    .isEmpty();
         }
 
         @Test
@@ -899,7 +1069,9 @@ public abstract class LockStoreContract {
                 String releasedKey = key("released-" + i);
                 String releasedOwner = newOwner();
                 acquired(releasedKey, releasedOwner, LONG_TTL);
-                assertThat(store.release(releasedKey, releasedOwner)).as("store.release(releasedKey, releasedOwner) must answer true").isTrue();
+                assertThat(store.release(releasedKey, releasedOwner))
+                        .as("store.release(releasedKey, releasedOwner) must answer true")
+                        .isTrue();
                 leases.add(new Lease(releasedKey, releasedOwner));
                 free.add(releasedKey);
 
@@ -912,18 +1084,22 @@ public abstract class LockStoreContract {
 
             Set<Lease> renewed = store.renewAll(leases, LONG_TTL);
 
-            assertThat(renewed).as("renewAll of %d leases returns exactly the held leases", leases.size())
+            assertThat(renewed)
+                    .as("renewAll of %d leases returns exactly the held leases", leases.size())
                     .containsExactlyInAnyOrderElementsOf(held);
             pause(Duration.ofMillis(firstTtl).plus(scaled(200)));
             for (Lease lease : held) {
                 assertHeld(lease.key(), "renewed by renewAll, past its first ttl");
             }
             for (Lease lease : othersLocks) {
-                assertThat(store.release(lease.key(), lease.owner())).as("another owner's lock is untouched").isTrue();
+                assertThat(store.release(lease.key(), lease.owner()))
+                        .as("another owner's lock is untouched")
+                        .isTrue();
             }
             for (String key : free) {
                 assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired())
-                        .as("%s was not held, and renewAll did not revive or create it", describe(key)).isTrue();
+                        .as("%s was not held, and renewAll did not revive or create it", describe(key))
+                        .isTrue();
             }
         }
     }
@@ -949,10 +1125,14 @@ public abstract class LockStoreContract {
             String holder = newOwner();
             acquired(key, holder, LONG_TTL);
 
-            assertThat(store.release(key, newOwner())).as("release by another owner").isFalse();
+            assertThat(store.release(key, newOwner()))
+                    .as("release by another owner")
+                    .isFalse();
 
             assertHeld(key, "after another owner's failed release");
-            assertThat(store.renew(key, holder, LONG_TTL)).as("the holder still holds it").isTrue();
+            assertThat(store.renew(key, holder, LONG_TTL))
+                    .as("the holder still holds it")
+                    .isTrue();
         }
 
         @Test
@@ -961,13 +1141,16 @@ public abstract class LockStoreContract {
             String holder = newOwner();
             acquiredAndExpired(key, holder);
 
-            assertThat(store.release(key, holder)).as("release of an expired lock").isFalse();
+            assertThat(store.release(key, holder))
+                    .as("release of an expired lock")
+                    .isFalse();
         }
 
         @Test
         void releaseOfANeverTakenKeyFails() {
             String never = key("never");
-            assertThat(store.release(never, newOwner())).as("store.release of %s, never taken, must answer false", describe(never))
+            assertThat(store.release(never, newOwner()))
+                    .as("store.release of %s, never taken, must answer false", describe(never))
                     .isFalse();
         }
 
@@ -979,10 +1162,14 @@ public abstract class LockStoreContract {
             String successor = newOwner();
             awaitAcquired(key, successor, LONG_TTL);
 
-            assertThat(store.release(key, stale)).as("release by the stale owner").isFalse();
+            assertThat(store.release(key, stale))
+                    .as("release by the stale owner")
+                    .isFalse();
 
             assertHeld(key, "after the stale owner's release");
-            assertThat(store.release(key, successor)).as("the successor still holds it").isTrue();
+            assertThat(store.release(key, successor))
+                    .as("the successor still holds it")
+                    .isTrue();
         }
 
         @Test
@@ -1011,9 +1198,13 @@ public abstract class LockStoreContract {
                     store.release(key, stale);
                     ContractSupport.awaitAll(List.of(takeover), scaled(2 * BOUND_MILLIS));
 
-                    assertHeld(key, "round " + round + ": the successor took it with a 60 s lease and never released it,"
-                            + " so a stale release racing the takeover must not have deleted it");
-                    assertThat(store.release(key, successor)).as("round %d: the successor still holds it", round).isTrue();
+                    assertHeld(
+                            key,
+                            "round " + round + ": the successor took it with a 60 s lease and never released it,"
+                                    + " so a stale release racing the takeover must not have deleted it");
+                    assertThat(store.release(key, successor))
+                            .as("round %d: the successor still holds it", round)
+                            .isTrue();
                 }
             } finally {
                 taker.shutdownNow();
@@ -1052,8 +1243,15 @@ public abstract class LockStoreContract {
 
         @Test
         void fourByteUtf8KeysAreKeptExactly() {
-            assertAllDistinct(List.of(key("\ud83d\ude00"), key("\ud83d\ude01"), key("?"), key("\ufffd"), key("??"),
-                    key(""), key("\ud800\udc00"), key("\udbff\udfff")));
+            assertAllDistinct(List.of(
+                    key("\ud83d\ude00"),
+                    key("\ud83d\ude01"),
+                    key("?"),
+                    key("\ufffd"),
+                    key("??"),
+                    key(""),
+                    key("\ud800\udc00"),
+                    key("\udbff\udfff")));
         }
 
         @Test
@@ -1083,8 +1281,16 @@ public abstract class LockStoreContract {
 
         @Test
         void quotesAndBackslashesAreKeptExactly() {
-            assertAllDistinct(List.of(key("a'b"), key("a''b"), key("a\"b"), key("a\\'b"), key("a\\b"), key("a\\\\b"),
-                    key("a`b"), key("ab"), key("a\\")));
+            assertAllDistinct(List.of(
+                    key("a'b"),
+                    key("a''b"),
+                    key("a\"b"),
+                    key("a\\'b"),
+                    key("a\\b"),
+                    key("a\\\\b"),
+                    key("a`b"),
+                    key("ab"),
+                    key("a\\")));
         }
 
         @Test
@@ -1096,10 +1302,26 @@ public abstract class LockStoreContract {
 
         @Test
         void sqlAndLuaMetacharactersAreKeptExactly() {
-            assertAllDistinct(List.of(key("'; DROP TABLE baton_locks; --"), key("' OR '1'='1"), key("\" OR 1=1 --"),
-                    key("]]..redis.call('FLUSHALL')..[["), key("KEYS[1]"), key("ARGV[1]"), key("$1"), key("?"),
-                    key(":name"), key("${key}"), key("{0}"), key("%s"), key("/* */"), key("#"), key(";"),
-                    key("\n"), key("\r\n"), key("--"), key("\u001b[0m")));
+            assertAllDistinct(List.of(
+                    key("'; DROP TABLE baton_locks; --"),
+                    key("' OR '1'='1"),
+                    key("\" OR 1=1 --"),
+                    key("]]..redis.call('FLUSHALL')..[["),
+                    key("KEYS[1]"),
+                    key("ARGV[1]"),
+                    key("$1"),
+                    key("?"),
+                    key(":name"),
+                    key("${key}"),
+                    key("{0}"),
+                    key("%s"),
+                    key("/* */"),
+                    key("#"),
+                    key(";"),
+                    key("\n"),
+                    key("\r\n"),
+                    key("--"),
+                    key("\u001b[0m")));
         }
 
         @Test
@@ -1141,7 +1363,8 @@ public abstract class LockStoreContract {
         void nulIsKeptExactlyOrRejectedConsistently() {
             String base = key("nul");
             if (declares(StoreCapability.NUL_IN_KEYS)) {
-                assertAllDistinct(List.of(base + "\0", base, base + "\0\0", base + " ", base + "\0x", base + "x", base + "\\0"));
+                assertAllDistinct(
+                        List.of(base + "\0", base, base + "\0\0", base + " ", base + "\0x", base + "x", base + "\\0"));
             } else {
                 assertKeyRejected(base + "\0");
                 assertKeyRejected("\0");
@@ -1161,7 +1384,8 @@ public abstract class LockStoreContract {
             String key = key("short");
             long token = acquired(key, newOwner(), 1);
 
-            assertThat(awaitAcquired(key, newOwner(), LONG_TTL)).as("the key is free again soon after a 1 ms lease")
+            assertThat(awaitAcquired(key, newOwner(), LONG_TTL))
+                    .as("the key is free again soon after a 1 ms lease")
                     .isGreaterThan(token);
         }
 
@@ -1173,12 +1397,18 @@ public abstract class LockStoreContract {
 
             assertHeld(key, "a 30-day lease");
             if (declares(StoreCapability.REMAINING_LEASE)) {
-                assertThat(remainingLease(key)).as("remaining of a 30-day lease")
-                        .isGreaterThan(Integer.MAX_VALUE).isLessThanOrEqualTo(THIRTY_DAYS);
+                assertThat(remainingLease(key))
+                        .as("remaining of a 30-day lease")
+                        .isGreaterThan(Integer.MAX_VALUE)
+                        .isLessThanOrEqualTo(THIRTY_DAYS);
             }
-            assertThat(store.renew(key, holder, THIRTY_DAYS)).as("store.renew(key, holder, THIRTY_DAYS) must answer true").isTrue();
+            assertThat(store.renew(key, holder, THIRTY_DAYS))
+                    .as("store.renew(key, holder, THIRTY_DAYS) must answer true")
+                    .isTrue();
             assertHeld(key, "a renewed 30-day lease");
-            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+            assertThat(store.release(key, holder))
+                    .as("store.release(key, holder) must answer true")
+                    .isTrue();
         }
 
         @Test
@@ -1189,12 +1419,17 @@ public abstract class LockStoreContract {
 
             assertHeld(key, "a lease of " + LockArguments.MAX_DURATION_MILLIS + " ms");
             if (declares(StoreCapability.REMAINING_LEASE)) {
-                assertThat(remainingLease(key)).as("remaining of a 365-day lease, taken less than a day ago")
+                assertThat(remainingLease(key))
+                        .as("remaining of a 365-day lease, taken less than a day ago")
                         .isGreaterThan(LockArguments.MAX_DURATION_MILLIS - 86_400_000L)
                         .isLessThanOrEqualTo(LockArguments.MAX_DURATION_MILLIS);
             }
-            assertThat(store.renew(key, holder, LockArguments.MAX_DURATION_MILLIS)).as("store.renew(key, holder, LockArguments.MAX_DURATION_MILLIS) must answer true").isTrue();
-            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+            assertThat(store.renew(key, holder, LockArguments.MAX_DURATION_MILLIS))
+                    .as("store.renew(key, holder, LockArguments.MAX_DURATION_MILLIS) must answer true")
+                    .isTrue();
+            assertThat(store.release(key, holder))
+                    .as("store.release(key, holder) must answer true")
+                    .isTrue();
         }
 
         @Test
@@ -1213,13 +1448,17 @@ public abstract class LockStoreContract {
             for (long ttl : ttls) {
                 assertRejected(() -> store.acquire(key, holder, ttl), "acquire", "ttl " + ttl);
             }
-            assertThat(store.release(key, holder)).as("a rejected acquire took nothing").isFalse();
+            assertThat(store.release(key, holder))
+                    .as("a rejected acquire took nothing")
+                    .isFalse();
             acquired(key, holder, LONG_TTL);
             for (long ttl : ttls) {
                 assertRejected(() -> store.renew(key, holder, ttl), "renew", "ttl " + ttl);
             }
             assertHeld(key, "after rejected renewals");
-            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+            assertThat(store.release(key, holder))
+                    .as("store.release(key, holder) must answer true")
+                    .isTrue();
         }
     }
 
@@ -1234,12 +1473,21 @@ public abstract class LockStoreContract {
             String holder = "owner-abc-" + ContractSupport.randomHex(8);
             acquired(key, holder, LONG_TTL);
 
-            for (String other : List.of(holder.toUpperCase(Locale.ROOT), holder.substring(1), holder + "x",
+            for (String other : List.of(
+                    holder.toUpperCase(Locale.ROOT),
+                    holder.substring(1),
+                    holder + "x",
                     holder.substring(0, holder.length() - 1))) {
-                assertThat(store.renew(key, other, LONG_TTL)).as("renew by owner %s of a lock of %s", other, holder).isFalse();
-                assertThat(store.release(key, other)).as("release by owner %s of a lock of %s", other, holder).isFalse();
+                assertThat(store.renew(key, other, LONG_TTL))
+                        .as("renew by owner %s of a lock of %s", other, holder)
+                        .isFalse();
+                assertThat(store.release(key, other))
+                        .as("release by owner %s of a lock of %s", other, holder)
+                        .isFalse();
             }
-            assertThat(store.release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+            assertThat(store.release(key, holder))
+                    .as("store.release(key, holder) must answer true")
+                    .isTrue();
         }
 
         @Test
@@ -1250,15 +1498,26 @@ public abstract class LockStoreContract {
                 owner.append(c);
             }
             acquired(key, owner.toString(), LONG_TTL);
-            assertThat(store.renew(key, owner.toString(), LONG_TTL)).as("store.renew(key, owner.toString(), LONG_TTL) must answer true").isTrue();
-            assertThat(store.release(key, owner.toString())).as("store.release(key, owner.toString()) must answer true").isTrue();
+            assertThat(store.renew(key, owner.toString(), LONG_TTL))
+                    .as("store.renew(key, owner.toString(), LONG_TTL) must answer true")
+                    .isTrue();
+            assertThat(store.release(key, owner.toString()))
+                    .as("store.release(key, owner.toString()) must answer true")
+                    .isTrue();
         }
 
         @Test
         void badOwnersAreRejected() {
             String key = key("owned");
-            List<String> bad = new ArrayList<>(List.of("", "a".repeat(LockArguments.MAX_OWNER_LENGTH + 1), "with space",
-                    "tab\there", "caf\u00e9", "nul\0", "del\u007f", "line\n"));
+            List<String> bad = new ArrayList<>(List.of(
+                    "",
+                    "a".repeat(LockArguments.MAX_OWNER_LENGTH + 1),
+                    "with space",
+                    "tab\there",
+                    "caf\u00e9",
+                    "nul\0",
+                    "del\u007f",
+                    "line\n"));
             bad.add(null);
             for (String owner : bad) {
                 String what = "owner " + describe(owner);
@@ -1266,7 +1525,9 @@ public abstract class LockStoreContract {
                 assertRejected(() -> store.renew(key, owner, LONG_TTL), "renew", what);
                 assertRejected(() -> store.release(key, owner), "release", what);
             }
-            assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired()).as("rejected calls took nothing").isTrue();
+            assertThat(store.acquire(key, newOwner(), LONG_TTL).isAcquired())
+                    .as("rejected calls took nothing")
+                    .isTrue();
         }
     }
 
@@ -1305,21 +1566,29 @@ public abstract class LockStoreContract {
 
             if (declares(StoreCapability.PERSISTENT)) {
                 assertHeld(held, "after the instance that took it was closed");
-                assertThat(store.release(held, owner)).as("the holder's release through another instance").isTrue();
+                assertThat(store.release(held, owner))
+                        .as("the holder's release through another instance")
+                        .isTrue();
                 String taker = newOwner();
                 acquired(free, taker, LONG_TTL);
-                assertThat(store.release(free, taker)).as("store.release(free, taker) must answer true").isTrue();
+                assertThat(store.release(free, taker))
+                        .as("store.release(free, taker) must answer true")
+                        .isTrue();
             }
             if (declares(StoreCapability.ENDS_WITH_CONNECTION)) {
                 String taker = newOwner();
                 acquired(store, held, taker, LONG_TTL); // at once: the lock ended with the closed instance
-                assertThat(store.release(held, taker)).as("store.release(held, taker) must answer true").isTrue();
+                assertThat(store.release(held, taker))
+                        .as("store.release(held, taker) must answer true")
+                        .isTrue();
             }
         }
 
         private void assertFailsClosed(ThrowingCallable call, String operation) {
             assertThatThrownBy(call)
-                    .as("%s on a closed store must fail with a LockStoreException (not reconnect, not answer)", operation)
+                    .as(
+                            "%s on a closed store must fail with a LockStoreException (not reconnect, not answer)",
+                            operation)
                     .isInstanceOf(LockStoreException.class);
         }
     }
@@ -1342,18 +1611,25 @@ public abstract class LockStoreContract {
         @Test
         void aKeyWithoutALiveLockHasNoHolder() {
             String never = key("never");
-            assertThat(store.inspect(never)).as("inspect of %s, never taken", describe(never)).isEmpty();
+            assertThat(store.inspect(never))
+                    .as("inspect of %s, never taken", describe(never))
+                    .isEmpty();
 
             String released = key("released");
             String owner = newOwner();
             acquired(released, owner, LONG_TTL);
-            assertThat(store.release(released, owner)).as("release of %s by its holder", describe(released)).isTrue();
-            assertThat(store.inspect(released)).as("inspect of %s, released", describe(released)).isEmpty();
+            assertThat(store.release(released, owner))
+                    .as("release of %s by its holder", describe(released))
+                    .isTrue();
+            assertThat(store.inspect(released))
+                    .as("inspect of %s, released", describe(released))
+                    .isEmpty();
 
             String expired = key("expired");
             acquiredAndExpired(expired, newOwner());
-            assertThat(store.inspect(expired)).as("inspect of %s, whose lease is over: an expired lock does not exist",
-                    describe(expired)).isEmpty();
+            assertThat(store.inspect(expired))
+                    .as("inspect of %s, whose lease is over: an expired lock does not exist", describe(expired))
+                    .isEmpty();
 
             assertRejected(() -> store.inspect(""), "inspect", "an empty key");
             assertRejected(() -> store.inspect("tck:lone\uD800"), "inspect", "a key with a lone surrogate");
@@ -1368,13 +1644,16 @@ public abstract class LockStoreContract {
             pause(Duration.ofMillis(200));
             long idled = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
 
-            Holder holder = store.inspect(key).orElseThrow(() -> new AssertionError("inspect of the held " + describe(key)
-                    + " must report its holder, but reported none"));
+            Holder holder = store.inspect(key)
+                    .orElseThrow(() -> new AssertionError(
+                            "inspect of the held " + describe(key) + " must report its holder, but reported none"));
 
             assertThat(holder.owner()).as("the holder's owner").isEqualTo(owner);
             assertThat(holder.fencingToken()).as("the holder's fencing token").isEqualTo(token);
             assertThat(holder.remainingLeaseMillis())
-                    .as("the remaining lease of a %d ms lease taken %d ms ago, in milliseconds by the store's clock", LONG_TTL, idled)
+                    .as(
+                            "the remaining lease of a %d ms lease taken %d ms ago, in milliseconds by the store's clock",
+                            LONG_TTL, idled)
                     .isGreaterThan(LONG_TTL / 2)
                     .isLessThanOrEqualTo(LONG_TTL - idled + 1);
         }
@@ -1388,7 +1667,8 @@ public abstract class LockStoreContract {
             pause(Duration.ofMillis(SHORT_TTL).plus(scaled(100)));
 
             assertThat(seen).as("the holder of %s, just taken", describe(key)).isPresent();
-            assertThat(store.renew(key, owner, LONG_TTL)).as("renew after the lease is over: inspect must not have lengthened it")
+            assertThat(store.renew(key, owner, LONG_TTL))
+                    .as("renew after the lease is over: inspect must not have lengthened it")
                     .isFalse();
             acquired(key, newOwner(), LONG_TTL);
         }
@@ -1398,19 +1678,31 @@ public abstract class LockStoreContract {
             String key = key("forced");
             String owner = newOwner();
             long first = acquired(key, owner, LONG_TTL);
-            Holder holder = store.inspect(key).orElseThrow(() -> new AssertionError("the held " + describe(key) + " has a holder"));
+            Holder holder = store.inspect(key)
+                    .orElseThrow(() -> new AssertionError("the held " + describe(key) + " has a holder"));
 
-            assertThat(store.release(key, holder.owner())).as("release of %s as its inspected owner", describe(key)).isTrue();
-            assertThat(store.inspect(key)).as("inspect of %s after its release", describe(key)).isEmpty();
-            assertThat(store.renew(key, owner, LONG_TTL)).as("the former holder's renewal after the key was freed").isFalse();
+            assertThat(store.release(key, holder.owner()))
+                    .as("release of %s as its inspected owner", describe(key))
+                    .isTrue();
+            assertThat(store.inspect(key))
+                    .as("inspect of %s after its release", describe(key))
+                    .isEmpty();
+            assertThat(store.renew(key, owner, LONG_TTL))
+                    .as("the former holder's renewal after the key was freed")
+                    .isFalse();
 
             String next = newOwner();
             long second = acquired(key, next, LONG_TTL);
-            assertThat(second).as("the token of the next acquisition, after one of %d", first).isGreaterThan(first);
-            assertThat(store.inspect(key)).as("inspect of %s, taken again", describe(key))
+            assertThat(second)
+                    .as("the token of the next acquisition, after one of %d", first)
+                    .isGreaterThan(first);
+            assertThat(store.inspect(key))
+                    .as("inspect of %s, taken again", describe(key))
                     .hasValueSatisfying(h -> {
                         assertThat(h.owner()).as("the new holder's owner").isEqualTo(next);
-                        assertThat(h.fencingToken()).as("the new holder's token").isEqualTo(second);
+                        assertThat(h.fencingToken())
+                                .as("the new holder's token")
+                                .isEqualTo(second);
                     });
         }
     }
@@ -1460,20 +1752,28 @@ public abstract class LockStoreContract {
 
             String holder = newOwner();
             acquired(first, holder, LONG_TTL);
-            assertThat(store.release(first, holder)).as("store.release(first, holder) must answer true").isTrue();
-            waiting().alias("the listener is told of the release of " + describe(first))
+            assertThat(store.release(first, holder))
+                    .as("store.release(first, holder) must answer true")
+                    .isTrue();
+            waiting()
+                    .alias("the listener is told of the release of " + describe(first))
                     .until(() -> heardByFirst.contains(first));
 
             handle.close();
             try (AutoCloseable secondHandle = listening.onRelease(heardBySecond::add)) {
                 String next = newOwner();
                 acquired(second, next, LONG_TTL);
-                assertThat(store.release(second, next)).as("store.release(second, next) must answer true").isTrue();
-                waiting().alias("a listener registered later is told of the release of " + describe(second))
+                assertThat(store.release(second, next))
+                        .as("store.release(second, next) must answer true")
+                        .isTrue();
+                waiting()
+                        .alias("a listener registered later is told of the release of " + describe(second))
                         .until(() -> heardBySecond.contains(second));
                 pause(scaled(100));
             }
-            assertThat(heardByFirst).as("a listener whose handle was closed is told nothing more").doesNotContain(second);
+            assertThat(heardByFirst)
+                    .as("a listener whose handle was closed is told nothing more")
+                    .doesNotContain(second);
         }
     }
 }

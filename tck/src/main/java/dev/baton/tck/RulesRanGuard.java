@@ -50,7 +50,9 @@ final class RulesRanGuard implements TestWatcher, AfterAllCallback {
 
     @Override
     public void testAborted(ExtensionContext context, Throwable cause) {
-        String why = cause == null || cause.getMessage() == null ? "aborted" : cause.getMessage().lines().findFirst().orElse("aborted");
+        String why = cause == null || cause.getMessage() == null
+                ? "aborted"
+                : cause.getMessage().lines().findFirst().orElse("aborted");
         tally(context).ifPresent(tally -> tally.skip(context.getDisplayName(), why.strip()));
     }
 
@@ -69,10 +71,13 @@ final class RulesRanGuard implements TestWatcher, AfterAllCallback {
             return;
         }
         List<String> skipped = tally.skipped();
-        throw new AssertionError("No rule of the store contract ran for " + context.getRequiredTestClass().getName()
+        throw new AssertionError("No rule of the store contract ran for "
+                + context.getRequiredTestClass().getName()
                 + ": " + skipped.size() + " selected, all skipped"
-                + (skipped.isEmpty() ? "" : " — " + String.join("; ", skipped.subList(0, Math.min(5, skipped.size())))
-                        + (skipped.size() > 5 ? "; ..." : ""))
+                + (skipped.isEmpty()
+                        ? ""
+                        : " — " + String.join("; ", skipped.subList(0, Math.min(5, skipped.size())))
+                                + (skipped.size() > 5 ? "; ..." : ""))
                 + ". A run that checked nothing must not pass: select rules the store's capabilities cover"
                 + " (e.g. -Dgroups=" + ContractTags.ACQUIRE + "), or run the whole suite.");
     }
@@ -82,7 +87,10 @@ final class RulesRanGuard implements TestWatcher, AfterAllCallback {
      * (a subclass's own test method counts for nothing).
      */
     private static Optional<Tally> tally(ExtensionContext test) {
-        if (test.getTestClass().map(Class::getEnclosingClass).filter(LockStoreContract.class::equals).isEmpty()) {
+        if (test.getTestClass()
+                .map(Class::getEnclosingClass)
+                .filter(LockStoreContract.class::equals)
+                .isEmpty()) {
             return Optional.empty();
         }
         Optional<ExtensionContext> contractClass = Optional.of(test);
@@ -99,6 +107,8 @@ final class RulesRanGuard implements TestWatcher, AfterAllCallback {
     /** A subclass of the suite, also one nested in a test class of the author's own (a matrix of backends). */
     private static boolean isContractClass(ExtensionContext context) {
         return context.getTestMethod().isEmpty()
-                && context.getTestClass().filter(LockStoreContract.class::isAssignableFrom).isPresent();
+                && context.getTestClass()
+                        .filter(LockStoreContract.class::isAssignableFrom)
+                        .isPresent();
     }
 }

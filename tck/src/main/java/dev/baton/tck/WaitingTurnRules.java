@@ -28,6 +28,7 @@ abstract class WaitingTurnRules {
 
     /** A turn that outlives every test, in ms. */
     private static final long LONG_KEEP = 60_000;
+
     private static final long LONG_TTL = LockStoreContract.LONG_TTL;
 
     /** @return the store under test */
@@ -49,25 +50,37 @@ abstract class WaitingTurnRules {
 
     private long held(String key, String owner) {
         AcquireResult result = store().acquire(key, owner, LONG_TTL);
-        assertThat(result.isAcquired()).as("%s is free at the start", describe(key)).isTrue();
+        assertThat(result.isAcquired())
+                .as("%s is free at the start", describe(key))
+                .isTrue();
         return result.fencingToken();
     }
 
     private void assertInTurn(AcquireResult result, String who, String key) {
-        assertThat(result.isAcquired()).as("%s must not take the held %s", who, describe(key)).isFalse();
-        assertThat(result.isNextInTurn()).as("%s must hold the turn of %s: %s", who, describe(key), result).isTrue();
+        assertThat(result.isAcquired())
+                .as("%s must not take the held %s", who, describe(key))
+                .isFalse();
+        assertThat(result.isNextInTurn())
+                .as("%s must hold the turn of %s: %s", who, describe(key), result)
+                .isTrue();
     }
 
     private void assertRefusedWithoutTurn(AcquireResult result, String who, String key) {
-        assertThat(result.isAcquired()).as("%s must not take %s: %s", who, describe(key), result).isFalse();
-        assertThat(result.isNextInTurn()).as("%s must not hold the turn of %s: %s", who, describe(key), result).isFalse();
+        assertThat(result.isAcquired())
+                .as("%s must not take %s: %s", who, describe(key), result)
+                .isFalse();
+        assertThat(result.isNextInTurn())
+                .as("%s must not hold the turn of %s: %s", who, describe(key), result)
+                .isFalse();
     }
 
     @Test
     void aFreeKeyIsTakenByAWaiterAtOnce() {
         AcquireResult result = poll(key("free"), newOwner(), 0, LONG_KEEP);
 
-        assertThat(result.isAcquired()).as("a free key with no turn is taken: %s", result).isTrue();
+        assertThat(result.isAcquired())
+                .as("a free key with no turn is taken: %s", result)
+                .isTrue();
         assertThat(result.fencingToken()).as("the fencing token of %s", result).isPositive();
     }
 
@@ -87,19 +100,30 @@ abstract class WaitingTurnRules {
         String holder = newOwner();
         long first = held(key, holder);
         assertInTurn(poll(key, "w1", 100, LONG_KEEP), "the waiter", key);
-        assertThat(store().renew(key, holder, LONG_TTL)).as("a turn does not hinder the holder's renewal").isTrue();
-        assertThat(store().release(key, holder)).as("a turn does not hinder the holder's release").isTrue();
+        assertThat(store().renew(key, holder, LONG_TTL))
+                .as("a turn does not hinder the holder's renewal")
+                .isTrue();
+        assertThat(store().release(key, holder))
+                .as("a turn does not hinder the holder's release")
+                .isTrue();
 
         AcquireResult plain = store().acquire(key, newOwner(), LONG_TTL);
-        assertThat(plain.isAcquired()).as("a plain acquire must leave a freed key to the waiter whose turn it is: %s", plain)
+        assertThat(plain.isAcquired())
+                .as("a plain acquire must leave a freed key to the waiter whose turn it is: %s", plain)
                 .isFalse();
         AcquireResult plainBounded = store().acquire(key, newOwner(), LONG_TTL, 0);
-        assertThat(plainBounded.isAcquired()).as("nor may a bounded plain acquire take it: %s", plainBounded).isFalse();
+        assertThat(plainBounded.isAcquired())
+                .as("nor may a bounded plain acquire take it: %s", plainBounded)
+                .isFalse();
         assertRefusedWithoutTurn(poll(key, "w2", 0, LONG_KEEP), "a waiter that has waited less long", key);
 
         AcquireResult taken = poll(key, "w1", 300, LONG_KEEP);
-        assertThat(taken.isAcquired()).as("the waiter whose turn it is takes the freed key: %s", taken).isTrue();
-        assertThat(taken.fencingToken()).as("its token is above the previous holder's").isGreaterThan(first);
+        assertThat(taken.isAcquired())
+                .as("the waiter whose turn it is takes the freed key: %s", taken)
+                .isTrue();
+        assertThat(taken.fencingToken())
+                .as("its token is above the previous holder's")
+                .isGreaterThan(first);
     }
 
     @Test
@@ -108,14 +132,19 @@ abstract class WaitingTurnRules {
         String holder = newOwner();
         held(key, holder);
         assertInTurn(poll(key, "w1", 100, LONG_KEEP), "the waiter", key);
-        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+        assertThat(store().release(key, holder))
+                .as("store.release(key, holder) must answer true")
+                .isTrue();
         String waiterOwner = newOwner();
         AcquireResult taken = store().acquire(key, waiterOwner, LONG_TTL, 0, turn("w1", 200, LONG_KEEP));
         assertThat(taken.isAcquired()).as("the waiter takes the key").isTrue();
-        assertThat(store().release(key, waiterOwner)).as("store.release(key, waiterOwner) must answer true").isTrue();
+        assertThat(store().release(key, waiterOwner))
+                .as("store.release(key, waiterOwner) must answer true")
+                .isTrue();
 
         AcquireResult next = store().acquire(key, newOwner(), LONG_TTL);
-        assertThat(next.isAcquired()).as("once its waiter took the key the turn is gone: the next acquire takes it: %s", next)
+        assertThat(next.isAcquired())
+                .as("once its waiter took the key the turn is gone: the next acquire takes it: %s", next)
                 .isTrue();
     }
 
@@ -127,11 +156,15 @@ abstract class WaitingTurnRules {
         assertInTurn(poll(key, "young", 10, LONG_KEEP), "the first waiter", key);
         assertInTurn(poll(key, "old", 10 * LONG_KEEP, LONG_KEEP), "a waiter that has waited far longer", key);
         assertRefusedWithoutTurn(poll(key, "young", 20, LONG_KEEP), "the waiter that lost the turn", key);
-        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+        assertThat(store().release(key, holder))
+                .as("store.release(key, holder) must answer true")
+                .isTrue();
 
         assertRefusedWithoutTurn(poll(key, "young", 30, LONG_KEEP), "the younger waiter, on the freed key", key);
         AcquireResult taken = poll(key, "old", 10 * LONG_KEEP, LONG_KEEP);
-        assertThat(taken.isAcquired()).as("the longest waiter takes the freed key: %s", taken).isTrue();
+        assertThat(taken.isAcquired())
+                .as("the longest waiter takes the freed key: %s", taken)
+                .isTrue();
     }
 
     @Test
@@ -140,11 +173,14 @@ abstract class WaitingTurnRules {
         String holder = newOwner();
         held(key, holder);
         assertInTurn(poll(key, "young", 10, LONG_KEEP), "the first waiter", key);
-        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+        assertThat(store().release(key, holder))
+                .as("store.release(key, holder) must answer true")
+                .isTrue();
 
         AcquireResult taken = poll(key, "old", 10 * LONG_KEEP, LONG_KEEP);
-        assertThat(taken.isAcquired()).as("a waiter that has waited longer than the turn's waiter takes the freed key: %s",
-                taken).isTrue();
+        assertThat(taken.isAcquired())
+                .as("a waiter that has waited longer than the turn's waiter takes the freed key: %s", taken)
+                .isTrue();
     }
 
     @Test
@@ -154,11 +190,15 @@ abstract class WaitingTurnRules {
         held(key, holder);
         long keep = 50;
         assertInTurn(poll(key, "gone", 100, keep), "a waiter that will not come back", key);
-        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
+        assertThat(store().release(key, holder))
+                .as("store.release(key, holder) must answer true")
+                .isTrue();
         pause(Duration.ofMillis(keep).plus(scaled(150)));
 
         AcquireResult next = store().acquire(key, newOwner(), LONG_TTL);
-        assertThat(next.isAcquired()).as("once a turn has expired, a plain acquire takes the free key: %s", next).isTrue();
+        assertThat(next.isAcquired())
+                .as("once a turn has expired, a plain acquire takes the free key: %s", next)
+                .isTrue();
     }
 
     @Test
@@ -168,23 +208,36 @@ abstract class WaitingTurnRules {
         held(key, holder);
         assertInTurn(poll(key, "w1", 100, LONG_KEEP), "the waiter", key);
 
-        assertThat(store().leaveTurn(key, "w2")).as("leaveTurn by a waiter without the turn").isFalse();
-        assertThat(store().leaveTurn(key("other"), "w1")).as("leaveTurn on another key").isFalse();
-        assertThat(store().release(key, holder)).as("store.release(key, holder) must answer true").isTrue();
-        assertThat(store().acquire(key, newOwner(), LONG_TTL).isAcquired()).as("the turn is still w1's").isFalse();
-        assertThat(store().leaveTurn(key, "w1")).as("leaveTurn by the waiter whose turn it is").isTrue();
+        assertThat(store().leaveTurn(key, "w2"))
+                .as("leaveTurn by a waiter without the turn")
+                .isFalse();
+        assertThat(store().leaveTurn(key("other"), "w1"))
+                .as("leaveTurn on another key")
+                .isFalse();
+        assertThat(store().release(key, holder))
+                .as("store.release(key, holder) must answer true")
+                .isTrue();
+        assertThat(store().acquire(key, newOwner(), LONG_TTL).isAcquired())
+                .as("the turn is still w1's")
+                .isFalse();
+        assertThat(store().leaveTurn(key, "w1"))
+                .as("leaveTurn by the waiter whose turn it is")
+                .isTrue();
         assertThat(store().leaveTurn(key, "w1")).as("a second leaveTurn").isFalse();
 
         AcquireResult next = store().acquire(key, newOwner(), LONG_TTL);
-        assertThat(next.isAcquired()).as("after its waiter left, the free key is taken by the next acquire: %s", next)
+        assertThat(next.isAcquired())
+                .as("after its waiter left, the free key is taken by the next acquire: %s", next)
                 .isTrue();
     }
 
     @Test
     void leaveTurnChecksItsArguments() {
-        assertThatThrownBy(() -> store().leaveTurn("", "w1")).as("leaveTurn with an empty key")
+        assertThatThrownBy(() -> store().leaveTurn("", "w1"))
+                .as("leaveTurn with an empty key")
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store().leaveTurn(key("k"), "not ascii é")).as("leaveTurn with a bad waiter")
+        assertThatThrownBy(() -> store().leaveTurn(key("k"), "not ascii é"))
+                .as("leaveTurn with a bad waiter")
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -211,7 +264,8 @@ abstract class WaitingTurnRules {
                         String owner = newOwner();
                         while (true) {
                             long waited = (System.nanoTime() - began) / 1_000_000;
-                            AcquireResult result = store().acquire(key, owner, LONG_TTL, 0, turn(waiter, waited, 2_000));
+                            AcquireResult result =
+                                    store().acquire(key, owner, LONG_TTL, 0, turn(waiter, waited, 2_000));
                             if (result.isAcquired()) {
                                 if (inside.incrementAndGet() != 1) {
                                     overlaps.incrementAndGet();
@@ -221,7 +275,9 @@ abstract class WaitingTurnRules {
                                 }
                                 pause(Duration.ofMillis(1)); // a moment inside, for another holder to show up in
                                 inside.decrementAndGet();
-                                assertThat(store().release(key, owner)).as("the holder releases its own lock").isTrue();
+                                assertThat(store().release(key, owner))
+                                        .as("the holder releases its own lock")
+                                        .isTrue();
                                 break;
                             }
                             pause(Duration.ofMillis(result.isNextInTurn() ? 1 : 3));
@@ -234,10 +290,13 @@ abstract class WaitingTurnRules {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(overlaps.get()).as("acquisitions that found another holder inside").isZero();
+        assertThat(overlaps.get())
+                .as("acquisitions that found another holder inside")
+                .isZero();
         assertThat(tokens).as("every round of every waiter got the key").hasSize(threads * roundsEach);
         for (int i = 1; i < tokens.size(); i++) {
-            assertThat(tokens.get(i)).as("token #%d of %s, in the order the key was held", i + 1, describe(key))
+            assertThat(tokens.get(i))
+                    .as("token #%d of %s, in the order the key was held", i + 1, describe(key))
                     .isGreaterThan(tokens.get(i - 1));
         }
     }

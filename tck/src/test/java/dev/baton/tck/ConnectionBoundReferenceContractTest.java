@@ -14,7 +14,9 @@ class ConnectionBoundReferenceContractTest extends LockStoreContract {
 
     @Override
     protected LockStore createStore() {
-        return new TestLockStore(backend, EnumSet.complementOf(EnumSet.of(StoreCapability.PERSISTENT)),
+        return new TestLockStore(
+                backend,
+                EnumSet.complementOf(EnumSet.of(StoreCapability.PERSISTENT)),
                 EnumSet.noneOf(TestLockStore.Flaw.class));
     }
 }

@@ -14,6 +14,7 @@ class MinimalStoreContractTest extends LockStoreContract {
 
     @Override
     protected LockStore createStore() {
-        return new TestLockStore(backend, EnumSet.noneOf(StoreCapability.class), EnumSet.noneOf(TestLockStore.Flaw.class));
+        return new TestLockStore(
+                backend, EnumSet.noneOf(StoreCapability.class), EnumSet.noneOf(TestLockStore.Flaw.class));
     }
 }

@@ -14,7 +14,9 @@ class ReferenceStoreContractTest extends LockStoreContract {
 
     @Override
     protected LockStore createStore() {
-        return new TestLockStore(backend, EnumSet.complementOf(EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION)),
+        return new TestLockStore(
+                backend,
+                EnumSet.complementOf(EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION)),
                 EnumSet.noneOf(TestLockStore.Flaw.class));
     }
 }

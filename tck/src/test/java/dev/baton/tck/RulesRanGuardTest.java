@@ -40,7 +40,9 @@ class RulesRanGuardTest {
         assertThat(run.skipped).as("rules skipped").hasSize(3);
         assertThat(run.contractClass(NoCapabilities.class)).isNotNull().satisfies(result -> {
             assertThat(result.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
-            assertThat(result.getThrowable()).get().asInstanceOf(THROWABLE)
+            assertThat(result.getThrowable())
+                    .get()
+                    .asInstanceOf(THROWABLE)
                     .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("No rule of the store contract ran for " + NoCapabilities.class.getName())
                     .hasMessageContaining("3 selected, all skipped")
@@ -51,27 +53,38 @@ class RulesRanGuardTest {
 
     @Test
     void oneSelectedRuleThatRunsIsEnough() {
-        Run run = run(List.of(selectNestedMethod(List.of(NoCapabilities.class), LockStoreContract.Acquire.class,
-                "freeKeyIsTakenWithAPositiveToken", "")), null);
+        Run run = run(
+                List.of(selectNestedMethod(
+                        List.of(NoCapabilities.class),
+                        LockStoreContract.Acquire.class,
+                        "freeKeyIsTakenWithAPositiveToken",
+                        "")),
+                null);
 
         assertThat(run.rules).containsExactly("freeKeyIsTakenWithAPositiveToken()=SUCCESSFUL");
-        assertThat(run.contractClass(NoCapabilities.class).getStatus()).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+        assertThat(run.contractClass(NoCapabilities.class).getStatus())
+                .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
     }
 
     @Test
     void skippedRulesBesideRulesThatRanPass() {
-        Run run = run(List.of(selectClass(NoCapabilities.class)), ContractTags.PERSISTENCE + " | " + ContractTags.OWNERS);
+        Run run =
+                run(List.of(selectClass(NoCapabilities.class)), ContractTags.PERSISTENCE + " | " + ContractTags.OWNERS);
 
         assertThat(run.skipped).hasSize(3);
         assertThat(run.rules).hasSize(3).allSatisfy(rule -> assertThat(rule).endsWith("=SUCCESSFUL"));
-        assertThat(run.contractClass(NoCapabilities.class).getStatus()).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+        assertThat(run.contractClass(NoCapabilities.class).getStatus())
+                .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
     }
 
     @Test
     void eachContractClassIsCountedOnItsOwn() {
-        Run run = run(List.of(selectClass(NoCapabilities.class), selectClass(AllCapabilities.class)), ContractTags.PERSISTENCE);
+        Run run = run(
+                List.of(selectClass(NoCapabilities.class), selectClass(AllCapabilities.class)),
+                ContractTags.PERSISTENCE);
 
-        assertThat(run.contractClass(AllCapabilities.class).getStatus()).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
+        assertThat(run.contractClass(AllCapabilities.class).getStatus())
+                .isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
         assertThat(run.contractClass(NoCapabilities.class).getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
     }
 
@@ -82,7 +95,9 @@ class RulesRanGuardTest {
         assertThat(run.rules).isEmpty();
         assertThat(run.contractClass(Matrix.Contract.class)).isNotNull().satisfies(result -> {
             assertThat(result.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
-            assertThat(result.getThrowable()).get().asInstanceOf(THROWABLE)
+            assertThat(result.getThrowable())
+                    .get()
+                    .asInstanceOf(THROWABLE)
                     .hasMessageContaining("No rule of the store contract ran for " + Matrix.Contract.class.getName());
         });
         assertThat(run.contractClass(Matrix.class).getStatus()).isEqualTo(TestExecutionResult.Status.SUCCESSFUL);
@@ -108,14 +123,17 @@ class RulesRanGuardTest {
 
         assertThat(run.contractClass(BackendDoesNotStart.class)).satisfies(result -> {
             assertThat(result.getStatus()).isEqualTo(TestExecutionResult.Status.FAILED);
-            assertThat(result.getThrowable()).get().asInstanceOf(THROWABLE)
+            assertThat(result.getThrowable())
+                    .get()
+                    .asInstanceOf(THROWABLE)
                     .hasMessage("the backend did not start")
                     .satisfies(thrown -> assertThat(thrown.getSuppressed()).isEmpty());
         });
     }
 
     private static Run run(List<? extends DiscoverySelector> selectors, String tagExpression) {
-        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request().selectors(selectors);
+        LauncherDiscoveryRequestBuilder request =
+                LauncherDiscoveryRequestBuilder.request().selectors(selectors);
         if (tagExpression != null) {
             request.filters(TagFilter.includeTags(tagExpression));
         }
@@ -138,7 +156,9 @@ class RulesRanGuardTest {
             } else if (test.isTest()) {
                 rules.add(test.getDisplayName() + "=" + result.getStatus());
             } else {
-                test.getSource().filter(ClassSource.class::isInstance).map(ClassSource.class::cast)
+                test.getSource()
+                        .filter(ClassSource.class::isInstance)
+                        .map(ClassSource.class::cast)
                         .ifPresent(source -> classes.put(source.getClassName(), result));
             }
         }
@@ -159,7 +179,8 @@ class RulesRanGuardTest {
 
         @Override
         protected LockStore createStore() {
-            return new TestLockStore(backend, EnumSet.noneOf(StoreCapability.class), EnumSet.noneOf(TestLockStore.Flaw.class));
+            return new TestLockStore(
+                    backend, EnumSet.noneOf(StoreCapability.class), EnumSet.noneOf(TestLockStore.Flaw.class));
         }
     }
 
@@ -169,15 +190,15 @@ class RulesRanGuardTest {
 
         @Override
         protected LockStore createStore() {
-            return new TestLockStore(backend, EnumSet.allOf(StoreCapability.class), EnumSet.noneOf(TestLockStore.Flaw.class));
+            return new TestLockStore(
+                    backend, EnumSet.allOf(StoreCapability.class), EnumSet.noneOf(TestLockStore.Flaw.class));
         }
     }
 
     /** An author's test class with the suite as one of its nested groups (as jpa-store's matrix does). */
     static class Matrix {
         @Nested
-        class Contract extends NoCapabilities {
-        }
+        class Contract extends NoCapabilities {}
     }
 
     /** A subclass with a test of its own beside the suite's rules. */

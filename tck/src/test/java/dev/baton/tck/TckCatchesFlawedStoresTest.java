@@ -34,72 +34,166 @@ import org.junit.platform.launcher.core.LauncherFactory;
 class TckCatchesFlawedStoresTest {
 
     /** Every capability a store may declare together: {@code ENDS_WITH_CONNECTION} excludes {@code PERSISTENT}. */
-    private static final Set<StoreCapability> ALL = EnumSet.complementOf(EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION));
-    private static final Set<StoreCapability> CONNECTION_BOUND = EnumSet.complementOf(EnumSet.of(StoreCapability.PERSISTENT));
+    private static final Set<StoreCapability> ALL =
+            EnumSet.complementOf(EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION));
+
+    private static final Set<StoreCapability> CONNECTION_BOUND =
+            EnumSet.complementOf(EnumSet.of(StoreCapability.PERSISTENT));
     private static final Set<StoreCapability> NONE = EnumSet.noneOf(StoreCapability.class);
 
     static Stream<Arguments> flaws() {
         return Stream.of(
-                arguments(Flaw.RACY_ACQUIRE, ALL, List.of(ContractTags.CONCURRENCY),
-                        List.of("exactlyOneOfManyConcurrentCallersTakesAFreeKey", "exactlyOneOfManyConcurrentCallersTakesAnExpiredKey")),
-                arguments(Flaw.RELEASE_RESETS_COUNTER, ALL, List.of(ContractTags.FENCING),
-                        List.of("releaseNeverResetsTheTokenCounter", "tokensStrictlyIncreaseAcrossAThousandMixedCycles")),
-                arguments(Flaw.RENEW_REVIVES, ALL, List.of(ContractTags.RENEW),
+                arguments(
+                        Flaw.RACY_ACQUIRE,
+                        ALL,
+                        List.of(ContractTags.CONCURRENCY),
+                        List.of(
+                                "exactlyOneOfManyConcurrentCallersTakesAFreeKey",
+                                "exactlyOneOfManyConcurrentCallersTakesAnExpiredKey")),
+                arguments(
+                        Flaw.RELEASE_RESETS_COUNTER,
+                        ALL,
+                        List.of(ContractTags.FENCING),
+                        List.of(
+                                "releaseNeverResetsTheTokenCounter",
+                                "tokensStrictlyIncreaseAcrossAThousandMixedCycles")),
+                arguments(
+                        Flaw.RENEW_REVIVES,
+                        ALL,
+                        List.of(ContractTags.RENEW),
                         List.of("renewAfterExpiryFailsAndDoesNotRevive", "renewAllRenewsExactlyTheLeasesStillHeld")),
-                arguments(Flaw.FOLDS_CASE, ALL, List.of(ContractTags.KEYS),
+                arguments(
+                        Flaw.FOLDS_CASE,
+                        ALL,
+                        List.of(ContractTags.KEYS),
                         List.of("keysDifferingOnlyInCaseAreDifferentLocks")),
-                arguments(Flaw.TRIMS_SPACES, ALL, List.of(ContractTags.KEYS),
-                        List.of("keysDifferingOnlyInTrailingOrLeadingSpaceAreDifferentLocks", "whitespaceOnlyKeysAreKeptExactly")),
-                arguments(Flaw.NON_ATOMIC_RELEASE, ALL, List.of(ContractTags.RELEASE),
+                arguments(
+                        Flaw.TRIMS_SPACES,
+                        ALL,
+                        List.of(ContractTags.KEYS),
+                        List.of(
+                                "keysDifferingOnlyInTrailingOrLeadingSpaceAreDifferentLocks",
+                                "whitespaceOnlyKeysAreKeptExactly")),
+                arguments(
+                        Flaw.NON_ATOMIC_RELEASE,
+                        ALL,
+                        List.of(ContractTags.RELEASE),
                         List.of("staleReleaseRacingATakeoverNeverDeletesTheSuccessorsLock")),
-                arguments(Flaw.REPEATING_TOKENS, ALL, List.of(ContractTags.FENCING, ContractTags.CONCURRENCY),
-                        List.of("tokensStrictlyIncreaseAcrossAThousandMixedCycles",
+                arguments(
+                        Flaw.REPEATING_TOKENS,
+                        ALL,
+                        List.of(ContractTags.FENCING, ContractTags.CONCURRENCY),
+                        List.of(
+                                "tokensStrictlyIncreaseAcrossAThousandMixedCycles",
                                 "concurrentAcquireAndReleaseKeepsMutualExclusionAndNeverRepeatsAToken")),
-                arguments(Flaw.REENTRANT, ALL, List.of(ContractTags.ACQUIRE),
+                arguments(
+                        Flaw.REENTRANT,
+                        ALL,
+                        List.of(ContractTags.ACQUIRE),
                         List.of("liveKeyIsNotTakenAgainByTheSameOwner")),
-                arguments(Flaw.TRUNCATES_KEYS, ALL, List.of(ContractTags.KEYS),
-                        List.of("fiveHundredCharAsciiKeysAreKeptExactly", "fiveHundredCharMultibyteKeysAreKeptExactly")),
-                arguments(Flaw.FORGETS_TOKENS_ON_RESTART, ALL, List.of(ContractTags.PERSISTENCE),
+                arguments(
+                        Flaw.TRUNCATES_KEYS,
+                        ALL,
+                        List.of(ContractTags.KEYS),
+                        List.of(
+                                "fiveHundredCharAsciiKeysAreKeptExactly",
+                                "fiveHundredCharMultibyteKeysAreKeptExactly")),
+                arguments(
+                        Flaw.FORGETS_TOKENS_ON_RESTART,
+                        ALL,
+                        List.of(ContractTags.PERSISTENCE),
                         List.of("newStoreInstanceContinuesAboveEveryEarlierToken")),
-                arguments(Flaw.INT_TTL, ALL, List.of(ContractTags.DURATIONS),
+                arguments(
+                        Flaw.INT_TTL,
+                        ALL,
+                        List.of(ContractTags.DURATIONS),
                         List.of("ttlOfThirtyDaysWorks", "ttlOfTheMaximumDurationWorks")),
-                arguments(Flaw.RELEASE_BY_ANY_OWNER, ALL, List.of(ContractTags.RELEASE),
+                arguments(
+                        Flaw.RELEASE_BY_ANY_OWNER,
+                        ALL,
+                        List.of(ContractTags.RELEASE),
                         List.of("anotherOwnersReleaseFailsAndTheLockStaysHeld")),
-                arguments(Flaw.NO_KEY_CHECK, NONE, List.of(ContractTags.KEYS),
+                arguments(
+                        Flaw.NO_KEY_CHECK,
+                        NONE,
+                        List.of(ContractTags.KEYS),
                         List.of("keysWithLoneSurrogatesAreRejected", "nulIsKeptExactlyOrRejectedConsistently")),
-                arguments(Flaw.LISTENERS_STAY, ALL, List.of(ContractTags.CAPABILITIES),
+                arguments(
+                        Flaw.LISTENERS_STAY,
+                        ALL,
+                        List.of(ContractTags.CAPABILITIES),
                         List.of("releaseNotificationTellsListenersOfARelease")),
-                arguments(Flaw.REFUSAL_EXTENDS_LEASE, NONE, List.of(ContractTags.ACQUIRE),
+                arguments(
+                        Flaw.REFUSAL_EXTENDS_LEASE,
+                        NONE,
+                        List.of(ContractTags.ACQUIRE),
                         List.of("refusedAcquireChangesNothing")),
-                arguments(Flaw.WORKS_AFTER_CLOSE, ALL, List.of(ContractTags.CLOSE),
+                arguments(
+                        Flaw.WORKS_AFTER_CLOSE,
+                        ALL,
+                        List.of(ContractTags.CLOSE),
                         List.of("everyOperationOnAClosedStoreFailsWithALockStoreException")),
-                arguments(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS, ALL, List.of(ContractTags.TURNS),
+                arguments(
+                        Flaw.PLAIN_ACQUIRE_IGNORES_TURNS,
+                        ALL,
+                        List.of(ContractTags.TURNS),
                         List.of("aLiveTurnKeepsAFreedKeyForItsWaiter", "leaveTurnFreesOnlyItsWaitersTurn")),
-                arguments(Flaw.TURNS_NEVER_EXPIRE, ALL, List.of(ContractTags.TURNS),
+                arguments(
+                        Flaw.TURNS_NEVER_EXPIRE,
+                        ALL,
+                        List.of(ContractTags.TURNS),
                         List.of("anExpiredTurnHoldsNobodyUp")),
-                arguments(Flaw.FIRST_WAITER_KEEPS_TURN, ALL, List.of(ContractTags.TURNS),
+                arguments(
+                        Flaw.FIRST_WAITER_KEEPS_TURN,
+                        ALL,
+                        List.of(ContractTags.TURNS),
                         List.of("aWaiterThatWaitedLongerTakesTheTurn", "anOlderWaiterTakesAFreedKeyFromAYoungerTurn")),
-                arguments(Flaw.INSPECT_SEES_EXPIRED, ALL, List.of(ContractTags.INSPECT),
+                arguments(
+                        Flaw.INSPECT_SEES_EXPIRED,
+                        ALL,
+                        List.of(ContractTags.INSPECT),
                         List.of("aKeyWithoutALiveLockHasNoHolder")),
-                arguments(Flaw.INSPECT_REMAINING_IN_SECONDS, ALL, List.of(ContractTags.INSPECT),
+                arguments(
+                        Flaw.INSPECT_REMAINING_IN_SECONDS,
+                        ALL,
+                        List.of(ContractTags.INSPECT),
                         List.of("theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease")),
-                arguments(Flaw.INSPECT_RENEWS, ALL, List.of(ContractTags.INSPECT),
+                arguments(
+                        Flaw.INSPECT_RENEWS,
+                        ALL,
+                        List.of(ContractTags.INSPECT),
                         List.of("inspectingALockChangesNothing")),
-                arguments(Flaw.INSPECT_MASKS_OWNER, ALL, List.of(ContractTags.INSPECT),
-                        List.of("theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease",
+                arguments(
+                        Flaw.INSPECT_MASKS_OWNER,
+                        ALL,
+                        List.of(ContractTags.INSPECT),
+                        List.of(
+                                "theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease",
                                 "releasingAsTheInspectedOwnerFreesTheKeyAndTokensKeepIncreasing")),
-                arguments(Flaw.LOCKS_OUTLIVE_CLOSE, CONNECTION_BOUND, List.of(ContractTags.ENDS_WITH_CONNECTION, ContractTags.CLOSE),
-                        List.of("newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce",
+                arguments(
+                        Flaw.LOCKS_OUTLIVE_CLOSE,
+                        CONNECTION_BOUND,
+                        List.of(ContractTags.ENDS_WITH_CONNECTION, ContractTags.CLOSE),
+                        List.of(
+                                "newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce",
                                 "everyOperationOnAClosedStoreFailsWithALockStoreException")),
-                arguments(Flaw.ANY_INSTANCE_RENEWS, CONNECTION_BOUND, List.of(ContractTags.ENDS_WITH_CONNECTION),
+                arguments(
+                        Flaw.ANY_INSTANCE_RENEWS,
+                        CONNECTION_BOUND,
+                        List.of(ContractTags.ENDS_WITH_CONNECTION),
                         List.of("onlyTheInstanceThatTookALockRenewsOrReleasesIt")),
-                arguments(Flaw.FORGETS_TOKENS_ON_RESTART, CONNECTION_BOUND, List.of(ContractTags.ENDS_WITH_CONNECTION),
-                        List.of("newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce")));
+                arguments(
+                        Flaw.FORGETS_TOKENS_ON_RESTART,
+                        CONNECTION_BOUND,
+                        List.of(ContractTags.ENDS_WITH_CONNECTION),
+                        List.of(
+                                "newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce")));
     }
 
     @ParameterizedTest(name = "{0} is caught by {3}")
     @MethodSource("flaws")
-    void flawIsCaughtByTheRuleNamedForIt(Flaw flaw, Set<StoreCapability> capabilities, List<String> tags, List<String> rules) {
+    void flawIsCaughtByTheRuleNamedForIt(
+            Flaw flaw, Set<StoreCapability> capabilities, List<String> tags, List<String> rules) {
         FlawedStoreContract.configure(capabilities, flaw);
         Outcome outcome;
         try {
@@ -108,8 +202,11 @@ class TckCatchesFlawedStoresTest {
             FlawedStoreContract.configure(ALL);
         }
 
-        assertThat(outcome.failedContainers).as("classes of the suite that could not run").isEmpty();
-        assertThat(outcome.failed).as("rules failing for a store with flaw %s; their reports: %s", flaw, outcome.reasons)
+        assertThat(outcome.failedContainers)
+                .as("classes of the suite that could not run")
+                .isEmpty();
+        assertThat(outcome.failed)
+                .as("rules failing for a store with flaw %s; their reports: %s", flaw, outcome.reasons)
                 .containsAll(rules);
     }
 
@@ -135,15 +232,18 @@ class TckCatchesFlawedStoresTest {
         assertThat(FlawedStoreContract.BACKENDS).isNotEmpty().allSatisfy(backend -> {
             assertThat(backend.opened.get()).as("instances created").isPositive();
             assertThat(backend.closed.get()).as("instances closed").isEqualTo(backend.opened.get());
-            assertThat(backend.closedAgain.get()).as("instances closed a second time").isZero();
+            assertThat(backend.closedAgain.get())
+                    .as("instances closed a second time")
+                    .isZero();
         });
     }
 
     /** Each tag of a flaw, with the capabilities the flawed store declared. */
     static Stream<Arguments> tags() {
-        return flaws().flatMap(arguments -> ((List<?>) arguments.get()[2]).stream()
-                        .map(tag -> List.of(tag, arguments.get()[1])))
-                .distinct().map(pair -> arguments(pair.get(0), pair.get(1)));
+        return flaws().flatMap(arguments -> ((List<?>) arguments.get()[2])
+                        .stream().map(tag -> List.of(tag, arguments.get()[1])))
+                .distinct()
+                .map(pair -> arguments(pair.get(0), pair.get(1)));
     }
 
     private static Outcome run(List<String> tags) {
@@ -193,7 +293,8 @@ class TckCatchesFlawedStoresTest {
         public void executionFinished(TestIdentifier test, TestExecutionResult result) {
             if (test.isContainer()) {
                 if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
-                    failedContainers.add(test.getDisplayName() + ": " + result.getThrowable().orElse(null));
+                    failedContainers.add(
+                            test.getDisplayName() + ": " + result.getThrowable().orElse(null));
                 }
                 return;
             }
@@ -205,9 +306,10 @@ class TckCatchesFlawedStoresTest {
                 case SUCCESSFUL -> passed.add(name);
                 case FAILED -> {
                     failed.add(name);
-                    reasons.add(name + ": " + result.getThrowable().map(Throwable::getMessage).orElse("?"));
+                    reasons.add(name + ": "
+                            + result.getThrowable().map(Throwable::getMessage).orElse("?"));
                 }
-                case ABORTED -> { } // a capability the configured store does not declare
+                case ABORTED -> {} // a capability the configured store does not declare
             }
         }
     }

@@ -88,6 +88,7 @@ final class TestLockStore implements LockStore {
         final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
         /** Turns by key, changed only inside a {@code compute} of the key's entry, so atomically with it. */
         final Map<String, KeyTurn> turns = new ConcurrentHashMap<>();
+
         final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
         final AtomicLong opened = new AtomicLong();
         final AtomicLong closed = new AtomicLong();
@@ -102,8 +103,7 @@ final class TestLockStore implements LockStore {
         }
     }
 
-    record KeyTurn(String waiter, long sinceNanos, long untilNanos) {
-    }
+    record KeyTurn(String waiter, long sinceNanos, long untilNanos) {}
 
     private final Backend backend;
     private final Set<StoreCapability> capabilities;
@@ -133,7 +133,10 @@ final class TestLockStore implements LockStore {
     }
 
     private Entry taken(String owner, long token, long ttlMillis) {
-        return new Entry(owner, token, expiry(ttlMillis),
+        return new Entry(
+                owner,
+                token,
+                expiry(ttlMillis),
                 capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION) ? this : null);
     }
 
@@ -183,10 +186,11 @@ final class TestLockStore implements LockStore {
                     result.set(refusal(current, now));
                 }
                 return has(Flaw.REFUSAL_EXTENDS_LEASE)
-                        ? new Entry(current.owner, current.token, expiry(ttlMillis), current.holder) : current;
+                        ? new Entry(current.owner, current.token, expiry(ttlMillis), current.holder)
+                        : current;
             }
-            boolean keptForAnother = standing != null && !mayClaim
-                    && !(turn == null && has(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS));
+            boolean keptForAnother =
+                    standing != null && !mayClaim && !(turn == null && has(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS));
             if (keptForAnother) {
                 result.set(AcquireResult.notAcquired());
                 return current;
@@ -213,8 +217,9 @@ final class TestLockStore implements LockStore {
     }
 
     private void claim(String k, Turn turn, long now) {
-        backend.turns.put(k, new KeyTurn(turn.waiter(), now - turn.waitedMillis() * 1_000_000,
-                now + turn.keepMillis() * 1_000_000));
+        backend.turns.put(
+                k,
+                new KeyTurn(turn.waiter(), now - turn.waitedMillis() * 1_000_000, now + turn.keepMillis() * 1_000_000));
     }
 
     @Override
@@ -240,7 +245,8 @@ final class TestLockStore implements LockStore {
         LockArguments.requireValidTtl(ttlMillis);
         boolean[] renewed = {false};
         backend.entries.computeIfPresent(k, (ignored, current) -> {
-            if (current.owner.equals(owner) && mine(current)
+            if (current.owner.equals(owner)
+                    && mine(current)
                     && (current.liveAt(System.nanoTime()) || has(Flaw.RENEW_REVIVES))) {
                 renewed[0] = true;
                 return new Entry(owner, current.token, expiry(ttlMillis), current.holder);
@@ -295,9 +301,13 @@ final class TestLockStore implements LockStore {
                 return current;
             }
             long remaining = Math.max(1, (current.expiresAtNanos - now) / 1_000_000);
-            holder.set(new Holder(has(Flaw.INSPECT_MASKS_OWNER) ? "owner-hidden" : current.owner, current.token,
+            holder.set(new Holder(
+                    has(Flaw.INSPECT_MASKS_OWNER) ? "owner-hidden" : current.owner,
+                    current.token,
                     has(Flaw.INSPECT_REMAINING_IN_SECONDS) ? Math.max(1, remaining / 1000) : remaining));
-            return has(Flaw.INSPECT_RENEWS) ? new Entry(current.owner, current.token, expiry(60_000), current.holder) : current;
+            return has(Flaw.INSPECT_RENEWS)
+                    ? new Entry(current.owner, current.token, expiry(60_000), current.holder)
+                    : current;
         });
         return Optional.ofNullable(holder.get());
     }

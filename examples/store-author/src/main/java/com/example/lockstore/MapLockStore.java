@@ -76,9 +76,11 @@ public final class MapLockStore implements LockStore {
     public boolean renew(String key, String owner, long ttlMillis) {
         checkArguments(key, owner, ttlMillis);
         // expired, released or someone else's: never revived
-        return atomically(key, (current, now) -> current != null && current.heldBy(owner, now)
-                ? new Step<>(new Lock(owner, current.token(), expiry(now, ttlMillis)), true)
-                : new Step<>(current, false));
+        return atomically(
+                key,
+                (current, now) -> current != null && current.heldBy(owner, now)
+                        ? new Step<>(new Lock(owner, current.token(), expiry(now, ttlMillis)), true)
+                        : new Step<>(current, false));
     }
 
     @Override
@@ -87,9 +89,11 @@ public final class MapLockStore implements LockStore {
         LockArguments.requireValidKey(key, true);
         LockArguments.requireValidOwner(owner);
         // a stale owner never frees its successor's lock; the token stays for the next holder
-        return atomically(key, (current, now) -> current != null && current.heldBy(owner, now)
-                ? new Step<>(new Lock(null, current.token(), current.expiresAtNanos()), true)
-                : new Step<>(current, false));
+        return atomically(
+                key,
+                (current, now) -> current != null && current.heldBy(owner, now)
+                        ? new Step<>(new Lock(null, current.token(), current.expiresAtNanos()), true)
+                        : new Step<>(current, false));
     }
 
     /** Records outlive instances; remaining leases are known; keys may hold NUL (the map keeps any string). */
@@ -105,8 +109,7 @@ public final class MapLockStore implements LockStore {
     }
 
     /** What one atomic step on a key's record decides: the record to keep ({@code null}: none), and the answer. */
-    private record Step<T>(Lock keep, T answer) {
-    }
+    private record Step<T>(Lock keep, T answer) {}
 
     /** One atomic read-and-write of {@code key}'s record, like one statement on a row. */
     private <T> T atomically(String key, BiFunction<Lock, Long, Step<T>> decide) {

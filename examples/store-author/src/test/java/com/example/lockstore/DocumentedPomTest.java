@@ -24,10 +24,12 @@ class DocumentedPomTest {
     @Test
     void theReadmesPomIsThisModulesPom() throws IOException {
         List<String> poms = xmlBlocks(read(REPOSITORY.resolve("tck/README.md"))).stream()
-                .filter(block -> block.startsWith("<?xml")).toList();
+                .filter(block -> block.startsWith("<?xml"))
+                .toList();
 
         assertThat(poms).as("complete pom.xml blocks in tck/README.md").hasSize(1);
-        assertThat(poms.get(0)).as("the pom.xml in tck/README.md, against examples/store-author/pom.xml")
+        assertThat(poms.get(0))
+                .as("the pom.xml in tck/README.md, against examples/store-author/pom.xml")
                 .isEqualTo(read(MODULE.resolve("pom.xml")).strip());
     }
 
@@ -37,19 +39,29 @@ class DocumentedPomTest {
         String parent = read(REPOSITORY.resolve("pom.xml"));
 
         assertThat(element(pom, "baton.version")).as("baton.version").isEqualTo(element(parent, "version"));
-        assertThat(pluginVersion(pom, "maven-surefire-plugin")).as("Surefire").isEqualTo(element(parent, "version.surefire"));
-        assertThat(pluginVersion(pom, "maven-compiler-plugin")).as("compiler plugin")
+        assertThat(pluginVersion(pom, "maven-surefire-plugin"))
+                .as("Surefire")
+                .isEqualTo(element(parent, "version.surefire"));
+        assertThat(pluginVersion(pom, "maven-compiler-plugin"))
+                .as("compiler plugin")
                 .isEqualTo(element(parent, "version.compiler-plugin"));
-        assertThat(element(pom, "maven.compiler.release")).as("release").isEqualTo(element(parent, "maven.compiler.release"));
-        assertThat(pom).as("the JUnit BOM").contains("<artifactId>junit-bom</artifactId>\n        <version>"
-                + element(parent, "version.junit") + "</version>");
-        assertThat(pom).as("failIfNoTests").contains("<failIfNoTests>true</failIfNoTests>")
+        assertThat(element(pom, "maven.compiler.release"))
+                .as("release")
+                .isEqualTo(element(parent, "maven.compiler.release"));
+        assertThat(pom)
+                .as("the JUnit BOM")
+                .contains("<artifactId>junit-bom</artifactId>\n        <version>" + element(parent, "version.junit")
+                        + "</version>");
+        assertThat(pom)
+                .as("failIfNoTests")
+                .contains("<failIfNoTests>true</failIfNoTests>")
                 .contains("<baton.tck.timeFactor>${baton.tck.timeFactor}</baton.tck.timeFactor>");
     }
 
     private static List<String> xmlBlocks(String markdown) {
         List<String> blocks = new ArrayList<>();
-        Matcher block = Pattern.compile("^```xml\\n(.*?)^```$", Pattern.MULTILINE | Pattern.DOTALL).matcher(markdown);
+        Matcher block = Pattern.compile("^```xml\\n(.*?)^```$", Pattern.MULTILINE | Pattern.DOTALL)
+                .matcher(markdown);
         while (block.find()) {
             blocks.add(block.group(1).strip());
         }
@@ -58,7 +70,8 @@ class DocumentedPomTest {
 
     /** The text of the first {@code <name>} element. */
     private static String element(String xml, String name) {
-        Matcher element = Pattern.compile("<" + Pattern.quote(name) + ">([^<]*)</" + Pattern.quote(name) + ">").matcher(xml);
+        Matcher element = Pattern.compile("<" + Pattern.quote(name) + ">([^<]*)</" + Pattern.quote(name) + ">")
+                .matcher(xml);
         assertThat(element.find()).as("<%s> present", name).isTrue();
         return element.group(1).trim();
     }

@@ -67,11 +67,16 @@ public final class Checker {
     private static void counts(Timeline t, RunData data, Report report) {
         List<Section> all = t.sections;
         long sync = all.stream().filter(s -> "sync".equals(s.api)).count();
-        long accepted = all.stream().filter(s -> Integer.valueOf(1).equals(s.fencedRows)).count();
-        long refused = all.stream().filter(s -> Integer.valueOf(0).equals(s.fencedRows)).count();
+        long accepted = all.stream()
+                .filter(s -> Integer.valueOf(1).equals(s.fencedRows))
+                .count();
+        long refused = all.stream()
+                .filter(s -> Integer.valueOf(0).equals(s.fencedRows))
+                .count();
         long fencedErrors = all.stream().filter(s -> s.fencedError != null).count();
         long counterWrites = all.stream().filter(s -> s.counterRead != null).count();
-        long notHeld = all.stream().filter(s -> Boolean.FALSE.equals(s.heldAtExit)).count();
+        long notHeld =
+                all.stream().filter(s -> Boolean.FALSE.equals(s.heldAtExit)).count();
         long noExit = all.stream().filter(s -> s.exited == null).count();
         long lost = data.workers().stream().filter(e -> LOST.equals(e.type())).count();
         report.figure("sections: " + all.size() + " (" + sync + " @Synchronized, " + (all.size() - sync)
@@ -82,14 +87,25 @@ public final class Checker {
         report.figure("fenced writes: " + accepted + " accepted, " + refused + " refused by the fence, " + fencedErrors
                 + " failed; unfenced counter writes: " + counterWrites);
         Map<FaultKind, Long> faults = t.faults.stream()
-                .collect(Collectors.groupingBy(f -> f.kind(), () -> new java.util.EnumMap<>(FaultKind.class),
-                        Collectors.counting()));
-        report.figure("pauses of at least " + t.hiccupMillis + " ms that workers noticed themselves, not caused by a SIGSTOP: "
-                + t.ownPauses.size() + (t.ownPauses.isEmpty() ? "" : " (longest "
-                        + t.ownPauses.stream().mapToLong(i -> i.end() - i.begin()).max().orElse(0) / 1_000_000 + " ms)"));
-        report.figure("faults injected: " + (faults.isEmpty() ? "none"
-                : faults.entrySet().stream().map(e -> e.getKey().label() + " " + e.getValue())
-                        .collect(Collectors.joining(", "))));
+                .collect(Collectors.groupingBy(
+                        f -> f.kind(), () -> new java.util.EnumMap<>(FaultKind.class), Collectors.counting()));
+        report.figure("pauses of at least " + t.hiccupMillis
+                + " ms that workers noticed themselves, not caused by a SIGSTOP: "
+                + t.ownPauses.size()
+                + (t.ownPauses.isEmpty()
+                        ? ""
+                        : " (longest "
+                                + t.ownPauses.stream()
+                                                .mapToLong(i -> i.end() - i.begin())
+                                                .max()
+                                                .orElse(0)
+                                        / 1_000_000 + " ms)"));
+        report.figure("faults injected: "
+                + (faults.isEmpty()
+                        ? "none"
+                        : faults.entrySet().stream()
+                                .map(e -> e.getKey().label() + " " + e.getValue())
+                                .collect(Collectors.joining(", "))));
     }
 
     private void overlaps(Timeline t, List<Section> sections, Report report) {
@@ -110,7 +126,8 @@ public final class Checker {
                 String evidence = s.key + ": " + older.describe(t.clock) + " | overlaps " + newer.describe(t.clock)
                         + " | for " + Clock.millis(Math.min(a.end, s.end) - s.entered);
                 if (older.token == newer.token) {
-                    report.violation(Report.TOKENS, s.key + ": token " + older.token + " held by two holders: " + evidence);
+                    report.violation(
+                            Report.TOKENS, s.key + ": token " + older.token + " held by two holders: " + evidence);
                     report.violation(Report.UNEXPLAINED_OVERLAP, evidence + " | the same token");
                 } else if (why.isPresent()) {
                     explained++;
@@ -120,17 +137,23 @@ public final class Checker {
                     older.explainedOverlap = true;
                     newer.explainedOverlap = true;
                 } else {
-                    report.violation(Report.UNEXPLAINED_OVERLAP, evidence
-                            + (Boolean.TRUE.equals(older.heldAtExit) ? " | the older holder was told isHeld()=true at its exit" : "")
-                            + t.otherFaults(older.pid, from, to));
+                    report.violation(
+                            Report.UNEXPLAINED_OVERLAP,
+                            evidence
+                                    + (Boolean.TRUE.equals(older.heldAtExit)
+                                            ? " | the older holder was told isHeld()=true at its exit"
+                                            : "")
+                                    + t.otherFaults(older.pid, from, to));
                 }
             }
             active.add(s);
         }
         if (explained > 0) {
-            report.figure("overlaps explained by a fault of the older holder, key " + sections.get(0).key + ": " + explained
-                    + " pairs, " + sections.stream().filter(s -> s.explainedOverlap).count() + " sections; older holders"
-                    + " told isHeld()=true at their exit: " + toldHeld);
+            report.figure(
+                    "overlaps explained by a fault of the older holder, key " + sections.get(0).key + ": " + explained
+                            + " pairs, "
+                            + sections.stream().filter(s -> s.explainedOverlap).count() + " sections; older holders"
+                            + " told isHeld()=true at their exit: " + toldHeld);
         }
     }
 
@@ -148,17 +171,21 @@ public final class Checker {
                     highest = ended;
                 }
             }
-            if (highest != null && highest.token >= s.token && !highest.holder().equals(s.holder())
+            if (highest != null
+                    && highest.token >= s.token
+                    && !highest.holder().equals(s.holder())
                     && t.explanation(s.pid, s.requested, s.entered).isEmpty()) {
-                report.violation(Report.TOKENS, s.key + ": " + s.describe(t.clock) + " entered after "
-                        + highest.describe(t.clock));
+                report.violation(
+                        Report.TOKENS,
+                        s.key + ": " + s.describe(t.clock) + " entered after " + highest.describe(t.clock));
             }
         }
     }
 
     private static void journals(Timeline t, List<Event> journal, Report report) {
         if (journal.isEmpty()) {
-            report.note("no database journal: the fenced-write and counter checks from the database's view were skipped");
+            report.note(
+                    "no database journal: the fenced-write and counter checks from the database's view were skipped");
             return;
         }
         Map<String, Long> lastLockToken = new HashMap<>();
@@ -182,8 +209,10 @@ public final class Checker {
                     Long last = lastLockToken.put(key, token);
                     storeTokens.computeIfAbsent(key, k -> new HashSet<>()).add(token);
                     if (last != null && token <= last) {
-                        report.violation(Report.TOKENS, key + ": the lock table went from token " + last + " to " + token
-                                + " (journal row " + row.nano() + ", " + row.get("at") + ")");
+                        report.violation(
+                                Report.TOKENS,
+                                key + ": the lock table went from token " + last + " to " + token + " (journal row "
+                                        + row.nano() + ", " + row.get("at") + ")");
                     }
                 }
                 case FENCED_ROW -> {
@@ -192,13 +221,18 @@ public final class Checker {
                     long current = row.getLong("cur");
                     Long highest = highestFenced.get(key);
                     if (highest != null && written < highest) {
-                        report.violation(Report.FENCE, key + ": token " + written + " (pid " + row.get("pid")
-                                + ") written after token " + highest + " (journal row " + row.nano() + ", " + row.get("at") + ")");
+                        report.violation(
+                                Report.FENCE,
+                                key + ": token " + written + " (pid " + row.get("pid") + ") written after token "
+                                        + highest + " (journal row " + row.nano() + ", " + row.get("at") + ")");
                     }
                     if (current != written) {
-                        report.violation(Report.FENCE, key + ": token " + written + " (pid " + row.get("pid")
-                                + ") written while the lock row held token " + current + " (journal row " + row.nano()
-                                + ", " + row.get("at") + ")");
+                        report.violation(
+                                Report.FENCE,
+                                key + ": token " + written + " (pid " + row.get("pid")
+                                        + ") written while the lock row held token " + current + " (journal row "
+                                        + row.nano()
+                                        + ", " + row.get("at") + ")");
                     } else if (!Boolean.parseBoolean(row.get("live"))) {
                         expiredButCurrent++;
                     }
@@ -213,11 +247,15 @@ public final class Checker {
                         if (writer != null && writer.explainedOverlap) {
                             explainedLost++;
                         } else {
-                            report.violation(Report.LOST_UPDATES, key + ": pid " + row.get("pid") + " tok " + row.get("tok")
-                                    + " wrote " + written + " over " + old + " (" + (old + 1 - written)
-                                    + " increment(s) lost; journal row " + row.nano() + ")"
-                                    + (writer == null ? "; its section is not in the histories" : "; its section "
-                                            + writer.describe(t.clock) + " took part in no overlap that a fault explains"));
+                            report.violation(
+                                    Report.LOST_UPDATES,
+                                    key + ": pid " + row.get("pid") + " tok " + row.get("tok")
+                                            + " wrote " + written + " over " + old + " (" + (old + 1 - written)
+                                            + " increment(s) lost; journal row " + row.nano() + ")"
+                                            + (writer == null
+                                                    ? "; its section is not in the histories"
+                                                    : "; its section " + writer.describe(t.clock)
+                                                            + " took part in no overlap that a fault explains"));
                         }
                     }
                 }
@@ -227,8 +265,10 @@ public final class Checker {
         for (Section s : t.sections) {
             Set<Long> tokens = storeTokens.get(s.key);
             if (tokens != null && !tokens.contains(s.token)) {
-                report.violation(Report.TOKENS, s.key + ": " + s.describe(t.clock)
-                        + " entered with a token the lock table never held for that key");
+                report.violation(
+                        Report.TOKENS,
+                        s.key + ": " + s.describe(t.clock)
+                                + " entered with a token the lock table never held for that key");
             }
         }
         report.figure("database journals: " + lockRows + " acquisitions, " + fencedRows + " accepted fenced writes ("
@@ -249,14 +289,17 @@ public final class Checker {
                 // a SIGKILL lands a moment after it is logged: a section that still wrote its exit line ended
                 // normally (and released); one that did not was killed holding its lock
                 List<Section> held = t.sections.stream()
-                        .filter(s -> s.pid == f.pid() && s.entered <= f.begin()
-                                && (kind == FaultKind.KILL9 ? s.exited == null : s.end >= f.begin())).toList();
+                        .filter(s -> s.pid == f.pid()
+                                && s.entered <= f.begin()
+                                && (kind == FaultKind.KILL9 ? s.exited == null : s.end >= f.begin()))
+                        .toList();
                 if (held.isEmpty()) {
                     idle++;
                 }
                 for (Section h : held) {
                     Optional<Section> nextHolder = t.sections.stream()
-                            .filter(s -> s.key.equals(h.key) && s.pid != f.pid() && s.entered > f.begin()).findFirst();
+                            .filter(s -> s.key.equals(h.key) && s.pid != f.pid() && s.entered > f.begin())
+                            .findFirst();
                     if (nextHolder.isEmpty()) {
                         none++;
                         continue;
@@ -273,8 +316,9 @@ public final class Checker {
             if (!delays.isEmpty() || idle > 0) {
                 long over = delays.stream().filter(d -> d * 1e6 > limit).count();
                 report.figure(kind.label() + " of a holder -> next acquisition of its key: "
-                        + Percentiles.summary(delays) + (kind == FaultKind.KILL9 ? ", " + over + " over ttl + "
-                                + settings.slackMillis() + " ms" : "") + "; victims holding nothing: " + idle
+                        + Percentiles.summary(delays)
+                        + (kind == FaultKind.KILL9 ? ", " + over + " over ttl + " + settings.slackMillis() + " ms" : "")
+                        + "; victims holding nothing: " + idle
                         + (none > 0 ? "; keys never taken again: " + none : ""));
             }
         }
@@ -283,7 +327,9 @@ public final class Checker {
             if (outage.end() == Long.MAX_VALUE) {
                 continue;
             }
-            t.sections.stream().filter(s -> s.entered > outage.end()).findFirst()
+            t.sections.stream()
+                    .filter(s -> s.entered > outage.end())
+                    .findFirst()
                     .ifPresent(s -> back.add((s.entered - outage.end()) / 1e6));
         }
         if (!t.databaseOutages().isEmpty()) {
@@ -292,14 +338,17 @@ public final class Checker {
     }
 
     private static void processes(Timeline t, RunData data, Report report) {
-        long spawned = data.nemesis().stream().filter(e -> SPAWN.equals(e.type())).count();
+        long spawned =
+                data.nemesis().stream().filter(e -> SPAWN.equals(e.type())).count();
         List<Event> crashed = data.nemesis().stream()
-                .filter(e -> DIED.equals(e.type()) && !Boolean.parseBoolean(e.get("expected"))).toList();
-        List<Event> hung = data.nemesis().stream().filter(e -> HUNG.equals(e.type())).toList();
+                .filter(e -> DIED.equals(e.type()) && !Boolean.parseBoolean(e.get("expected")))
+                .toList();
+        List<Event> hung =
+                data.nemesis().stream().filter(e -> HUNG.equals(e.type())).toList();
         report.figure("worker processes: " + spawned + " started, " + crashed.size() + " crashed (exited unasked), "
                 + hung.size() + " hung (silent while nothing was done to them)");
-        crashed.forEach(e -> report.note("worker pid " + e.get("pid") + " (slot " + e.get("slot") + ") exited by itself "
-                + t.clock.at(e.nano()) + " with code " + e.get("code")));
+        crashed.forEach(e -> report.note("worker pid " + e.get("pid") + " (slot " + e.get("slot")
+                + ") exited by itself " + t.clock.at(e.nano()) + " with code " + e.get("code")));
         hung.forEach(e -> report.note("worker pid " + e.get("pid") + " (slot " + e.get("slot") + ") wrote nothing for "
                 + e.get("silentMs") + " ms, " + t.clock.at(e.nano())));
     }
@@ -319,9 +368,10 @@ public final class Checker {
                 example.putIfAbsent(e.get("ex"), e.find("msg").orElse(""));
             }
         }
-        report.figure("acquisitions that failed with a documented LockException: " + (documented.isEmpty() ? "none"
-                : documented.toString()));
-        report.figure("exceptions from Baton that are not a LockException: " + (other.isEmpty() ? "none" : other.toString()));
+        report.figure("acquisitions that failed with a documented LockException: "
+                + (documented.isEmpty() ? "none" : documented.toString()));
+        report.figure(
+                "exceptions from Baton that are not a LockException: " + (other.isEmpty() ? "none" : other.toString()));
         example.forEach((ex, msg) -> report.note(ex + ": " + msg));
     }
 
@@ -335,13 +385,20 @@ public final class Checker {
                 faults.add(s.waitMillis());
             }
         }
-        long timeouts = data.workers().stream().filter(e -> FAIL.equals(e.type())
-                && "LockTimeoutException".equals(e.get("ex")) && FAIRNESS_KEY.equals(e.find("key").orElse(""))
-                && t.inPhase("fairness", e.nano())).count();
+        long timeouts = data.workers().stream()
+                .filter(e -> FAIL.equals(e.type())
+                        && "LockTimeoutException".equals(e.get("ex"))
+                        && FAIRNESS_KEY.equals(e.find("key").orElse(""))
+                        && t.inPhase("fairness", e.nano()))
+                .count();
         if (t.phases.containsKey("fairness")) {
-            long processes = t.sections.stream().filter(s -> FAIRNESS_KEY.equals(s.key)).map(s -> s.pid).distinct().count();
-            report.figure("fairness, " + processes + " processes on one key, no faults: wait " + Percentiles.summary(fair)
-                    + ", acquire timeouts " + timeouts);
+            long processes = t.sections.stream()
+                    .filter(s -> FAIRNESS_KEY.equals(s.key))
+                    .map(s -> s.pid)
+                    .distinct()
+                    .count();
+            report.figure("fairness, " + processes + " processes on one key, no faults: wait "
+                    + Percentiles.summary(fair) + ", acquire timeouts " + timeouts);
             fairnessBound(t, fair, report);
         }
         if (t.phases.containsKey("faults")) {
@@ -356,11 +413,15 @@ public final class Checker {
     private static void fairnessBound(Timeline t, List<Double> fair, Report report) {
         List<Section> sections = t.sections.stream()
                 .filter(s -> FAIRNESS_KEY.equals(s.key) && t.inPhase("fairness", s.entered) && s.exited != null)
-                .sorted(Comparator.comparingLong(s -> s.entered)).toList();
+                .sorted(Comparator.comparingLong(s -> s.entered))
+                .toList();
         if (sections.size() < 2 || fair.isEmpty()) {
             return;
         }
-        double held = sections.stream().mapToDouble(s -> (s.exited - s.entered) / 1e6).average().orElse(0);
+        double held = sections.stream()
+                .mapToDouble(s -> (s.exited - s.entered) / 1e6)
+                .average()
+                .orElse(0);
         List<Double> handOffs = new ArrayList<>();
         for (int i = 1; i < sections.size(); i++) {
             long gap = sections.get(i).entered - sections.get(i - 1).exited;
@@ -368,16 +429,26 @@ public final class Checker {
                 handOffs.add(gap / 1e6);
             }
         }
-        double handOff = handOffs.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        double handOffP50 = Percentiles.of(handOffs.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 50);
-        double[] sorted = fair.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double handOff =
+                handOffs.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double handOffP50 = Percentiles.of(
+                handOffs.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 50);
+        double[] sorted =
+                fair.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         double p99 = Percentiles.of(sorted, 99);
         double bound = 4 * (held + handOff);
         Map<Long, Long> perProcess = new TreeMap<>();
         sections.forEach(s -> perProcess.merge(s.pid, 1L, Long::sum));
-        report.figure(String.format(Locale.ROOT,
+        report.figure(String.format(
+                Locale.ROOT,
                 "fairness target: section %.0f ms + hand-off %.1f ms (means; hand-off p50 %.1f ms): p99 wait %.0f ms is %s"
                         + " 4 x (section + hand-off) = %.0f ms; sections per process %s",
-                held, handOff, handOffP50, p99, p99 <= bound ? "within" : "ABOVE", bound, perProcess.values()));
+                held,
+                handOff,
+                handOffP50,
+                p99,
+                p99 <= bound ? "within" : "ABOVE",
+                bound,
+                perProcess.values()));
     }
 }

@@ -19,7 +19,21 @@ class CheckerTest {
 
     /** A whole section: asked at {@code req}, entered at {@code enter}, exited at {@code exit} (ms; -1: no exit line). */
     private void section(long pid, String key, long token, long req, long enter, long exit) {
-        workers.add(Event.of("enter", enter * MS, "pid", pid, "thr", "t1", "key", key, "tok", token, "api", "sync", "req", req * MS));
+        workers.add(Event.of(
+                "enter",
+                enter * MS,
+                "pid",
+                pid,
+                "thr",
+                "t1",
+                "key",
+                key,
+                "tok",
+                token,
+                "api",
+                "sync",
+                "req",
+                req * MS));
         workers.add(Event.of("fenced", enter * MS + 1, "pid", pid, "thr", "t1", "key", key, "tok", token, "rows", 1));
         if (exit >= 0) {
             workers.add(Event.of("exit", exit * MS, "pid", pid, "thr", "t1", "key", key, "tok", token, "held", true));
@@ -45,7 +59,8 @@ class CheckerTest {
         journal.add(Event.of("lockrow", 1, "key", "k", "tok", 10, "owner", "a", "at", "t"));
         journal.add(Event.of("lockrow", 2, "key", "k", "tok", 11, "owner", "b", "at", "t"));
         journal.add(Event.of("lockrow", 3, "key", "k", "tok", 12, "owner", "c", "at", "t"));
-        journal.add(Event.of("fencedrow", 4, "key", "k", "old", 10, "new", 11, "pid", 2, "cur", 11, "live", true, "at", "t"));
+        journal.add(Event.of(
+                "fencedrow", 4, "key", "k", "old", 10, "new", 11, "pid", 2, "cur", 11, "live", true, "at", "t"));
         journal.add(Event.of("counterrow", 5, "key", "k", "old", 3, "new", 4, "pid", 2, "tok", 11, "at", "t"));
 
         Report report = check();
@@ -61,8 +76,13 @@ class CheckerTest {
 
         Report report = check();
 
-        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1).first().asString()
-                .contains("pid 1 thr t1 tok 10").contains("overlaps pid 2").contains("for 50 ms");
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP))
+                .hasSize(1)
+                .first()
+                .asString()
+                .contains("pid 1 thr t1 tok 10")
+                .contains("overlaps pid 2")
+                .contains("for 50 ms");
         assertThat(report.failed()).isTrue();
     }
 
@@ -75,7 +95,8 @@ class CheckerTest {
         Report report = check();
 
         assertThat(report.violationCount()).as(report.text()).isZero();
-        assertThat(report.figures()).anyMatch(f -> f.contains("overlaps explained") && f.contains(": 1 pairs, 2 sections"));
+        assertThat(report.figures())
+                .anyMatch(f -> f.contains("overlaps explained") && f.contains(": 1 pairs, 2 sections"));
     }
 
     @Test
@@ -106,8 +127,9 @@ class CheckerTest {
         Report report = check();
 
         assertThat(report.violationCount()).isZero();
-        assertThat(report.figures()).contains(
-                "pauses of at least 500 ms that workers noticed themselves, not caused by a SIGSTOP: 1 (longest 1800 ms)");
+        assertThat(report.figures())
+                .contains(
+                        "pauses of at least 500 ms that workers noticed themselves, not caused by a SIGSTOP: 1 (longest 1800 ms)");
     }
 
     @Test
@@ -128,8 +150,12 @@ class CheckerTest {
 
         Report report = check();
 
-        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1).first().asString()
-                .contains("process gone +0.295s").contains("overlaps pid 2");
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP))
+                .hasSize(1)
+                .first()
+                .asString()
+                .contains("process gone +0.295s")
+                .contains("overlaps pid 2");
     }
 
     @Test
@@ -138,7 +164,10 @@ class CheckerTest {
         fault("f1", "term", 1, 100, -1);
         section(2, "k", 11, 0, 200, 250);
 
-        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1).first().asString()
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP))
+                .hasSize(1)
+                .first()
+                .asString()
                 .contains("pid 1 got term at +0.095s");
     }
 
@@ -147,7 +176,11 @@ class CheckerTest {
         section(1, "k", 20, 0, 5, 10);
         section(2, "k", 13, 0, 20, 30);
 
-        assertThat(check().violations(Report.TOKENS)).hasSize(1).first().asString().contains("tok 13");
+        assertThat(check().violations(Report.TOKENS))
+                .hasSize(1)
+                .first()
+                .asString()
+                .contains("tok 13");
     }
 
     @Test
@@ -166,7 +199,11 @@ class CheckerTest {
         journal.add(Event.of("lockrow", 1, "key", "k", "tok", 10, "owner", "a", "at", "t"));
         journal.add(Event.of("lockrow", 2, "key", "k", "tok", 9, "owner", "b", "at", "t"));
 
-        assertThat(check().violations(Report.TOKENS)).hasSize(1).first().asString().contains("from token 10 to 9");
+        assertThat(check().violations(Report.TOKENS))
+                .hasSize(1)
+                .first()
+                .asString()
+                .contains("from token 10 to 9");
     }
 
     @Test
@@ -174,15 +211,23 @@ class CheckerTest {
         section(1, "k", 10, 0, 5, 10);
         journal.add(Event.of("lockrow", 1, "key", "k", "tok", 11, "owner", "a", "at", "t"));
 
-        assertThat(check().violations(Report.TOKENS)).hasSize(1).first().asString().contains("never held");
+        assertThat(check().violations(Report.TOKENS))
+                .hasSize(1)
+                .first()
+                .asString()
+                .contains("never held");
     }
 
     @Test
     void fencedWritesOutOfOrderOrFromAStaleTokenFail() {
-        journal.add(Event.of("fencedrow", 1, "key", "k", "old", 0, "new", 5, "pid", 1, "cur", 5, "live", true, "at", "t"));
-        journal.add(Event.of("fencedrow", 2, "key", "k", "old", 5, "new", 3, "pid", 2, "cur", 3, "live", true, "at", "t"));
-        journal.add(Event.of("fencedrow", 3, "key", "k", "old", 3, "new", 6, "pid", 2, "cur", 7, "live", true, "at", "t"));
-        journal.add(Event.of("fencedrow", 4, "key", "k", "old", 6, "new", 7, "pid", 2, "cur", 7, "live", false, "at", "t"));
+        journal.add(
+                Event.of("fencedrow", 1, "key", "k", "old", 0, "new", 5, "pid", 1, "cur", 5, "live", true, "at", "t"));
+        journal.add(
+                Event.of("fencedrow", 2, "key", "k", "old", 5, "new", 3, "pid", 2, "cur", 3, "live", true, "at", "t"));
+        journal.add(
+                Event.of("fencedrow", 3, "key", "k", "old", 3, "new", 6, "pid", 2, "cur", 7, "live", true, "at", "t"));
+        journal.add(
+                Event.of("fencedrow", 4, "key", "k", "old", 6, "new", 7, "pid", 2, "cur", 7, "live", false, "at", "t"));
 
         Report report = check();
 
@@ -203,7 +248,10 @@ class CheckerTest {
         fault("f1", "stop", 1, 20, 2_400);
         Report explained = check();
 
-        assertThat(unexplained.violations(Report.LOST_UPDATES)).hasSize(1).first().asString()
+        assertThat(unexplained.violations(Report.LOST_UPDATES))
+                .hasSize(1)
+                .first()
+                .asString()
                 .contains("wrote 5 over 5 (1 increment(s) lost");
         assertThat(explained.violations(Report.LOST_UPDATES)).isEmpty();
         assertThat(explained.figures()).anyMatch(f -> f.endsWith("1 lost updates explained by a fault"));
@@ -229,9 +277,11 @@ class CheckerTest {
         Report report = check();
 
         assertThat(report.violationCount()).isZero();
-        assertThat(report.figures()).anyMatch(f -> f.startsWith("kill9 of a holder -> next acquisition of its key: n=1 p50=1600 ms")
-                && f.contains("0 over ttl"));
-        assertThat(report.figures()).anyMatch(f -> f.equals("database back -> first acquisition: n=1 p50=200 ms p99=200 ms max=200 ms"));
+        assertThat(report.figures())
+                .anyMatch(f -> f.startsWith("kill9 of a holder -> next acquisition of its key: n=1 p50=1600 ms")
+                        && f.contains("0 over ttl"));
+        assertThat(report.figures())
+                .anyMatch(f -> f.equals("database back -> first acquisition: n=1 p50=200 ms p99=200 ms max=200 ms"));
     }
 
     @Test
@@ -240,7 +290,8 @@ class CheckerTest {
         fault("f1", "kill9", 1, 100, -1);
         section(2, "k", 11, 0, 130, 150);
 
-        assertThat(check().figures()).anyMatch(f -> f.startsWith("kill9 of a holder") && f.endsWith("victims holding nothing: 1"));
+        assertThat(check().figures())
+                .anyMatch(f -> f.startsWith("kill9 of a holder") && f.endsWith("victims holding nothing: 1"));
     }
 
     @Test
@@ -248,14 +299,28 @@ class CheckerTest {
         nemesis.add(Event.of("spawn", 0, "slot", 0, "pid", 1));
         nemesis.add(Event.of("died", 10 * MS, "slot", 0, "pid", 1, "code", 1, "expected", false));
         nemesis.add(Event.of("hung", 20 * MS, "slot", 1, "pid", 2, "silentMs", 30_000));
-        workers.add(Event.of("fail", 5 * MS, "pid", 2, "thr", "t1", "key", "k", "req", 0, "ex", "LockTimeoutException", "msg", "m"));
-        workers.add(Event.of("error", 6 * MS, "pid", 2, "thr", "t1", "key", "k", "ex", "java.lang.IllegalStateException", "msg", "boom"));
+        workers.add(Event.of(
+                "fail", 5 * MS, "pid", 2, "thr", "t1", "key", "k", "req", 0, "ex", "LockTimeoutException", "msg", "m"));
+        workers.add(Event.of(
+                "error",
+                6 * MS,
+                "pid",
+                2,
+                "thr",
+                "t1",
+                "key",
+                "k",
+                "ex",
+                "java.lang.IllegalStateException",
+                "msg",
+                "boom"));
 
         Report report = check();
 
         assertThat(report.figures()).anyMatch(f -> f.contains("1 crashed") && f.contains("1 hung"));
         assertThat(report.figures()).anyMatch(f -> f.contains("{LockTimeoutException=1}"));
-        assertThat(report.figures()).anyMatch(f -> f.contains("not a LockException: {java.lang.IllegalStateException=1}"));
+        assertThat(report.figures())
+                .anyMatch(f -> f.contains("not a LockException: {java.lang.IllegalStateException=1}"));
     }
 
     @Test
@@ -263,14 +328,33 @@ class CheckerTest {
         nemesis.add(Event.of("phase", 0, "name", "fairness", "edge", "begin"));
         section(1, "fair", 10, 0, 100, 150);
         section(2, "fair", 11, 0, 300, 350);
-        workers.add(Event.of("fail", 400 * MS, "pid", 3, "thr", "t1", "key", "fair", "req", 0, "ex", "LockTimeoutException", "msg", "m"));
+        workers.add(Event.of(
+                "fail",
+                400 * MS,
+                "pid",
+                3,
+                "thr",
+                "t1",
+                "key",
+                "fair",
+                "req",
+                0,
+                "ex",
+                "LockTimeoutException",
+                "msg",
+                "m"));
         nemesis.add(Event.of("phase", 1_000 * MS, "name", "fairness", "edge", "end"));
 
-        assertThat(check().figures()).anyMatch(f -> f.equals(
-                "fairness, 2 processes on one key, no faults: wait n=2 p50=100 ms p99=300 ms max=300 ms, acquire timeouts 1"));
+        assertThat(check().figures())
+                .anyMatch(
+                        f -> f.equals(
+                                "fairness, 2 processes on one key, no faults: wait n=2 p50=100 ms p99=300 ms max=300 ms, acquire timeouts 1"));
         // Sections of 50 ms, one hand-off of 150 ms: the target is 4 x 200 ms.
-        assertThat(check().figures()).anyMatch(f -> f.equals("fairness target: section 50 ms + hand-off 150.0 ms (means;"
-                + " hand-off p50 150.0 ms): p99 wait 300 ms is within 4 x (section + hand-off) = 800 ms; sections per process [1, 1]"));
+        assertThat(check().figures())
+                .anyMatch(
+                        f -> f.equals(
+                                "fairness target: section 50 ms + hand-off 150.0 ms (means;"
+                                        + " hand-off p50 150.0 ms): p99 wait 300 ms is within 4 x (section + hand-off) = 800 ms; sections per process [1, 1]"));
     }
 
     @Test

@@ -7,8 +7,7 @@ import java.util.Locale;
 /** p50 / p99 / max of a sample, nearest-rank. */
 final class Percentiles {
 
-    private Percentiles() {
-    }
+    private Percentiles() {}
 
     static double of(double[] sorted, double p) {
         if (sorted.length == 0) {
@@ -25,7 +24,12 @@ final class Percentiles {
         if (sorted.length == 0) {
             return "n=0";
         }
-        return String.format(Locale.ROOT, "n=%d p50=%.0f ms p99=%.0f ms max=%.0f ms", sorted.length, of(sorted, 50),
-                of(sorted, 99), sorted[sorted.length - 1]);
+        return String.format(
+                Locale.ROOT,
+                "n=%d p50=%.0f ms p99=%.0f ms max=%.0f ms",
+                sorted.length,
+                of(sorted, 50),
+                of(sorted, 99),
+                sorted[sorted.length - 1]);
     }
 }

@@ -72,15 +72,27 @@ public final class Report {
     /** @return the report as text */
     public String text() {
         StringBuilder out = new StringBuilder();
-        out.append("== ").append(title).append(": ").append(failed() ? "FAILED, " + violationCount() + " violation(s)" : "passed")
+        out.append("== ")
+                .append(title)
+                .append(": ")
+                .append(failed() ? "FAILED, " + violationCount() + " violation(s)" : "passed")
                 .append('\n');
         figures.forEach(f -> out.append("  ").append(f).append('\n'));
         violations.forEach((category, lines) -> {
-            out.append("  ").append(lines.isEmpty() ? "ok  " : "FAIL").append(' ').append(category).append(": ")
-                    .append(lines.size()).append('\n');
-            lines.stream().limit(EVIDENCE_LINES).forEach(l -> out.append("       ").append(l).append('\n'));
+            out.append("  ")
+                    .append(lines.isEmpty() ? "ok  " : "FAIL")
+                    .append(' ')
+                    .append(category)
+                    .append(": ")
+                    .append(lines.size())
+                    .append('\n');
+            lines.stream()
+                    .limit(EVIDENCE_LINES)
+                    .forEach(l -> out.append("       ").append(l).append('\n'));
             if (lines.size() > EVIDENCE_LINES) {
-                out.append("       ... and ").append(lines.size() - EVIDENCE_LINES).append(" more\n");
+                out.append("       ... and ")
+                        .append(lines.size() - EVIDENCE_LINES)
+                        .append(" more\n");
             }
         });
         notes.stream().limit(40).forEach(n -> out.append("  note: ").append(n).append('\n'));

@@ -37,13 +37,16 @@ public record RunData(List<Event> workers, List<Event> nemesis, List<Event> jour
         List<Event> workers = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             files.filter(f -> f.getFileName().toString().startsWith(WORKER_PREFIX)
-                    && f.getFileName().toString().endsWith(".hist")).sorted()
+                            && f.getFileName().toString().endsWith(".hist"))
+                    .sorted()
                     .forEach(f -> workers.addAll(HistoryReader.read(f)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + dir, e);
         }
         Path journal = dir.resolve(JOURNAL_FILE);
-        return new RunData(workers, HistoryReader.read(dir.resolve(NEMESIS_FILE)),
+        return new RunData(
+                workers,
+                HistoryReader.read(dir.resolve(NEMESIS_FILE)),
                 Files.exists(journal) ? HistoryReader.read(journal) : List.of());
     }
 }

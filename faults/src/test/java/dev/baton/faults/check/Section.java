@@ -51,7 +51,8 @@ public final class Section {
 
     String describe(Clock clock) {
         return "pid " + pid + " thr " + thread + " tok " + token + " (" + api + ") entered " + clock.at(entered)
-                + (exited != null ? " exited " + clock.at(exited) + " isHeld=" + heldAtExit
+                + (exited != null
+                        ? " exited " + clock.at(exited) + " isHeld=" + heldAtExit
                         : end == Long.MAX_VALUE ? " never exited" : " no exit line, process gone " + clock.at(end));
     }
 }

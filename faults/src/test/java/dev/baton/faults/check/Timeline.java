@@ -28,8 +28,7 @@ import java.util.stream.Stream;
 final class Timeline {
 
     /** A fault as the nemesis logged it. */
-    record Fault(String id, FaultKind kind, long pid, long begin, long end) {
-    }
+    record Fault(String id, FaultKind kind, long pid, long begin, long end) {}
 
     final List<Section> sections = new ArrayList<>();
     final Map<Long, Long> deaths = new HashMap<>();
@@ -38,13 +37,16 @@ final class Timeline {
     private final List<Interval> database = new ArrayList<>();
     /** Pauses the workers noticed themselves, long enough to explain a loss, that no SIGSTOP caused. */
     final List<Interval> ownPauses = new ArrayList<>();
+
     private final Map<Long, List<Interval>> pauses = new HashMap<>();
     final Clock clock;
     final long hiccupMillis;
 
     Timeline(RunData data, CheckSettings settings) {
         hiccupMillis = settings.hiccupMillis();
-        long origin = Stream.concat(data.workers().stream(), data.nemesis().stream()).mapToLong(Event::nano).min()
+        long origin = Stream.concat(data.workers().stream(), data.nemesis().stream())
+                .mapToLong(Event::nano)
+                .min()
                 .orElse(0);
         clock = new Clock(origin);
         readNemesis(data.nemesis());
@@ -72,7 +74,8 @@ final class Timeline {
                     }
                 }
                 case PHASE -> {
-                    long[] span = phases.computeIfAbsent(e.get("name"), n -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
+                    long[] span =
+                            phases.computeIfAbsent(e.get("name"), n -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
                     if ("begin".equals(e.get("edge"))) {
                         span[0] = e.nano();
                     } else {
@@ -106,31 +109,44 @@ final class Timeline {
         for (Event e : events) {
             switch (e.type()) {
                 case ENTER -> {
-                    Section s = new Section(e.getLong("pid"), e.get("thr"), e.get("key"), e.getLong("tok"),
-                            e.get("api"), e.getLong("req"), e.nano());
+                    Section s = new Section(
+                            e.getLong("pid"),
+                            e.get("thr"),
+                            e.get("key"),
+                            e.getLong("tok"),
+                            e.get("api"),
+                            e.getLong("req"),
+                            e.nano());
                     sections.add(s);
                     byId.put(sectionId(e), s);
                 }
-                case FENCED -> section(byId, e).ifPresent(s -> {
-                    s.fencedRows = e.find("rows").map(Integer::valueOf).orElse(null);
-                    s.fencedError = e.find("err").orElse(null);
-                });
-                case COUNTER -> section(byId, e).ifPresent(s -> {
-                    s.counterRead = e.find("read").map(Long::valueOf).orElse(null);
-                    s.counterError = e.find("err").orElse(null);
-                });
-                case EXIT -> section(byId, e).ifPresent(s -> {
-                    s.exited = e.nano();
-                    s.heldAtExit = Boolean.valueOf(e.get("held"));
-                });
+                case FENCED ->
+                    section(byId, e).ifPresent(s -> {
+                        s.fencedRows = e.find("rows").map(Integer::valueOf).orElse(null);
+                        s.fencedError = e.find("err").orElse(null);
+                    });
+                case COUNTER ->
+                    section(byId, e).ifPresent(s -> {
+                        s.counterRead = e.find("read").map(Long::valueOf).orElse(null);
+                        s.counterError = e.find("err").orElse(null);
+                    });
+                case EXIT ->
+                    section(byId, e).ifPresent(s -> {
+                        s.exited = e.nano();
+                        s.heldAtExit = Boolean.valueOf(e.get("held"));
+                    });
                 case HICCUP -> {
                     long ms = e.getLong("ms");
                     if (ms >= settings.hiccupMillis()) {
                         long pid = e.getLong("pid");
-                        Interval pause = new Interval(e.nano() - ms * 1_000_000, e.nano(),
+                        Interval pause = new Interval(
+                                e.nano() - ms * 1_000_000,
+                                e.nano(),
                                 "a " + ms + " ms pause pid " + pid + " noticed itself, ending " + clock.at(e.nano()));
-                        boolean stopped = faults.stream().anyMatch(f -> f.pid() == pid && f.kind() == FaultKind.STOP
-                                && pause.intersects(f.begin(), f.end()));
+                        boolean stopped = faults.stream()
+                                .anyMatch(f -> f.pid() == pid
+                                        && f.kind() == FaultKind.STOP
+                                        && pause.intersects(f.begin(), f.end()));
                         if (!stopped) {
                             ownPauses.add(pause);
                         }
@@ -160,7 +176,8 @@ final class Timeline {
      */
     Optional<Interval> explanation(long pid, long from, long to) {
         return Stream.concat(pauses.getOrDefault(pid, List.of()).stream(), database.stream())
-                .filter(i -> i.intersects(from, to)).findFirst();
+                .filter(i -> i.intersects(from, to))
+                .findFirst();
     }
 
     /**
@@ -170,9 +187,16 @@ final class Timeline {
      */
     String otherFaults(long pid, long from, long to) {
         StringBuilder out = new StringBuilder();
-        faults.stream().filter(f -> f.pid() == pid && !f.kind().pausesOneProcess() && f.begin() <= to + 2_000_000_000L
-                && f.begin() >= from - 2_000_000_000L)
-                .forEach(f -> out.append(" | pid ").append(pid).append(" got ").append(f.kind().label()).append(" at ")
+        faults.stream()
+                .filter(f -> f.pid() == pid
+                        && !f.kind().pausesOneProcess()
+                        && f.begin() <= to + 2_000_000_000L
+                        && f.begin() >= from - 2_000_000_000L)
+                .forEach(f -> out.append(" | pid ")
+                        .append(pid)
+                        .append(" got ")
+                        .append(f.kind().label())
+                        .append(" at ")
                         .append(clock.at(f.begin())));
         return out.toString();
     }

@@ -83,9 +83,13 @@ public abstract class Database implements AutoCloseable {
      * @return the oldest matching process whose parent does not match (the postmaster, not a backend)
      */
     protected static Optional<ProcessHandle> serverProcess(String command) {
-        return ProcessHandle.current().descendants()
+        return ProcessHandle.current()
+                .descendants()
                 .filter(p -> p.info().command().map(c -> c.endsWith(command)).orElse(false))
-                .filter(p -> p.parent().flatMap(q -> q.info().command()).map(c -> !c.endsWith(command)).orElse(true))
+                .filter(p -> p.parent()
+                        .flatMap(q -> q.info().command())
+                        .map(c -> !c.endsWith(command))
+                        .orElse(true))
                 .findFirst();
     }
 

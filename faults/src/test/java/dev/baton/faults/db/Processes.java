@@ -6,8 +6,7 @@ import java.util.concurrent.TimeUnit;
 /** Signals to processes, by pid, with {@code kill}. */
 public final class Processes {
 
-    private Processes() {
-    }
+    private Processes() {}
 
     /**
      * Sends a signal.
@@ -18,8 +17,10 @@ public final class Processes {
      */
     public static boolean signal(long pid, String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
         } catch (IOException e) {
             throw new IllegalStateException("cannot run kill", e);

@@ -27,8 +27,7 @@ import java.util.List;
  */
 public final class Schema {
 
-    private Schema() {
-    }
+    private Schema() {}
 
     /**
      * Creates everything and a row per key in each application table.
@@ -43,7 +42,8 @@ public final class Schema {
             statements.add("INSERT INTO fenced (k) VALUES ('" + key + "')");
             statements.add("INSERT INTO counter (k) VALUES ('" + key + "')");
         }
-        try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement st = c.createStatement()) {
             for (String sql : statements) {
                 st.execute(sql);
             }
@@ -64,7 +64,10 @@ public final class Schema {
                     sql.append(line).append('\n');
                 }
             }
-            return java.util.Arrays.stream(sql.toString().split(";")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+            return java.util.Arrays.stream(sql.toString().split(";"))
+                    .map(String::strip)
+                    .filter(s -> !s.isEmpty())
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -145,20 +148,63 @@ public final class Schema {
      */
     public static List<Event> journal(Database db) {
         List<Event> rows = new ArrayList<>();
-        try (Connection c = db.connect(); Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT id, kind, k, a, b, pid, tok, cur, live, owner, at FROM journal ORDER BY id")) {
+        try (Connection c = db.connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT id, kind, k, a, b, pid, tok, cur, live, owner, at FROM journal ORDER BY id")) {
             while (rs.next()) {
                 long id = rs.getLong(1);
                 String key = rs.getString(3);
                 String at = String.valueOf(rs.getObject(11));
-                rows.add(switch (rs.getString(2)) {
-                    case "lock" -> Event.of(LOCK_ROW, id, "key", key, "tok", rs.getLong(7), "owner", rs.getString(10), "at", at);
-                    case "fenced" -> Event.of(FENCED_ROW, id, "key", key, "old", rs.getLong(4), "new", rs.getLong(5),
-                            "pid", rs.getLong(6), "cur", rs.getObject(8) == null ? -1 : rs.getLong(8),
-                            "live", rs.getBoolean(9), "at", at);
-                    default -> Event.of(COUNTER_ROW, id, "key", key, "old", rs.getLong(4), "new", rs.getLong(5),
-                            "pid", rs.getLong(6), "tok", rs.getLong(7), "at", at);
-                });
+                rows.add(
+                        switch (rs.getString(2)) {
+                            case "lock" ->
+                                Event.of(
+                                        LOCK_ROW,
+                                        id,
+                                        "key",
+                                        key,
+                                        "tok",
+                                        rs.getLong(7),
+                                        "owner",
+                                        rs.getString(10),
+                                        "at",
+                                        at);
+                            case "fenced" ->
+                                Event.of(
+                                        FENCED_ROW,
+                                        id,
+                                        "key",
+                                        key,
+                                        "old",
+                                        rs.getLong(4),
+                                        "new",
+                                        rs.getLong(5),
+                                        "pid",
+                                        rs.getLong(6),
+                                        "cur",
+                                        rs.getObject(8) == null ? -1 : rs.getLong(8),
+                                        "live",
+                                        rs.getBoolean(9),
+                                        "at",
+                                        at);
+                            default ->
+                                Event.of(
+                                        COUNTER_ROW,
+                                        id,
+                                        "key",
+                                        key,
+                                        "old",
+                                        rs.getLong(4),
+                                        "new",
+                                        rs.getLong(5),
+                                        "pid",
+                                        rs.getLong(6),
+                                        "tok",
+                                        rs.getLong(7),
+                                        "at",
+                                        at);
+                        });
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the journal on " + db.title() + ": " + e, e);

@@ -45,8 +45,10 @@ public record Event(String type, long nano, Map<String, String> fields) {
 
     /** @return the line, with its line feed */
     public String toLine() {
-        StringBuilder line = new StringBuilder(96).append(clean(type)).append('\t').append(nano);
-        fields.forEach((name, value) -> line.append('\t').append(clean(name)).append('=').append(clean(value)));
+        StringBuilder line =
+                new StringBuilder(96).append(clean(type)).append('\t').append(nano);
+        fields.forEach((name, value) ->
+                line.append('\t').append(clean(name)).append('=').append(clean(value)));
         return line.append('\n').toString();
     }
 

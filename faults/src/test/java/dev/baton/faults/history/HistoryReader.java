@@ -11,8 +11,7 @@ import java.util.List;
 /** Reads history files; a torn last line (a process killed while writing it) is skipped. */
 public final class HistoryReader {
 
-    private HistoryReader() {
-    }
+    private HistoryReader() {}
 
     /**
      * @param file a history

@@ -56,6 +56,5 @@ public final class Vocabulary {
     /** The key the fairness phase contends for. */
     public static final String FAIRNESS_KEY = "fair";
 
-    private Vocabulary() {
-    }
+    private Vocabulary() {}
 }

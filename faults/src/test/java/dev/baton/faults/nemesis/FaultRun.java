@@ -85,7 +85,8 @@ public final class FaultRun {
                 workers.restarting(true);
                 workers.control("faults");
                 log.write(PHASE, "name", "faults", "edge", "begin");
-                new Nemesis(db, workers, tracker, log, settings.seed(), settings.ttlMillis()).run(settings.faultPhase());
+                new Nemesis(db, workers, tracker, log, settings.seed(), settings.ttlMillis())
+                        .run(settings.faultPhase());
                 log.write(PHASE, "name", "faults", "edge", "end");
                 workers.restarting(false);
                 say("stopping the workers");

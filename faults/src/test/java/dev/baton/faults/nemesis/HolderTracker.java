@@ -24,8 +24,7 @@ import java.util.stream.Stream;
 final class HolderTracker {
 
     /** An open critical section. */
-    record Holder(long pid, String key, long token, long entered) {
-    }
+    record Holder(long pid, String key, long token, long entered) {}
 
     private final Path dir;
     private final Map<Path, Long> offsets = new HashMap<>();
@@ -40,7 +39,8 @@ final class HolderTracker {
     synchronized void poll() {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.getFileName().toString().startsWith("worker-")
-                    && f.getFileName().toString().endsWith(".hist")).toList()) {
+                            && f.getFileName().toString().endsWith(".hist"))
+                    .toList()) {
                 readNew(file);
             }
         } catch (IOException e) {
@@ -64,7 +64,8 @@ final class HolderTracker {
             for (Event e : HistoryReader.parse(text.substring(0, complete))) {
                 long pid = e.find("pid").map(Long::parseLong).orElse(-1L);
                 lastLine.put(pid, e.nano());
-                String id = pid + "|" + e.find("thr").orElse("") + "|" + e.find("key").orElse("");
+                String id = pid + "|" + e.find("thr").orElse("") + "|"
+                        + e.find("key").orElse("");
                 if (ENTER.equals(e.type())) {
                     open.put(id, new Holder(pid, e.get("key"), e.getLong("tok"), e.nano()));
                 } else if (EXIT.equals(e.type())) {

@@ -23,8 +23,17 @@ final class Nemesis {
 
     /** How often each fault is drawn, relative to the others. */
     private static final List<FaultKind> DECK = List.of(
-            FaultKind.KILL9, FaultKind.KILL9, FaultKind.TERM, FaultKind.TERM, FaultKind.STOP, FaultKind.STOP,
-            FaultKind.PARTITION, FaultKind.PARTITION, FaultKind.SLOW, FaultKind.DB_RESTART, FaultKind.DB_OUTAGE);
+            FaultKind.KILL9,
+            FaultKind.KILL9,
+            FaultKind.TERM,
+            FaultKind.TERM,
+            FaultKind.STOP,
+            FaultKind.STOP,
+            FaultKind.PARTITION,
+            FaultKind.PARTITION,
+            FaultKind.SLOW,
+            FaultKind.DB_RESTART,
+            FaultKind.DB_OUTAGE);
 
     private final Database db;
     private final Workers workers;
@@ -135,7 +144,8 @@ final class Nemesis {
                 return slot;
             }
         }
-        List<WorkerSlot> live = workers.slots().stream().filter(WorkerSlot::alive).toList();
+        List<WorkerSlot> live =
+                workers.slots().stream().filter(WorkerSlot::alive).toList();
         return live.isEmpty() ? null : live.get(random.nextInt(live.size()));
     }
 

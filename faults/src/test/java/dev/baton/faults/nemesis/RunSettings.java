@@ -21,17 +21,30 @@ import java.util.Locale;
  * @param dir the directory of the runs
  * @param report the report file
  */
-public record RunSettings(Duration faultPhase, Duration fairnessPhase, int workers, List<String> databases, long seed,
-        long ttlMillis, int threads, Path dir, Path report) {
+public record RunSettings(
+        Duration faultPhase,
+        Duration fairnessPhase,
+        int workers,
+        List<String> databases,
+        long seed,
+        long ttlMillis,
+        int threads,
+        Path dir,
+        Path report) {
 
     /** @return the settings of this JVM */
     public static RunSettings fromSystemProperties() {
         String seed = System.getProperty("faults.seed", "");
-        return new RunSettings(duration(System.getProperty("faults.duration", "90s")),
-                duration(System.getProperty("faults.fairness", "20s")), Integer.getInteger("faults.workers", 4),
-                List.of(System.getProperty("faults.databases", "postgresql,mariadb").toLowerCase(Locale.ROOT).split(",")),
+        return new RunSettings(
+                duration(System.getProperty("faults.duration", "90s")),
+                duration(System.getProperty("faults.fairness", "20s")),
+                Integer.getInteger("faults.workers", 4),
+                List.of(System.getProperty("faults.databases", "postgresql,mariadb")
+                        .toLowerCase(Locale.ROOT)
+                        .split(",")),
                 seed.isBlank() ? System.nanoTime() : Long.parseLong(seed.strip()),
-                duration(System.getProperty("faults.ttl", "2s")).toMillis(), Integer.getInteger("faults.threads", 2),
+                duration(System.getProperty("faults.ttl", "2s")).toMillis(),
+                Integer.getInteger("faults.threads", 2),
                 Path.of(System.getProperty("faults.dir", "target/faults")),
                 Path.of(System.getProperty("faults.report", "target/faults-report.txt")));
     }

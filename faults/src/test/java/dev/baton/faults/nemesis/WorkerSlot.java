@@ -19,6 +19,7 @@ final class WorkerSlot {
     volatile boolean exitExpected;
     /** Set while the nemesis pauses or cuts off the process, so its silence is not taken for a hang. */
     volatile boolean silenced;
+
     volatile long spawnedAt;
 
     WorkerSlot(int index, FaultProxy proxy) {
@@ -50,8 +51,10 @@ final class WorkerSlot {
     Process spawn(List<String> command, Path log) throws IOException {
         exitExpected = false;
         silenced = false;
-        Process p = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process p = new ProcessBuilder(new ArrayList<>(command))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         spawnedAt = System.nanoTime();
         process = p;
         return p;

@@ -101,15 +101,25 @@ final class Workers implements AutoCloseable {
     }
 
     private synchronized void spawn(WorkerSlot slot) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
-                "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx192m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
+                "-cp",
+                System.getProperty("java.class.path"),
                 "-Dorg.jboss.logging.provider=jdk",
-                "-Dbaton.store=jpa", "-Dbaton.ttl=" + settings.ttlMillis() + "ms", "-Dbaton.timeout=10s",
+                "-Dbaton.store=jpa",
+                "-Dbaton.ttl=" + settings.ttlMillis() + "ms",
+                "-Dbaton.timeout=10s",
                 "-Dbaton.jpa.schema-action=validate",
-                "-Dfaults.dir=" + dir.toAbsolutePath(), "-Dfaults.slot=" + slot.index,
-                "-Dfaults.control=" + control.toAbsolutePath(), "-Dfaults.jdbc-url=" + db.workerUrl(slot.proxy.port()),
-                "-Dfaults.database=" + db.kind().name(), "-Dfaults.threads=" + settings.threads()));
+                "-Dfaults.dir=" + dir.toAbsolutePath(),
+                "-Dfaults.slot=" + slot.index,
+                "-Dfaults.control=" + control.toAbsolutePath(),
+                "-Dfaults.jdbc-url=" + db.workerUrl(slot.proxy.port()),
+                "-Dfaults.database=" + db.kind().name(),
+                "-Dfaults.threads=" + settings.threads()));
         String logging = System.getProperty("java.util.logging.config.file");
         if (logging != null) {
             command.add(3, "-Djava.util.logging.config.file=" + logging);
@@ -128,15 +138,18 @@ final class Workers implements AutoCloseable {
                     + done.exitValue() + ": see " + dir.resolve("worker-" + slot.index + ".log"));
         }
         if (restarting && !stopping && slot.process() == done) {
-            restarts.schedule(() -> {
-                try {
-                    if (!stopping) {
-                        spawn(slot);
-                    }
-                } catch (IOException e) {
-                    System.out.println("  cannot restart slot " + slot.index + ": " + e);
-                }
-            }, 300, TimeUnit.MILLISECONDS);
+            restarts.schedule(
+                    () -> {
+                        try {
+                            if (!stopping) {
+                                spawn(slot);
+                            }
+                        } catch (IOException e) {
+                            System.out.println("  cannot restart slot " + slot.index + ": " + e);
+                        }
+                    },
+                    300,
+                    TimeUnit.MILLISECONDS);
         }
     }
 
@@ -155,8 +168,8 @@ final class Workers implements AutoCloseable {
             }
             Processes.sleep(200);
         }
-        throw new IllegalStateException("the workers did not all start within " + limit + ": see the worker-*.log files in "
-                + dir);
+        throw new IllegalStateException(
+                "the workers did not all start within " + limit + ": see the worker-*.log files in " + dir);
     }
 
     /**
@@ -186,9 +199,15 @@ final class Workers implements AutoCloseable {
 
     private void threadDump(long pid, int slot) {
         try {
-            new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
-                    "Thread.print").redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("hung-" + slot + "-" + pid + ".txt").toFile()).start()
+            new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                    .toString(),
+                            Long.toString(pid),
+                            "Thread.print")
+                    .redirectErrorStream(true)
+                    .redirectOutput(
+                            dir.resolve("hung-" + slot + "-" + pid + ".txt").toFile())
+                    .start()
                     .waitFor(20, TimeUnit.SECONDS);
         } catch (IOException e) {
             // no dump: the hang is still reported

@@ -117,24 +117,27 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to) {
-        Thread t = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    awaitPassage();
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException | InterruptedException e) {
-                // cut, or the proxy closed
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-                sockets.remove(from);
-                sockets.remove(to);
-            }
-        }, "fault-proxy-pump");
+        Thread t = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            awaitPassage();
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        // cut, or the proxy closed
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                        sockets.remove(from);
+                        sockets.remove(to);
+                    }
+                },
+                "fault-proxy-pump");
         t.setDaemon(true);
         t.start();
     }

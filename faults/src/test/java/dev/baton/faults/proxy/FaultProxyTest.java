@@ -30,7 +30,9 @@ class FaultProxyTest {
                 try {
                     Socket s = echo.accept();
                     Thread c = new Thread(() -> {
-                        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                        try (s;
+                                InputStream in = s.getInputStream();
+                                OutputStream out = s.getOutputStream()) {
                             in.transferTo(out);
                         } catch (IOException ignored) {
                             // closed
@@ -75,13 +77,17 @@ class FaultProxyTest {
             }
             assertThat(timedOut).as("nothing comes back through a black hole").isTrue();
             proxy.forward();
-            assertThat(s.getInputStream().read()).as("held bytes flow once healed").isEqualTo(8);
+            assertThat(s.getInputStream().read())
+                    .as("held bytes flow once healed")
+                    .isEqualTo(8);
 
             proxy.slow(150);
             s.setSoTimeout(5_000);
             long start = System.nanoTime();
             assertThat(roundTrip(s, 9)).isEqualTo(9);
-            assertThat((System.nanoTime() - start) / 1_000_000).as("two delayed chunks").isGreaterThanOrEqualTo(290);
+            assertThat((System.nanoTime() - start) / 1_000_000)
+                    .as("two delayed chunks")
+                    .isGreaterThanOrEqualTo(290);
         }
     }
 

@@ -41,13 +41,26 @@ final class CriticalSection {
         String thread = Thread.currentThread().getName();
         long token = lock.fencingToken();
         history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", api, "req", requested);
-        lock.whenLost().thenAccept(reason -> history.write(LOST, "pid", pid, "thr", thread, "key", key, "tok", token,
-                "reason", String.valueOf(reason.getMessage())));
+        lock.whenLost()
+                .thenAccept(reason -> history.write(
+                        LOST,
+                        "pid",
+                        pid,
+                        "thr",
+                        thread,
+                        "key",
+                        key,
+                        "tok",
+                        token,
+                        "reason",
+                        String.valueOf(reason.getMessage())));
         // the unfenced read ...
         Long read = null;
         try {
             read = inTransaction(em -> ((Number) em.createNativeQuery("SELECT v FROM counter WHERE k = ?1")
-                    .setParameter(1, key).getSingleResult()).longValue());
+                            .setParameter(1, key)
+                            .getSingleResult())
+                    .longValue());
         } catch (RuntimeException e) {
             history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
         }
@@ -68,9 +81,14 @@ final class CriticalSection {
             try {
                 inTransaction(em -> em.createNativeQuery(
                                 "UPDATE counter SET v = ?1, writer_pid = ?2, writer_token = ?3 WHERE k = ?4")
-                        .setParameter(1, wrote).setParameter(2, pid).setParameter(3, token).setParameter(4, key)
+                        .setParameter(1, wrote)
+                        .setParameter(2, pid)
+                        .setParameter(3, token)
+                        .setParameter(4, key)
                         .executeUpdate());
-                history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "read", wrote - 1, "wrote", wrote);
+                history.write(
+                        COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "read", wrote - 1, "wrote",
+                        wrote);
             } catch (RuntimeException e) {
                 history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
             }

@@ -17,13 +17,17 @@ public class Persistence {
     @ApplicationScoped
     EntityManagerFactory entityManagerFactory() {
         WorkerSettings settings = Worker.settings();
-        return jakarta.persistence.Persistence.createEntityManagerFactory("faults", Map.of(
-                "jakarta.persistence.jdbc.url", settings.jdbcUrl(),
-                "jakarta.persistence.jdbc.driver", switch (settings.database()) {
-                    case POSTGRESQL -> "org.postgresql.Driver";
-                    case MARIADB -> "org.mariadb.jdbc.Driver";
-                    case H2 -> "org.h2.Driver";
-                }));
+        return jakarta.persistence.Persistence.createEntityManagerFactory(
+                "faults",
+                Map.of(
+                        "jakarta.persistence.jdbc.url",
+                        settings.jdbcUrl(),
+                        "jakarta.persistence.jdbc.driver",
+                        switch (settings.database()) {
+                            case POSTGRESQL -> "org.postgresql.Driver";
+                            case MARIADB -> "org.mariadb.jdbc.Driver";
+                            case H2 -> "org.h2.Driver";
+                        }));
     }
 
     void close(@Disposes EntityManagerFactory factory) {

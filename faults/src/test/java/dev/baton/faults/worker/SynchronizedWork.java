@@ -20,7 +20,13 @@ public class SynchronizedWork {
      */
     @Synchronized("{key}")
     public void run(String key, long requested) {
-        Worker.section().run(locks.current().orElseThrow(() -> new IllegalStateException(
-                "no current lock inside a @Synchronized method")), key, requested, "sync");
+        Worker.section()
+                .run(
+                        locks.current()
+                                .orElseThrow(() ->
+                                        new IllegalStateException("no current lock inside a @Synchronized method")),
+                        key,
+                        requested,
+                        "sync");
     }
 }

@@ -60,15 +60,20 @@ public final class Worker {
     public static void main(String[] args) {
         settings = WorkerSettings.fromSystemProperties();
         // never outlive the suite (a killed Maven build must not leave workers behind)
-        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
+        ProcessHandle.current()
+                .parent()
+                .ifPresent(parent ->
+                        parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
         long pid = ProcessHandle.current().pid();
-        HistoryWriter history = new HistoryWriter(settings.dir().resolve("worker-" + settings.slot() + "-" + pid + ".hist"));
+        HistoryWriter history =
+                new HistoryWriter(settings.dir().resolve("worker-" + settings.slot() + "-" + pid + ".hist"));
         Worker worker = new Worker(history);
-        try (WeldContainer container = new Weld()
-                .initialize()) { // discovers Persistence and SynchronizedWork (META-INF/beans.xml, annotated)
+        try (WeldContainer container =
+                new Weld().initialize()) { // discovers Persistence and SynchronizedWork (META-INF/beans.xml, annotated)
             Locks locks = container.select(Locks.class).get();
             SynchronizedWork sync = container.select(SynchronizedWork.class).get();
-            section = new CriticalSection(history, container.select(EntityManagerFactory.class).get(), settings.pauseMillis());
+            section = new CriticalSection(
+                    history, container.select(EntityManagerFactory.class).get(), settings.pauseMillis());
             // Connect the store (and check its schema) before reporting ready, as a warmed-up application
             // would be: otherwise every worker's first acquisition of the fairness phase waits for the
             // others' cold starts, and those waits say nothing about fairness.
@@ -90,18 +95,21 @@ public final class Worker {
         hiccups.setDaemon(true);
         hiccups.start();
         // An application's graceful stop: on SIGTERM, take no new work and give running work a moment.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            history.write(TERM, "pid", pid);
-            mode = "stop";
-            long deadline = System.nanoTime() + settings.drainMillis() * 1_000_000;
-            for (Thread t : threads) {
-                try {
-                    t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }, "worker-drain"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            history.write(TERM, "pid", pid);
+                            mode = "stop";
+                            long deadline = System.nanoTime() + settings.drainMillis() * 1_000_000;
+                            for (Thread t : threads) {
+                                try {
+                                    t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                            }
+                        },
+                        "worker-drain"));
         threads.forEach(t -> {
             t.setDaemon(true); // the JVM may exit with work still running, as an application's would
             t.start();
@@ -142,7 +150,9 @@ public final class Worker {
                 sleep(50);
                 continue;
             }
-            String key = fairness ? FAIRNESS_KEY : settings.keys().get(random.nextInt(settings.keys().size()));
+            String key = fairness
+                    ? FAIRNESS_KEY
+                    : settings.keys().get(random.nextInt(settings.keys().size()));
             long requested = System.nanoTime();
             try {
                 if (random.nextBoolean()) {
@@ -154,14 +164,38 @@ public final class Worker {
                     });
                 }
             } catch (LockException e) {
-                history.write(FAIL, "pid", pid, "thr", Thread.currentThread().getName(), "key", key, "req", requested,
-                        "ex", e.getClass().getSimpleName(), "msg", String.valueOf(e.getMessage()));
+                history.write(
+                        FAIL,
+                        "pid",
+                        pid,
+                        "thr",
+                        Thread.currentThread().getName(),
+                        "key",
+                        key,
+                        "req",
+                        requested,
+                        "ex",
+                        e.getClass().getSimpleName(),
+                        "msg",
+                        String.valueOf(e.getMessage()));
                 if (e instanceof dev.baton.LockStoreException) {
                     sleep(100); // the database is away: do not spin
                 }
             } catch (RuntimeException | Error e) {
-                history.write(ERROR, "pid", pid, "thr", Thread.currentThread().getName(), "key", key, "req", requested,
-                        "ex", e.getClass().getName(), "msg", CriticalSection.describe(e));
+                history.write(
+                        ERROR,
+                        "pid",
+                        pid,
+                        "thr",
+                        Thread.currentThread().getName(),
+                        "key",
+                        key,
+                        "req",
+                        requested,
+                        "ex",
+                        e.getClass().getName(),
+                        "msg",
+                        CriticalSection.describe(e));
             }
             sleep(random.nextLong(settings.thinkMillis() + 1));
         }

@@ -19,17 +19,31 @@ import java.util.List;
  * @param thinkMillis the most a thread waits between two sections
  * @param drainMillis how long the shutdown hook waits for running sections (an application's graceful stop)
  */
-public record WorkerSettings(Path dir, int slot, Path control, String jdbcUrl, JpaDatabase database, List<String> keys,
-        int threads, long pauseMillis, long thinkMillis, long drainMillis) {
+public record WorkerSettings(
+        Path dir,
+        int slot,
+        Path control,
+        String jdbcUrl,
+        JpaDatabase database,
+        List<String> keys,
+        int threads,
+        long pauseMillis,
+        long thinkMillis,
+        long drainMillis) {
 
     /** @return the settings of this JVM */
     public static WorkerSettings fromSystemProperties() {
-        return new WorkerSettings(Path.of(required("faults.dir")), Integer.parseInt(required("faults.slot")),
-                Path.of(required("faults.control")), required("faults.jdbc-url"),
+        return new WorkerSettings(
+                Path.of(required("faults.dir")),
+                Integer.parseInt(required("faults.slot")),
+                Path.of(required("faults.control")),
+                required("faults.jdbc-url"),
                 JpaDatabase.valueOf(required("faults.database")),
                 List.of(System.getProperty("faults.keys", "k0,k1,k2").split(",")),
-                Integer.getInteger("faults.threads", 2), Long.getLong("faults.pause", 40),
-                Long.getLong("faults.think", 30), Long.getLong("faults.drain", 1_000));
+                Integer.getInteger("faults.threads", 2),
+                Long.getLong("faults.pause", 40),
+                Long.getLong("faults.think", 30),
+                Long.getLong("faults.drain", 1_000));
     }
 
     private static String required(String name) {

@@ -57,10 +57,12 @@ public class BatonBuildCompatibleExtension implements BuildCompatibleExtension {
     @Enhancement(types = {SynchronizedInterceptor.class, ExclusiveInterceptor.class})
     public void prioritize(ClassConfig type) {
         Class<?> interceptor = type.info().name().equals(SynchronizedInterceptor.class.getName())
-                ? SynchronizedInterceptor.class : ExclusiveInterceptor.class;
-        BatonBeans.priority(interceptor, ConfigProvider.getConfig()).ifPresent(priority -> type
-                .removeAnnotation(annotation -> annotation.name().equals(Priority.class.getName()))
-                .addAnnotation(new PriorityLiteral(priority)));
+                ? SynchronizedInterceptor.class
+                : ExclusiveInterceptor.class;
+        BatonBeans.priority(interceptor, ConfigProvider.getConfig())
+                .ifPresent(priority -> type.removeAnnotation(
+                                annotation -> annotation.name().equals(Priority.class.getName()))
+                        .addAnnotation(new PriorityLiteral(priority)));
     }
 
     /**
@@ -69,7 +71,9 @@ public class BatonBuildCompatibleExtension implements BuildCompatibleExtension {
     @Registration(types = Object.class)
     public void collect(BeanInfo bean) {
         // An interceptor carries its binding on the class: not a bean to plan (some containers report it here).
-        if (bean.isClassBean() && !bean.isInterceptor() && !bean.declaringClass().hasAnnotation(Interceptor.class)
+        if (bean.isClassBean()
+                && !bean.isInterceptor()
+                && !bean.declaringClass().hasAnnotation(Interceptor.class)
                 && annotated(bean.declaringClass())) {
             beanClasses.add(bean.declaringClass().name());
         }
@@ -80,7 +84,8 @@ public class BatonBuildCompatibleExtension implements BuildCompatibleExtension {
      */
     @Synthesis
     public void registerDeployment(SyntheticComponents components) {
-        components.addBean(LiteDeployment.class)
+        components
+                .addBean(LiteDeployment.class)
                 .type(LiteDeployment.class)
                 .type(BatonDeployment.class)
                 .scope(Singleton.class)

@@ -32,9 +32,9 @@ public class BatonExtension implements Extension, BatonDeployment {
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
         for (Class<?> beanClass : BatonBeans.classes()) {
             var type = event.addAnnotatedType(beanClass, beanClass.getName());
-            BatonBeans.priority(beanClass, ConfigProvider.getConfig()).ifPresent(priority -> type
-                    .remove(a -> a.annotationType() == Priority.class)
-                    .add(new PriorityLiteral(priority)));
+            BatonBeans.priority(beanClass, ConfigProvider.getConfig())
+                    .ifPresent(priority -> type.remove(a -> a.annotationType() == Priority.class)
+                            .add(new PriorityLiteral(priority)));
         }
     }
 
@@ -55,8 +55,8 @@ public class BatonExtension implements Extension, BatonDeployment {
         if (type.isAnnotationPresent(Interceptor.class)) {
             return;
         }
-        deployment.planMethods(type.getJavaClass(), type.getAnnotation(Synchronized.class), methods(type),
-                event::addDefinitionError);
+        deployment.planMethods(
+                type.getJavaClass(), type.getAnnotation(Synchronized.class), methods(type), event::addDefinitionError);
     }
 
     <T> void planSchedules(@Observes ProcessManagedBean<T> event) {
@@ -64,7 +64,10 @@ public class BatonExtension implements Extension, BatonDeployment {
         if (type.isAnnotationPresent(Interceptor.class)) {
             return;
         }
-        deployment.planSchedules(type.getJavaClass(), type.isAnnotationPresent(Exclusive.class), methods(type),
+        deployment.planSchedules(
+                type.getJavaClass(),
+                type.isAnnotationPresent(Exclusive.class),
+                methods(type),
                 event::addDefinitionError);
     }
 
@@ -72,8 +75,11 @@ public class BatonExtension implements Extension, BatonDeployment {
     private static <T> List<DeploymentPlans.BeanMethod> methods(AnnotatedType<T> type) {
         List<DeploymentPlans.BeanMethod> methods = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
-            methods.add(new DeploymentPlans.BeanMethod(method.getJavaMember(), method.getAnnotation(Synchronized.class),
-                    method.getAnnotation(Exclusive.class), method.getAnnotations()));
+            methods.add(new DeploymentPlans.BeanMethod(
+                    method.getJavaMember(),
+                    method.getAnnotation(Synchronized.class),
+                    method.getAnnotation(Exclusive.class),
+                    method.getAnnotations()));
         }
         return methods;
     }

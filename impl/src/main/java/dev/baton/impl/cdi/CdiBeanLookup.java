@@ -51,7 +51,8 @@ final class CdiBeanLookup implements BeanLookup {
                 names.append(names.length() == 0 ? "" : "; ").append(candidate);
             }
             throw new LockConfigurationException(beans.size() + " beans of type " + type.getName()
-                    + (qualifiers.length == 0 ? "" : " " + Arrays.toString(qualifiers)) + " match, and Baton needs one: "
+                    + (qualifiers.length == 0 ? "" : " " + Arrays.toString(qualifiers))
+                    + " match, and Baton needs one: "
                     + names);
         }
         if (bean == null) {
@@ -117,7 +118,8 @@ final class CdiBeanLookup implements BeanLookup {
     }
 
     private Set<Bean<?>> deployedBeans(Class<?> type, Annotation... qualifiers) {
-        Set<Annotation> required = qualifiers.length == 0 ? Set.of(Default.Literal.INSTANCE) : new HashSet<>(Arrays.asList(qualifiers));
+        Set<Annotation> required =
+                qualifiers.length == 0 ? Set.of(Default.Literal.INSTANCE) : new HashSet<>(Arrays.asList(qualifiers));
         Set<Bean<?>> matching = new HashSet<>();
         for (Bean<?> bean : deployed) {
             if (bean.getTypes().contains(type) && bean.getQualifiers().containsAll(required)) {

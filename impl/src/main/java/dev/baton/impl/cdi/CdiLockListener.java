@@ -31,8 +31,16 @@ final class CdiLockListener implements LockListener {
         this.acquiredObserved = observed(beanManager, new LockAcquired("", "k", 1));
         this.releasedObserved = observed(beanManager, new LockReleased("", "k", 1));
         this.lostObserved = observed(beanManager, new LockLost("", "k", 1, new LockLostException("k", 1, "-", null)));
-        this.skippedObserved = observed(beanManager, new ScheduleSkipped("", "k", "m", Instant.EPOCH, Optional.empty(),
-                ScheduleSkipped.Reason.HELD_ELSEWHERE, Optional.empty()));
+        this.skippedObserved = observed(
+                beanManager,
+                new ScheduleSkipped(
+                        "",
+                        "k",
+                        "m",
+                        Instant.EPOCH,
+                        Optional.empty(),
+                        ScheduleSkipped.Reason.HELD_ELSEWHERE,
+                        Optional.empty()));
     }
 
     private static boolean observed(BeanManager beanManager, Object sample) {

@@ -33,14 +33,14 @@ final class DeploymentPlans {
 
     private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
     private final Map<PlanKey, SchedulePlan> schedulePlans = new ConcurrentHashMap<>();
-    private final Set<Class<? extends LockKeyResolver>> resolvers = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+    private final Set<Class<? extends LockKeyResolver>> resolvers =
+            java.util.Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<String> configProblems = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile BatonConfig config;
     private volatile StorePlan storePlan;
 
     /** Identifies a method of a bean class. */
-    record PlanKey(Class<?> beanClass, Method method) {
-    }
+    record PlanKey(Class<?> beanClass, Method method) {}
 
     /**
      * A method of a bean class as the container shows it: its annotations may differ from the Java
@@ -51,15 +51,18 @@ final class DeploymentPlans {
      * @param exclusive its {@code @Exclusive}, or null
      * @param annotations all its annotations
      */
-    record BeanMethod(Method method, Synchronized synchronizedOnMethod, Exclusive exclusive,
-            Collection<Annotation> annotations) {
+    record BeanMethod(
+            Method method, Synchronized synchronizedOnMethod, Exclusive exclusive, Collection<Annotation> annotations) {
 
         /**
          * @param method a Java method
          * @return the method with its Java annotations
          */
         static BeanMethod of(Method method) {
-            return new BeanMethod(method, method.getAnnotation(Synchronized.class), method.getAnnotation(Exclusive.class),
+            return new BeanMethod(
+                    method,
+                    method.getAnnotation(Synchronized.class),
+                    method.getAnnotation(Exclusive.class),
                     List.of(method.getAnnotations()));
         }
     }
@@ -72,7 +75,10 @@ final class DeploymentPlans {
      * @param methods its methods, inherited ones included
      * @param errors receives each definition error
      */
-    void planMethods(Class<?> beanClass, Synchronized onClass, Collection<BeanMethod> methods,
+    void planMethods(
+            Class<?> beanClass,
+            Synchronized onClass,
+            Collection<BeanMethod> methods,
             Consumer<LockConfigurationException> errors) {
         for (BeanMethod method : methods) {
             Synchronized onMethod = method.synchronizedOnMethod();
@@ -110,7 +116,10 @@ final class DeploymentPlans {
      * @param methods its methods, inherited ones included
      * @param errors receives each definition error
      */
-    void planSchedules(Class<?> beanClass, boolean exclusiveOnClass, Collection<BeanMethod> methods,
+    void planSchedules(
+            Class<?> beanClass,
+            boolean exclusiveOnClass,
+            Collection<BeanMethod> methods,
             Consumer<LockConfigurationException> errors) {
         if (exclusiveOnClass) {
             errors.accept(new LockConfigurationException("@Exclusive on the class " + beanClass.getName()
@@ -127,7 +136,8 @@ final class DeploymentPlans {
                 return; // the configuration itself is invalid: reported after validation
             }
             try {
-                SchedulePlan plan = SchedulePlans.build(beanClass, method.method(), annotation, method.annotations(), cfg);
+                SchedulePlan plan =
+                        SchedulePlans.build(beanClass, method.method(), annotation, method.annotations(), cfg);
                 schedulePlans.put(new PlanKey(beanClass, method.method()), plan);
             } catch (LockConfigurationException e) {
                 errors.accept(e);
@@ -163,14 +173,14 @@ final class DeploymentPlans {
         storeProblems.forEach(problem -> problems.accept(new LockConfigurationException(problem)));
         for (MethodPlan plan : plans.values()) {
             if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
-                problems.accept(new LockConfigurationException("@Synchronized on " + plan.description() + ": "
-                        + none.reason()));
+                problems.accept(new LockConfigurationException(
+                        "@Synchronized on " + plan.description() + ": " + none.reason()));
             }
         }
         for (SchedulePlan plan : schedulePlans.values()) {
             if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
-                problems.accept(new LockConfigurationException("@Exclusive on " + plan.method() + "(): "
-                        + none.reason()));
+                problems.accept(
+                        new LockConfigurationException("@Exclusive on " + plan.method() + "(): " + none.reason()));
             }
         }
         storePlan = stores;
@@ -247,7 +257,9 @@ final class DeploymentPlans {
 
     private static boolean interceptable(Method method) {
         int m = method.getModifiers();
-        return !Modifier.isStatic(m) && !Modifier.isPrivate(m) && !Modifier.isFinal(m)
+        return !Modifier.isStatic(m)
+                && !Modifier.isPrivate(m)
+                && !Modifier.isFinal(m)
                 && method.getDeclaringClass() != Object.class;
     }
 }

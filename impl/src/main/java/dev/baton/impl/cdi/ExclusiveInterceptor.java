@@ -37,7 +37,11 @@ public class ExclusiveInterceptor implements Serializable {
     }
 
     private Object fire(InvocationContext context) throws Exception {
-        return ScheduledFiring.fire(runtime.schedulePlan(context.getTarget().getClass(), context.getMethod()),
-                context.getTimer(), runtime::scheduleEngine, runtime::scheduleSkipped, context::proceed);
+        return ScheduledFiring.fire(
+                runtime.schedulePlan(context.getTarget().getClass(), context.getMethod()),
+                context.getTimer(),
+                runtime::scheduleEngine,
+                runtime::scheduleSkipped,
+                context::proceed);
     }
 }

@@ -19,7 +19,8 @@ final class JtaTransactionSupport implements TransactionSupport {
     }
 
     static TransactionSupport lookup(CdiBeanLookup beans) {
-        java.util.Optional<TransactionSynchronizationRegistry> bean = beans.bean(TransactionSynchronizationRegistry.class);
+        java.util.Optional<TransactionSynchronizationRegistry> bean =
+                beans.bean(TransactionSynchronizationRegistry.class);
         if (bean.isPresent()) {
             return new JtaTransactionSupport(bean.get());
         }

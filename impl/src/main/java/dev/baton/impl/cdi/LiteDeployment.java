@@ -95,7 +95,10 @@ public final class LiteDeployment implements BatonDeployment {
                     problems.add("The bean class " + name + " is not loadable: " + e);
                 }
             }
-            plans.validate(new LiteDeployment(plans).beans(lookup.select(BeanManager.class).get()), report);
+            plans.validate(
+                    new LiteDeployment(plans)
+                            .beans(lookup.select(BeanManager.class).get()),
+                    report);
             if (!problems.isEmpty()) {
                 throw new LockConfigurationException(String.join("\n", problems));
             }

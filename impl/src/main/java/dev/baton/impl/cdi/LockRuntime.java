@@ -1,9 +1,9 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.Exclusive;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockException;
 import dev.baton.Locks;
-import dev.baton.Exclusive;
 import dev.baton.Synchronized;
 import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.config.BatonConfig;
@@ -101,8 +101,9 @@ public class LockRuntime {
      * (The container created this bean, running {@link #start()}, to deliver the event.) Stores still
      * connect at their first use.
      */
-    void applicationStarted(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class)
-            Object event) {
+    void applicationStarted(
+            @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class)
+                    Object event) {
         BatonLog.debug("Baton's runtime started with the application: transactions " + transactions);
     }
 
@@ -129,7 +130,8 @@ public class LockRuntime {
         // The holders are told first; each lock is released when its work ends, waiting at most the grace
         // period; a lock whose work still runs after it is left to expire, never released under running work.
         BatonConfig settings = config;
-        LockEngine.closeAll(List.copyOf(engines.values()),
+        LockEngine.closeAll(
+                List.copyOf(engines.values()),
                 Duration.ofMillis(settings == null ? 0 : settings.shutdownGraceMillis()));
         engines.clear();
     }
@@ -161,7 +163,10 @@ public class LockRuntime {
                 return new StorelessLocks(n, stores.noStore(n), this::locks);
             }
             LockEngine engine = engine(n);
-            return new EngineLocks(engine, this::locks, transactions,
+            return new EngineLocks(
+                    engine,
+                    this::locks,
+                    transactions,
                     new Inspection(engine, config.forceReleaseEnabled(), this::caller));
         });
     }
@@ -257,9 +262,11 @@ public class LockRuntime {
             if (plan == null) {
                 Exclusive annotation = real.getAnnotation(Exclusive.class);
                 if (annotation == null) {
-                    throw new LockConfigurationException("No @Exclusive found for " + targetClass.getName() + "." + real.getName());
+                    throw new LockConfigurationException(
+                            "No @Exclusive found for " + targetClass.getName() + "." + real.getName());
                 }
-                plan = SchedulePlans.build(real.getDeclaringClass(), real, annotation, List.of(real.getAnnotations()), config);
+                plan = SchedulePlans.build(
+                        real.getDeclaringClass(), real, annotation, List.of(real.getAnnotations()), config);
             }
             schedulePlanCache.put(key, plan);
         }
@@ -291,7 +298,8 @@ public class LockRuntime {
      */
     private static Method bridged(Method bridge) {
         for (Method candidate : bridge.getDeclaringClass().getDeclaredMethods()) {
-            if (!candidate.isBridge() && candidate.getName().equals(bridge.getName())
+            if (!candidate.isBridge()
+                    && candidate.getName().equals(bridge.getName())
                     && candidate.getParameterCount() == bridge.getParameterCount()
                     && bridge.getReturnType().isAssignableFrom(candidate.getReturnType())
                     && assignable(bridge.getParameterTypes(), candidate.getParameterTypes())) {
@@ -319,24 +327,36 @@ public class LockRuntime {
             beanClass = c;
         }
         if (onMethod == null && onClass == null) {
-            throw new LockConfigurationException("No @Synchronized found for " + targetClass.getName() + "." + method.getName());
+            throw new LockConfigurationException(
+                    "No @Synchronized found for " + targetClass.getName() + "." + method.getName());
         }
-        return MethodPlans.build(onMethod != null ? method.getDeclaringClass() : beanClass, method,
-                onMethod != null ? onMethod : onClass, onMethod == null, config);
+        return MethodPlans.build(
+                onMethod != null ? method.getDeclaringClass() : beanClass,
+                method,
+                onMethod != null ? onMethod : onClass,
+                onMethod == null,
+                config);
     }
 
     private LockEngine startEngine(String name) {
-        ManagerSettings settings = config.manager(name).orElseThrow(() -> new IllegalArgumentException(
-                "Lock manager '" + name + "' is not declared (list it in baton.managers)"));
+        ManagerSettings settings = config.manager(name)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "Lock manager '" + name + "' is not declared (list it in baton.managers)"));
         if (stopped) {
-            throw new LockException(BatonLog.capitalized(BatonLog.manager(name)) + " is shut down: the application is stopping");
+            throw new LockException(
+                    BatonLog.capitalized(BatonLog.manager(name)) + " is shut down: the application is stopping");
         }
         LockStore store = stores.open(name);
         try {
             BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
             EngineMetrics metrics = meters.engine(name, String.valueOf(store));
-            return new LockEngine(settings, meters.metered(store, metrics), executors.executor(), executors.storeCalls(),
-                    listener, metrics);
+            return new LockEngine(
+                    settings,
+                    meters.metered(store, metrics),
+                    executors.executor(),
+                    executors.storeCalls(),
+                    listener,
+                    metrics);
         } catch (RuntimeException | Error e) {
             store.close();
             throw e;

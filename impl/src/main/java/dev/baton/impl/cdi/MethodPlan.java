@@ -16,8 +16,15 @@ import java.lang.reflect.Method;
  * @param poll how to poll the store while waiting: the manager's, with the method's own values over it
  * @param async whether the method returns a {@link java.util.concurrent.CompletionStage}, held until it completes
  */
-record MethodPlan(String description, String manager, KeySource keys, long ttlMillis, long timeoutMillis, boolean await,
-        PollPolicy poll, boolean async) {
+record MethodPlan(
+        String description,
+        String manager,
+        KeySource keys,
+        long ttlMillis,
+        long timeoutMillis,
+        boolean await,
+        PollPolicy poll,
+        boolean async) {
 
     /** Computes a lock key from an invocation. */
     @FunctionalInterface

@@ -27,8 +27,7 @@ final class MethodPlans {
 
     private static final String ANNOTATION = Synchronized.class.getSimpleName();
 
-    private MethodPlans() {
-    }
+    private MethodPlans() {}
 
     /**
      * @param beanClass the bean class (for config overrides and the default key)
@@ -39,7 +38,8 @@ final class MethodPlans {
      * @return the plan
      * @throws LockConfigurationException naming class, method and problem
      */
-    static MethodPlan build(Class<?> beanClass, Method method, Synchronized annotation, boolean classLevel, BatonConfig config) {
+    static MethodPlan build(
+            Class<?> beanClass, Method method, Synchronized annotation, boolean classLevel, BatonConfig config) {
         String description = beanClass.getName() + "." + method.getName() + "()";
         try {
             return plan(beanClass, method, annotation, classLevel, config, description);
@@ -48,8 +48,13 @@ final class MethodPlans {
         }
     }
 
-    private static MethodPlan plan(Class<?> beanClass, Method method, Synchronized annotation, boolean classLevel,
-            BatonConfig config, String description) {
+    private static MethodPlan plan(
+            Class<?> beanClass,
+            Method method,
+            Synchronized annotation,
+            boolean classLevel,
+            BatonConfig config,
+            String description) {
         int modifiers = method.getModifiers();
         if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
             throw new LockConfigurationException("a static, private or final method cannot be intercepted");
@@ -58,7 +63,8 @@ final class MethodPlans {
         String manager = overrides.get("manager").orElse(annotation.manager());
         Optional<ManagerSettings> settings = config.manager(manager);
         if (settings.isEmpty()) {
-            throw new LockConfigurationException("manager '" + manager + "' is not declared (list it in baton.managers)");
+            throw new LockConfigurationException(
+                    "manager '" + manager + "' is not declared (list it in baton.managers)");
         }
         String template = overrides.get("value").orElse(annotation.value());
         Class<? extends LockKeyResolver> resolver = annotation.resolver();
@@ -77,14 +83,18 @@ final class MethodPlans {
             keys = (m, arguments) -> compiled.resolve(arguments);
         }
         long ttl = duration(overrides, "ttl", annotation.ttl(), settings.get().ttlMillis());
-        long timeout = duration(overrides, "timeout", annotation.timeout(), settings.get().timeoutMillis());
-        boolean await = overrides.get("await").map(v -> bool(v, overrides.key("await"))).orElse(annotation.await());
-        PollPolicy poll = settings.get().poll().with(
-                optionalDuration(overrides, "pollMinInterval", annotation.pollMinInterval()),
-                source(overrides, "pollMinInterval", annotation.pollMinInterval()),
-                optionalDuration(overrides, "pollMaxInterval", annotation.pollMaxInterval()),
-                source(overrides, "pollMaxInterval", annotation.pollMaxInterval()),
-                jitter(overrides, annotation.pollJitter()));
+        long timeout = duration(
+                overrides, "timeout", annotation.timeout(), settings.get().timeoutMillis());
+        boolean await =
+                overrides.get("await").map(v -> bool(v, overrides.key("await"))).orElse(annotation.await());
+        PollPolicy poll = settings.get()
+                .poll()
+                .with(
+                        optionalDuration(overrides, "pollMinInterval", annotation.pollMinInterval()),
+                        source(overrides, "pollMinInterval", annotation.pollMinInterval()),
+                        optionalDuration(overrides, "pollMaxInterval", annotation.pollMaxInterval()),
+                        source(overrides, "pollMaxInterval", annotation.pollMaxInterval()),
+                        jitter(overrides, annotation.pollJitter()));
         boolean async = CompletionStage.class.isAssignableFrom(method.getReturnType());
         return new MethodPlan(description, manager, keys, ttl, timeout, await, poll, async);
     }
@@ -109,7 +119,8 @@ final class MethodPlans {
         if (configured.isPresent()) {
             return OptionalDouble.of(PollPolicy.parseJitter(configured.get(), overrides.key("pollJitter")));
         }
-        return annotated.isBlank() ? OptionalDouble.empty()
+        return annotated.isBlank()
+                ? OptionalDouble.empty()
                 : OptionalDouble.of(PollPolicy.parseJitter(annotated, "pollJitter = \"" + annotated + "\""));
     }
 

@@ -29,7 +29,11 @@ import javax.naming.NamingException;
  * @param ownsStoreCalls whether Baton created the store-call pool (and so shuts it down)
  * @param description for the log
  */
-record RenewalExecutors(ScheduledExecutorService executor, ExecutorService storeCalls, boolean owned, boolean ownsStoreCalls,
+record RenewalExecutors(
+        ScheduledExecutorService executor,
+        ExecutorService storeCalls,
+        boolean owned,
+        boolean ownsStoreCalls,
         String description) {
 
     static final String SCHEDULER_JNDI_NAME = "java:comp/DefaultManagedScheduledExecutorService";
@@ -37,15 +41,22 @@ record RenewalExecutors(ScheduledExecutorService executor, ExecutorService store
 
     static RenewalExecutors detect() {
         try {
-            Class.forName("jakarta.enterprise.concurrent.ManagedScheduledExecutorService", false,
+            Class.forName(
+                    "jakarta.enterprise.concurrent.ManagedScheduledExecutorService",
+                    false,
                     RenewalExecutors.class.getClassLoader());
             InitialContext naming = new InitialContext();
             Object found = naming.lookup(SCHEDULER_JNDI_NAME);
             if (found instanceof ScheduledExecutorService managed) {
                 ThreadFactory threads = managedThreads(naming);
                 if (threads != null) {
-                    return new RenewalExecutors(managed, storeCallPool(threads), false, true, SCHEDULER_JNDI_NAME
-                            + " (timekeeping) and Baton's pool of " + THREAD_FACTORY_JNDI_NAME + " threads (store calls)");
+                    return new RenewalExecutors(
+                            managed,
+                            storeCallPool(threads),
+                            false,
+                            true,
+                            SCHEDULER_JNDI_NAME + " (timekeeping) and Baton's pool of " + THREAD_FACTORY_JNDI_NAME
+                                    + " threads (store calls)");
                 }
                 return new RenewalExecutors(managed, managed, false, false, SCHEDULER_JNDI_NAME);
             }
@@ -67,7 +78,11 @@ record RenewalExecutors(ScheduledExecutorService executor, ExecutorService store
     static RenewalExecutors privateThreads() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, daemons("baton-renewal-"));
         scheduler.setRemoveOnCancelPolicy(true);
-        return new RenewalExecutors(scheduler, storeCallPool(daemons("baton-store-call-")), true, true,
+        return new RenewalExecutors(
+                scheduler,
+                storeCallPool(daemons("baton-store-call-")),
+                true,
+                true,
                 "a private scheduler (2 daemon threads) and daemon threads for the store calls");
     }
 

@@ -36,8 +36,7 @@ import java.util.stream.Collectors;
 final class StorePlan {
 
     /** Where a store comes from. Managers with equal sources share one store instance. */
-    sealed interface Source permits Configured, ApplicationBean, UnconfiguredMemory, None {
-    }
+    sealed interface Source permits Configured, ApplicationBean, UnconfiguredMemory, None {}
 
     /**
      * A store factory's store ({@code baton.store}, {@code baton.<name>.store}).
@@ -45,28 +44,24 @@ final class StorePlan {
      * @param manager the manager whose store settings it reads ({@code baton.<manager>.<store>.*})
      * @param store the store name
      */
-    record Configured(String manager, String store) implements Source {
-    }
+    record Configured(String manager, String store) implements Source {}
 
     /**
      * An application's {@code LockStore} bean; CDI owns its lifecycle.
      *
      * @param bean the bean
      */
-    record ApplicationBean(Bean<?> bean) implements Source {
-    }
+    record ApplicationBean(Bean<?> bean) implements Source {}
 
     /** Nothing configured and no {@code LockStore} bean: the memory store, with a warning. */
-    record UnconfiguredMemory() implements Source {
-    }
+    record UnconfiguredMemory() implements Source {}
 
     /**
      * No store: using the manager fails.
      *
      * @param reason what was looked for, for the exception
      */
-    record None(String reason) implements Source {
-    }
+    record None(String reason) implements Source {}
 
     private final Map<String, Source> sources;
 
@@ -81,7 +76,8 @@ final class StorePlan {
     Source source(String manager) {
         Source source = sources.get(manager);
         if (source == null) {
-            throw new IllegalArgumentException("Lock manager '" + manager + "' is not declared (list it in baton.managers)");
+            throw new IllegalArgumentException(
+                    "Lock manager '" + manager + "' is not declared (list it in baton.managers)");
         }
         return source;
     }
@@ -115,8 +111,8 @@ final class StorePlan {
         return new StorePlan(Collections.unmodifiableMap(sources));
     }
 
-    private static Source defaultSource(BatonConfig config, CdiBeanLookup beans, Set<Bean<?>> stores, Set<String> managers,
-            List<String> problems) {
+    private static Source defaultSource(
+            BatonConfig config, CdiBeanLookup beans, Set<Bean<?>> stores, Set<String> managers, List<String> problems) {
         if (config.ownStore("").isPresent()) {
             return new Configured("", config.ownStore("").get());
         }
@@ -129,7 +125,8 @@ final class StorePlan {
         if (!candidates.isEmpty()) {
             Bean<?> chosen = beans.resolve(candidates);
             if (chosen == null) {
-                String problem = "The default lock manager has " + candidates.size() + " LockStore beans to choose from: "
+                String problem = "The default lock manager has " + candidates.size()
+                        + " LockStore beans to choose from: "
                         + describe(candidates) + "; keep one, qualify the others (@Named(\"<manager>\") for a named "
                         + "manager), or set baton.store";
                 problems.add(problem);
@@ -144,7 +141,8 @@ final class StorePlan {
         if (allNamedAfterManagers) {
             // Not a problem by itself: an application may use only named managers. Using this one fails.
             return new None("The default lock manager has no store: baton.store is not set, and every LockStore bean "
-                    + "of the application is named after another manager (" + describe(stores) + "); set baton.store, or "
+                    + "of the application is named after another manager (" + describe(stores)
+                    + "); set baton.store, or "
                     + "produce a LockStore bean without @Named for the default manager");
         }
         String problem = "The default lock manager has no store: baton.store is not set, and no LockStore bean of the "
@@ -155,8 +153,13 @@ final class StorePlan {
         return new None(problem);
     }
 
-    private static Source namedSource(String name, BatonConfig config, CdiBeanLookup beans, Set<Bean<?>> stores,
-            Source defaultSource, List<String> problems) {
+    private static Source namedSource(
+            String name,
+            BatonConfig config,
+            CdiBeanLookup beans,
+            Set<Bean<?>> stores,
+            Source defaultSource,
+            List<String> problems) {
         if (config.ownStore(name).isPresent()) {
             return new Configured(name, config.ownStore(name).get());
         }
@@ -170,7 +173,8 @@ final class StorePlan {
             Bean<?> chosen = beans.resolve(candidates);
             if (chosen == null) {
                 String problem = "Lock manager '" + name + "' has " + candidates.size() + " LockStore beans @Named(\""
-                        + name + "\"): " + describe(candidates) + "; keep one, or set " + BatonConfig.key(name, "store");
+                        + name + "\"): " + describe(candidates) + "; keep one, or set "
+                        + BatonConfig.key(name, "store");
                 problems.add(problem);
                 return new None(problem);
             }
@@ -178,7 +182,8 @@ final class StorePlan {
         }
         if (defaultSource instanceof None none) {
             String problem = "Lock manager '" + name + "' has no store: " + BatonConfig.key(name, "store")
-                    + " is not set, there is no LockStore bean @Named(\"" + name + "\"), and the default manager, whose "
+                    + " is not set, there is no LockStore bean @Named(\"" + name
+                    + "\"), and the default manager, whose "
                     + "store it would share, has none either (" + none.reason() + ")";
             problems.add(problem);
             return new None(problem);
@@ -187,10 +192,13 @@ final class StorePlan {
             // Settings of this manager for the shared store would be silently ignored: the store reads the default's.
             List<String> ignored = config.keysStartingWith(BatonConfig.key(name, shared.store() + "."));
             if (!ignored.isEmpty()) {
-                problems.add(String.join(", ", ignored) + (ignored.size() == 1 ? " is" : " are") + " set, but lock manager '"
+                problems.add(String.join(", ", ignored) + (ignored.size() == 1 ? " is" : " are")
+                        + " set, but lock manager '"
                         + name + "' has no " + BatonConfig.key(name, "store") + " and shares the default manager's '"
-                        + shared.store() + "' store, which reads " + BatonConfig.key("", shared.store() + ".*") + "; set "
-                        + BatonConfig.key(name, "store") + "=" + shared.store() + " to give it a store of its own with these "
+                        + shared.store() + "' store, which reads " + BatonConfig.key("", shared.store() + ".*")
+                        + "; set "
+                        + BatonConfig.key(name, "store") + "=" + shared.store()
+                        + " to give it a store of its own with these "
                         + "settings");
             }
         }
@@ -201,11 +209,14 @@ final class StorePlan {
     static String describe(Set<Bean<?>> beans) {
         List<String> described = new ArrayList<>();
         for (Bean<?> bean : beans) {
-            described.add(bean.getBeanClass().getName() + " " + bean.getQualifiers().stream()
-                    .filter(q -> !(q instanceof Any))
-                    .map(q -> q instanceof Named ? "@Named(\"" + bean.getName() + "\")" : "@" + q.annotationType().getSimpleName())
-                    .sorted()
-                    .collect(Collectors.joining(" ", "[", "]")));
+            described.add(bean.getBeanClass().getName() + " "
+                    + bean.getQualifiers().stream()
+                            .filter(q -> !(q instanceof Any))
+                            .map(q -> q instanceof Named
+                                    ? "@Named(\"" + bean.getName() + "\")"
+                                    : "@" + q.annotationType().getSimpleName())
+                            .sorted()
+                            .collect(Collectors.joining(" ", "[", "]")));
         }
         return String.join(", ", described);
     }

@@ -31,8 +31,8 @@ public class SynchronizedInterceptor implements Serializable {
     Object synchronize(InvocationContext context) throws Exception {
         MethodPlan plan = runtime.plan(context.getTarget().getClass(), context.getMethod());
         String key = plan.keys().key(context.getMethod(), context.getParameters());
-        HeldLock lock = runtime.engine(plan.manager()).acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(),
-                plan.poll());
+        HeldLock lock = runtime.engine(plan.manager())
+                .acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll());
         boolean handedOver = false;
         Runnable afterTransaction = null;
         CurrentLocks.push(lock);

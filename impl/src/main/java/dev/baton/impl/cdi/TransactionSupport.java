@@ -60,7 +60,10 @@ interface TransactionSupport extends ReleaseDeferral {
      */
     static TransactionSupport detect(CdiBeanLookup beans) {
         try {
-            Class.forName("jakarta.transaction.TransactionSynchronizationRegistry", false, TransactionSupport.class.getClassLoader());
+            Class.forName(
+                    "jakarta.transaction.TransactionSynchronizationRegistry",
+                    false,
+                    TransactionSupport.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return NONE;
         }

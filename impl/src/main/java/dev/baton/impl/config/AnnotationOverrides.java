@@ -23,8 +23,9 @@ public final class AnnotationOverrides {
     public AnnotationOverrides(BatonConfig config, Class<?> beanClass, Method method, String annotation) {
         this.config = config;
         String cls = beanClass.getName();
-        this.prefixes = new String[] {cls + "/" + method.getName() + "/" + annotation + "/", cls + "/" + annotation + "/",
-            annotation + "/"};
+        this.prefixes = new String[] {
+            cls + "/" + method.getName() + "/" + annotation + "/", cls + "/" + annotation + "/", annotation + "/"
+        };
     }
 
     /**

@@ -89,13 +89,33 @@ public final class BatonConfig {
     private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     /** Names that are keys of their own below {@code baton.} and so cannot name a manager. */
-    private static final Set<String> RESERVED = Set.of("store", "ttl", "timeout", "prefix", "renew-interval",
-            "interrupt-on-loss", "poll-min-interval", "poll-max-interval", "poll-jitter", "managers", "interceptor", "shutdown-grace", "exclusive", "memory", "file", "jpa", "redis", "admin", "health", "metrics");
+    private static final Set<String> RESERVED = Set.of(
+            "store",
+            "ttl",
+            "timeout",
+            "prefix",
+            "renew-interval",
+            "interrupt-on-loss",
+            "poll-min-interval",
+            "poll-max-interval",
+            "poll-jitter",
+            "managers",
+            "interceptor",
+            "shutdown-grace",
+            "exclusive",
+            "memory",
+            "file",
+            "jpa",
+            "redis",
+            "admin",
+            "health",
+            "metrics");
 
     /** The default of {@code baton.shutdown-grace}: 5 s. */
     public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 5_000;
     /** The most {@code baton.shutdown-grace} may be: a shutdown must not hang on Baton for long. */
     static final long MAX_SHUTDOWN_GRACE_MILLIS = 600_000;
+
     private static final Pattern ZERO_DURATION = Pattern.compile("0+\\s*(ms|s|m|h|d)?|[Pp][Tt]0+[SsMmHh]|[Pp]0+[Dd]");
 
     private final Config config;
@@ -108,9 +128,16 @@ public final class BatonConfig {
     private final boolean metricsEnabled;
     private final MetricsApi metricsApi;
 
-    private BatonConfig(Config config, Map<String, ManagerSettings> managers, int interceptorPriority,
-            long shutdownGraceMillis, OptionalLong exclusiveHoldMillis, boolean forceRelease, boolean healthEnabled,
-            boolean metricsEnabled, MetricsApi metricsApi) {
+    private BatonConfig(
+            Config config,
+            Map<String, ManagerSettings> managers,
+            int interceptorPriority,
+            long shutdownGraceMillis,
+            OptionalLong exclusiveHoldMillis,
+            boolean forceRelease,
+            boolean healthEnabled,
+            boolean metricsEnabled,
+            MetricsApi metricsApi) {
         this.metricsEnabled = metricsEnabled;
         this.metricsApi = metricsApi;
         this.forceRelease = forceRelease;
@@ -152,13 +179,15 @@ public final class BatonConfig {
             }
         }
         long grace = shutdownGrace(config, problems);
-        OptionalLong exclusiveHold = text(config, EXCLUSIVE_HOLD).isEmpty() ? OptionalLong.empty()
+        OptionalLong exclusiveHold = text(config, EXCLUSIVE_HOLD).isEmpty()
+                ? OptionalLong.empty()
                 : OptionalLong.of(duration(config, EXCLUSIVE_HOLD, 0, problems));
         if (text(config, EXCLUSIVE_PRIORITY).isPresent()) {
             try {
                 Integer.parseInt(text(config, EXCLUSIVE_PRIORITY).get());
             } catch (NumberFormatException e) {
-                problems.add(EXCLUSIVE_PRIORITY + ": '" + text(config, EXCLUSIVE_PRIORITY).get() + "' is not an integer");
+                problems.add(EXCLUSIVE_PRIORITY + ": '"
+                        + text(config, EXCLUSIVE_PRIORITY).get() + "' is not an integer");
             }
         }
         boolean forceRelease = bool(config, FORCE_RELEASE, false, problems);
@@ -168,8 +197,16 @@ public final class BatonConfig {
         if (!problems.isEmpty()) {
             throw new LockConfigurationException("Invalid Baton configuration: " + String.join("; ", problems));
         }
-        return new BatonConfig(config, Collections.unmodifiableMap(managers), priority, grace, exclusiveHold,
-                forceRelease, health, metrics, metricsApi);
+        return new BatonConfig(
+                config,
+                Collections.unmodifiableMap(managers),
+                priority,
+                grace,
+                exclusiveHold,
+                forceRelease,
+                health,
+                metrics,
+                metricsApi);
     }
 
     /**
@@ -181,7 +218,9 @@ public final class BatonConfig {
     public static int interceptorPriority(Config config) {
         try {
             return config.getOptionalValue(PREFIX + "interceptor.priority", String.class)
-                    .map(String::trim).map(Integer::parseInt).orElse(Synchronized.DEFAULT_PRIORITY);
+                    .map(String::trim)
+                    .map(Integer::parseInt)
+                    .orElse(Synchronized.DEFAULT_PRIORITY);
         } catch (NumberFormatException e) {
             return Synchronized.DEFAULT_PRIORITY;
         }
@@ -196,7 +235,9 @@ public final class BatonConfig {
     public static int exclusivePriority(Config config) {
         try {
             return config.getOptionalValue(EXCLUSIVE_PRIORITY, String.class)
-                    .map(String::trim).map(Integer::parseInt).orElse(dev.baton.Exclusive.DEFAULT_PRIORITY);
+                    .map(String::trim)
+                    .map(Integer::parseInt)
+                    .orElse(dev.baton.Exclusive.DEFAULT_PRIORITY);
         } catch (NumberFormatException e) {
             return dev.baton.Exclusive.DEFAULT_PRIORITY;
         }
@@ -318,7 +359,8 @@ public final class BatonConfig {
                 continue;
             }
             if (!MANAGER_NAME.matcher(name).matches()) {
-                problems.add(PREFIX + "managers: '" + name + "' is not a valid manager name (letters, digits, '_' and '-')");
+                problems.add(
+                        PREFIX + "managers: '" + name + "' is not a valid manager name (letters, digits, '_' and '-')");
             } else if (RESERVED.contains(name)) {
                 problems.add(PREFIX + "managers: '" + name + "' is reserved (it is a configuration key of its own)");
             } else if (!names.contains(name)) {
@@ -328,7 +370,8 @@ public final class BatonConfig {
         return names;
     }
 
-    private static ManagerSettings readManager(Config config, String name, ManagerSettings parent, List<String> problems) {
+    private static ManagerSettings readManager(
+            Config config, String name, ManagerSettings parent, List<String> problems) {
         int before = problems.size();
         Optional<String> store = text(config, key(name, "store"));
         if (store.isPresent() && !STORE_NAME.matcher(store.get()).matches()) {
@@ -337,15 +380,24 @@ public final class BatonConfig {
         if (store.isEmpty() && parent != null) {
             store = parent.store();
         }
-        long ttl = duration(config, key(name, "ttl"), parent == null ? ManagerSettings.DEFAULT_TTL_MILLIS : parent.ttlMillis(), problems);
-        long timeout = duration(config, key(name, "timeout"),
-                parent == null ? ManagerSettings.DEFAULT_TIMEOUT_MILLIS : parent.timeoutMillis(), problems);
-        long renew = duration(config, key(name, "renew-interval"), parent == null ? 0 : parent.renewIntervalMillis(), problems);
+        long ttl = duration(
+                config,
+                key(name, "ttl"),
+                parent == null ? ManagerSettings.DEFAULT_TTL_MILLIS : parent.ttlMillis(),
+                problems);
+        long timeout = duration(
+                config,
+                key(name, "timeout"),
+                parent == null ? ManagerSettings.DEFAULT_TIMEOUT_MILLIS : parent.timeoutMillis(),
+                problems);
+        long renew = duration(
+                config, key(name, "renew-interval"), parent == null ? 0 : parent.renewIntervalMillis(), problems);
         // An interval inherited from the default manager may be longer than this manager's own ttl: its locks
         // are then renewed at a third of their lease (ManagerSettings#renewIntervalMillis), as any shorter lease is.
         boolean ownRenew = text(config, key(name, "renew-interval")).isPresent();
         if (ownRenew && renew >= ttl) {
-            problems.add(key(name, "renew-interval") + ": " + renew + " ms must be shorter than the ttl (" + ttl + " ms)");
+            problems.add(
+                    key(name, "renew-interval") + ": " + renew + " ms must be shorter than the ttl (" + ttl + " ms)");
         }
         String prefix = config.getOptionalValue(key(name, "prefix"), String.class)
                 .orElse(parent == null ? "" : parent.prefix());
@@ -361,7 +413,8 @@ public final class BatonConfig {
                         + e.getMessage().replaceFirst("^lock key", "it"));
             }
         }
-        boolean interrupt = bool(config, key(name, "interrupt-on-loss"), parent != null && parent.interruptOnLoss(), problems);
+        boolean interrupt =
+                bool(config, key(name, "interrupt-on-loss"), parent != null && parent.interruptOnLoss(), problems);
         PollPolicy poll = poll(config, name, parent == null ? PollPolicy.DEFAULT : parent.poll(), problems);
         if (problems.size() > before) {
             return null;
@@ -375,8 +428,12 @@ public final class BatonConfig {
         String maxKey = key(name, "poll-max-interval");
         String jitterKey = key(name, "poll-jitter");
         int before = problems.size();
-        OptionalLong min = text(config, minKey).isEmpty() ? OptionalLong.empty() : OptionalLong.of(duration(config, minKey, 0, problems));
-        OptionalLong max = text(config, maxKey).isEmpty() ? OptionalLong.empty() : OptionalLong.of(duration(config, maxKey, 0, problems));
+        OptionalLong min = text(config, minKey).isEmpty()
+                ? OptionalLong.empty()
+                : OptionalLong.of(duration(config, minKey, 0, problems));
+        OptionalLong max = text(config, maxKey).isEmpty()
+                ? OptionalLong.empty()
+                : OptionalLong.of(duration(config, maxKey, 0, problems));
         OptionalDouble jitter = OptionalDouble.empty();
         try {
             Optional<String> rawJitter = text(config, jitterKey);

@@ -16,8 +16,7 @@ public final class Durations {
 
     private static final Pattern SHORT = Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * Parses a duration.

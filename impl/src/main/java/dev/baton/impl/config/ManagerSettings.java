@@ -42,8 +42,14 @@ public record ManagerSettings(
      * @param renewIntervalMillis how often a held lock is renewed, 0 for a third of its lease
      * @param interruptOnLoss whether the holder's thread is interrupted when its lock is lost
      */
-    public ManagerSettings(String name, Optional<String> store, long ttlMillis, long timeoutMillis, String prefix,
-            long renewIntervalMillis, boolean interruptOnLoss) {
+    public ManagerSettings(
+            String name,
+            Optional<String> store,
+            long ttlMillis,
+            long timeoutMillis,
+            String prefix,
+            long renewIntervalMillis,
+            boolean interruptOnLoss) {
         this(name, store, ttlMillis, timeoutMillis, prefix, renewIntervalMillis, interruptOnLoss, PollPolicy.DEFAULT);
     }
 
@@ -65,6 +71,8 @@ public record ManagerSettings(
      * @return the interval for that lock
      */
     public long renewIntervalMillis(long leaseMillis) {
-        return renewIntervalMillis > 0 && renewIntervalMillis < leaseMillis ? renewIntervalMillis : renewIntervalFor(leaseMillis);
+        return renewIntervalMillis > 0 && renewIntervalMillis < leaseMillis
+                ? renewIntervalMillis
+                : renewIntervalFor(leaseMillis);
     }
 }

@@ -31,7 +31,8 @@ public record PollPolicy(long minMillis, long maxMillis, double jitter) {
      */
     public PollPolicy {
         if (minMillis < 1) {
-            throw new IllegalArgumentException("the minimum poll interval must be at least 1 ms, was " + minMillis + " ms");
+            throw new IllegalArgumentException(
+                    "the minimum poll interval must be at least 1 ms, was " + minMillis + " ms");
         }
         if (maxMillis < minMillis) {
             throw new IllegalArgumentException("the maximum poll interval (" + maxMillis
@@ -53,12 +54,13 @@ public record PollPolicy(long minMillis, long maxMillis, double jitter) {
     public static double parseJitter(String value, String where) {
         String text = value == null ? "" : value.trim();
         if (!FRACTION.matcher(text).matches()) {
-            throw new LockConfigurationException("Invalid jitter '" + value + "' for " + where
-                    + ": not a decimal fraction (use e.g. 0, 0.25 or 1)");
+            throw new LockConfigurationException(
+                    "Invalid jitter '" + value + "' for " + where + ": not a decimal fraction (use e.g. 0, 0.25 or 1)");
         }
         double jitter = Double.parseDouble(text);
         if (jitter > 1) {
-            throw new LockConfigurationException("Invalid jitter '" + value + "' for " + where + ": must be from 0 to 1");
+            throw new LockConfigurationException(
+                    "Invalid jitter '" + value + "' for " + where + ": must be from 0 to 1");
         }
         return jitter;
     }
@@ -76,12 +78,14 @@ public record PollPolicy(long minMillis, long maxMillis, double jitter) {
      * @throws LockConfigurationException if the merged maximum is shorter than the merged minimum, naming where
      *     each came from
      */
-    public PollPolicy with(OptionalLong min, String minWhere, OptionalLong max, String maxWhere, OptionalDouble jitter) {
+    public PollPolicy with(
+            OptionalLong min, String minWhere, OptionalLong max, String maxWhere, OptionalDouble jitter) {
         long lo = min.orElse(minMillis);
         long hi = max.orElse(maxMillis);
         if (hi < lo) {
             throw new LockConfigurationException("the maximum poll interval " + hi + " ms ("
-                    + (max.isPresent() ? maxWhere : "inherited; set " + maxWhere + " too") + ") is shorter than the minimum " + lo + " ms ("
+                    + (max.isPresent() ? maxWhere : "inherited; set " + maxWhere + " too")
+                    + ") is shorter than the minimum " + lo + " ms ("
                     + (min.isPresent() ? minWhere : "inherited; set " + minWhere + " too") + ")");
         }
         return new PollPolicy(lo, hi, jitter.orElse(this.jitter));

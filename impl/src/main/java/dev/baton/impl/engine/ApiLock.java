@@ -21,6 +21,7 @@ final class ApiLock implements Lock {
     private final ReleaseDeferral deferral;
     /** The holder's release and the completions of units of work still to come. */
     private final AtomicInteger pending = new AtomicInteger(1);
+
     private final AtomicBoolean released = new AtomicBoolean();
 
     private ApiLock(HeldLock lock, ReleaseDeferral deferral) {
@@ -146,8 +147,11 @@ final class ApiLock implements Lock {
     @Override
     public String toString() {
         if (released.get() && pending.get() > 0) {
-            return "Lock[" + lock.key() + ", token=" + lock.fencingToken() + ", RELEASED, in the store until its transaction completes]";
+            return "Lock[" + lock.key() + ", token=" + lock.fencingToken()
+                    + ", RELEASED, in the store until its transaction completes]";
         }
-        return released.get() ? "Lock[" + lock.key() + ", token=" + lock.fencingToken() + ", RELEASED]" : lock.toString();
+        return released.get()
+                ? "Lock[" + lock.key() + ", token=" + lock.fencingToken() + ", RELEASED]"
+                : lock.toString();
     }
 }

@@ -9,8 +9,7 @@ public final class CurrentLocks {
 
     private static final ThreadLocal<ArrayDeque<Lock>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
 
-    private CurrentLocks() {
-    }
+    private CurrentLocks() {}
 
     /**
      * @param lock the lock of the invocation that starts on this thread

@@ -40,7 +40,11 @@ public final class EngineLocks implements Locks {
      * @param deferral the units of work (transactions) a lock's store release waits for
      */
     public EngineLocks(LockEngine engine, Function<String, Locks> managers, ReleaseDeferral deferral) {
-        this(engine, managers, deferral, new Inspection(engine, false, () -> Thread.currentThread().getName()));
+        this(
+                engine,
+                managers,
+                deferral,
+                new Inspection(engine, false, () -> Thread.currentThread().getName()));
     }
 
     /**
@@ -49,7 +53,8 @@ public final class EngineLocks implements Locks {
      * @param deferral the units of work (transactions) a lock's store release waits for
      * @param inspection the operator's view of the engine's locks
      */
-    public EngineLocks(LockEngine engine, Function<String, Locks> managers, ReleaseDeferral deferral, Inspection inspection) {
+    public EngineLocks(
+            LockEngine engine, Function<String, Locks> managers, ReleaseDeferral deferral, Inspection inspection) {
         this.engine = engine;
         this.managers = managers;
         this.deferral = Objects.requireNonNull(deferral, "deferral");
@@ -73,7 +78,8 @@ public final class EngineLocks implements Locks {
 
     @Override
     public Lock acquire(String key, LockOptions options) {
-        return ApiLock.taken(engine.acquire(key, ttl(options), timeout(options), options.isWait(), poll(options)), deferral);
+        return ApiLock.taken(
+                engine.acquire(key, ttl(options), timeout(options), options.isWait(), poll(options)), deferral);
     }
 
     @Override
@@ -146,11 +152,16 @@ public final class EngineLocks implements Locks {
     }
 
     private long ttl(LockOptions options) {
-        return Objects.requireNonNull(options, "options").ttl().map(Duration::toMillis).orElse(engine.settings().ttlMillis());
+        return Objects.requireNonNull(options, "options")
+                .ttl()
+                .map(Duration::toMillis)
+                .orElse(engine.settings().ttlMillis());
     }
 
     private long timeout(LockOptions options) {
-        return options.timeout().map(Duration::toMillis).orElse(engine.settings().timeoutMillis());
+        return options.timeout()
+                .map(Duration::toMillis)
+                .orElse(engine.settings().timeoutMillis());
     }
 
     /** The options' poll settings over the manager's; {@link LockOptions} has checked them already. */
@@ -159,7 +170,8 @@ public final class EngineLocks implements Locks {
         if (options.pollMinInterval().isEmpty() && options.pollJitter().isEmpty()) {
             return manager;
         }
-        return new PollPolicy(options.pollMinInterval().map(Duration::toMillis).orElse(manager.minMillis()),
+        return new PollPolicy(
+                options.pollMinInterval().map(Duration::toMillis).orElse(manager.minMillis()),
                 options.pollMaxInterval().map(Duration::toMillis).orElse(manager.maxMillis()),
                 options.pollJitter().orElse(manager.jitter()));
     }

@@ -28,15 +28,13 @@ public interface EngineMetrics {
     }
 
     /** Records nothing. */
-    EngineMetrics NONE = new EngineMetrics() {
-    };
+    EngineMetrics NONE = new EngineMetrics() {};
 
     /**
      * @param outcome how it ended
      * @param waitNanos from the call until then
      */
-    default void acquisition(Outcome outcome, long waitNanos) {
-    }
+    default void acquisition(Outcome outcome, long waitNanos) {}
 
     /**
      * The calling thread just acquired {@code key}: where it runs under a trace span, the span may record
@@ -45,37 +43,31 @@ public interface EngineMetrics {
      * @param key the application's key
      * @param fencingToken the acquisition's token
      */
-    default void acquiredOnThisThread(String key, long fencingToken) {
-    }
+    default void acquiredOnThisThread(String key, long fencingToken) {}
 
     /** A lock is now held by this manager (until {@link #released}). */
-    default void holding() {
-    }
+    default void holding() {}
 
     /**
      * A lock this manager held is given up here: released, left to expire, or kept until a set time.
      *
      * @param holdNanos from its acquisition until now
      */
-    default void released(long holdNanos) {
-    }
+    default void released(long holdNanos) {}
 
     /**
      * @param renewed how many leases one renewal call renewed
      * @param failed how many it failed to renew (the call failed)
      */
-    default void renewals(int renewed, int failed) {
-    }
+    default void renewals(int renewed, int failed) {}
 
     /** @param kind why a lock was lost */
-    default void lost(LossKind kind) {
-    }
+    default void lost(LossKind kind) {}
 
     /**
      * @param operation the store operation ({@code acquire}, {@code renew}, {@code renew_all}, {@code release},
      *     {@code inspect}, {@code leave_turn})
      * @param nanos how long the call took, failed or not
      */
-    default void storeCall(String operation, long nanos) {
-    }
+    default void storeCall(String operation, long nanos) {}
 }

@@ -45,6 +45,7 @@ public final class HeldLock implements Lock {
     private final long fencingToken;
     /** The lease each renewal sets: the ttl it was taken with, until {@link #extend} changes it. */
     private volatile long ttlMillis;
+
     private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
     /** Completed when the lock is released (its work ended) or abandoned at shutdown. */
@@ -59,6 +60,7 @@ public final class HeldLock implements Lock {
     private volatile Thread boundThread;
     /** Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on. */
     private final ReentrantLock binding = new ReentrantLock();
+
     private volatile ScheduledFuture<?> renewal;
     private volatile ScheduledFuture<?> watchdog;
     /** When the next renewal is due, by the local monotonic clock: batches take along locks due soon. */
@@ -69,13 +71,22 @@ public final class HeldLock implements Lock {
     private volatile boolean renewalSent;
     /** When the renewal in flight was sent. */
     private volatile long renewalSentAtNanos;
+
     private volatile LockLostException lossReason;
     private volatile long lostAtNanos;
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
     private volatile Throwable renewalFailure;
 
-    HeldLock(LockEngine engine, KeyGate gate, String key, String storeKey, String owner, long fencingToken,
-            long ttlMillis, long leaseStartNanos, Thread boundThread) {
+    HeldLock(
+            LockEngine engine,
+            KeyGate gate,
+            String key,
+            String storeKey,
+            String owner,
+            long fencingToken,
+            long ttlMillis,
+            long leaseStartNanos,
+            Thread boundThread) {
         this.engine = engine;
         this.gate = gate;
         this.key = key;
@@ -131,8 +142,11 @@ public final class HeldLock implements Lock {
         if (reason != null) {
             throw reason;
         }
-        throw new LockLostException(key, fencingToken,
-                state.get() == State.RELEASED ? "it was released" : "its lease ran out before it could be renewed", null);
+        throw new LockLostException(
+                key,
+                fencingToken,
+                state.get() == State.RELEASED ? "it was released" : "its lease ran out before it could be renewed",
+                null);
     }
 
     @Override

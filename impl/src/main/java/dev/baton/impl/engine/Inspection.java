@@ -48,8 +48,12 @@ public final class Inspection {
      */
     public Optional<LockInfo> inspect(String key) {
         String storeKey = engine.storeKey(key);
-        return holder(key, storeKey).map(h -> new LockInfo(key, h.fencingToken(), Duration.ofMillis(h.remainingLeaseMillis()),
-                heldHere(storeKey, h.owner())));
+        return holder(key, storeKey)
+                .map(h -> new LockInfo(
+                        key,
+                        h.fencingToken(),
+                        Duration.ofMillis(h.remainingLeaseMillis()),
+                        heldHere(storeKey, h.owner())));
     }
 
     /** @return the locks this manager holds now, by the local estimate of their leases */
@@ -100,8 +104,9 @@ public final class Inspection {
     private Optional<Holder> holder(String key, String storeKey) {
         LockStore store = engine.store();
         if (!store.capabilities().contains(StoreCapability.INSPECT)) {
-            throw new UnsupportedOperationException("The lock store " + store + " of " + BatonLog.manager(engine.name())
-                    + " cannot tell who holds '" + key + "': it does not declare the capability " + StoreCapability.INSPECT);
+            throw new UnsupportedOperationException(
+                    "The lock store " + store + " of " + BatonLog.manager(engine.name()) + " cannot tell who holds '"
+                            + key + "': it does not declare the capability " + StoreCapability.INSPECT);
         }
         try {
             return store.inspect(storeKey);

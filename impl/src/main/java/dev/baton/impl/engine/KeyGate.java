@@ -15,6 +15,7 @@ final class KeyGate {
     private final Semaphore permit = new Semaphore(1, true);
     /** Engine bookkeeping: how many threads use this gate; the gate leaves the map at zero. */
     int users;
+
     private volatile Thread contender;
     private volatile HeldLock holder;
 

@@ -74,9 +74,11 @@ public final class LockEngine implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Completed when {@link #closeAll} has finished with this engine (its store is closed). */
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+
     private final AtomicReference<AutoCloseable> subscription = new AtomicReference<>();
     /** Where the holders are told of losses: user code, so not on the scheduler. */
     private final Executor notifications;
+
     private final EngineMetrics metrics;
 
     /**
@@ -87,7 +89,11 @@ public final class LockEngine implements AutoCloseable {
      *     ({@code whenLost()} callbacks, {@link LockListener#lost}); not shut down by the engine
      * @param listener told of acquisitions, releases and losses
      */
-    public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
+    public LockEngine(
+            ManagerSettings settings,
+            LockStore store,
+            ScheduledExecutorService scheduler,
+            Executor storeCalls,
             LockListener listener) {
         this(settings, store, scheduler, storeCalls, listener, EngineMetrics.NONE);
     }
@@ -100,8 +106,13 @@ public final class LockEngine implements AutoCloseable {
      * @param listener told of acquisitions, releases and losses
      * @param metrics told what happens, for metrics
      */
-    public LockEngine(ManagerSettings settings, LockStore store, ScheduledExecutorService scheduler, Executor storeCalls,
-            LockListener listener, EngineMetrics metrics) {
+    public LockEngine(
+            ManagerSettings settings,
+            LockStore store,
+            ScheduledExecutorService scheduler,
+            Executor storeCalls,
+            LockListener listener,
+            EngineMetrics metrics) {
         this.metrics = metrics;
         this.settings = settings;
         this.store = store;
@@ -111,8 +122,15 @@ public final class LockEngine implements AutoCloseable {
         this.turns = capabilities.contains(StoreCapability.WAITING_TURNS);
         this.polling = new Polling(turns);
         this.notifications = storeCalls;
-        this.renewals = new Renewals(store, settings, scheduler, storeCalls,
-                capabilities.contains(StoreCapability.BATCH_RENEW), held, this::lose, metrics);
+        this.renewals = new Renewals(
+                store,
+                settings,
+                scheduler,
+                storeCalls,
+                capabilities.contains(StoreCapability.BATCH_RENEW),
+                held,
+                this::lose,
+                metrics);
     }
 
     /**
@@ -173,8 +191,11 @@ public final class LockEngine implements AutoCloseable {
         Refusal refusal = new Refusal();
         HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait, poll, refusal);
         if (lock == null) {
-            throw new LockTimeoutException(key, wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
-                    Duration.ofNanos(System.nanoTime() - started), refusal.remainingNow());
+            throw new LockTimeoutException(
+                    key,
+                    wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
+                    Duration.ofNanos(System.nanoTime() - started),
+                    refusal.remainingNow());
         }
         return lock;
     }
@@ -193,8 +214,8 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
-    private HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll,
-            Refusal refusal) {
+    private HeldLock acquireOrNull(
+            String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll, Refusal refusal) {
         long started = System.nanoTime();
         HeldLock lock;
         try {
@@ -203,7 +224,8 @@ public final class LockEngine implements AutoCloseable {
             metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
             throw e;
         }
-        metrics.acquisition(lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
+        metrics.acquisition(
+                lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
                 System.nanoTime() - started);
         if (lock != null) {
             metrics.acquiredOnThisThread(key, lock.fencingToken());
@@ -211,8 +233,8 @@ public final class LockEngine implements AutoCloseable {
         return lock;
     }
 
-    private HeldLock acquireUnmetered(String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll,
-            Refusal refusal) {
+    private HeldLock acquireUnmetered(
+            String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll, Refusal refusal) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         Objects.requireNonNull(poll, "poll");
@@ -235,7 +257,9 @@ public final class LockEngine implements AutoCloseable {
                 HeldLock local = gate.holder(); // another thread of this JVM kept it: its lease is known here
                 if (local != null) {
                     long now = System.nanoTime();
-                    refusal.told(OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - now))), now);
+                    refusal.told(
+                            OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - now))),
+                            now);
                 }
             }
             if (entered) {
@@ -282,7 +306,8 @@ public final class LockEngine implements AutoCloseable {
             metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
             throw e;
         }
-        metrics.acquisition(attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
+        metrics.acquisition(
+                attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
                 System.nanoTime() - started);
         if (attempt.lock() != null) {
             metrics.acquiredOnThisThread(key, attempt.lock().fencingToken());
@@ -303,8 +328,11 @@ public final class LockEngine implements AutoCloseable {
             entered = gate.tryEnter(0);
             if (!entered) {
                 HeldLock local = gate.holder();
-                return Attempt.notAcquired(local == null ? OptionalLong.empty()
-                        : OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - System.nanoTime()))));
+                return Attempt.notAcquired(
+                        local == null
+                                ? OptionalLong.empty()
+                                : OptionalLong.of(Math.max(
+                                        0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - System.nanoTime()))));
             }
             String owner = OwnerTokens.next();
             long sentAt = System.nanoTime();
@@ -324,7 +352,15 @@ public final class LockEngine implements AutoCloseable {
                 giveBack(key, storeKey, owner);
                 return Attempt.notAcquired(OptionalLong.empty());
             }
-            lock = holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis, sentAt,
+            lock = holding(new HeldLock(
+                    this,
+                    gate,
+                    key,
+                    storeKey,
+                    owner,
+                    result.fencingToken(),
+                    ttlMillis,
+                    sentAt,
                     Thread.currentThread()));
             if (closed.get()) {
                 lock.close(); // as in acquireOrNull: close() may have missed it
@@ -353,8 +389,17 @@ public final class LockEngine implements AutoCloseable {
      * waiting contender asks with its turn ({@code waiter}, how long its caller has waited, counted from
      * the call, so time in this JVM's own queue counts too) and gives the turn up if it stops waiting.
      */
-    private HeldLock contend(KeyGate gate, String key, String storeKey, long ttlMillis, boolean wait, PollPolicy poll,
-            long startedAt, long deadline, Refusal refusal) throws InterruptedException {
+    private HeldLock contend(
+            KeyGate gate,
+            String key,
+            String storeKey,
+            long ttlMillis,
+            boolean wait,
+            PollPolicy poll,
+            long startedAt,
+            long deadline,
+            Refusal refusal)
+            throws InterruptedException {
         gate.contending(Thread.currentThread());
         String waiter = turns && wait ? OwnerTokens.next() : null;
         boolean inTurn = false;
@@ -370,9 +415,17 @@ public final class LockEngine implements AutoCloseable {
                 long bound = wait ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
                 AcquireResult result;
                 try {
-                    result = waiter == null ? store.acquire(storeKey, owner, ttlMillis, bound)
-                            : store.acquire(storeKey, owner, ttlMillis, bound, new Turn(waiter,
-                                    TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt), Polling.TURN_KEEP_MILLIS));
+                    result = waiter == null
+                            ? store.acquire(storeKey, owner, ttlMillis, bound)
+                            : store.acquire(
+                                    storeKey,
+                                    owner,
+                                    ttlMillis,
+                                    bound,
+                                    new Turn(
+                                            waiter,
+                                            TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt),
+                                            Polling.TURN_KEEP_MILLIS));
                 } catch (RuntimeException e) {
                     throw storeFailure("acquiring", key, e);
                 }
@@ -381,8 +434,16 @@ public final class LockEngine implements AutoCloseable {
                 refusal.told(result.remainingLeaseMillis(), answeredAt);
                 if (result.isAcquired()) {
                     if (answeredAt - sentAt < TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
-                        lock = holding(new HeldLock(this, gate, key, storeKey, owner, result.fencingToken(), ttlMillis,
-                                sentAt, Thread.currentThread()));
+                        lock = holding(new HeldLock(
+                                this,
+                                gate,
+                                key,
+                                storeKey,
+                                owner,
+                                result.fencingToken(),
+                                ttlMillis,
+                                sentAt,
+                                Thread.currentThread()));
                         return lock;
                     }
                     // The lease, counted from the call, is already over: another owner may hold the key by now.
@@ -520,7 +581,8 @@ public final class LockEngine implements AutoCloseable {
         }
         if (!extended) {
             lock.checkHeld();
-            throw new LockLostException(lock.key(), lock.fencingToken(), "it could not be extended: " + DISOWNED_AT_EXTEND, null);
+            throw new LockLostException(
+                    lock.key(), lock.fencingToken(), "it could not be extended: " + DISOWNED_AT_EXTEND, null);
         }
     }
 
@@ -616,7 +678,8 @@ public final class LockEngine implements AutoCloseable {
      * after connecting, so the capability is looked up again at each acquisition until it appears.
      */
     private void subscribeOnce() {
-        if (subscribed.get() || !store.capabilities().contains(StoreCapability.RELEASE_NOTIFICATION)
+        if (subscribed.get()
+                || !store.capabilities().contains(StoreCapability.RELEASE_NOTIFICATION)
                 || !subscribed.compareAndSet(false, true)) {
             return;
         }

@@ -11,25 +11,21 @@ import dev.baton.LockLostException;
 public interface LockListener {
 
     /** Tells nothing. */
-    LockListener NONE = new LockListener() {
-    };
+    LockListener NONE = new LockListener() {};
 
     /**
      * @param lock the lock just acquired
      */
-    default void acquired(HeldLock lock) {
-    }
+    default void acquired(HeldLock lock) {}
 
     /**
      * @param lock the lock just released
      */
-    default void released(HeldLock lock) {
-    }
+    default void released(HeldLock lock) {}
 
     /**
      * @param lock the lock just lost
      * @param reason why
      */
-    default void lost(HeldLock lock, LockLostException reason) {
-    }
+    default void lost(HeldLock lock, LockLostException reason) {}
 }

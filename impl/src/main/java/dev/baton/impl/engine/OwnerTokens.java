@@ -9,8 +9,7 @@ final class OwnerTokens {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
-    private OwnerTokens() {
-    }
+    private OwnerTokens() {}
 
     static String next() {
         byte[] bytes = new byte[16];

@@ -33,9 +33,11 @@ final class Polling {
      * younger waiter holding it gets the key: about one short section.
      */
     static final long MAX_WITH_TURNS_MILLIS = 50;
+
     static final long MAX_WITH_TURNS_NOTIFIED_MILLIS = 100;
     /** The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. */
     static final long MAX_IN_TURN_MILLIS = 25;
+
     static final long MAX_IN_TURN_NOTIFIED_MILLIS = 250;
     /** No pause is shorter: a store that answers at once must not be spun on. */
     private static final long FLOOR_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
@@ -85,7 +87,9 @@ final class Polling {
         long pause = base - random.applyAsLong(span + 1);
         if (answer.remainingLeaseMillis().isPresent()) {
             // +1 ms: wake just after the lease ends, not just before it.
-            pause = Math.min(pause, TimeUnit.MILLISECONDS.toNanos(answer.remainingLeaseMillis().getAsLong() + 1));
+            pause = Math.min(
+                    pause,
+                    TimeUnit.MILLISECONDS.toNanos(answer.remainingLeaseMillis().getAsLong() + 1));
         }
         return Math.max(pause, FLOOR_NANOS);
     }

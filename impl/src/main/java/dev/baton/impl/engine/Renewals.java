@@ -47,12 +47,12 @@ final class Renewals {
     }
 
     /** Why a lease is over, for the holder and for counting. */
-    private record Ended(LossKind kind, String reason) {
-    }
+    private record Ended(LossKind kind, String reason) {}
 
     private static final long RETRY_MAX_MILLIS = 1_000;
     private static final String RENEWALS_FAILED = "renewing failed until its lease was over";
-    private static final String DISOWNED = "the store says this owner no longer holds it (its lease expired, or another owner took it)";
+    private static final String DISOWNED =
+            "the store says this owner no longer holds it (its lease expired, or another owner took it)";
     /** A timer that ran at least this late (or a quarter of the lease, if more) was held up: the process was not running. */
     private static final long PAUSE_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
@@ -68,8 +68,15 @@ final class Renewals {
     /**
      * @param held the engine's live set of held locks (read to form batches)
      */
-    Renewals(LockStore store, ManagerSettings settings, ScheduledExecutorService scheduler, Executor storeCalls,
-            boolean batches, Collection<HeldLock> held, Losses losses, EngineMetrics metrics) {
+    Renewals(
+            LockStore store,
+            ManagerSettings settings,
+            ScheduledExecutorService scheduler,
+            Executor storeCalls,
+            boolean batches,
+            Collection<HeldLock> held,
+            Losses losses,
+            EngineMetrics metrics) {
         this.metrics = metrics;
         this.store = store;
         this.settings = settings;
@@ -125,8 +132,11 @@ final class Renewals {
         batch.add(first);
         long horizon = System.nanoTime() + intervalNanos(first) / 2;
         for (HeldLock other : held) {
-            if (other != first && other.ttlMillis() == first.ttlMillis() && other.renewable()
-                    && other.renewalDueAt() - horizon <= 0 && other.startRenewing()) {
+            if (other != first
+                    && other.ttlMillis() == first.ttlMillis()
+                    && other.renewable()
+                    && other.renewalDueAt() - horizon <= 0
+                    && other.startRenewing()) {
                 if (other.ttlMillis() != first.ttlMillis()) {
                     other.renewingDone(); // extended to another ttl just before its slot was taken: renewed on its own
                     continue;
@@ -297,20 +307,27 @@ final class Renewals {
     private static Ended ended(HeldLock lock, long now, long lateNanos) {
         long pauseNanos = Math.max(PAUSE_MIN_NANOS, TimeUnit.MILLISECONDS.toNanos(lock.ttlMillis()) / 4);
         if (lateNanos >= pauseNanos) {
-            return new Ended(LossKind.PROCESS_PAUSED, "its lease ended while this process was not running: its renewal timer ran "
-                    + TimeUnit.NANOSECONDS.toMillis(lateNanos) + " ms late (a long GC pause, a stopped (SIGSTOP) or"
-                    + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time");
+            return new Ended(
+                    LossKind.PROCESS_PAUSED,
+                    "its lease ended while this process was not running: its renewal timer ran "
+                            + TimeUnit.NANOSECONDS.toMillis(lateNanos)
+                            + " ms late (a long GC pause, a stopped (SIGSTOP) or"
+                            + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time");
         }
         if (lock.renewalFailure() != null) {
             return new Ended(LossKind.RENEWALS_FAILED, RENEWALS_FAILED);
         }
         if (lock.renewalInFlight()) {
-            return new Ended(LossKind.STORE_TOO_SLOW, "its lease ran out before a renewal came back (sent "
-                    + TimeUnit.NANOSECONDS.toMillis(now - lock.renewalSentAt())
-                    + " ms earlier: the store is slow or unreachable)");
+            return new Ended(
+                    LossKind.STORE_TOO_SLOW,
+                    "its lease ran out before a renewal came back (sent "
+                            + TimeUnit.NANOSECONDS.toMillis(now - lock.renewalSentAt())
+                            + " ms earlier: the store is slow or unreachable)");
         }
-        return new Ended(LossKind.RENEWAL_NOT_SENT, "its lease ended before a renewal could be sent: the renewal due "
-                + TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lock.renewalDueAt()))
-                + " ms earlier had not run (this process was not running, or its renewal threads were starved)");
+        return new Ended(
+                LossKind.RENEWAL_NOT_SENT,
+                "its lease ended before a renewal could be sent: the renewal due "
+                        + TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lock.renewalDueAt()))
+                        + " ms earlier had not run (this process was not running, or its renewal threads were starved)");
     }
 }

@@ -26,8 +26,11 @@ public class HealthExtension implements Extension {
 
     /** A value that is neither true nor false fails the deployment when the configuration is validated. */
     private static boolean enabled() {
-        return !ConfigProvider.getConfig().getOptionalValue(BatonConfig.HEALTH_ENABLED, String.class)
-                .map(value -> value.trim().toLowerCase(Locale.ROOT)).filter("false"::equals).isPresent();
+        return !ConfigProvider.getConfig()
+                .getOptionalValue(BatonConfig.HEALTH_ENABLED, String.class)
+                .map(value -> value.trim().toLowerCase(Locale.ROOT))
+                .filter("false"::equals)
+                .isPresent();
     }
 
     private static boolean healthApiPresent(ClassLoader loader) {

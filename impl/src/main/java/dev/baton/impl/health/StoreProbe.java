@@ -19,16 +19,15 @@ final class StoreProbe {
 
     /** The key of the probe: nobody holds it with {@link #OWNER}, so the renewal changes nothing. */
     static final String KEY = "baton:health-probe";
+
     static final String OWNER = "baton-health-probe";
 
     /** What one probe found. */
-    record Result(boolean up, long millis, String error) {
-    }
+    record Result(boolean up, long millis, String error) {}
 
     private final AtomicReference<Probe> inFlight = new AtomicReference<>();
 
-    private record Probe(CompletableFuture<Boolean> answer, long sentAtNanos) {
-    }
+    private record Probe(CompletableFuture<Boolean> answer, long sentAtNanos) {}
 
     /**
      * @param store the store
@@ -40,12 +39,15 @@ final class StoreProbe {
         long now = System.nanoTime();
         Probe previous = inFlight.get();
         if (previous != null && !previous.answer.isDone()) {
-            return new Result(false, elapsed(previous.sentAtNanos), "the previous probe of the store has not come back for "
-                    + elapsed(previous.sentAtNanos) + " ms");
+            return new Result(
+                    false,
+                    elapsed(previous.sentAtNanos),
+                    "the previous probe of the store has not come back for " + elapsed(previous.sentAtNanos) + " ms");
         }
         Probe probe;
         try {
-            probe = new Probe(CompletableFuture.supplyAsync(() -> store.renew(KEY, OWNER, 1, timeoutMillis), executor), now);
+            probe = new Probe(
+                    CompletableFuture.supplyAsync(() -> store.renew(KEY, OWNER, 1, timeoutMillis), executor), now);
         } catch (RejectedExecutionException e) {
             return new Result(false, 0, "the application is stopping: " + e.getMessage());
         }

@@ -30,9 +30,8 @@ public class LockTimeoutExceptionMapper implements ExceptionMapper<LockTimeoutEx
 
     @Override
     public Response toResponse(LockTimeoutException exception) {
-        Response.ResponseBuilder response = Response.status(Response.Status.CONFLICT)
-                .type(PROBLEM_JSON)
-                .entity(body(exception));
+        Response.ResponseBuilder response =
+                Response.status(Response.Status.CONFLICT).type(PROBLEM_JSON).entity(body(exception));
         retryAfterSeconds(exception).ifPresent(seconds -> response.header(HttpHeaders.RETRY_AFTER, seconds));
         return response.build();
     }
@@ -48,7 +47,9 @@ public class LockTimeoutExceptionMapper implements ExceptionMapper<LockTimeoutEx
                 .put("waitedMillis", exception.getWaited().toMillis());
         exception.getRemainingLease().ifPresent(lease -> body.put("remainingLeaseMillis", ceilMillis(lease)));
         // Deprecated, kept for one release: the body's members before it was a problem.
-        return body.put("error", "lock-timeout").put("message", exception.getMessage()).toJson();
+        return body.put("error", "lock-timeout")
+                .put("message", exception.getMessage())
+                .toJson();
     }
 
     /** @return the holder's remaining lease in whole seconds, rounded up, when the store told it */

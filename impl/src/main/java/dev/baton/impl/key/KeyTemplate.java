@@ -13,14 +13,11 @@ import java.util.List;
  */
 public final class KeyTemplate {
 
-    private sealed interface Part permits Literal, Placeholder {
-    }
+    private sealed interface Part permits Literal, Placeholder {}
 
-    private record Literal(String text) implements Part {
-    }
+    private record Literal(String text) implements Part {}
 
-    private record Placeholder(String source, int parameter, PropertyPath path) implements Part {
-    }
+    private record Placeholder(String source, int parameter, PropertyPath path) implements Part {}
 
     private final String template;
     private final List<Part> parts;
@@ -90,8 +87,8 @@ public final class KeyTemplate {
                 Placeholder p = (Placeholder) part;
                 Object value = p.path().apply(arguments[p.parameter()]);
                 if (value == null) {
-                    throw new IllegalArgumentException("Lock key template '" + template + "': {" + p.source()
-                            + "} is null in this call");
+                    throw new IllegalArgumentException(
+                            "Lock key template '" + template + "': {" + p.source() + "} is null in this call");
                 }
                 key.append(text(value));
             }

@@ -52,13 +52,12 @@ final class PropertyPath {
         return current;
     }
 
-    private record Accessor(MethodHandle handle, Class<?> type) {
-    }
+    private record Accessor(MethodHandle handle, Class<?> type) {}
 
     private static Accessor accessor(Class<?> type, String name, String source) {
         if (type.isPrimitive() || type == String.class || Number.class.isAssignableFrom(type)) {
-            throw new TemplateException("placeholder {" + source + "}: " + type.getSimpleName() + " has no property '"
-                    + name + "'");
+            throw new TemplateException(
+                    "placeholder {" + source + "}: " + type.getSimpleName() + " has no property '" + name + "'");
         }
         try {
             if (type.isRecord()) {
@@ -71,22 +70,27 @@ final class PropertyPath {
             String capitalized = Character.toUpperCase(name.charAt(0)) + name.substring(1);
             for (String candidate : new String[] {"get" + capitalized, "is" + capitalized, name}) {
                 Method m = findPublicMethod(type, candidate);
-                if (m != null && m.getReturnType() != void.class
-                        && (!candidate.startsWith("is") || m.getReturnType() == boolean.class || candidate.equals(name))) {
+                if (m != null
+                        && m.getReturnType() != void.class
+                        && (!candidate.startsWith("is")
+                                || m.getReturnType() == boolean.class
+                                || candidate.equals(name))) {
                     return method(m);
                 }
             }
             for (Field field : type.getFields()) {
                 if (field.getName().equals(name) && !Modifier.isStatic(field.getModifiers())) {
                     MethodHandle getter = MethodHandles.publicLookup().unreflectGetter(field);
-                    return new Accessor(getter.asType(MethodType.methodType(Object.class, Object.class)), field.getType());
+                    return new Accessor(
+                            getter.asType(MethodType.methodType(Object.class, Object.class)), field.getType());
                 }
             }
         } catch (IllegalAccessException e) {
             throw new TemplateException("placeholder {" + source + "}: property '" + name + "' of " + type.getName()
                     + " is not accessible: " + e.getMessage());
         }
-        throw new TemplateException("placeholder {" + source + "}: " + type.getName() + " has no record component, getter "
+        throw new TemplateException("placeholder {" + source + "}: " + type.getName()
+                + " has no record component, getter "
                 + "(get/is" + Character.toUpperCase(name.charAt(0)) + name.substring(1) + "()), accessor " + name
                 + "() or public field named '" + name + "'");
     }

@@ -11,8 +11,7 @@ public final class BatonLog {
 
     private static final Logger LOG = System.getLogger("dev.baton");
 
-    private BatonLog() {
-    }
+    private BatonLog() {}
 
     /**
      * How messages name a lock manager: {@code the default lock manager} (its name is empty) or
@@ -39,8 +38,12 @@ public final class BatonLog {
      * @param executor where renewals run
      */
     public static void managerStarted(String manager, String store, String executor) {
-        LOG.log(Level.INFO, "BATON-001 {0} uses the {1} store; renewals run on {2}",
-                capitalized(manager(manager)), store, executor);
+        LOG.log(
+                Level.INFO,
+                "BATON-001 {0} uses the {1} store; renewals run on {2}",
+                capitalized(manager(manager)),
+                store,
+                executor);
     }
 
     /**
@@ -49,7 +52,12 @@ public final class BatonLog {
      * @param reason why
      */
     public static void lockLost(String key, long token, String reason) {
-        LOG.log(Level.WARNING, "BATON-002 Lock ''{0}'' (fencing token {1}) was lost: {2}", key, Long.toString(token), reason);
+        LOG.log(
+                Level.WARNING,
+                "BATON-002 Lock ''{0}'' (fencing token {1}) was lost: {2}",
+                key,
+                Long.toString(token),
+                reason);
     }
 
     /**
@@ -57,7 +65,10 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void renewalFailed(String key, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-003 Renewing lock '" + key + "' failed; retrying until its lease is over", failure);
+        LOG.log(
+                Level.WARNING,
+                "BATON-003 Renewing lock '" + key + "' failed; retrying until its lease is over",
+                failure);
     }
 
     /**
@@ -65,7 +76,9 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void releaseFailed(String key, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-004 Releasing lock '" + key + "' failed; it expires by itself at the end of its lease",
+        LOG.log(
+                Level.WARNING,
+                "BATON-004 Releasing lock '" + key + "' failed; it expires by itself at the end of its lease",
                 failure);
     }
 
@@ -92,7 +105,9 @@ public final class BatonLog {
      * @param failure why the release notification could not be set up
      */
     public static void notificationUnavailable(String manager, Throwable failure) {
-        LOG.log(Level.INFO, "BATON-006 Release notifications of " + manager(manager) + " are unavailable; waiters poll",
+        LOG.log(
+                Level.INFO,
+                "BATON-006 Release notifications of " + manager(manager) + " are unavailable; waiters poll",
                 failure);
     }
 
@@ -102,9 +117,13 @@ public final class BatonLog {
      * @param graceMillis how long the shutdown waits for their work to end
      */
     public static void stoppingWithLocks(String manager, int count, long graceMillis) {
-        LOG.log(Level.INFO, "BATON-007 Shutting down {0} with {1} lock(s) still held: their holders are told the locks"
-                + " are lost, and each is released when its work ends (waiting at most {2} ms)",
-                manager(manager), Integer.toString(count), Long.toString(graceMillis));
+        LOG.log(
+                Level.INFO,
+                "BATON-007 Shutting down {0} with {1} lock(s) still held: their holders are told the locks"
+                        + " are lost, and each is released when its work ends (waiting at most {2} ms)",
+                manager(manager),
+                Integer.toString(count),
+                Long.toString(graceMillis));
     }
 
     /**
@@ -113,9 +132,14 @@ public final class BatonLog {
      * @param graceMillis the grace period that ran out
      */
     public static void leftToExpire(String key, long token, long graceMillis) {
-        LOG.log(Level.WARNING, "BATON-009 Lock ''{0}'' (fencing token {1}) is left to expire by its lease: it was"
-                + " still open when the shutdown grace period of {2} ms ended, so its work may still run and it is not"
-                + " released (no other instance can take it before its lease ends)", key, Long.toString(token), Long.toString(graceMillis));
+        LOG.log(
+                Level.WARNING,
+                "BATON-009 Lock ''{0}'' (fencing token {1}) is left to expire by its lease: it was"
+                        + " still open when the shutdown grace period of {2} ms ended, so its work may still run and it is not"
+                        + " released (no other instance can take it before its lease ends)",
+                key,
+                Long.toString(token),
+                Long.toString(graceMillis));
     }
 
     /**
@@ -124,8 +148,12 @@ public final class BatonLog {
      * @param ttlMillis the lease asked for
      */
     public static void acquiredTooLate(String key, long tookMillis, long ttlMillis) {
-        LOG.log(Level.WARNING, "BATON-010 The store answered the acquisition of ''{0}'' after {1} ms, when its lease of"
-                + " {2} ms had already ended: not taken (given back to the store)", key, Long.toString(tookMillis),
+        LOG.log(
+                Level.WARNING,
+                "BATON-010 The store answered the acquisition of ''{0}'' after {1} ms, when its lease of"
+                        + " {2} ms had already ended: not taken (given back to the store)",
+                key,
+                Long.toString(tookMillis),
                 Long.toString(ttlMillis));
     }
 
@@ -142,10 +170,12 @@ public final class BatonLog {
      * used, which excludes nothing across instances. Logged once, at start.
      */
     public static void memoryStoreByDefault() {
-        LOG.log(Level.WARNING, "BATON-020 No lock store is configured (baton.store) and the application has no LockStore "
-                + "bean: locks use the in-memory store and are local to this JVM, so they do not exclude other instances "
-                + "of the application. Configure a shared store, or set baton.store=memory to confirm that one JVM is "
-                + "meant.");
+        LOG.log(
+                Level.WARNING,
+                "BATON-020 No lock store is configured (baton.store) and the application has no LockStore "
+                        + "bean: locks use the in-memory store and are local to this JVM, so they do not exclude other instances "
+                        + "of the application. Configure a shared store, or set baton.store=memory to confirm that one JVM is "
+                        + "meant.");
     }
 
     /**
@@ -154,8 +184,11 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void keepFailed(String key, long holdMillis, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-040 Setting the hold of lock '" + key + "' to " + holdMillis + " ms failed; it is"
-                + " not released and expires by itself at the end of its current lease", failure);
+        LOG.log(
+                Level.WARNING,
+                "BATON-040 Setting the hold of lock '" + key + "' to " + holdMillis + " ms failed; it is"
+                        + " not released and expires by itself at the end of its current lease",
+                failure);
     }
 
     /**
@@ -167,8 +200,10 @@ public final class BatonLog {
      */
     public static void scheduleHeldElsewhere(String method, String key, java.util.OptionalLong remaining) {
         if (LOG.isLoggable(Level.DEBUG)) {
-            LOG.log(Level.DEBUG, "BATON-041 Skipped this firing of " + method + ": its schedule lock '" + key
-                    + "' is held elsewhere" + (remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : ""));
+            LOG.log(
+                    Level.DEBUG,
+                    "BATON-041 Skipped this firing of " + method + ": its schedule lock '" + key + "' is held elsewhere"
+                            + (remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : ""));
         }
     }
 
@@ -180,8 +215,11 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void scheduleUnguarded(String method, String key, Throwable failure) {
-        LOG.log(Level.ERROR, "BATON-042 Skipped this firing of " + method + ": its schedule lock '" + key
-                + "' could not be taken (" + failure + "), and the method is never run unguarded", failure);
+        LOG.log(
+                Level.ERROR,
+                "BATON-042 Skipped this firing of " + method + ": its schedule lock '" + key + "' could not be taken ("
+                        + failure + "), and the method is never run unguarded",
+                failure);
     }
 
     /**
@@ -198,8 +236,14 @@ public final class BatonLog {
      * @param caller who asked: thread and principal
      */
     public static void forcedRelease(String manager, String key, long token, String caller) {
-        LOG.log(Level.WARNING, "BATON-050 Lock ''{0}'' (fencing token {1}) of {2} was released by force, asked by {3};"
-                + " its holder learns at its next renewal that the lock is lost", key, Long.toString(token), manager(manager), caller);
+        LOG.log(
+                Level.WARNING,
+                "BATON-050 Lock ''{0}'' (fencing token {1}) of {2} was released by force, asked by {3};"
+                        + " its holder learns at its next renewal that the lock is lost",
+                key,
+                Long.toString(token),
+                manager(manager),
+                caller);
     }
 
     /**
@@ -211,7 +255,10 @@ public final class BatonLog {
      * @param failure why
      */
     public static void metricsUnavailable(String manager, String where, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-060 The metrics of " + manager(manager) + " cannot be registered in " + where
-                + " (" + failure + "); it takes its locks without metrics", failure);
+        LOG.log(
+                Level.WARNING,
+                "BATON-060 The metrics of " + manager(manager) + " cannot be registered in " + where + " (" + failure
+                        + "); it takes its locks without metrics",
+                failure);
     }
 }

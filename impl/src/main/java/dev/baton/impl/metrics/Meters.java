@@ -85,11 +85,12 @@ public abstract class Meters {
             }
         }
         if (meters == null && api != MetricsApi.AUTO) {
-            throw new LockConfigurationException(BatonConfig.METRICS_API + "=" + api.value() + ", but the application has "
-                    + (api == MetricsApi.OPENTELEMETRY
-                            ? "no OpenTelemetry API with an OpenTelemetry bean or a GlobalOpenTelemetry set"
-                            : "no MicroProfile Metrics 5 API with a MetricRegistry bean")
-                    + "; set it to auto, or remove it");
+            throw new LockConfigurationException(
+                    BatonConfig.METRICS_API + "=" + api.value() + ", but the application has "
+                            + (api == MetricsApi.OPENTELEMETRY
+                                    ? "no OpenTelemetry API with an OpenTelemetry bean or a GlobalOpenTelemetry set"
+                                    : "no MicroProfile Metrics 5 API with a MetricRegistry bean")
+                            + "; set it to auto, or remove it");
         }
         if (meters == null) {
             meters = NONE;
@@ -127,8 +128,7 @@ public abstract class Meters {
     }
 
     /** The application stops: what was registered for it alone (gauges reading its state) is removed. */
-    public void close() {
-    }
+    public void close() {}
 
     /** Metrics recorded by other meters (or none), plus the span event: OpenTelemetry traces but does not meter. */
     private static final class Traced extends Meters {

@@ -37,19 +37,21 @@ final class MpMetricsMeters extends Meters {
     static final String REASON = "baton_loss_reason";
     static final String OPERATION = "baton_store_operation";
 
-    private static final Metadata ACQUISITIONS = metadata("baton.lock.acquisitions",
-            "Lock acquisitions, by outcome: acquired, timed_out, failed");
-    private static final Metadata WAITS = metadata("baton.lock.wait.duration",
+    private static final Metadata ACQUISITIONS =
+            metadata("baton.lock.acquisitions", "Lock acquisitions, by outcome: acquired, timed_out, failed");
+    private static final Metadata WAITS = metadata(
+            "baton.lock.wait.duration",
             "How long acquisitions took, from the call until acquired, timed out or failed");
-    private static final Metadata HOLDS = metadata("baton.lock.hold.duration",
-            "How long locks were held, from acquisition until given up");
-    private static final Metadata HELD = metadata("baton.locks.held",
+    private static final Metadata HOLDS =
+            metadata("baton.lock.hold.duration", "How long locks were held, from acquisition until given up");
+    private static final Metadata HELD = metadata(
+            "baton.locks.held",
             "Locks held now, from acquisition until released (a lost lock until its holder gives it up)");
-    private static final Metadata RENEWALS = metadata("baton.lock.renewals",
-            "Lease renewals, by outcome: renewed, failed (the store call failed; retried)");
+    private static final Metadata RENEWALS = metadata(
+            "baton.lock.renewals", "Lease renewals, by outcome: renewed, failed (the store call failed; retried)");
     private static final Metadata LOSSES = metadata("baton.lock.losses", "Locks lost, by reason");
-    private static final Metadata STORE_CALLS = metadata("baton.store.call.duration",
-            "How long calls to the lock store took, by operation");
+    private static final Metadata STORE_CALLS =
+            metadata("baton.store.call.duration", "How long calls to the lock store took, by operation");
 
     private final MetricRegistry registry;
     /** The gauges this application registered (they read its state): removed when it stops. */
@@ -76,9 +78,12 @@ final class MpMetricsMeters extends Meters {
             // producers (SmallRye Metrics) read the field's @RegistryScope, and fail on the bare one of
             // BeanManager.createInstance(), which has no annotated member.
             AnnotatedField<? super RegistryInjection> field = beans.createAnnotatedType(RegistryInjection.class)
-                    .getFields().iterator().next();
+                    .getFields()
+                    .iterator()
+                    .next();
             InjectionPoint injection = beans.createInjectionPoint(field);
-            return new MpMetricsMeters((MetricRegistry) beans.getInjectableReference(injection, beans.createCreationalContext(null)));
+            return new MpMetricsMeters(
+                    (MetricRegistry) beans.getInjectableReference(injection, beans.createCreationalContext(null)));
         } catch (RuntimeException e) {
             BatonLog.debug("No MicroProfile Metrics registry to record Baton's metrics in: " + e);
             return null;
@@ -90,8 +95,7 @@ final class MpMetricsMeters extends Meters {
         @Inject
         MetricRegistry registry;
 
-        private RegistryInjection() {
-        }
+        private RegistryInjection() {}
     }
 
     /** For tests: meters on a given registry. */

@@ -40,21 +40,35 @@ final class OtelMeters extends Meters {
 
     private OtelMeters(OpenTelemetry openTelemetry) {
         Meter meter = openTelemetry.getMeter(SCOPE);
-        acquisitions = meter.counterBuilder("baton.lock.acquisitions").setUnit("{acquisition}")
-                .setDescription("Lock acquisitions, by outcome: acquired, timed_out, failed").build();
-        waits = meter.histogramBuilder("baton.lock.wait.duration").setUnit("s")
-                .setDescription("How long acquisitions took, from the call until acquired, timed out or failed").build();
-        holds = meter.histogramBuilder("baton.lock.hold.duration").setUnit("s")
-                .setDescription("How long locks were held, from acquisition until given up").build();
-        held = meter.upDownCounterBuilder("baton.locks.held").setUnit("{lock}")
-                .setDescription("Locks held now, from acquisition until released (a lost lock until its holder gives it up)")
+        acquisitions = meter.counterBuilder("baton.lock.acquisitions")
+                .setUnit("{acquisition}")
+                .setDescription("Lock acquisitions, by outcome: acquired, timed_out, failed")
                 .build();
-        renewals = meter.counterBuilder("baton.lock.renewals").setUnit("{renewal}")
-                .setDescription("Lease renewals, by outcome: renewed, failed (the store call failed; retried)").build();
-        losses = meter.counterBuilder("baton.lock.losses").setUnit("{loss}")
-                .setDescription("Locks lost, by reason").build();
-        storeCalls = meter.histogramBuilder("baton.store.call.duration").setUnit("s")
-                .setDescription("How long calls to the lock store took, by operation").build();
+        waits = meter.histogramBuilder("baton.lock.wait.duration")
+                .setUnit("s")
+                .setDescription("How long acquisitions took, from the call until acquired, timed out or failed")
+                .build();
+        holds = meter.histogramBuilder("baton.lock.hold.duration")
+                .setUnit("s")
+                .setDescription("How long locks were held, from acquisition until given up")
+                .build();
+        held = meter.upDownCounterBuilder("baton.locks.held")
+                .setUnit("{lock}")
+                .setDescription(
+                        "Locks held now, from acquisition until released (a lost lock until its holder gives it up)")
+                .build();
+        renewals = meter.counterBuilder("baton.lock.renewals")
+                .setUnit("{renewal}")
+                .setDescription("Lease renewals, by outcome: renewed, failed (the store call failed; retried)")
+                .build();
+        losses = meter.counterBuilder("baton.lock.losses")
+                .setUnit("{loss}")
+                .setDescription("Locks lost, by reason")
+                .build();
+        storeCalls = meter.histogramBuilder("baton.store.call.duration")
+                .setUnit("s")
+                .setDescription("How long calls to the lock store took, by operation")
+                .build();
     }
 
     /**
@@ -116,7 +130,8 @@ final class OtelMeters extends Meters {
         Recorder(Attributes base) {
             this.base = base;
             for (Outcome outcome : Outcome.values()) {
-                outcomes.put(outcome, base.toBuilder().put(OUTCOME, outcome.label()).build());
+                outcomes.put(
+                        outcome, base.toBuilder().put(OUTCOME, outcome.label()).build());
             }
             for (LossKind kind : LossKind.values()) {
                 reasons.put(kind, base.toBuilder().put(REASON, kind.label()).build());
@@ -165,8 +180,10 @@ final class OtelMeters extends Meters {
 
         @Override
         public void storeCall(String operation, long nanos) {
-            storeCalls.record(seconds(nanos), operations.computeIfAbsent(operation,
-                    op -> base.toBuilder().put(OPERATION, op).build()));
+            storeCalls.record(
+                    seconds(nanos),
+                    operations.computeIfAbsent(
+                            operation, op -> base.toBuilder().put(OPERATION, op).build()));
         }
     }
 

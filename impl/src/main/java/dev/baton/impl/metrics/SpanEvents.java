@@ -20,8 +20,7 @@ final class SpanEvents {
     static final AttributeKey<Long> TOKEN = AttributeKey.longKey("baton.lock.fencing_token");
     static final String ACQUIRED_EVENT = "baton.lock.acquired";
 
-    private SpanEvents() {
-    }
+    private SpanEvents() {}
 
     /**
      * @param base the manager's attributes ({@link #MANAGER}, {@link #STORE})
@@ -31,7 +30,9 @@ final class SpanEvents {
     static void acquired(Attributes base, String key, long fencingToken) {
         Span span = Span.current();
         if (span.isRecording()) {
-            span.addEvent(ACQUIRED_EVENT, base.toBuilder().put(KEY, key).put(TOKEN, fencingToken).build());
+            span.addEvent(
+                    ACQUIRED_EVENT,
+                    base.toBuilder().put(KEY, key).put(TOKEN, fencingToken).build());
         }
     }
 

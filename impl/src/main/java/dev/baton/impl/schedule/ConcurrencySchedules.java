@@ -25,8 +25,7 @@ final class ConcurrencySchedules {
     private static final String CRON_TRIGGER = "jakarta.enterprise.concurrent.CronTrigger";
     private static final String LAST_EXECUTION = "jakarta.enterprise.concurrent.LastExecution";
 
-    private ConcurrencySchedules() {
-    }
+    private ConcurrencySchedules() {}
 
     /**
      * @param annotations the method's annotations
@@ -122,7 +121,8 @@ final class ConcurrencySchedules {
                     + e.getCause().getMessage());
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new LockConfigurationException("the next firing of " + description + " cannot be computed with "
-                    + "this server's Jakarta Concurrency API (" + e + "); set a period, e.g. @Exclusive(period = \"5m\")");
+                    + "this server's Jakarta Concurrency API (" + e
+                    + "); set a period, e.g. @Exclusive(period = \"5m\")");
         }
     }
 

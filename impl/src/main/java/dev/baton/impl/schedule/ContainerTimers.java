@@ -11,8 +11,7 @@ public final class ContainerTimers {
 
     private static final boolean EJB = present(EJB_TIMER);
 
-    private ContainerTimers() {
-    }
+    private ContainerTimers() {}
 
     /**
      * @param timer what {@code InvocationContext.getTimer()} returned, may be null

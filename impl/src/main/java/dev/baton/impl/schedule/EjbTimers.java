@@ -6,8 +6,7 @@ import jakarta.ejb.Timer;
 /** Reads EJB timers. Only loaded where {@code jakarta.ejb} is present (see {@link ContainerTimers}). */
 final class EjbTimers {
 
-    private EjbTimers() {
-    }
+    private EjbTimers() {}
 
     static long intervalMillis(Object timer, long firedAtMillis) {
         if (!(timer instanceof Timer ejbTimer)) {

@@ -9,6 +9,5 @@ public final class Intervals {
     /** The container says there is no next firing (the timer's last). */
     public static final long NO_NEXT = Long.MAX_VALUE;
 
-    private Intervals() {
-    }
+    private Intervals() {}
 }

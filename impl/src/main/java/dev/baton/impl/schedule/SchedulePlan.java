@@ -15,7 +15,12 @@ import java.util.OptionalLong;
  * @param calendar the schedule's own next firing where its definition is at hand and no timer reports it
  *     (Jakarta Concurrency 3.1 {@code @Schedule})
  */
-public record SchedulePlan(String method, String manager, String key, OptionalLong holdMillis, OptionalLong periodMillis,
+public record SchedulePlan(
+        String method,
+        String manager,
+        String key,
+        OptionalLong holdMillis,
+        OptionalLong periodMillis,
         Optional<ScheduleCalendar> calendar) {
 
     /** The most the default hold is: 30 s. */

@@ -25,10 +25,10 @@ public final class SchedulePlans {
 
     private static final String ANNOTATION = Exclusive.class.getSimpleName();
     /** Container schedules whose timer reports the next firing (EJB). Matched by name: jakarta.ejb is optional. */
-    private static final Set<String> EJB_TIMED = Set.of("jakarta.ejb.Schedule", "jakarta.ejb.Schedules", "jakarta.ejb.Timeout");
+    private static final Set<String> EJB_TIMED =
+            Set.of("jakarta.ejb.Schedule", "jakarta.ejb.Schedules", "jakarta.ejb.Timeout");
 
-    private SchedulePlans() {
-    }
+    private SchedulePlans() {}
 
     /**
      * @param beanClass the bean class (for config overrides)
@@ -39,8 +39,12 @@ public final class SchedulePlans {
      * @return the plan
      * @throws LockConfigurationException naming class, method and problem
      */
-    public static SchedulePlan build(Class<?> beanClass, Method method, Exclusive annotation,
-            Collection<? extends Annotation> annotations, BatonConfig config) {
+    public static SchedulePlan build(
+            Class<?> beanClass,
+            Method method,
+            Exclusive annotation,
+            Collection<? extends Annotation> annotations,
+            BatonConfig config) {
         String description = beanClass.getName() + "." + method.getName() + "()";
         try {
             return plan(beanClass, method, annotation, annotations, config);
@@ -49,25 +53,32 @@ public final class SchedulePlans {
         }
     }
 
-    private static SchedulePlan plan(Class<?> beanClass, Method method, Exclusive annotation,
-            Collection<? extends Annotation> annotations, BatonConfig config) {
+    private static SchedulePlan plan(
+            Class<?> beanClass,
+            Method method,
+            Exclusive annotation,
+            Collection<? extends Annotation> annotations,
+            BatonConfig config) {
         int modifiers = method.getModifiers();
         if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
             throw new LockConfigurationException("a static, private or final method cannot be intercepted");
         }
-        boolean ejbTimed = annotations.stream().anyMatch(a -> EJB_TIMED.contains(a.annotationType().getName()));
+        boolean ejbTimed = annotations.stream()
+                .anyMatch(a -> EJB_TIMED.contains(a.annotationType().getName()));
         List<Annotation> concurrencySchedules = ConcurrencySchedules.schedules(annotations);
         boolean concurrencyTimed = !concurrencySchedules.isEmpty();
         checkParameters(method, concurrencyTimed);
         if (method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
-            throw new LockConfigurationException("it returns " + method.getReturnType().getName() + ", but a skipped firing "
-                    + "returns null; return void or an object type");
+            throw new LockConfigurationException(
+                    "it returns " + method.getReturnType().getName() + ", but a skipped firing "
+                            + "returns null; return void or an object type");
         }
         AnnotationOverrides overrides = new AnnotationOverrides(config, beanClass, method, ANNOTATION);
         String manager = overrides.get("manager").orElse(annotation.manager());
         Optional<ManagerSettings> settings = config.manager(manager);
         if (settings.isEmpty()) {
-            throw new LockConfigurationException("manager '" + manager + "' is not declared (list it in baton.managers)");
+            throw new LockConfigurationException(
+                    "manager '" + manager + "' is not declared (list it in baton.managers)");
         }
         String key = overrides.get("value").orElse(annotation.value());
         if (key.isEmpty()) {
@@ -84,7 +95,8 @@ public final class SchedulePlans {
             hold = new Value(config.exclusiveHoldMillis().getAsLong(), BatonConfig.EXCLUSIVE_HOLD);
         }
         Optional<ScheduleCalendar> calendar = concurrencyTimed && period == null
-                ? Optional.of(ConcurrencySchedules.calendar(concurrencySchedules)) : Optional.empty();
+                ? Optional.of(ConcurrencySchedules.calendar(concurrencySchedules))
+                : Optional.empty();
         if (period == null && !ejbTimed && calendar.isEmpty()) {
             throw new LockConfigurationException("the period between its planned firings cannot be known: it has no "
                     + "@Schedule, @Schedules or @Timeout (jakarta.ejb) whose timer reports the next firing, no "
@@ -92,19 +104,27 @@ public final class SchedulePlans {
                     + "set one, e.g. @Exclusive(period = \"5m\") or " + overrides.key("period") + "=5m");
         }
         if (period != null && hold != null && hold.millis >= period.millis) {
-            throw new LockConfigurationException("the hold " + hold.source + " (" + hold.millis + " ms) is not shorter than "
-                    + "the period " + period.source + " (" + period.millis + " ms): the next planned firing would find the "
-                    + "lock still held");
+            throw new LockConfigurationException(
+                    "the hold " + hold.source + " (" + hold.millis + " ms) is not shorter than "
+                            + "the period " + period.source + " (" + period.millis
+                            + " ms): the next planned firing would find the "
+                            + "lock still held");
         }
         String name = beanClass.getName() + "." + method.getName();
-        return new SchedulePlan(name, manager, key, hold == null ? OptionalLong.empty() : OptionalLong.of(hold.millis),
-                period == null ? OptionalLong.empty() : OptionalLong.of(period.millis), calendar);
+        return new SchedulePlan(
+                name,
+                manager,
+                key,
+                hold == null ? OptionalLong.empty() : OptionalLong.of(hold.millis),
+                period == null ? OptionalLong.empty() : OptionalLong.of(period.millis),
+                calendar);
     }
 
     /** EJB calls a timeout method with nothing or its Timer; other schedulers with nothing. */
     private static void checkParameters(Method method, boolean concurrencyTimed) {
         Class<?>[] types = method.getParameterTypes();
-        if (concurrencyTimed || types.length == 0
+        if (concurrencyTimed
+                || types.length == 0
                 || (types.length == 1 && types[0].getName().equals(ContainerTimers.EJB_TIMER))) {
             return; // a Concurrency schedule is started by a call with its arguments, and repeats them
         }
@@ -112,12 +132,12 @@ public final class SchedulePlans {
         for (Class<?> type : types) {
             list.append(list.length() == 0 ? "" : ", ").append(type.getName());
         }
-        throw new LockConfigurationException("it takes parameters (" + list + ") that no scheduler supplies; a scheduled "
-                + "method takes none, or one " + ContainerTimers.EJB_TIMER + " (EJB timeout methods)");
+        throw new LockConfigurationException(
+                "it takes parameters (" + list + ") that no scheduler supplies; a scheduled "
+                        + "method takes none, or one " + ContainerTimers.EJB_TIMER + " (EJB timeout methods)");
     }
 
-    private record Value(long millis, String source) {
-    }
+    private record Value(long millis, String source) {}
 
     private static Value duration(AnnotationOverrides overrides, String member, String annotated) {
         Optional<String> configured = overrides.get(member);

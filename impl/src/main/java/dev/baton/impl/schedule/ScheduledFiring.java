@@ -41,8 +41,7 @@ public final class ScheduledFiring {
         void skipped(ScheduleSkipped event);
     }
 
-    private ScheduledFiring() {
-    }
+    private ScheduledFiring() {}
 
     /**
      * Runs one firing.
@@ -55,7 +54,8 @@ public final class ScheduledFiring {
      * @return the method's result, or null when skipped
      * @throws Exception what the method threw
      */
-    public static Object fire(SchedulePlan plan, Object timer, Engines engines, Skips skips, Work work) throws Exception {
+    public static Object fire(SchedulePlan plan, Object timer, Engines engines, Skips skips, Work work)
+            throws Exception {
         long firedNanos = System.nanoTime();
         Instant firedAt = Instant.now();
         Attempt attempt;
@@ -97,16 +97,21 @@ public final class ScheduledFiring {
         }
     }
 
-    private static Object skip(SchedulePlan plan, Instant firedAt, Reason reason, OptionalLong remaining, Throwable failure,
-            Skips skips) {
+    private static Object skip(
+            SchedulePlan plan, Instant firedAt, Reason reason, OptionalLong remaining, Throwable failure, Skips skips) {
         if (reason == Reason.HELD_ELSEWHERE) {
             BatonLog.scheduleHeldElsewhere(plan.method(), plan.key(), remaining);
         } else {
             BatonLog.scheduleUnguarded(plan.method(), plan.key(), failure);
         }
         try {
-            skips.skipped(new ScheduleSkipped(plan.manager(), plan.key(), plan.method(), firedAt,
-                    remaining.isPresent() ? Optional.of(Duration.ofMillis(remaining.getAsLong())) : Optional.empty(), reason,
+            skips.skipped(new ScheduleSkipped(
+                    plan.manager(),
+                    plan.key(),
+                    plan.method(),
+                    firedAt,
+                    remaining.isPresent() ? Optional.of(Duration.ofMillis(remaining.getAsLong())) : Optional.empty(),
+                    reason,
                     Optional.ofNullable(failure)));
         } catch (RuntimeException e) {
             BatonLog.listenerFailed("schedule skipped " + plan.key(), e);

@@ -30,7 +30,8 @@ final class ConfigStoreContext implements StoreContext {
 
     @Override
     public Optional<String> setting(String name) {
-        Optional<String> own = manager.isEmpty() ? Optional.empty() : config.value(BatonConfig.key(manager, store + "." + name));
+        Optional<String> own =
+                manager.isEmpty() ? Optional.empty() : config.value(BatonConfig.key(manager, store + "." + name));
         return own.isPresent() ? own : config.value(BatonConfig.key("", store + "." + name));
     }
 

@@ -20,8 +20,7 @@ import java.util.TreeMap;
  */
 public final class StoreRegistry {
 
-    private StoreRegistry() {
-    }
+    private StoreRegistry() {}
 
     /**
      * @return the factories on the classpath by name

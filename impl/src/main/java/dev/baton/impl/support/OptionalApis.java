@@ -6,8 +6,7 @@ package dev.baton.impl.support;
  */
 public final class OptionalApis {
 
-    private OptionalApis() {
-    }
+    private OptionalApis() {}
 
     /**
      * @param className a class of the API

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
-import org.jboss.weld.resources.spi.ResourceLoader;
 import org.jboss.weld.resources.ClassLoaderResourceLoader;
+import org.jboss.weld.resources.spi.ResourceLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,8 +51,7 @@ class BuildCompatibleExtensionTest {
     @ApplicationScoped
     public static class UnknownParameter {
         @Synchronized("order:{orderId}")
-        public void pay(long id) {
-        }
+        public void pay(long id) {}
     }
 
     @AfterEach
@@ -69,8 +68,10 @@ class BuildCompatibleExtensionTest {
                     .hasSize(1);
             assertThat(beanManager.getBeans(LockRuntime.class)).hasSize(1);
             assertThat(beanManager.getBeans(LiteDeployment.class)).isEmpty();
-            assertThat(beanManager.getBeans(BatonDeployment.class)).singleElement()
-                    .extracting(bean -> bean.getBeanClass()).isEqualTo(BatonExtension.class);
+            assertThat(beanManager.getBeans(BatonDeployment.class))
+                    .singleElement()
+                    .extracting(bean -> bean.getBeanClass())
+                    .isEqualTo(BatonExtension.class);
             container.select(Counter.class).get().count("a");
         }
     }
@@ -79,7 +80,8 @@ class BuildCompatibleExtensionTest {
     void withThePortableExtensionABadMethodIsReportedOnce() {
         String message = "@Synchronized on " + UnknownParameter.class.getName() + ".pay()";
         TestConfig.install();
-        assertThatThrownBy(() -> Deployments.weld(UnknownParameter.class).initialize().close())
+        assertThatThrownBy(() ->
+                        Deployments.weld(UnknownParameter.class).initialize().close())
                 .satisfies(failure -> assertThat(problems(failure, message)).isEqualTo(1));
     }
 
@@ -90,8 +92,10 @@ class BuildCompatibleExtensionTest {
             BeanManager beanManager = container.getBeanManager();
             assertThat(beanManager.resolveInterceptors(InterceptionType.AROUND_INVOKE, binding()))
                     .hasSize(1);
-            assertThat(beanManager.getBeans(BatonDeployment.class)).singleElement()
-                    .extracting(bean -> bean.getBeanClass()).isNotEqualTo(BatonExtension.class);
+            assertThat(beanManager.getBeans(BatonDeployment.class))
+                    .singleElement()
+                    .extracting(bean -> bean.getBeanClass())
+                    .isNotEqualTo(BatonExtension.class);
             Counter counter = container.select(Counter.class).get();
             Threads.race(8, thread -> {
                 for (int i = 0; i < 200; i++) {
@@ -106,7 +110,9 @@ class BuildCompatibleExtensionTest {
     @Test
     void aloneItFailsABadMethodWithTheSameMessage() {
         TestConfig.install();
-        assertThatThrownBy(() -> withoutPortableExtension(UnknownParameter.class).initialize().close())
+        assertThatThrownBy(() -> withoutPortableExtension(UnknownParameter.class)
+                        .initialize()
+                        .close())
                 .hasStackTraceContaining("@Synchronized on " + UnknownParameter.class.getName() + ".pay()")
                 .hasStackTraceContaining("no parameter named 'orderId'");
     }
@@ -116,11 +122,15 @@ class BuildCompatibleExtensionTest {
         TestConfig.install();
         // Checked against the beans when the application starts (LiteDeployment), not at build time.
         assertThatThrownBy(() -> {
-            try (WeldContainer container = withoutPortableExtension(Counter.class, StoreResolutionTest.SharedStore.class,
-                    StoreResolutionTest.SecondSharedStore.class).initialize()) {
-                container.select(Counter.class).get().count("a");
-            }
-        }).hasStackTraceContaining("default lock manager has 2 LockStore beans")
+                    try (WeldContainer container = withoutPortableExtension(
+                                    Counter.class,
+                                    StoreResolutionTest.SharedStore.class,
+                                    StoreResolutionTest.SecondSharedStore.class)
+                            .initialize()) {
+                        container.select(Counter.class).get().count("a");
+                    }
+                })
+                .hasStackTraceContaining("default lock manager has 2 LockStore beans")
                 .hasStackTraceContaining(StoreResolutionTest.SharedStore.class.getName());
     }
 
@@ -162,8 +172,10 @@ class BuildCompatibleExtensionTest {
                 todo.addAll(List.of(t.getSuppressed()));
             }
         }
-        return seen.stream().filter(t -> t instanceof dev.baton.LockConfigurationException)
-                .filter(t -> String.valueOf(t.getMessage()).contains(message)).count();
+        return seen.stream()
+                .filter(t -> t instanceof dev.baton.LockConfigurationException)
+                .filter(t -> String.valueOf(t.getMessage()).contains(message))
+                .count();
     }
 
     /**
@@ -179,8 +191,8 @@ class BuildCompatibleExtensionTest {
         }
 
         @Override
-        @jakarta.enterprise.inject.build.compatible.spi.Enhancement(types = {SynchronizedInterceptor.class,
-                ExclusiveInterceptor.class})
+        @jakarta.enterprise.inject.build.compatible.spi.Enhancement(
+                types = {SynchronizedInterceptor.class, ExclusiveInterceptor.class})
         public void prioritize(jakarta.enterprise.inject.build.compatible.spi.ClassConfig type) {
             super.prioritize(type);
         }

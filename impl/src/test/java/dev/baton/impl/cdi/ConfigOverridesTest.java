@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
     "dev.baton.impl.cdi.ConfigOverridesTest$Reports/build/Synchronized/value=report:{1}",
     "dev.baton.impl.cdi.ConfigOverridesTest$Reports/build/Synchronized/await=false",
     "dev.baton.impl.cdi.ConfigOverridesTest$Billing/Synchronized/timeout=150ms",
-    "dev.baton.impl.cdi.ConfigOverridesTest$Billing/charge/Synchronized/ttl=45s"})
+    "dev.baton.impl.cdi.ConfigOverridesTest$Billing/charge/Synchronized/ttl=45s"
+})
 class ConfigOverridesTest {
 
     @ApplicationScoped
@@ -38,7 +39,9 @@ class ConfigOverridesTest {
         @Synchronized(value = "report:{0}", manager = "reports")
         public String build(String id, String name) {
             Lock lock = locks.current().orElseThrow();
-            return lock.key() + " " + Duration.between(java.time.Instant.now(), lock.validUntil()).toMinutes();
+            return lock.key() + " "
+                    + Duration.between(java.time.Instant.now(), lock.validUntil())
+                            .toMinutes();
         }
     }
 
@@ -49,12 +52,14 @@ class ConfigOverridesTest {
 
         @Synchronized("invoice:{0}")
         public long charge(long id) {
-            return Duration.between(java.time.Instant.now(), locks.current().orElseThrow().validUntil()).toSeconds();
+            return Duration.between(
+                            java.time.Instant.now(),
+                            locks.current().orElseThrow().validUntil())
+                    .toSeconds();
         }
 
         @Synchronized(value = "refund:{0}", timeout = "30s")
-        public void refund(long id) {
-        }
+        public void refund(long id) {}
     }
 
     @Inject
@@ -76,7 +81,8 @@ class ConfigOverridesTest {
     void aMethodOverrideTurnsWaitingOff() throws Exception {
         Lock held = hold(locks.manager("reports"), "report:weekly");
         try {
-            assertThatThrownBy(() -> reports.build("id-1", "weekly")).isInstanceOf(LockTimeoutException.class)
+            assertThatThrownBy(() -> reports.build("id-1", "weekly"))
+                    .isInstanceOf(LockTimeoutException.class)
                     .hasMessageContaining("not waiting");
         } finally {
             held.release();
@@ -89,7 +95,9 @@ class ConfigOverridesTest {
         try {
             long start = System.nanoTime();
             // The annotation says 30 s; the class-level override says 150 ms.
-            assertThatThrownBy(() -> billing.refund(1)).isInstanceOf(LockTimeoutException.class).hasMessageContaining("150 ms");
+            assertThatThrownBy(() -> billing.refund(1))
+                    .isInstanceOf(LockTimeoutException.class)
+                    .hasMessageContaining("150 ms");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
         } finally {
             held.release();
@@ -103,12 +111,14 @@ class ConfigOverridesTest {
 
     @Test
     void prefixesKeepManagersApartInTheStore() {
-        try (Lock a = locks.acquire("same"); Lock b = locks.manager("reports").acquire("same")) {
+        try (Lock a = locks.acquire("same");
+                Lock b = locks.manager("reports").acquire("same")) {
             assertThat(a.isHeld()).isTrue();
             assertThat(b.isHeld()).isTrue();
             assertThat(locks.manager("reports").name()).isEqualTo("reports");
         }
-        assertThatThrownBy(() -> locks.manager("nope")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> locks.manager("nope"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'nope' is not declared");
     }
 

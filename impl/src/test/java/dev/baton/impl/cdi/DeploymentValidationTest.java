@@ -17,32 +17,27 @@ class DeploymentValidationTest {
     @ApplicationScoped
     public static class UnknownParameter {
         @Synchronized("order:{orderId}")
-        public void pay(long id) {
-        }
+        public void pay(long id) {}
     }
 
     @ApplicationScoped
     public static class IndexOutOfRange {
         @Synchronized("order:{3}")
-        public void pay(long id) {
-        }
+        public void pay(long id) {}
     }
 
-    public record Order(String id) {
-    }
+    public record Order(String id) {}
 
     @ApplicationScoped
     public static class UnknownProperty {
         @Synchronized("order:{order.number}")
-        public void pay(Order order) {
-        }
+        public void pay(Order order) {}
     }
 
     @ApplicationScoped
     public static class Unclosed {
         @Synchronized("order:{id")
-        public void pay(long id) {
-        }
+        public void pay(long id) {}
     }
 
     public static class Keys implements LockKeyResolver {
@@ -55,50 +50,43 @@ class DeploymentValidationTest {
     @ApplicationScoped
     public static class TemplateAndResolver {
         @Synchronized(value = "order:{id}", resolver = Keys.class)
-        public void pay(long id) {
-        }
+        public void pay(long id) {}
     }
 
     @ApplicationScoped
     public static class MissingResolverBean {
         @Synchronized(resolver = Keys.class)
-        public void pay(long id) {
-        }
+        public void pay(long id) {}
     }
 
     @ApplicationScoped
     public static class UnknownManager {
         @Synchronized(value = "x", manager = "reports")
-        public void pay() {
-        }
+        public void pay() {}
     }
 
     @ApplicationScoped
     public static class BadDuration {
         @Synchronized(value = "x", ttl = "forever")
-        public void pay() {
-        }
+        public void pay() {}
     }
 
     @ApplicationScoped
     public static class ZeroTimeout {
         @Synchronized(value = "x", timeout = "0s")
-        public void pay() {
-        }
+        public void pay() {}
     }
 
     @Dependent
     public static class StaticMethod {
         @Synchronized("x")
-        public static void pay() {
-        }
+        public static void pay() {}
     }
 
     @ApplicationScoped
     public static class Fine {
         @Synchronized("fine:{id}")
-        public void pay(long id) {
-        }
+        public void pay(long id) {}
     }
 
     @Test
@@ -170,7 +158,8 @@ class DeploymentValidationTest {
     @Test
     void aNegativeTtlInTheConfiguration() {
         assertDeploymentFails(new String[] {"baton.ttl=-30s"}, Fine.class)
-                .hasStackTraceContaining("baton.ttl").hasStackTraceContaining("'-30s'");
+                .hasStackTraceContaining("baton.ttl")
+                .hasStackTraceContaining("'-30s'");
     }
 
     @Test

@@ -52,15 +52,21 @@ class ExitWhileWorkRunsTest {
         Path data = directory.resolve("locks");
         Path journal = directory.resolve("journal");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                // as in Helidon MP: Weld's own hook off, so only Baton's exit hook stops the locks
-                "-Dorg.jboss.weld.se.shutdownHook=false",
-                WorkingApplication.class.getName(), data.toString(), journal.toString())
+        Process child = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        // as in Helidon MP: Weld's own hook off, so only Baton's exit hook stops the locks
+                        "-Dorg.jboss.weld.se.shutdownHook=false",
+                        WorkingApplication.class.getName(),
+                        data.toString(),
+                        journal.toString())
                 .redirectErrorStream(true)
                 .start();
         StringBuilder seen = new StringBuilder();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             String line;
             while ((line = out.readLine()) != null && !line.equals(WORKING)) {
                 seen.append(line).append('\n');
@@ -80,32 +86,41 @@ class ExitWhileWorkRunsTest {
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (taken.size() < 2 && System.nanoTime() < giveUp) {
                 for (String key : List.of(POLITE, STUBBORN)) {
-                    if (!taken.contains(key) && observer.acquire(key, "observer", 60_000).isAcquired()) {
+                    if (!taken.contains(key)
+                            && observer.acquire(key, "observer", 60_000).isAcquired()) {
                         taken.add(key);
                     }
                 }
                 Thread.sleep(2);
             }
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child exits on SIGTERM").isTrue();
-            assertThat(taken).as("the observer takes both keys in the end; journal:%n%s", Files.readString(journal))
+            assertThat(child.waitFor(30, TimeUnit.SECONDS))
+                    .as("the child exits on SIGTERM")
+                    .isTrue();
+            assertThat(taken)
+                    .as("the observer takes both keys in the end; journal:%n%s", Files.readString(journal))
                     .containsExactlyInAnyOrder(POLITE, STUBBORN);
         } finally {
             child.destroyForcibly();
         }
 
         List<String> calls = Files.readAllLines(journal);
-        String report = String.join("\n", calls.stream().filter(l -> !l.startsWith("renew ")).toList());
+        String report = String.join(
+                "\n", calls.stream().filter(l -> !l.startsWith("renew ")).toList());
         for (String key : List.of(POLITE, STUBBORN)) {
             int observerTook = calls.indexOf("acquire " + key + " observer true");
             int lastWrite = lastIndexOfPrefix(calls, "write " + key + " ");
             assertThat(lastWrite).as("%s was written under its lock", key).isPositive();
-            assertThat(lastWrite).as("the last write under %s comes before another process took it; journal:%n%s",
-                    key, report).isLessThan(observerTook);
-            assertThat(calls).as("the holder of %s was told it is lost; child output:%n%s", key, seen)
-                    .anySatisfy(l -> assertThat(l).startsWith("lost " + key + " ").contains("shutting down"));
+            assertThat(lastWrite)
+                    .as("the last write under %s comes before another process took it; journal:%n%s", key, report)
+                    .isLessThan(observerTook);
+            assertThat(calls)
+                    .as("the holder of %s was told it is lost; child output:%n%s", key, seen)
+                    .anySatisfy(
+                            l -> assertThat(l).startsWith("lost " + key + " ").contains("shutting down"));
         }
         int politeReleased = indexOfMatch(calls, "release " + POLITE + " ", " true");
-        assertThat(politeReleased).as("the polite lock is released by its owner once its work ended; journal:%n%s", report)
+        assertThat(politeReleased)
+                .as("the polite lock is released by its owner once its work ended; journal:%n%s", report)
                 .isPositive()
                 .isGreaterThan(lastIndexOfPrefix(calls, "write " + POLITE + " "));
         assertThat(indexOfMatch(calls, "release " + STUBBORN + " ", " true"))
@@ -142,20 +157,25 @@ class ExitWhileWorkRunsTest {
             journal = Path.of(args[1]);
             TestConfig.install("baton.ttl=3s", "baton.shutdown-grace=2s");
             // An ordinary shutdown hook of the application: it keeps the JVM (and the workers) alive 200 ms.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "application-hook"));
-            WeldContainer container = Deployments.weld(SharedFileStore.class, StubbornWorker.class).initialize();
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                try {
+                                    Thread.sleep(200);
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                            },
+                            "application-hook"));
+            WeldContainer container = Deployments.weld(SharedFileStore.class, StubbornWorker.class)
+                    .initialize();
             Locks locks = container.select(Locks.class).get();
             StubbornWorker stubborn = container.select(StubbornWorker.class).get();
 
             CountDownLatch working = new CountDownLatch(2);
             Thread first = new Thread(() -> stubborn.work(working), "stubborn-worker");
-            Thread second = new Thread(() -> locks.runWithLock(POLITE, lock -> politeWork(lock, working)), "polite-worker");
+            Thread second =
+                    new Thread(() -> locks.runWithLock(POLITE, lock -> politeWork(lock, working)), "polite-worker");
             first.start();
             second.start();
             working.await();
@@ -183,7 +203,9 @@ class ExitWhileWorkRunsTest {
         }
 
         static void tellLoss(Lock lock) {
-            lock.whenLost().thenAccept(reason -> FileLockStore.append(journal, "lost " + lock.key() + " " + reason.getMessage()));
+            lock.whenLost()
+                    .thenAccept(
+                            reason -> FileLockStore.append(journal, "lost " + lock.key() + " " + reason.getMessage()));
         }
 
         static void write(String key, int n) {

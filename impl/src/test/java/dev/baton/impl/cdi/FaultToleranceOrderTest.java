@@ -86,7 +86,8 @@ class FaultToleranceOrderTest {
     @Test
     void retryReattemptsTheAcquisitionWithoutHoldingTheLockBetweenAttempts() throws Exception {
         // Another instance holds the key (straight in the shared store), so every attempt reaches the store.
-        assertThat(store.acquire("retry:2", "other-instance", 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire("retry:2", "other-instance", 60_000).isAcquired())
+                .isTrue();
         int before = store.acquireCalls.get();
         CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> payments.retried(2));
         org.awaitility.Awaitility.await().until(() -> store.acquireCalls.get() - before >= 3);

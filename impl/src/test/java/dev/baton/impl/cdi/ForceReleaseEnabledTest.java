@@ -25,18 +25,29 @@ class ForceReleaseEnabledTest {
     void anAdministratorFreesAStuckKey() {
         try (LogCapture log = LogCapture.start()) {
             Lock stuck = locks.acquire("stuck");
-            assertThat(locks.inspect("stuck")).hasValueSatisfying(info -> assertThat(info.heldHere()).isTrue());
+            assertThat(locks.inspect("stuck"))
+                    .hasValueSatisfying(info -> assertThat(info.heldHere()).isTrue());
             assertThat(locks.held()).extracting(LockInfo::key).containsExactly("stuck");
 
             assertThat(locks.forceRelease("stuck")).isTrue();
 
             assertThat(locks.inspect("stuck")).isEmpty();
-            assertThat(stuck.whenLost().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join())
-                    .as("told at its next renewal").hasMessageContaining("no longer holds it");
-            assertThat(log.lines()).anySatisfy(line -> assertThat(line).contains("BATON-050", "'stuck'",
-                    "thread '" + Thread.currentThread().getName() + "'", "principal"));
+            assertThat(stuck.whenLost()
+                            .toCompletableFuture()
+                            .orTimeout(5, TimeUnit.SECONDS)
+                            .join())
+                    .as("told at its next renewal")
+                    .hasMessageContaining("no longer holds it");
+            assertThat(log.lines())
+                    .anySatisfy(line -> assertThat(line)
+                            .contains(
+                                    "BATON-050",
+                                    "'stuck'",
+                                    "thread '" + Thread.currentThread().getName() + "'",
+                                    "principal"));
             stuck.close();
-            try (Lock next = locks.acquire("stuck", dev.baton.LockOptions.defaults().withTimeout(Duration.ofSeconds(2)))) {
+            try (Lock next =
+                    locks.acquire("stuck", dev.baton.LockOptions.defaults().withTimeout(Duration.ofSeconds(2)))) {
                 assertThat(next.fencingToken()).isGreaterThan(stuck.fencingToken());
             }
         }

@@ -25,8 +25,7 @@ class GenericBeanTest {
         String handle(T item);
     }
 
-    public record Order(String id) {
-    }
+    public record Order(String id) {}
 
     @ApplicationScoped
     public static class OrderHandler implements Handler<Order> {
@@ -70,7 +69,13 @@ class GenericBeanTest {
         // Weld reports the real method to interceptors; a container may report the bridge that was called.
         Method bridge = OrderHandler.class.getDeclaredMethod("handle", Object.class);
         assertThat(bridge.isBridge()).isTrue();
-        LockRuntime runtime = jakarta.enterprise.inject.spi.CDI.current().select(LockRuntime.class).get();
+        LockRuntime runtime = jakarta.enterprise
+                .inject
+                .spi
+                .CDI
+                .current()
+                .select(LockRuntime.class)
+                .get();
         MethodPlan plan = runtime.plan(OrderHandler.class, bridge);
         assertThat(plan.keys().key(bridge, new Object[] {new Order("o-9")})).isEqualTo("order:o-9");
     }

@@ -33,13 +33,15 @@ import org.junit.jupiter.api.Test;
     "baton.managers=fast",
     "baton.fast.poll-min-interval=1ms",
     "baton.fast.poll-max-interval=20ms",
-    "dev.baton.impl.cdi.PollHandOffTest$Seats/overridden/Synchronized/pollMaxInterval=20ms"})
+    "dev.baton.impl.cdi.PollHandOffTest$Seats/overridden/Synchronized/pollMaxInterval=20ms"
+})
 class PollHandOffTest {
 
     private static final MemoryLockStore MEMORY = new MemoryLockStore();
     private static final ScheduledExecutorService SCHEDULER = Engines.scheduler();
     /** The other instance. */
     private static final LockEngine OTHER = Engines.engine(new PollOnlyStore(MEMORY), SCHEDULER, 30_000, 10_000);
+
     private static final int ROUNDS = 8;
     private static final long BOUND_MILLIS = 100;
 
@@ -61,16 +63,13 @@ class PollHandOffTest {
     @ApplicationScoped
     public static class Seats {
         @Synchronized(value = "seat:fast", manager = "fast")
-        public void fast() {
-        }
+        public void fast() {}
 
         @Synchronized(value = "seat:tuned", pollMinInterval = "1ms", pollMaxInterval = "20ms")
-        public void tuned() {
-        }
+        public void tuned() {}
 
         @Synchronized("seat:overridden")
-        public void overridden() {
-        }
+        public void overridden() {}
     }
 
     @Inject
@@ -99,9 +98,11 @@ class PollHandOffTest {
 
     /** {@code method} returns as soon as it has run under the key, so the lock needs no further release. */
     private static void assertShortHandOffs(String key, Runnable method) throws Exception {
-        assertBoundedBy(HandOffs.measure(OTHER, key, ROUNDS, 300, () -> {
-            method.run();
-            return () -> { };
-        }), BOUND_MILLIS);
+        assertBoundedBy(
+                HandOffs.measure(OTHER, key, ROUNDS, 300, () -> {
+                    method.run();
+                    return () -> {};
+                }),
+                BOUND_MILLIS);
     }
 }

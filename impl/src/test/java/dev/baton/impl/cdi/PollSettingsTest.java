@@ -20,29 +20,26 @@ import org.junit.jupiter.api.Test;
     "baton.fast.poll-min-interval=1ms",
     "baton.fast.poll-max-interval=20ms",
     "dev.baton.impl.cdi.PollSettingsTest$Reports/weekly/Synchronized/pollJitter=0",
-    "dev.baton.impl.cdi.PollSettingsTest$Billing/Synchronized/pollMaxInterval=2s"})
+    "dev.baton.impl.cdi.PollSettingsTest$Billing/Synchronized/pollMaxInterval=2s"
+})
 class PollSettingsTest {
 
     @ApplicationScoped
     public static class Reports {
         @Synchronized(value = "daily", manager = "fast")
-        public void daily() {
-        }
+        public void daily() {}
 
         @Synchronized(value = "weekly", manager = "fast", pollMaxInterval = "8ms", pollJitter = "1")
-        public void weekly() {
-        }
+        public void weekly() {}
     }
 
     @ApplicationScoped
     public static class Billing {
         @Synchronized("charge")
-        public void charge() {
-        }
+        public void charge() {}
 
         @Synchronized(value = "refund", pollMinInterval = "50ms", pollMaxInterval = "100ms")
-        public void refund() {
-        }
+        public void refund() {}
     }
 
     private PollPolicy poll(Class<?> bean, String method) throws NoSuchMethodException {

@@ -61,7 +61,9 @@ class ProgrammaticTransactionTest {
         tm.begin();
         long token = locks.callWithLock("api:call", lock -> lock.fencingToken());
         assertThat(token).isPositive();
-        assertThat(tryElsewhere("api:call")).as("another caller while the transaction has not committed").isEmpty();
+        assertThat(tryElsewhere("api:call"))
+                .as("another caller while the transaction has not committed")
+                .isEmpty();
         tm.commit();
         releaseAfterwards("api:call");
     }
@@ -72,7 +74,9 @@ class ProgrammaticTransactionTest {
         try (Lock lock = locks.acquire("api:closed")) {
             assertThat(lock.isHeld()).isTrue();
         }
-        assertThat(tryElsewhere("api:closed")).as("another caller while the transaction runs").isEmpty();
+        assertThat(tryElsewhere("api:closed"))
+                .as("another caller while the transaction runs")
+                .isEmpty();
         tm.rollback();
         releaseAfterwards("api:closed");
     }
@@ -82,7 +86,9 @@ class ProgrammaticTransactionTest {
         Lock lock = locks.acquire("api:before");
         tm.begin();
         lock.close();
-        assertThat(tryElsewhere("api:before")).as("another caller while the transaction runs").isEmpty();
+        assertThat(tryElsewhere("api:before"))
+                .as("another caller while the transaction runs")
+                .isEmpty();
         tm.commit();
         releaseAfterwards("api:before");
     }
@@ -94,8 +100,11 @@ class ProgrammaticTransactionTest {
         assertThat(lock.release()).as("released while held").isTrue();
         assertThat(lock.release()).as("a second release").isFalse();
         assertThat(lock.isHeld()).as("held after its holder released it").isFalse();
-        assertThatThrownBy(lock::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining("released");
-        assertThatThrownBy(() -> locks.acquire("api:state")).as("the same key again in the same transaction")
+        assertThatThrownBy(lock::checkHeld)
+                .isInstanceOf(LockLostException.class)
+                .hasMessageContaining("released");
+        assertThatThrownBy(() -> locks.acquire("api:state"))
+                .as("the same key again in the same transaction")
                 .isInstanceOf(LockAlreadyHeldException.class);
         tm.commit();
         releaseAfterwards("api:state");
@@ -118,7 +127,8 @@ class ProgrammaticTransactionTest {
         locks.runWithLock("api:lost-later", lock -> taken[0] = lock);
         // The store still has the lock (the release waits for the transaction), and it is still renewed:
         store.renewAnswersFalse = true;
-        await().atMost(Duration.ofSeconds(10)).until(() -> taken[0].whenLost().toCompletableFuture().isDone());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> taken[0].whenLost().toCompletableFuture().isDone());
         assertThatThrownBy(tm::commit).isInstanceOf(RollbackException.class);
     }
 
@@ -132,8 +142,7 @@ class ProgrammaticTransactionTest {
             // A non-interposed synchronization: its afterCompletion runs after every interposed one (Baton's).
             tm.getTransaction().registerSynchronization(new Synchronization() {
                 @Override
-                public void beforeCompletion() {
-                }
+                public void beforeCompletion() {}
 
                 @Override
                 public void afterCompletion(int status) {
@@ -141,11 +150,15 @@ class ProgrammaticTransactionTest {
                 }
             });
             Optional<Lock> duringTheWork = locks.callWithLock("api:timeout", lock -> {
-                assertThat(rolledBack.await(60, TimeUnit.SECONDS)).as("the reaper rolled the transaction back").isTrue();
+                assertThat(rolledBack.await(60, TimeUnit.SECONDS))
+                        .as("the reaper rolled the transaction back")
+                        .isTrue();
                 return tryElsewhere("api:timeout");
             });
             duringTheWork.ifPresent(Lock::close);
-            assertThat(duringTheWork).as("another caller got the lock while the work still ran").isEmpty();
+            assertThat(duringTheWork)
+                    .as("another caller got the lock while the work still ran")
+                    .isEmpty();
             releaseAfterwards("api:timeout");
         } finally {
             tm.setTransactionTimeout(0);
@@ -157,8 +170,7 @@ class ProgrammaticTransactionTest {
 
     @Test
     void outsideATransactionTheLockIsReleasedAtOnce() throws Exception {
-        locks.runWithLock("api:no-tx", lock -> {
-        });
+        locks.runWithLock("api:no-tx", lock -> {});
         releaseAfterwards("api:no-tx");
     }
 
@@ -233,20 +245,16 @@ class ProgrammaticTransactionTest {
             }
 
             @Override
-            public void rollback(Xid xid) {
-            }
+            public void rollback(Xid xid) {}
 
             @Override
-            public void start(Xid xid, int flags) {
-            }
+            public void start(Xid xid, int flags) {}
 
             @Override
-            public void end(Xid xid, int flags) {
-            }
+            public void end(Xid xid, int flags) {}
 
             @Override
-            public void forget(Xid xid) {
-            }
+            public void forget(Xid xid) {}
 
             @Override
             public Xid[] recover(int flag) {

@@ -35,14 +35,19 @@ class ReleaseAtExitTest {
     void locksHeldWhenTheJvmIsTerminatedAreReleased(@TempDir Path directory) throws Exception {
         Path journal = directory.resolve("journal");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                // as in Helidon MP: Weld's own hook off, so nothing but Baton stops the locks
-                "-Dorg.jboss.weld.se.shutdownHook=false",
-                ExitingApplication.class.getName(), journal.toString())
+        Process child = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        // as in Helidon MP: Weld's own hook off, so nothing but Baton stops the locks
+                        "-Dorg.jboss.weld.se.shutdownHook=false",
+                        ExitingApplication.class.getName(),
+                        journal.toString())
                 .redirectErrorStream(true)
                 .start();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             String line;
             StringBuilder seen = new StringBuilder();
             while ((line = out.readLine()) != null && !line.equals(ExitingApplication.HOLDING)) {
@@ -51,13 +56,16 @@ class ReleaseAtExitTest {
             assertThat(line).as("the child's output:%n%s", seen).isEqualTo(ExitingApplication.HOLDING);
 
             child.destroy(); // SIGTERM
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child exits on SIGTERM").isTrue();
+            assertThat(child.waitFor(30, TimeUnit.SECONDS))
+                    .as("the child exits on SIGTERM")
+                    .isTrue();
         } finally {
             child.destroyForcibly();
         }
 
         List<String> calls = Files.readAllLines(journal);
-        assertThat(calls).contains("acquire exit:one true", "acquire exit:two true")
+        assertThat(calls)
+                .contains("acquire exit:one true", "acquire exit:two true")
                 .contains("release exit:one true", "release exit:two true");
     }
 
@@ -70,7 +78,10 @@ class ReleaseAtExitTest {
         public static void main(String[] args) throws Exception {
             journal = Path.of(args[0]);
             TestConfig.install();
-            Locks locks = Deployments.weld(JournalStore.class).initialize().select(Locks.class).get();
+            Locks locks = Deployments.weld(JournalStore.class)
+                    .initialize()
+                    .select(Locks.class)
+                    .get();
             for (String key : new String[] {"exit:one", "exit:two"}) {
                 Lock lock = locks.acquire(key);
                 lock.whenLost().thenRun(lock::close); // given back when Baton says the application stops
@@ -112,8 +123,13 @@ class ReleaseAtExitTest {
 
         private static synchronized void write(String line) {
             try {
-                Files.writeString(ExitingApplication.journal, line + "\n", StandardCharsets.UTF_8,
-                        StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.SYNC);
+                Files.writeString(
+                        ExitingApplication.journal,
+                        line + "\n",
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND,
+                        StandardOpenOption.SYNC);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -50,16 +50,25 @@ class RenewalExecutorsTest {
 
         RenewalExecutors executors = RenewalExecutors.detect();
 
-        assertThat(executors.executor()).as("time is kept by the server's scheduler").isSameAs(serverScheduler);
-        assertThat(executors.storeCalls()).as("store calls do not run on the server's shared executor").isNotSameAs(serverScheduler);
+        assertThat(executors.executor())
+                .as("time is kept by the server's scheduler")
+                .isSameAs(serverScheduler);
+        assertThat(executors.storeCalls())
+                .as("store calls do not run on the server's shared executor")
+                .isNotSameAs(serverScheduler);
         assertThat(executors.owned()).isFalse();
-        String thread = CompletableFuture.supplyAsync(() -> Thread.currentThread().getName(), executors.storeCalls())
+        String thread = CompletableFuture.supplyAsync(
+                        () -> Thread.currentThread().getName(), executors.storeCalls())
                 .get(10, TimeUnit.SECONDS);
         assertThat(thread).as("a thread of the server's managed thread factory").startsWith("managed-thread-");
 
         executors.shutdown();
-        assertThat(executors.storeCalls().isShutdown()).as("Baton's pool is stopped with the application").isTrue();
-        assertThat(serverScheduler.isShutdown()).as("the server's scheduler is the server's").isFalse();
+        assertThat(executors.storeCalls().isShutdown())
+                .as("Baton's pool is stopped with the application")
+                .isTrue();
+        assertThat(serverScheduler.isShutdown())
+                .as("the server's scheduler is the server's")
+                .isFalse();
     }
 
     @Test
@@ -90,8 +99,8 @@ class RenewalExecutorsTest {
     public static final class ServerNaming implements InitialContextFactory {
         @Override
         public Context getInitialContext(Hashtable<?, ?> environment) {
-            return (Context) Proxy.newProxyInstance(Context.class.getClassLoader(), new Class<?>[] {Context.class},
-                    (proxy, method, args) -> {
+            return (Context) Proxy.newProxyInstance(
+                    Context.class.getClassLoader(), new Class<?>[] {Context.class}, (proxy, method, args) -> {
                         if (method.getName().equals("lookup") && args[0] instanceof String name) {
                             Object found = NAMES.get(name);
                             if (found == null) {

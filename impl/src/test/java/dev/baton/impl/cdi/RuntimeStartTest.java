@@ -63,9 +63,10 @@ class RuntimeStartTest {
             Thread boot = Thread.currentThread();
             Report report = container.select(Report.class).get();
             String firstLockOn = CompletableFuture.supplyAsync(report::build, runnable -> {
-                Thread plain = new Thread(runnable, "application-thread");
-                plain.start();
-            }).get(30, TimeUnit.SECONDS);
+                        Thread plain = new Thread(runnable, "application-thread");
+                        plain.start();
+                    })
+                    .get(30, TimeUnit.SECONDS);
 
             assertThat(firstLockOn).isEqualTo("application-thread");
             assertThat(lookedUpOn).as("the thread Baton looked for JTA on").isSameAs(boot);

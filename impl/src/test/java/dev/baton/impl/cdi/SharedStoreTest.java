@@ -69,7 +69,9 @@ class SharedStoreTest {
             b.close();
             reports.close();
             reports.close();
-            assertThat(store.calls).as("after the last engine stopped").containsExactly("release a", "release b", "close");
+            assertThat(store.calls)
+                    .as("after the last engine stopped")
+                    .containsExactly("release a", "release b", "close");
             assertThat(shared.closed()).isTrue();
             assertThatThrownBy(shared::handle).isInstanceOf(IllegalStateException.class);
         } finally {

@@ -42,11 +42,15 @@ class ShutdownTest {
                 lock.whenLost().thenRun(lock::close);
             }
             locks.acquire("left-open");
-            assertThat(SHARED.acquire("given-back-1", "other-instance", 1_000).isAcquired()).isFalse();
+            assertThat(SHARED.acquire("given-back-1", "other-instance", 1_000).isAcquired())
+                    .isFalse();
         }
-        assertThat(SHARED.acquire("given-back-1", "other-instance", 1_000).isAcquired()).isTrue();
-        assertThat(SHARED.acquire("given-back-2", "other-instance", 1_000).isAcquired()).isTrue();
+        assertThat(SHARED.acquire("given-back-1", "other-instance", 1_000).isAcquired())
+                .isTrue();
+        assertThat(SHARED.acquire("given-back-2", "other-instance", 1_000).isAcquired())
+                .isTrue();
         assertThat(SHARED.acquire("left-open", "other-instance", 1_000).isAcquired())
-                .as("Baton cannot see whether its work has ended: left to expire").isFalse();
+                .as("Baton cannot see whether its work has ended: left to expire")
+                .isFalse();
     }
 }

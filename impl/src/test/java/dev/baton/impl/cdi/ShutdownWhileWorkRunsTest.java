@@ -46,6 +46,7 @@ class ShutdownWhileWorkRunsTest {
 
     /** The events of a round, in order: the worker's writes and the observer's acquisition. */
     static final List<String> EVENTS = new ArrayList<>();
+
     static volatile CountDownLatch inside;
     static volatile CountDownLatch finish;
     static final List<LockLostException> LOSSES = new ArrayList<>();
@@ -176,12 +177,16 @@ class ShutdownWhileWorkRunsTest {
         }
         int took = events.indexOf("observer took shutdown:polite");
         assertThat(took).as("the observer took the key in the end").isPositive();
-        assertThat(events.subList(took, events.size())).as("no write after another owner took the key")
+        assertThat(events.subList(took, events.size()))
+                .as("no write after another owner took the key")
                 .containsExactly("observer took shutdown:polite");
-        assertThat(closedAfterMillis).as("the shutdown waited for the work, not for the whole grace period")
+        assertThat(closedAfterMillis)
+                .as("the shutdown waited for the work, not for the whole grace period")
                 .isLessThan(GRACE);
         synchronized (LOSSES) {
-            assertThat(LOSSES).as("the holder was told").singleElement()
+            assertThat(LOSSES)
+                    .as("the holder was told")
+                    .singleElement()
                     .satisfies(reason -> assertThat(reason).hasMessageContaining("shutting down"));
         }
     }
@@ -203,19 +208,27 @@ class ShutdownWhileWorkRunsTest {
         container.close();
         long closedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closing);
 
-        assertThat(closedAfterMillis).as("the shutdown waited for the grace period").isGreaterThanOrEqualTo(GRACE - 50);
+        assertThat(closedAfterMillis)
+                .as("the shutdown waited for the grace period")
+                .isGreaterThanOrEqualTo(GRACE - 50);
         assertThat(SHARED.acquire("shutdown:stubborn", "observer", 60_000).isAcquired())
-                .as("the lock is not released while its work still runs").isFalse();
+                .as("the lock is not released while its work still runs")
+                .isFalse();
         synchronized (LOSSES) {
-            assertThat(LOSSES).as("the holder was told").singleElement()
+            assertThat(LOSSES)
+                    .as("the holder was told")
+                    .singleElement()
                     .satisfies(reason -> assertThat(reason).hasMessageContaining("shutting down"));
         }
         // Left to expire: free once its lease (renewed until the grace period ended) is over.
-        await().atMost(Duration.ofSeconds(10)).until(() -> SHARED.acquire("shutdown:stubborn", "observer", 60_000).isAcquired());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        SHARED.acquire("shutdown:stubborn", "observer", 60_000).isAcquired());
 
         finish.countDown();
         work.get(10, TimeUnit.SECONDS); // its late release is no error
-        assertThat(SHARED.release("shutdown:stubborn", "observer")).as("the late release did not touch the new holder's lock")
+        assertThat(SHARED.release("shutdown:stubborn", "observer"))
+                .as("the late release did not touch the new holder's lock")
                 .isTrue();
     }
 
@@ -248,6 +261,7 @@ class ShutdownWhileWorkRunsTest {
         assertThat(commit.get(10, TimeUnit.SECONDS)).as("the commit fails").isInstanceOf(RollbackException.class);
         closing.get(10, TimeUnit.SECONDS);
         assertThat(SHARED.acquire("shutdown:transactional", "observer", 1_000).isAcquired())
-                .as("released once the transaction completed").isTrue();
+                .as("released once the transaction completed")
+                .isTrue();
     }
 }

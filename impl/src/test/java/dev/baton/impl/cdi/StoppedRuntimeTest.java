@@ -50,9 +50,11 @@ class StoppedRuntimeTest {
             runtime.stop(); // what the container does at shutdown
 
             assertThatThrownBy(() -> runtime.locks("reports").acquire("monthly"))
-                    .isInstanceOf(LockException.class).hasMessageContaining("shut down");
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining("shut down");
             assertThat(REPORTS.acquire("monthly", "other-instance", 1_000).isAcquired())
-                    .as("no lock was left in the store").isTrue();
+                    .as("no lock was left in the store")
+                    .isTrue();
         }
     }
 }

@@ -89,8 +89,7 @@ class StoreResolutionTest {
     @Qualifier
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.METHOD, ElementType.FIELD, ElementType.PARAMETER, ElementType.TYPE})
-    public @interface Special {
-    }
+    public @interface Special {}
 
     public static class SpecialStore {
         @Produces
@@ -113,14 +112,12 @@ class StoreResolutionTest {
     @ApplicationScoped
     public static class DefaultManagerUser {
         @Synchronized("work")
-        public void work() {
-        }
+        public void work() {}
     }
 
     /** A deployment needs one bean class. */
     @ApplicationScoped
-    public static class Unrelated {
-    }
+    public static class Unrelated {}
 
     private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
     private final Handler capture = new Handler() {
@@ -130,12 +127,10 @@ class StoreResolutionTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     @BeforeEach
@@ -154,18 +149,23 @@ class StoreResolutionTest {
     @Test
     void aNamedManagerWithoutAStoreOfItsOwnUsesTheApplicationsStoreBean() {
         TestConfig.install("baton.managers=reports", "baton.reports.ttl=5m");
-        try (WeldContainer container = Deployments.weld(SharedStore.class, Reports.class).initialize()) {
+        try (WeldContainer container =
+                Deployments.weld(SharedStore.class, Reports.class).initialize()) {
             Locks locks = container.select(Locks.class).get();
             LockStore store = container.select(LockStore.class).get();
 
             try (Lock lock = locks.manager("reports").acquire("k")) {
                 assertThat(store.acquire("k", "another-instance", 1_000).isAcquired())
-                        .as("another owner on the application's store while manager 'reports' holds the key").isFalse();
+                        .as("another owner on the application's store while manager 'reports' holds the key")
+                        .isFalse();
             }
             assertThat(container.select(Reports.class).get().anotherOwnerGetsTheKey(store))
-                    .as("another owner while a @Synchronized(manager = \"reports\") method holds the key").isFalse();
+                    .as("another owner while a @Synchronized(manager = \"reports\") method holds the key")
+                    .isFalse();
             try (Lock lock = locks.acquire("d")) {
-                assertThat(store.acquire("d", "another-instance", 1_000).isAcquired()).as("the default manager's key").isFalse();
+                assertThat(store.acquire("d", "another-instance", 1_000).isAcquired())
+                        .as("the default manager's key")
+                        .isFalse();
             }
         }
     }
@@ -174,11 +174,19 @@ class StoreResolutionTest {
     void withNothingConfiguredAndNoStoreBeanTheMemoryStoreIsUsedWithOneWarningAtStartAndSharedByNamedManagers() {
         TestConfig.install("baton.managers=reports");
         try (WeldContainer container = Deployments.weld(Unrelated.class).initialize()) {
-            assertThat(warnings()).as("warnings at start, before any lock").hasSize(1)
-                    .first().asString().contains("BATON-020").contains("local to this JVM").contains("baton.store=memory");
+            assertThat(warnings())
+                    .as("warnings at start, before any lock")
+                    .hasSize(1)
+                    .first()
+                    .asString()
+                    .contains("BATON-020")
+                    .contains("local to this JVM")
+                    .contains("baton.store=memory");
             Locks locks = container.select(Locks.class).get();
             try (Lock lock = locks.acquire("k")) {
-                assertThat(locks.manager("reports").tryAcquire("k")).as("the same key through the named manager").isEmpty();
+                assertThat(locks.manager("reports").tryAcquire("k"))
+                        .as("the same key through the named manager")
+                        .isEmpty();
             }
             assertThat(warnings()).hasSize(1);
         }
@@ -190,7 +198,9 @@ class StoreResolutionTest {
         try (WeldContainer container = Deployments.weld(Unrelated.class).initialize()) {
             Locks locks = container.select(Locks.class).get();
             try (Lock lock = locks.manager("reports").acquire("k")) {
-                assertThat(locks.tryAcquire("k")).as("the same key through the default manager").isEmpty();
+                assertThat(locks.tryAcquire("k"))
+                        .as("the same key through the default manager")
+                        .isEmpty();
             }
             assertThat(warnings()).isEmpty();
         }
@@ -204,7 +214,8 @@ class StoreResolutionTest {
             LockStore store = container.select(LockStore.class).get();
             try (Lock lock = locks.manager("reports").acquire("k")) {
                 assertThat(store.acquire("k", "another-instance", 1_000).isAcquired())
-                        .as("the application's bean is not the store of a manager with baton.reports.store").isTrue();
+                        .as("the application's bean is not the store of a manager with baton.reports.store")
+                        .isTrue();
             }
         }
     }
@@ -214,20 +225,36 @@ class StoreResolutionTest {
     @Test
     void theDefaultManagerTakesTheUnnamedBeanAndANamedManagerTheBeanNamedAfterIt() {
         TestConfig.install("baton.managers=reports");
-        try (WeldContainer container = Deployments.weld(SharedStore.class, ReportsStore.class).initialize()) {
+        try (WeldContainer container =
+                Deployments.weld(SharedStore.class, ReportsStore.class).initialize()) {
             Locks locks = container.select(Locks.class).get();
-            LockStore shared = container.select(LockStore.class, jakarta.enterprise.inject.Default.Literal.INSTANCE).stream()
-                    .filter(store -> store != container.select(LockStore.class, NamedLiteral.of("reports")).get())
-                    .findFirst().orElseThrow();
-            LockStore reports = container.select(LockStore.class, NamedLiteral.of("reports")).get();
+            LockStore shared =
+                    container.select(LockStore.class, jakarta.enterprise.inject.Default.Literal.INSTANCE).stream()
+                            .filter(store -> store
+                                    != container
+                                            .select(LockStore.class, NamedLiteral.of("reports"))
+                                            .get())
+                            .findFirst()
+                            .orElseThrow();
+            LockStore reports = container
+                    .select(LockStore.class, NamedLiteral.of("reports"))
+                    .get();
 
             try (Lock lock = locks.acquire("d")) {
-                assertThat(shared.acquire("d", "another-instance", 1_000).isAcquired()).as("the default manager's store").isFalse();
-                assertThat(reports.acquire("d", "another-instance", 1_000).isAcquired()).as("not the reports store").isTrue();
+                assertThat(shared.acquire("d", "another-instance", 1_000).isAcquired())
+                        .as("the default manager's store")
+                        .isFalse();
+                assertThat(reports.acquire("d", "another-instance", 1_000).isAcquired())
+                        .as("not the reports store")
+                        .isTrue();
             }
             try (Lock lock = locks.manager("reports").acquire("r")) {
-                assertThat(reports.acquire("r", "another-instance", 1_000).isAcquired()).as("the reports store").isFalse();
-                assertThat(shared.acquire("r", "another-instance", 1_000).isAcquired()).as("not the default store").isTrue();
+                assertThat(reports.acquire("r", "another-instance", 1_000).isAcquired())
+                        .as("the reports store")
+                        .isFalse();
+                assertThat(shared.acquire("r", "another-instance", 1_000).isAcquired())
+                        .as("not the default store")
+                        .isTrue();
             }
         }
     }
@@ -235,20 +262,30 @@ class StoreResolutionTest {
     @Test
     void twoBeansNamedAfterTwoManagersServeThemAndTheDefaultManagerHasNoStore() {
         TestConfig.install("baton.managers=reports,audit");
-        try (WeldContainer container = Deployments.weld(ReportsStore.class, AuditStore.class).initialize()) {
+        try (WeldContainer container =
+                Deployments.weld(ReportsStore.class, AuditStore.class).initialize()) {
             Locks locks = container.select(Locks.class).get();
             assertThat(locks.name()).isEmpty();
-            LockStore reports = container.select(LockStore.class, NamedLiteral.of("reports")).get();
-            LockStore audit = container.select(LockStore.class, NamedLiteral.of("audit")).get();
+            LockStore reports = container
+                    .select(LockStore.class, NamedLiteral.of("reports"))
+                    .get();
+            LockStore audit =
+                    container.select(LockStore.class, NamedLiteral.of("audit")).get();
 
             try (Lock lock = locks.manager("reports").acquire("k")) {
-                assertThat(reports.acquire("k", "another-instance", 1_000).isAcquired()).as("the reports store").isFalse();
+                assertThat(reports.acquire("k", "another-instance", 1_000).isAcquired())
+                        .as("the reports store")
+                        .isFalse();
             }
             try (Lock lock = locks.manager("audit").acquire("k")) {
-                assertThat(audit.acquire("k", "another-instance", 1_000).isAcquired()).as("the audit store").isFalse();
+                assertThat(audit.acquire("k", "another-instance", 1_000).isAcquired())
+                        .as("the audit store")
+                        .isFalse();
             }
-            assertThatThrownBy(() -> locks.acquire("k")).isInstanceOf(LockConfigurationException.class)
-                    .hasStackTraceContaining("default").hasStackTraceContaining("baton.store")
+            assertThatThrownBy(() -> locks.acquire("k"))
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasStackTraceContaining("default")
+                    .hasStackTraceContaining("baton.store")
                     .hasStackTraceContaining("@Named(\"reports\")");
         }
     }
@@ -257,14 +294,17 @@ class StoreResolutionTest {
     void twoUnnamedStoreBeansFailTheDeployment() {
         assertDeploymentFails(new String[0], SharedStore.class, SecondSharedStore.class)
                 .hasStackTraceContaining("default lock manager has 2 LockStore beans")
-                .hasStackTraceContaining(SharedStore.class.getName()).hasStackTraceContaining(SecondSharedStore.class.getName());
+                .hasStackTraceContaining(SharedStore.class.getName())
+                .hasStackTraceContaining(SecondSharedStore.class.getName());
     }
 
     /** The container itself refuses two beans of one name (an ambiguous EL name); Baton checks it too. */
     @Test
     void twoStoreBeansNamedAfterOneManagerFailTheDeployment() {
-        assertDeploymentFails(new String[] {"baton.managers=reports", "baton.store=memory"}, ReportsStore.class,
-                ReportsStoreAgain.class)
+        assertDeploymentFails(
+                        new String[] {"baton.managers=reports", "baton.store=memory"},
+                        ReportsStore.class,
+                        ReportsStoreAgain.class)
                 .hasStackTraceContaining("reports");
     }
 
@@ -272,14 +312,16 @@ class StoreResolutionTest {
     void aNamedManagerWithNowhereToFindAStoreFailsTheDeployment() {
         assertDeploymentFails(new String[] {"baton.managers=reports,audit"}, AuditStore.class)
                 .hasStackTraceContaining("Lock manager 'reports' has no store")
-                .hasStackTraceContaining("baton.reports.store").hasStackTraceContaining("@Named(\"reports\")")
+                .hasStackTraceContaining("baton.reports.store")
+                .hasStackTraceContaining("@Named(\"reports\")")
                 .hasStackTraceContaining("baton.store");
     }
 
     @Test
     void aStoreBeanOnlyUnderAnotherQualifierFailsTheDeployment() {
         assertDeploymentFails(new String[0], SpecialStore.class)
-                .hasStackTraceContaining("default lock manager has no store").hasStackTraceContaining("@Special");
+                .hasStackTraceContaining("default lock manager has no store")
+                .hasStackTraceContaining("@Special");
     }
 
     @Test
@@ -291,24 +333,31 @@ class StoreResolutionTest {
 
     @Test
     void storeSettingsOfANamedManagerThatSharesTheDefaultStoreFailTheDeployment() {
-        assertDeploymentFails(new String[] {"baton.store=memory", "baton.managers=reports", "baton.reports.memory.size=3"}, Unrelated.class)
-                .hasStackTraceContaining("baton.reports.memory.size").hasStackTraceContaining("baton.reports.store=memory");
+        assertDeploymentFails(
+                        new String[] {"baton.store=memory", "baton.managers=reports", "baton.reports.memory.size=3"},
+                        Unrelated.class)
+                .hasStackTraceContaining("baton.reports.memory.size")
+                .hasStackTraceContaining("baton.reports.store=memory");
     }
 
     private List<String> warnings() {
-        return logged.stream().filter(r -> r.getLevel() == Level.WARNING)
-                .map(r -> r.getParameters() == null ? r.getMessage() : java.text.MessageFormat.format(r.getMessage(), r.getParameters()))
+        return logged.stream()
+                .filter(r -> r.getLevel() == Level.WARNING)
+                .map(r -> r.getParameters() == null
+                        ? r.getMessage()
+                        : java.text.MessageFormat.format(r.getMessage(), r.getParameters()))
                 .toList();
     }
 
     /** The deployment itself fails (not a later lookup) with a {@link DeploymentException}. */
-    private static org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> assertDeploymentFails(String[] config,
-            Class<?>... beans) {
+    private static org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> assertDeploymentFails(
+            String[] config, Class<?>... beans) {
         TestConfig.install(config);
         return assertThatThrownBy(() -> {
-            try (WeldContainer container = Deployments.weld(beans).initialize()) {
-                // started: nothing failed
-            }
-        }).isInstanceOf(DeploymentException.class);
+                    try (WeldContainer container = Deployments.weld(beans).initialize()) {
+                        // started: nothing failed
+                    }
+                })
+                .isInstanceOf(DeploymentException.class);
     }
 }

@@ -30,15 +30,17 @@ import org.jboss.weld.junit5.auto.AddBeanClasses;
 import org.junit.jupiter.api.Test;
 
 @BatonTest
-@AddBeanClasses({SynchronizedInterceptorTest.Orders.class, SynchronizedInterceptorTest.Inventory.class,
-    SynchronizedInterceptorTest.TenantKeys.class, SynchronizedInterceptorTest.Observer.class})
+@AddBeanClasses({
+    SynchronizedInterceptorTest.Orders.class,
+    SynchronizedInterceptorTest.Inventory.class,
+    SynchronizedInterceptorTest.TenantKeys.class,
+    SynchronizedInterceptorTest.Observer.class
+})
 class SynchronizedInterceptorTest {
 
-    public record Customer(String id) {
-    }
+    public record Customer(String id) {}
 
-    public record Order(long id, Customer customer) {
-    }
+    public record Order(long id, Customer customer) {}
 
     @ApplicationScoped
     public static class Orders {
@@ -73,12 +75,10 @@ class SynchronizedInterceptorTest {
         }
 
         @Synchronized(value = "reindex", await = false)
-        public void reindex() {
-        }
+        public void reindex() {}
 
         @Synchronized(value = "slow", timeout = "200ms")
-        public void slow() {
-        }
+        public void slow() {}
 
         @Synchronized(resolver = TenantKeys.class)
         public String resolved(String tenant) {
@@ -222,7 +222,8 @@ class SynchronizedInterceptorTest {
     @Test
     void aNullKeyValueFailsTheCallWithoutTakingALock() {
         assertThatThrownBy(() -> orders.byPath(new Order(1, null)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("{order.customer.id} is null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("{order.customer.id} is null");
     }
 
     @Test
@@ -234,9 +235,12 @@ class SynchronizedInterceptorTest {
 
     @Test
     void notAwaitingFailsAtOnceWhileAnotherHolds() throws Exception {
-        Lock held = CompletableFuture.supplyAsync(() -> locks.acquire("reindex")).get(5, TimeUnit.SECONDS);
+        Lock held =
+                CompletableFuture.supplyAsync(() -> locks.acquire("reindex")).get(5, TimeUnit.SECONDS);
         try {
-            assertThatThrownBy(orders::reindex).isInstanceOf(LockTimeoutException.class).hasMessageContaining("not waiting");
+            assertThatThrownBy(orders::reindex)
+                    .isInstanceOf(LockTimeoutException.class)
+                    .hasMessageContaining("not waiting");
         } finally {
             held.release();
         }
@@ -248,7 +252,9 @@ class SynchronizedInterceptorTest {
         Lock held = CompletableFuture.supplyAsync(() -> locks.acquire("slow")).get(5, TimeUnit.SECONDS);
         try {
             long start = System.nanoTime();
-            assertThatThrownBy(orders::slow).isInstanceOf(LockTimeoutException.class).hasMessageContaining("200 ms");
+            assertThatThrownBy(orders::slow)
+                    .isInstanceOf(LockTimeoutException.class)
+                    .hasMessageContaining("200 ms");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
         } finally {
             held.release();
@@ -270,7 +276,9 @@ class SynchronizedInterceptorTest {
 
     @Test
     void theLockIsReleasedWhenTheMethodThrows() {
-        assertThatThrownBy(orders::failing).isInstanceOf(IllegalStateException.class).hasMessage("boom");
+        assertThatThrownBy(orders::failing)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("boom");
         try (Lock lock = locks.tryAcquire("failing").orElseThrow()) {
             assertThat(lock.isHeld()).isTrue();
         }
@@ -278,15 +286,18 @@ class SynchronizedInterceptorTest {
 
     @Test
     void reenteringTheSameKeyFailsFast() {
-        assertThatThrownBy(() -> orders.reenter(3)).isInstanceOf(LockAlreadyHeldException.class)
-                .hasMessageContaining("'nested:3'").hasMessageContaining("not reentrant");
+        assertThatThrownBy(() -> orders.reenter(3))
+                .isInstanceOf(LockAlreadyHeldException.class)
+                .hasMessageContaining("'nested:3'")
+                .hasMessageContaining("not reentrant");
         locks.tryAcquire("nested:3").orElseThrow().close();
     }
 
     @Test
     void eventsAreFiredSynchronouslyAndAsynchronously() {
         orders.pay(99);
-        assertThat(observer.sync()).anyMatch(e -> e.startsWith("acquired order:99 "))
+        assertThat(observer.sync())
+                .anyMatch(e -> e.startsWith("acquired order:99 "))
                 .anyMatch(e -> e.startsWith("released order:99 "));
         await().atMost(Duration.ofSeconds(5)).until(() -> observer.async().contains("acquired order:99"));
     }

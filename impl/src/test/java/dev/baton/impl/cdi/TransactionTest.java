@@ -62,13 +62,13 @@ class TransactionTest {
         }
 
         @Synchronized("counter")
-        public void incrementAgain() {
-        }
+        public void incrementAgain() {}
 
         /** Its stage is complete when it returns, long before the transaction commits. */
         @Synchronized("async-counter")
         public java.util.concurrent.CompletionStage<Long> incrementAsync() {
-            return CompletableFuture.completedFuture(locks.current().orElseThrow().fencingToken());
+            return CompletableFuture.completedFuture(
+                    locks.current().orElseThrow().fencingToken());
         }
     }
 
@@ -110,7 +110,9 @@ class TransactionTest {
     void theLockIsReleasedAfterCommitNotWhenTheMethodReturns() throws Exception {
         tm.begin();
         counter.increment();
-        assertThat(tryElsewhere("counter")).as("still held until the transaction completes").isEmpty();
+        assertThat(tryElsewhere("counter"))
+                .as("still held until the transaction completes")
+                .isEmpty();
         tm.commit();
         Optional<Lock> after = tryElsewhere("counter");
         assertThat(after).isPresent();
@@ -131,7 +133,9 @@ class TransactionTest {
     void aCompletionStageMethodInATransactionKeepsItsLockUntilTheTransactionCompletes() throws Exception {
         tm.begin();
         assertThat(counter.incrementAsync().toCompletableFuture().join()).isPositive();
-        assertThat(tryElsewhere("async-counter")).as("still held until the transaction completes").isEmpty();
+        assertThat(tryElsewhere("async-counter"))
+                .as("still held until the transaction completes")
+                .isEmpty();
         tm.commit();
         Optional<Lock> after = tryElsewhere("async-counter");
         assertThat(after).isPresent();

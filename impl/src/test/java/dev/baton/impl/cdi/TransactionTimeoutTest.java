@@ -36,7 +36,9 @@ class TransactionTimeoutTest {
         /** Runs until its transaction has been rolled back elsewhere, then says whether another caller could lock it. */
         @Synchronized("report")
         public Optional<Lock> outliveTheTransaction(CountDownLatch rolledBack) throws Exception {
-            assertThat(rolledBack.await(60, TimeUnit.SECONDS)).as("the reaper rolled the transaction back").isTrue();
+            assertThat(rolledBack.await(60, TimeUnit.SECONDS))
+                    .as("the reaper rolled the transaction back")
+                    .isTrue();
             return tryElsewhere(locks, "report");
         }
     }
@@ -65,8 +67,7 @@ class TransactionTimeoutTest {
         // A non-interposed synchronization: its afterCompletion runs after every interposed one (Baton's).
         tm.getTransaction().registerSynchronization(new Synchronization() {
             @Override
-            public void beforeCompletion() {
-            }
+            public void beforeCompletion() {}
 
             @Override
             public void afterCompletion(int status) {
@@ -75,10 +76,14 @@ class TransactionTimeoutTest {
         });
         Optional<Lock> duringTheMethod = report.outliveTheTransaction(rolledBack);
         duringTheMethod.ifPresent(Lock::close);
-        assertThat(duringTheMethod).as("another caller got the lock while the method still ran").isEmpty();
+        assertThat(duringTheMethod)
+                .as("another caller got the lock while the method still ran")
+                .isEmpty();
 
         Optional<Lock> after = tryElsewhere(locks, "report");
-        assertThat(after).as("released once both the method and the transaction are over").isPresent();
+        assertThat(after)
+                .as("released once both the method and the transaction are over")
+                .isPresent();
         after.get().close();
     }
 

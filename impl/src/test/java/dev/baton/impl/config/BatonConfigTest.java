@@ -20,7 +20,9 @@ class BatonConfigTest {
         for (String p : properties) {
             map.put(p.substring(0, p.indexOf('=')), p.substring(p.indexOf('=') + 1));
         }
-        return new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(map, "test", 500)).build();
+        return new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(map, "test", 500))
+                .build();
     }
 
     @Test
@@ -40,19 +42,30 @@ class BatonConfigTest {
     @Test
     void theShutdownGraceIsFiveSecondsByDefaultMayBeZeroAndIsValidated() {
         assertThat(BatonConfig.read(config()).shutdownGraceMillis()).isEqualTo(5_000);
-        assertThat(BatonConfig.read(config("baton.shutdown-grace=2s")).shutdownGraceMillis()).isEqualTo(2_000);
-        assertThat(BatonConfig.read(config("baton.shutdown-grace=PT1M")).shutdownGraceMillis()).isEqualTo(60_000);
-        assertThat(BatonConfig.read(config("baton.shutdown-grace=0")).shutdownGraceMillis()).isZero();
-        assertThat(BatonConfig.read(config("baton.shutdown-grace=0s")).shutdownGraceMillis()).isZero();
-        assertThat(BatonConfig.read(config("baton.shutdown-grace=PT0S")).shutdownGraceMillis()).isZero();
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=2s")).shutdownGraceMillis())
+                .isEqualTo(2_000);
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=PT1M")).shutdownGraceMillis())
+                .isEqualTo(60_000);
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=0")).shutdownGraceMillis())
+                .isZero();
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=0s")).shutdownGraceMillis())
+                .isZero();
+        assertThat(BatonConfig.read(config("baton.shutdown-grace=PT0S")).shutdownGraceMillis())
+                .isZero();
         assertThatThrownBy(() -> BatonConfig.read(config("baton.shutdown-grace=-1s")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.shutdown-grace").hasMessageContaining("'-1s'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.shutdown-grace")
+                .hasMessageContaining("'-1s'");
         assertThatThrownBy(() -> BatonConfig.read(config("baton.shutdown-grace=soon")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.shutdown-grace").hasMessageContaining("'soon'");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.shutdown-grace")
+                .hasMessageContaining("'soon'");
         assertThatThrownBy(() -> BatonConfig.read(config("baton.shutdown-grace=11m")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("baton.shutdown-grace: '11m' is too long");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.shutdown-grace: '11m' is too long");
         assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=shutdown-grace")))
-                .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'shutdown-grace' is reserved");
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'shutdown-grace' is reserved");
     }
 
     @Test
@@ -60,17 +73,24 @@ class BatonConfigTest {
         assertThat(BatonConfig.read(config()).metricsApi()).isEqualTo(BatonConfig.MetricsApi.AUTO);
         assertThat(BatonConfig.read(config("baton.metrics.api=opentelemetry")).metricsApi())
                 .isEqualTo(BatonConfig.MetricsApi.OPENTELEMETRY);
-        assertThat(BatonConfig.read(config("baton.metrics.api= MicroProfile-Metrics ")).metricsApi())
+        assertThat(BatonConfig.read(config("baton.metrics.api= MicroProfile-Metrics "))
+                        .metricsApi())
                 .isEqualTo(BatonConfig.MetricsApi.MICROPROFILE_METRICS);
         assertThatThrownBy(() -> BatonConfig.read(config("baton.metrics.api=prometheus")))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.metrics.api: 'prometheus' is not auto, opentelemetry or microprofile-metrics");
+                .hasMessageContaining(
+                        "baton.metrics.api: 'prometheus' is not auto, opentelemetry or microprofile-metrics");
     }
 
     @Test
     void namedManagersInheritWhatTheyDoNotSet() {
-        BatonConfig config = BatonConfig.read(config("baton.ttl=1m", "baton.prefix=app:", "baton.managers=reports, audit",
-                "baton.reports.ttl=5m", "baton.reports.store=memory", "baton.audit.timeout=PT2S"));
+        BatonConfig config = BatonConfig.read(config(
+                "baton.ttl=1m",
+                "baton.prefix=app:",
+                "baton.managers=reports, audit",
+                "baton.reports.ttl=5m",
+                "baton.reports.store=memory",
+                "baton.audit.timeout=PT2S"));
         assertThat(config.managers()).containsOnlyKeys("", "reports", "audit");
         ManagerSettings reports = config.manager("reports").orElseThrow();
         assertThat(reports.ttlMillis()).isEqualTo(300_000);
@@ -84,11 +104,18 @@ class BatonConfigTest {
 
     @Test
     void everyWrongValueIsReportedWithItsKeyAndValue() {
-        assertThatThrownBy(() -> BatonConfig.read(config("baton.ttl=-5s", "baton.timeout=soon", "baton.store=no such",
-                "baton.interrupt-on-loss=maybe", "baton.interceptor.priority=high", "baton.managers=ttl,ok,bad name")))
+        assertThatThrownBy(() -> BatonConfig.read(config(
+                        "baton.ttl=-5s",
+                        "baton.timeout=soon",
+                        "baton.store=no such",
+                        "baton.interrupt-on-loss=maybe",
+                        "baton.interceptor.priority=high",
+                        "baton.managers=ttl,ok,bad name")))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.ttl").hasMessageContaining("'-5s'")
-                .hasMessageContaining("baton.timeout").hasMessageContaining("'soon'")
+                .hasMessageContaining("baton.ttl")
+                .hasMessageContaining("'-5s'")
+                .hasMessageContaining("baton.timeout")
+                .hasMessageContaining("'soon'")
                 .hasMessageContaining("baton.store: 'no such'")
                 .hasMessageContaining("baton.interrupt-on-loss: 'maybe'")
                 .hasMessageContaining("baton.interceptor.priority: 'high'")
@@ -99,8 +126,11 @@ class BatonConfigTest {
     @Test
     void theRenewIntervalMustBeShorterThanTheTtl() {
         assertThatThrownBy(() -> BatonConfig.read(config("baton.ttl=10s", "baton.renew-interval=10s")))
-                .hasMessageContaining("baton.renew-interval").hasMessageContaining("shorter than the ttl");
-        ManagerSettings ok = BatonConfig.read(config("baton.ttl=10s", "baton.renew-interval=2s")).manager("").orElseThrow();
+                .hasMessageContaining("baton.renew-interval")
+                .hasMessageContaining("shorter than the ttl");
+        ManagerSettings ok = BatonConfig.read(config("baton.ttl=10s", "baton.renew-interval=2s"))
+                .manager("")
+                .orElseThrow();
         assertThat(ok.renewIntervalMillis(10_000)).isEqualTo(2_000);
         // A lock with a shorter lease than the interval is renewed at a third of its own lease.
         assertThat(ok.renewIntervalMillis(900)).isEqualTo(300);
@@ -109,14 +139,16 @@ class BatonConfigTest {
     @Test
     void aNamedManagerWithAShorterTtlDeploysWithTheDefaultManagersRenewInterval() {
         // Valid for the default manager; the named one never set a renew interval of its own.
-        BatonConfig config = BatonConfig.read(config("baton.renew-interval=20s", "baton.managers=fast", "baton.fast.ttl=6s"));
+        BatonConfig config =
+                BatonConfig.read(config("baton.renew-interval=20s", "baton.managers=fast", "baton.fast.ttl=6s"));
         ManagerSettings fast = config.manager("fast").orElseThrow();
         assertThat(fast.ttlMillis()).isEqualTo(6_000);
         assertThat(fast.renewIntervalMillis(6_000)).isEqualTo(2_000);
         assertThat(config.manager("").orElseThrow().renewIntervalMillis(30_000)).isEqualTo(20_000);
         // One it sets itself is still checked.
-        assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=fast", "baton.fast.ttl=6s",
-                "baton.fast.renew-interval=6s"))).hasMessageContaining("baton.fast.renew-interval");
+        assertThatThrownBy(() -> BatonConfig.read(
+                        config("baton.managers=fast", "baton.fast.ttl=6s", "baton.fast.renew-interval=6s")))
+                .hasMessageContaining("baton.fast.renew-interval");
     }
 
     @Test
@@ -130,17 +162,23 @@ class BatonConfigTest {
         // Every key would be refused at call time; the deployment fails instead, naming the key.
         assertThatThrownBy(() -> BatonConfig.read(config("baton.prefix=app\uD800:")))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.prefix").hasMessageContaining("surrogate");
+                .hasMessageContaining("baton.prefix")
+                .hasMessageContaining("surrogate");
         assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=eu", "baton.eu.prefix=eu\uDC00")))
                 .hasMessageContaining("baton.eu.prefix");
-        assertThat(BatonConfig.read(config("baton.prefix=\u00e9t\u00e9\uD83D\uDE00:")).manager("").orElseThrow().prefix())
+        assertThat(BatonConfig.read(config("baton.prefix=\u00e9t\u00e9\uD83D\uDE00:"))
+                        .manager("")
+                        .orElseThrow()
+                        .prefix())
                 .isEqualTo("\u00e9t\u00e9\uD83D\uDE00:");
     }
 
     @Test
     void theInterceptorPriorityIsConfigurable() {
-        assertThat(BatonConfig.read(config("baton.interceptor.priority=2500")).interceptorPriority()).isEqualTo(2500);
-        assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=2500"))).isEqualTo(2500);
+        assertThat(BatonConfig.read(config("baton.interceptor.priority=2500")).interceptorPriority())
+                .isEqualTo(2500);
+        assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=2500")))
+                .isEqualTo(2500);
     }
 
     @Test
@@ -150,9 +188,14 @@ class BatonConfigTest {
 
     @Test
     void aNamedManagerSetsItsOwnPollPolicyAndInheritsWhatItDoesNotSet() {
-        BatonConfig config = BatonConfig.read(config("baton.poll-max-interval=200ms", "baton.poll-jitter=0.2",
-                "baton.managers=fast, quiet", "baton.fast.poll-min-interval=1ms", "baton.fast.poll-max-interval=20ms",
-                "baton.quiet.poll-min-interval=PT0.1S", "baton.quiet.poll-jitter=1"));
+        BatonConfig config = BatonConfig.read(config(
+                "baton.poll-max-interval=200ms",
+                "baton.poll-jitter=0.2",
+                "baton.managers=fast, quiet",
+                "baton.fast.poll-min-interval=1ms",
+                "baton.fast.poll-max-interval=20ms",
+                "baton.quiet.poll-min-interval=PT0.1S",
+                "baton.quiet.poll-jitter=1"));
         assertThat(config.manager("").orElseThrow().poll()).isEqualTo(new PollPolicy(5, 200, 0.2));
         assertThat(config.manager("fast").orElseThrow().poll()).isEqualTo(new PollPolicy(1, 20, 0.2));
         assertThat(config.manager("quiet").orElseThrow().poll()).isEqualTo(new PollPolicy(100, 200, 1));
@@ -162,23 +205,30 @@ class BatonConfigTest {
     void everyBadPollValueIsReportedWithItsKeyAndValue() {
         assertRejected(new String[] {"baton.poll-min-interval=0"}, "baton.poll-min-interval", "'0'", "at least 1 ms");
         assertRejected(new String[] {"baton.poll-max-interval=-10ms"}, "baton.poll-max-interval", "'-10ms'");
-        assertRejected(new String[] {"baton.poll-max-interval=soon"}, "baton.poll-max-interval", "'soon'", "not a duration");
-        assertRejected(new String[] {"baton.managers=fast", "baton.fast.poll-jitter=1.5"}, "baton.fast.poll-jitter", "'1.5'",
+        assertRejected(
+                new String[] {"baton.poll-max-interval=soon"}, "baton.poll-max-interval", "'soon'", "not a duration");
+        assertRejected(
+                new String[] {"baton.managers=fast", "baton.fast.poll-jitter=1.5"},
+                "baton.fast.poll-jitter",
+                "'1.5'",
                 "from 0 to 1");
         assertRejected(new String[] {"baton.poll-jitter=-0.1"}, "baton.poll-jitter", "'-0.1'");
         assertRejected(new String[] {"baton.poll-jitter=NaN"}, "baton.poll-jitter", "'NaN'", "not a decimal fraction");
-        assertRejected(new String[] {"baton.poll-min-interval=2s", "baton.poll-max-interval=1s"},
+        assertRejected(
+                new String[] {"baton.poll-min-interval=2s", "baton.poll-max-interval=1s"},
                 "the maximum poll interval 1000 ms (baton.poll-max-interval) is shorter than the minimum 2000 ms"
                         + " (baton.poll-min-interval)");
         // A maximum below the inherited minimum says which key to set as well.
-        assertRejected(new String[] {"baton.managers=fast", "baton.fast.poll-max-interval=2ms"},
+        assertRejected(
+                new String[] {"baton.managers=fast", "baton.fast.poll-max-interval=2ms"},
                 "the maximum poll interval 2 ms (baton.fast.poll-max-interval) is shorter than the minimum 5 ms"
                         + " (inherited; set baton.fast.poll-min-interval too)");
         assertRejected(new String[] {"baton.managers=poll-jitter"}, "'poll-jitter' is reserved");
     }
 
     private static void assertRejected(String[] properties, String... fragments) {
-        assertThatThrownBy(() -> BatonConfig.read(config(properties))).as(String.join(", ", properties))
+        assertThatThrownBy(() -> BatonConfig.read(config(properties)))
+                .as(String.join(", ", properties))
                 .isInstanceOf(LockConfigurationException.class)
                 .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
     }
@@ -190,8 +240,10 @@ class BatonConfigTest {
         assertThat(PollPolicy.parseJitter("1.0", "k")).isEqualTo(1.0);
         assertThat(PollPolicy.parseJitter(".25", "k")).isEqualTo(0.25);
         for (String bad : new String[] {"", "1.01", "2", "-0", "1e-1", "0x1p-1", "Infinity", "25%", "0,5"}) {
-            assertThatThrownBy(() -> PollPolicy.parseJitter(bad, "k")).as(bad)
-                    .isInstanceOf(LockConfigurationException.class).hasMessageContaining("'" + bad + "' for k");
+            assertThatThrownBy(() -> PollPolicy.parseJitter(bad, "k"))
+                    .as(bad)
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("'" + bad + "' for k");
         }
     }
 }

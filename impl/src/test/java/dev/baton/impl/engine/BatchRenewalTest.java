@@ -54,18 +54,25 @@ class BatchRenewalTest {
 
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10 * TTL);
         while (System.nanoTime() < end) {
-            assertThat(locks).allSatisfy(lock -> assertThat(lock.isHeld()).as(lock.key()).isTrue());
-            assertThat(store.acquire("batch-" + (int) (Math.random() * LOCKS), "intruder", TTL).isAcquired())
-                    .as("nobody else can take them").isFalse();
+            assertThat(locks)
+                    .allSatisfy(lock -> assertThat(lock.isHeld()).as(lock.key()).isTrue());
+            assertThat(store.acquire("batch-" + (int) (Math.random() * LOCKS), "intruder", TTL)
+                            .isAcquired())
+                    .as("nobody else can take them")
+                    .isFalse();
             Thread.sleep(20);
         }
 
-        assertThat(store.singleRenewals.get()).as("renew() calls: every renewal went through renewAll").isZero();
+        assertThat(store.singleRenewals.get())
+                .as("renew() calls: every renewal went through renewAll")
+                .isZero();
         int leasesRenewed = store.leasesRenewed.get();
         int batchCalls = store.batchCalls.get();
         // ten ttls = thirty renewal intervals: thirty locks renewed about thirty times each
         assertThat(leasesRenewed).isGreaterThanOrEqualTo(LOCKS * 25);
-        assertThat(batchCalls).as("round trips for %d lease renewals", leasesRenewed).isLessThanOrEqualTo(leasesRenewed / 5);
+        assertThat(batchCalls)
+                .as("round trips for %d lease renewals", leasesRenewed)
+                .isLessThanOrEqualTo(leasesRenewed / 5);
         assertThat(store.largestBatch.get()).isGreaterThan(LOCKS / 3);
         assertThat(lost).isEmpty();
         locks.forEach(HeldLock::release);
@@ -102,7 +109,9 @@ class BatchRenewalTest {
         Thread.sleep(ttl * 2 / 5);
         store.down = false;
         Thread.sleep(ttl);
-        assertThat(store.failedBatches.get()).as("renewal batches refused while down").isPositive();
+        assertThat(store.failedBatches.get())
+                .as("renewal batches refused while down")
+                .isPositive();
         assertThat(lost).isEmpty();
         assertThat(locks).allSatisfy(lock -> assertThat(lock.isHeld()).isTrue());
 
@@ -111,8 +120,10 @@ class BatchRenewalTest {
         store.down = true;
         await().atMost(Duration.ofSeconds(5)).until(() -> lost.size() == 5);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - downAt)).isGreaterThanOrEqualTo(ttl / 3);
-        assertThat(locks).allSatisfy(lock -> assertThat(lock.whenLost().toCompletableFuture().get())
-                .hasMessageContaining("renewing failed until its lease was over"));
+        assertThat(locks)
+                .allSatisfy(
+                        lock -> assertThat(lock.whenLost().toCompletableFuture().get())
+                                .hasMessageContaining("renewing failed until its lease was over"));
         locks.forEach(HeldLock::release);
     }
 

@@ -44,31 +44,35 @@ class CloseWhileAcquiringTest {
             }
         };
         LockEngine engine = Engines.engine(store, scheduler, 30_000, 10_000);
-        CompletableFuture<HeldLock> acquiring = CompletableFuture.supplyAsync(() -> engine.acquire("closing", 30_000, 10_000, true));
+        CompletableFuture<HeldLock> acquiring =
+                CompletableFuture.supplyAsync(() -> engine.acquire("closing", 30_000, 10_000, true));
         assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
         engine.close();
         store.onAcquire = null;
         proceed.countDown();
 
-        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> acquiring.get(30, TimeUnit.SECONDS));
+        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(
+                ExecutionException.class, () -> acquiring.get(30, TimeUnit.SECONDS));
         assertThat(failure.getCause()).isInstanceOf(LockException.class).hasMessageContaining("shut down");
         assertThat(engine.heldCount()).isZero();
         assertThat(store.acquire("closing", "another-instance", 1_000).isAcquired())
-                .as("the key is free in the store once the engine is closed").isTrue();
+                .as("the key is free in the store once the engine is closed")
+                .isTrue();
     }
 
     @Test
     void aWaiterDoesNotTakeTheKeyAfterTheEngineClosed() throws Exception {
         LockEngine engine = Engines.engine(backend, scheduler, 30_000, 10_000);
         // Another instance holds the key for a short while; our waiter polls for it.
-        assertThat(backend.acquire("remote", "another-instance", 500).isAcquired()).isTrue();
-        CompletableFuture<HeldLock> waiting = CompletableFuture.supplyAsync(() -> engine.acquire("remote", 30_000, 30_000, true));
+        assertThat(backend.acquire("remote", "another-instance", 500).isAcquired())
+                .isTrue();
+        CompletableFuture<HeldLock> waiting =
+                CompletableFuture.supplyAsync(() -> engine.acquire("remote", 30_000, 30_000, true));
         await().during(Duration.ofMillis(50)).until(() -> !waiting.isDone());
         engine.close();
 
-        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> waiting.get(30, TimeUnit.SECONDS));
+        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(
+                ExecutionException.class, () -> waiting.get(30, TimeUnit.SECONDS));
         assertThat(failure.getCause()).isInstanceOf(LockException.class).hasMessageContaining("shut down");
         assertThat(engine.heldCount()).isZero();
         await().atMost(Duration.ofSeconds(10))

@@ -45,15 +45,18 @@ class CloseWhileSubscribingTest {
             return subscriptionsClosed::incrementAndGet;
         };
         LockEngine engine = Engines.engine(store, scheduler, 30_000, 10_000);
-        CompletableFuture<HeldLock> first = CompletableFuture.supplyAsync(() -> engine.acquire("first", 30_000, 10_000, true));
+        CompletableFuture<HeldLock> first =
+                CompletableFuture.supplyAsync(() -> engine.acquire("first", 30_000, 10_000, true));
         assertThat(subscribing.await(30, TimeUnit.SECONDS)).isTrue();
         engine.close();
         proceed.countDown();
 
-        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> first.get(30, TimeUnit.SECONDS));
+        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(
+                ExecutionException.class, () -> first.get(30, TimeUnit.SECONDS));
         assertThat(failure.getCause()).isInstanceOf(LockException.class).hasMessageContaining("shut down");
-        assertThat(subscriptionsClosed.get()).as("the subscription was closed, once").isEqualTo(1);
+        assertThat(subscriptionsClosed.get())
+                .as("the subscription was closed, once")
+                .isEqualTo(1);
         engine.close();
         assertThat(subscriptionsClosed.get()).isEqualTo(1);
         assertThatThrownBy(() -> engine.acquire("second", 30_000, 10_000, true)).isInstanceOf(LockException.class);

@@ -9,9 +9,9 @@ import dev.baton.LockStoreException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
 import dev.baton.spi.ForwardingLockStore;
+import dev.baton.spi.Lease;
 import java.time.Duration;
 import java.time.Instant;
-import dev.baton.spi.Lease;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -31,6 +31,7 @@ class ExtendTest {
     private final List<String> batched = new CopyOnWriteArrayList<>();
     /** The ttl of every renew call, in order. */
     private final List<Long> renewTtls = new CopyOnWriteArrayList<>();
+
     private volatile CountDownLatch holdRenewals;
     private final CountDownLatch renewalHeld = new CountDownLatch(1);
     private volatile boolean failRenewals;
@@ -96,13 +97,15 @@ class ExtendTest {
     void extendIsValidatedLikeAnyTtl() {
         HeldLock lock = engine.acquire("checked", 600, 1_000, true);
 
-        assertThatThrownBy(() -> lock.extend(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> lock.extend(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ttl must be positive");
         assertThatThrownBy(() -> lock.extend(Duration.ofDays(366))).hasMessageContaining("at most 365 days");
         assertThatThrownBy(() -> lock.extend(Duration.ofNanos(1_500_000))).hasMessageContaining("whole milliseconds");
         assertThatThrownBy(() -> lock.extend(null)).isInstanceOf(NullPointerException.class);
         lock.close();
-        assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(5))).isInstanceOf(LockLostException.class)
+        assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(5)))
+                .isInstanceOf(LockLostException.class)
                 .hasMessageContaining("released");
     }
 
@@ -111,10 +114,15 @@ class ExtendTest {
         HeldLock lock = engine.acquire("taken-away", 600, 1_000, true);
         assertThat(memory.release(lock.storeKey(), lock.owner())).isTrue(); // as a forced release would
 
-        assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(5))).isInstanceOf(LockLostException.class)
+        assertThatThrownBy(() -> lock.extend(Duration.ofSeconds(5)))
+                .isInstanceOf(LockLostException.class)
                 .hasMessageContaining("no longer holds it");
         assertThat(lock.isHeld()).isFalse();
-        assertThat(lock.whenLost().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join()).isNotNull();
+        assertThat(lock.whenLost()
+                        .toCompletableFuture()
+                        .orTimeout(5, TimeUnit.SECONDS)
+                        .join())
+                .isNotNull();
     }
 
     @Test
@@ -134,17 +142,23 @@ class ExtendTest {
     void aRenewalInFlightCannotCutTheExtendedLeaseBack() throws Exception {
         HeldLock lock = engine.acquire("raced", 600, 1_000, true);
         holdRenewals = new CountDownLatch(1);
-        assertThat(renewalHeld.await(5, TimeUnit.SECONDS)).as("a renewal with the old ttl is in flight").isTrue();
+        assertThat(renewalHeld.await(5, TimeUnit.SECONDS))
+                .as("a renewal with the old ttl is in flight")
+                .isTrue();
 
         Thread extender = new Thread(() -> lock.extend(Duration.ofSeconds(10)), "extender");
         extender.start();
         extender.join(100);
-        assertThat(extender.isAlive()).as("extend waits for the renewal in flight").isTrue();
+        assertThat(extender.isAlive())
+                .as("extend waits for the renewal in flight")
+                .isTrue();
         holdRenewals.countDown();
         extender.join(5_000);
 
         assertThat(extender.isAlive()).isFalse();
-        assertThat(remainingInStore("raced")).as("the old renewal landed first; the extension after it").isGreaterThan(9_000);
+        assertThat(remainingInStore("raced"))
+                .as("the old renewal landed first; the extension after it")
+                .isGreaterThan(9_000);
         assertThat(lock.isHeld()).isTrue();
         lock.close();
     }
@@ -157,7 +171,8 @@ class ExtendTest {
         extended.extend(Duration.ofSeconds(6));
         batched.clear();
         // "other" is renewed every 200 ms with 600 ms, and would take along a lock of that ttl due soon.
-        await().atMost(Duration.ofSeconds(5)).until(() -> batched.stream().filter(b -> b.equals("600 other")).count() >= 5);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> batched.stream().filter(b -> b.equals("600 other")).count() >= 5);
 
         assertThat(batched).doesNotContain("600 extended");
         assertThat(remainingInStore("extended")).isGreaterThan(4_000);

@@ -48,8 +48,12 @@ class HungStoreCallTest {
         LockLostException reason = lock.whenLost().toCompletableFuture().get(5, TimeUnit.SECONDS);
 
         long lostAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beforeAcquire);
-        assertThat(lostAfterMillis).as("reported at the lease's end, not before").isGreaterThanOrEqualTo(300);
-        assertThat(store.hungCalls.getCount()).as("the renewal call is still hanging").isZero();
+        assertThat(lostAfterMillis)
+                .as("reported at the lease's end, not before")
+                .isGreaterThanOrEqualTo(300);
+        assertThat(store.hungCalls.getCount())
+                .as("the renewal call is still hanging")
+                .isZero();
         assertThat(reason).hasMessageContaining("stuck").hasMessageContaining("store is slow or unreachable");
         assertThat(lock.isHeld()).isFalse();
         // the event follows the completion of whenLost(), on the same thread
@@ -71,7 +75,9 @@ class HungStoreCallTest {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3_000);
         while (System.nanoTime() < end) {
             assertThat(healthy.isHeld()).isTrue();
-            assertThat(store.acquire("healthy", "intruder", 300).isAcquired()).as("nobody else can take it").isFalse();
+            assertThat(store.acquire("healthy", "intruder", 300).isAcquired())
+                    .as("nobody else can take it")
+                    .isFalse();
             Thread.sleep(25);
         }
         assertThat(stuck).allSatisfy(lock -> assertThat(lock.isHeld()).isFalse());

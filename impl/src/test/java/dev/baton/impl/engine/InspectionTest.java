@@ -2,7 +2,6 @@ package dev.baton.impl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.LockInfo;
@@ -40,8 +39,14 @@ class InspectionTest {
     }
 
     private static EngineLocks locks(LockEngine engine, boolean forceRelease) {
-        return new EngineLocks(engine, name -> null, ReleaseDeferral.NONE,
-                new Inspection(engine, forceRelease, () -> "thread '" + Thread.currentThread().getName() + "'"));
+        return new EngineLocks(
+                engine,
+                name -> null,
+                ReleaseDeferral.NONE,
+                new Inspection(
+                        engine,
+                        forceRelease,
+                        () -> "thread '" + Thread.currentThread().getName() + "'"));
     }
 
     @Test
@@ -99,12 +104,20 @@ class InspectionTest {
             var next = admin.acquire("stuck");
 
             assertThat(next.fencingToken()).as("the next token").isGreaterThan(holder.fencingToken());
-            LockLostException reason = holder.whenLost().toCompletableFuture().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join();
+            LockLostException reason = holder.whenLost()
+                    .toCompletableFuture()
+                    .orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+                    .join();
             assertThat(reason).hasMessageContaining("no longer holds it");
             assertThat(holder.isHeld()).isFalse();
             assertThat(admin.forceRelease("free")).as("a free key").isFalse();
-            assertThat(log.messages).anySatisfy(m -> assertThat(m).contains("BATON-050", "'stuck'",
-                    "fencing token " + holder.fencingToken(), "thread '" + Thread.currentThread().getName() + "'"));
+            assertThat(log.messages)
+                    .anySatisfy(m -> assertThat(m)
+                            .contains(
+                                    "BATON-050",
+                                    "'stuck'",
+                                    "fencing token " + holder.fencingToken(),
+                                    "thread '" + Thread.currentThread().getName() + "'"));
             holder.close();
             next.close();
         } finally {
@@ -117,7 +130,8 @@ class InspectionTest {
         EngineLocks admin = locks(here, false);
         var lock = locks(there, false).acquire("kept");
 
-        assertThatThrownBy(() -> admin.forceRelease("kept")).isInstanceOf(LockConfigurationException.class)
+        assertThatThrownBy(() -> admin.forceRelease("kept"))
+                .isInstanceOf(LockConfigurationException.class)
                 .hasMessageContaining("set baton.admin.force-release=true");
         assertThat(lock.isHeld()).isTrue();
         lock.close();
@@ -141,9 +155,12 @@ class InspectionTest {
         LockEngine engine = Engines.engine(blind, scheduler, 300, 1_000);
         try {
             EngineLocks locks = locks(engine, true);
-            assertThatThrownBy(() -> locks.inspect("k")).isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessageContaining("blind").hasMessageContaining("INSPECT");
-            assertThatThrownBy(() -> locks.forceRelease("k")).isInstanceOf(UnsupportedOperationException.class)
+            assertThatThrownBy(() -> locks.inspect("k"))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("blind")
+                    .hasMessageContaining("INSPECT");
+            assertThatThrownBy(() -> locks.forceRelease("k"))
+                    .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("blind");
             assertThat(locks.held()).as("held() works with every store").isEmpty();
         } finally {
@@ -173,11 +190,9 @@ class InspectionTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

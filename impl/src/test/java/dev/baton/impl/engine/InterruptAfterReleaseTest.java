@@ -60,38 +60,44 @@ class InterruptAfterReleaseTest {
                 }
             }
         };
-        LockEngine engine = new LockEngine(new ManagerSettings("", Optional.empty(), 30_000, 1_000, "", 50, true), store,
-                scheduler, Engines.STORE_CALLS, slowObserver);
+        LockEngine engine = new LockEngine(
+                new ManagerSettings("", Optional.empty(), 30_000, 1_000, "", 50, true),
+                store,
+                scheduler,
+                Engines.STORE_CALLS,
+                slowObserver);
 
         ExecutorService pool = Executors.newSingleThreadExecutor();
         workers = pool;
-        CompletableFuture<String> worker = CompletableFuture.supplyAsync(() -> {
-            HeldLock lock = engine.acquire("job", 30_000, 1_000, true);
-            store.renewAnswersFalse = true;
-            try {
-                Thread.sleep(60_000); // the work
-                return "not interrupted";
-            } catch (InterruptedException e) {
-                if (observerDone.getCount() == 0) {
-                    return "interrupted only after the observer had run";
-                }
-            }
-            lock.close(); // the work is over
-            workerMovedOn.countDown();
-            try {
-                // The next job of this pool thread: the loss's report ends meanwhile.
-                if (!observerDone.await(60, TimeUnit.SECONDS)) {
-                    return "the observer did not end";
-                }
-                scheduler.submit(() -> { }).get(60, TimeUnit.SECONDS);
-                Thread.sleep(100);
-                return Thread.interrupted() ? "interrupted after it had released the lock" : "ok";
-            } catch (InterruptedException e) {
-                return "interrupted after it had released the lock";
-            } catch (Exception e) {
-                return e.toString();
-            }
-        }, pool);
+        CompletableFuture<String> worker = CompletableFuture.supplyAsync(
+                () -> {
+                    HeldLock lock = engine.acquire("job", 30_000, 1_000, true);
+                    store.renewAnswersFalse = true;
+                    try {
+                        Thread.sleep(60_000); // the work
+                        return "not interrupted";
+                    } catch (InterruptedException e) {
+                        if (observerDone.getCount() == 0) {
+                            return "interrupted only after the observer had run";
+                        }
+                    }
+                    lock.close(); // the work is over
+                    workerMovedOn.countDown();
+                    try {
+                        // The next job of this pool thread: the loss's report ends meanwhile.
+                        if (!observerDone.await(60, TimeUnit.SECONDS)) {
+                            return "the observer did not end";
+                        }
+                        scheduler.submit(() -> {}).get(60, TimeUnit.SECONDS);
+                        Thread.sleep(100);
+                        return Thread.interrupted() ? "interrupted after it had released the lock" : "ok";
+                    } catch (InterruptedException e) {
+                        return "interrupted after it had released the lock";
+                    } catch (Exception e) {
+                        return e.toString();
+                    }
+                },
+                pool);
 
         assertThat(worker.get(120, TimeUnit.SECONDS)).isEqualTo("ok");
         assertThat(reporting.getCount()).as("the observer was told").isZero();

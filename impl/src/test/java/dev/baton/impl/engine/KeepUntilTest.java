@@ -78,12 +78,17 @@ class KeepUntilTest {
         assertThat(engine.heldCount()).isZero();
         // Held in the store past its ttl (120 ms), by the one renewal to the hold, not by renewals.
         while (until - System.nanoTime() > TimeUnit.MILLISECONDS.toNanos(30)) {
-            assertThat(store.acquire("kept", "other-instance", 60_000).isAcquired()).as("during the hold").isFalse();
+            assertThat(store.acquire("kept", "other-instance", 60_000).isAcquired())
+                    .as("during the hold")
+                    .isFalse();
             Thread.sleep(20);
         }
-        await().atMost(Duration.ofMillis(500)).pollInterval(Duration.ofMillis(5))
+        await().atMost(Duration.ofMillis(500))
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> store.acquire("kept", "other-instance", 60_000).isAcquired());
-        assertThat(System.nanoTime() - until).as("free only when the hold has passed").isGreaterThanOrEqualTo(0);
+        assertThat(System.nanoTime() - until)
+                .as("free only when the hold has passed")
+                .isGreaterThanOrEqualTo(0);
     }
 
     @Test
@@ -91,7 +96,9 @@ class KeepUntilTest {
         GatedRenewals store = new GatedRenewals();
         LockEngine engine = Engines.engine(store, scheduler, 3_000, 1_000);
         HeldLock lock = engine.acquire("kept", 3_000, 0, false);
-        assertThat(store.firstRenewalSent.await(5, TimeUnit.SECONDS)).as("the periodic renewal is in flight").isTrue();
+        assertThat(store.firstRenewalSent.await(5, TimeUnit.SECONDS))
+                .as("the periodic renewal is in flight")
+                .isTrue();
 
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400);
         Thread keeper = new Thread(() -> lock.keepUntil(until));
@@ -101,9 +108,13 @@ class KeepUntilTest {
         store.letFirstRenewalThrough.countDown();
         keeper.join(5_000);
 
-        assertThat(store.renewTtls).as("the periodic renewal, then the hold").hasSize(2).startsWith(3_000L);
+        assertThat(store.renewTtls)
+                .as("the periodic renewal, then the hold")
+                .hasSize(2)
+                .startsWith(3_000L);
         assertThat(store.renewTtls.get(1)).isLessThanOrEqualTo(400);
-        await().atMost(Duration.ofMillis(600)).pollInterval(Duration.ofMillis(5))
+        await().atMost(Duration.ofMillis(600))
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> store.acquire("kept", "other-instance", 60_000).isAcquired());
         assertThat(System.nanoTime() - until).isGreaterThanOrEqualTo(0);
     }
@@ -129,7 +140,9 @@ class KeepUntilTest {
         Attempt mine = engine.tryOnce("mine", 10_000);
         assertThat(mine.acquired()).isTrue();
         Attempt again = engine.tryOnce("mine", 10_000);
-        assertThat(again.acquired()).as("held by this JVM: not acquired, no exception").isFalse();
+        assertThat(again.acquired())
+                .as("held by this JVM: not acquired, no exception")
+                .isFalse();
         assertThat(again.remainingLeaseMillis()).isPresent();
         mine.lock().close();
         assertThat(engine.tryOnce("mine", 10_000).acquired()).isTrue();

@@ -49,14 +49,17 @@ class LateNotificationTest {
             waiting.await();
             // Long enough for the waiter to subscribe and back off to its longest pause between polls.
             Thread.sleep(3_000);
-            assertThat(listeners).as("the engine subscribed once the store offered notifications").hasSize(1);
+            assertThat(listeners)
+                    .as("the engine subscribed once the store offered notifications")
+                    .hasSize(1);
 
             long released = System.nanoTime();
             first.close();
             listeners.forEach(listener -> listener.accept("job"));
             long acquired = waiter.get(30, TimeUnit.SECONDS);
             // Subscribed, the waiter in turn polls only every 125-250 ms: the notification must wake it before that.
-            assertThat(TimeUnit.NANOSECONDS.toMillis(acquired - released)).as("ms from the release to the waiter holding it")
+            assertThat(TimeUnit.NANOSECONDS.toMillis(acquired - released))
+                    .as("ms from the release to the waiter holding it")
                     .isLessThan(100);
         } finally {
             engine.close();

@@ -40,8 +40,12 @@ class LateStoreAnswerTest {
         HeldLock lock = engine.acquire("late", 1_000, 5_000, true);
 
         assertThat(lock.isHeld()).as("the lock handed out is live").isTrue();
-        assertThat(store.acquireCalls.get()).as("the late answer did not count; a second attempt took the key").isEqualTo(2);
-        assertThat(store.releases).as("the acquisition whose lease had ended was given back to the store").hasSize(1);
+        assertThat(store.acquireCalls.get())
+                .as("the late answer did not count; a second attempt took the key")
+                .isEqualTo(2);
+        assertThat(store.releases)
+                .as("the acquisition whose lease had ended was given back to the store")
+                .hasSize(1);
         Thread.sleep(2_000); // two leases: renewed, never lost
         assertThat(lock.isHeld()).as("held; lost: %s", lock.lossReason()).isTrue();
         assertThat(listener.keys()).isEmpty();
@@ -54,12 +58,16 @@ class LateStoreAnswerTest {
         LockEngine engine = Engines.engine(store, scheduler, 300, 5_000, false, listener);
         store.acquireReplyDelayMillis = 500;
 
-        assertThat(engine.acquireOrNull("late-try", 300, 0, false)).as("no lock whose lease is over").isNull();
+        assertThat(engine.acquireOrNull("late-try", 300, 0, false))
+                .as("no lock whose lease is over")
+                .isNull();
 
         assertThat(store.acquireCalls.get()).as("tried once").isOne();
         assertThat(store.releases).as("given back to the store").hasSize(1);
         store.acquireReplyDelayMillis = 0;
-        assertThat(store.acquire("late-try", "another-owner", 1_000).isAcquired()).as("free for others").isTrue();
+        assertThat(store.acquire("late-try", "another-owner", 1_000).isAcquired())
+                .as("free for others")
+                .isTrue();
         engine.close();
     }
 
@@ -72,7 +80,8 @@ class LateStoreAnswerTest {
         long started = System.nanoTime();
         assertThatThrownBy(() -> engine.acquire("slow", 1_000, 3_000, true))
                 .isInstanceOf(LockTimeoutException.class)
-                .satisfies(e -> assertThat(((LockTimeoutException) e).getTimeout()).isEqualTo(Duration.ofSeconds(3)));
+                .satisfies(
+                        e -> assertThat(((LockTimeoutException) e).getTimeout()).isEqualTo(Duration.ofSeconds(3)));
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
         assertThat(tookMillis).as("at most one store call past the timeout").isLessThan(3_000 + 1_200 + 2_000);
@@ -91,11 +100,14 @@ class LateStoreAnswerTest {
 
         store.acquireBounds.clear();
         HeldLock waited = engine.acquire("timed", 1_500, 3_000, true);
-        assertThat(store.acquireBounds).as("an acquisition may take the caller's remaining timeout").hasSize(1)
+        assertThat(store.acquireBounds)
+                .as("an acquisition may take the caller's remaining timeout")
+                .hasSize(1)
                 .allSatisfy(bound -> assertThat(bound).isBetween(2_000L, 3_000L));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> store.renewBounds.size() >= 4);
-        assertThat(store.renewBounds).as("a renewal may take what is left of the lease")
+        assertThat(store.renewBounds)
+                .as("a renewal may take what is left of the lease")
                 .allSatisfy(bound -> assertThat(bound).isBetween(1L, 1_500L));
         assertThat(waited.isHeld()).isTrue();
         engine.close();

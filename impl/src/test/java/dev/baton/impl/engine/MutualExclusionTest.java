@@ -45,7 +45,8 @@ class MutualExclusionTest {
     void twoEnginesOnOneStoreBehaveLikeTwoInstances() throws Exception {
         MemoryLockStore shared = new MemoryLockStore();
         LockEngine[] instances = {
-            Engines.engine(shared, scheduler, 30_000, 60_000), Engines.engine(shared, scheduler, 30_000, 60_000)};
+            Engines.engine(shared, scheduler, 30_000, 60_000), Engines.engine(shared, scheduler, 30_000, 60_000)
+        };
         ExclusionDetector detector = new ExclusionDetector();
         ConcurrentHashMap<Long, Boolean> tokens = new ConcurrentHashMap<>();
         Threads.race(THREADS, t -> {
@@ -53,7 +54,9 @@ class MutualExclusionTest {
             for (int i = 0; i < ROUNDS / 2; i++) {
                 try (HeldLock lock = engine.acquire("shared", 30_000, 60_000, true)) {
                     detector.enter();
-                    assertThat(tokens.put(lock.fencingToken(), true)).as("token reused").isNull();
+                    assertThat(tokens.put(lock.fencingToken(), true))
+                            .as("token reused")
+                            .isNull();
                     detector.exit();
                 }
             }

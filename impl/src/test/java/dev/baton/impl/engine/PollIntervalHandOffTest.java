@@ -44,8 +44,12 @@ class PollIntervalHandOffTest {
     }
 
     private LockEngine waiterEngine(PollPolicy poll) {
-        LockEngine engine = new LockEngine(new ManagerSettings("", Optional.empty(), 30_000, 10_000, "", 0, false, poll),
-                new PollOnlyStore(memory), scheduler, Engines.STORE_CALLS, LockListener.NONE);
+        LockEngine engine = new LockEngine(
+                new ManagerSettings("", Optional.empty(), 30_000, 10_000, "", 0, false, poll),
+                new PollOnlyStore(memory),
+                scheduler,
+                Engines.STORE_CALLS,
+                LockListener.NONE);
         engines.add(engine);
         return engine;
     }
@@ -53,7 +57,8 @@ class PollIntervalHandOffTest {
     @Test
     void aManagersShortMaximumIntervalBoundsTheHandOff() throws Exception {
         LockEngine waiter = waiterEngine(new PollPolicy(1, 20, 0.5));
-        assertBoundedBy(HandOffs.measure(holder, KEY, ROUNDS, 300, () -> waiter.acquire(KEY, 30_000, 10_000, true)::close),
+        assertBoundedBy(
+                HandOffs.measure(holder, KEY, ROUNDS, 300, () -> waiter.acquire(KEY, 30_000, 10_000, true)::close),
                 BOUND_MILLIS);
     }
 
@@ -63,17 +68,22 @@ class PollIntervalHandOffTest {
             throw new IllegalArgumentException(name);
         });
         LockOptions options = LockOptions.defaults().withPollInterval(Duration.ofMillis(1), Duration.ofMillis(20));
-        assertBoundedBy(HandOffs.measure(holder, KEY, ROUNDS, 300, () -> {
-            Lock lock = locks.acquire(KEY, options);
-            return lock::close;
-        }), BOUND_MILLIS);
+        assertBoundedBy(
+                HandOffs.measure(holder, KEY, ROUNDS, 300, () -> {
+                    Lock lock = locks.acquire(KEY, options);
+                    return lock::close;
+                }),
+                BOUND_MILLIS);
     }
 
     @Test
     void theDefaultPolicyStillHandsOverWithinItsCeiling() throws Exception {
         LockEngine waiter = waiterEngine(PollPolicy.DEFAULT);
         // Held long enough for the backoff to reach its 500 ms ceiling.
-        List<Long> delays = HandOffs.measure(holder, KEY, 3, 1_000, () -> waiter.acquire(KEY, 30_000, 10_000, true)::close);
-        assertThat(delays).as("hand-off delays in ms").allSatisfy(d -> assertThat(d).isLessThan(500 + BOUND_MILLIS));
+        List<Long> delays =
+                HandOffs.measure(holder, KEY, 3, 1_000, () -> waiter.acquire(KEY, 30_000, 10_000, true)::close);
+        assertThat(delays)
+                .as("hand-off delays in ms")
+                .allSatisfy(d -> assertThat(d).isLessThan(500 + BOUND_MILLIS));
     }
 }

@@ -17,6 +17,7 @@ class PollingScheduleTest {
     private static final LongUnaryOperator NONE_TAKEN = bound -> 0;
     /** Takes the most the jitter allows off every pause. */
     private static final LongUnaryOperator ALL_TAKEN = bound -> bound - 1;
+
     private static final AcquireResult BUSY = AcquireResult.notAcquired();
 
     private static List<Long> millis(Polling polling, PollPolicy policy, AcquireResult answer, int attempts) {
@@ -81,7 +82,8 @@ class PollingScheduleTest {
         assertThat(turns.ceilingNanos(new PollPolicy(1, 10, 0.5), true)).isEqualTo(ms(10));
         assertThat(turns.ceilingNanos(new PollPolicy(1, 5_000, 0.5), false)).isEqualTo(ms(50));
         assertThat(turns.ceilingNanos(new PollPolicy(100, 1_000, 0.5), true)).isEqualTo(ms(100));
-        assertThat(millis(turns, new PollPolicy(100, 1_000, 0), AcquireResult.nextInTurn(), 3)).containsExactly(100L, 100L, 100L);
+        assertThat(millis(turns, new PollPolicy(100, 1_000, 0), AcquireResult.nextInTurn(), 3))
+                .containsExactly(100L, 100L, 100L);
     }
 
     @Test
@@ -103,19 +105,25 @@ class PollingScheduleTest {
     @Test
     void aPauseNeverOutlastsTheHoldersRemainingLease() {
         Polling polling = new Polling(false, NONE_TAKEN);
-        assertThat(polling.pauseNanos(PollPolicy.DEFAULT, 9, AcquireResult.notAcquired(3))).isEqualTo(ms(4));
-        assertThat(polling.pauseNanos(new PollPolicy(50, 50, 0), 0, AcquireResult.notAcquired(3))).isEqualTo(ms(4));
-        assertThat(polling.pauseNanos(new PollPolicy(50, 50, 0), 0, AcquireResult.notAcquired(80))).isEqualTo(ms(50));
+        assertThat(polling.pauseNanos(PollPolicy.DEFAULT, 9, AcquireResult.notAcquired(3)))
+                .isEqualTo(ms(4));
+        assertThat(polling.pauseNanos(new PollPolicy(50, 50, 0), 0, AcquireResult.notAcquired(3)))
+                .isEqualTo(ms(4));
+        assertThat(polling.pauseNanos(new PollPolicy(50, 50, 0), 0, AcquireResult.notAcquired(80)))
+                .isEqualTo(ms(50));
     }
 
     @Test
     void theLongestPoliciesDoNotOverflow() {
         long year = TimeUnit.DAYS.toMillis(365);
         Polling polling = new Polling(false, NONE_TAKEN);
-        assertThat(polling.pauseNanos(new PollPolicy(1, year, 0.5), 1_000, BUSY)).isEqualTo(ms(year));
-        assertThat(polling.pauseNanos(new PollPolicy(year, year, 0.5), Integer.MAX_VALUE, BUSY)).isEqualTo(ms(year));
+        assertThat(polling.pauseNanos(new PollPolicy(1, year, 0.5), 1_000, BUSY))
+                .isEqualTo(ms(year));
+        assertThat(polling.pauseNanos(new PollPolicy(year, year, 0.5), Integer.MAX_VALUE, BUSY))
+                .isEqualTo(ms(year));
         polling.notified(true);
-        assertThat(polling.pauseNanos(new PollPolicy(year - 1, year, 0), 3, BUSY)).isEqualTo(ms(4 * year));
+        assertThat(polling.pauseNanos(new PollPolicy(year - 1, year, 0), 3, BUSY))
+                .isEqualTo(ms(4 * year));
     }
 
     private static long ms(long millis) {

@@ -17,7 +17,10 @@ class PrefixedKeyTest {
     private final ScheduledExecutorService scheduler = Engines.scheduler();
     private final MemoryLockStore store = new MemoryLockStore();
     private final LockEngine engine = new LockEngine(
-            new ManagerSettings("", Optional.empty(), 30_000, 1_000, "app:", 0, false), store, scheduler, Engines.STORE_CALLS,
+            new ManagerSettings("", Optional.empty(), 30_000, 1_000, "app:", 0, false),
+            store,
+            scheduler,
+            Engines.STORE_CALLS,
             LockListener.NONE);
 
     @AfterEach
@@ -29,12 +32,16 @@ class PrefixedKeyTest {
     @Test
     void anEmptyKeyIsRejectedAlsoWithAPrefix() {
         assertThatThrownBy(() -> engine.acquire("", 30_000, 1_000, true))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be empty");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be empty");
         assertThat(engine.heldCount()).isZero();
-        assertThat(store.acquire("app:", "another-instance", 1_000).isAcquired()).as("the bare prefix was not locked").isTrue();
+        assertThat(store.acquire("app:", "another-instance", 1_000).isAcquired())
+                .as("the bare prefix was not locked")
+                .isTrue();
         try (HeldLock lock = engine.acquire("k", 30_000, 1_000, true)) {
             assertThat(lock.key()).isEqualTo("k");
-            assertThat(store.acquire("app:k", "another-instance", 1_000).isAcquired()).isFalse();
+            assertThat(store.acquire("app:k", "another-instance", 1_000).isAcquired())
+                    .isFalse();
         }
     }
 }

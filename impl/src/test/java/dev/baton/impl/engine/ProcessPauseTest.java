@@ -27,13 +27,16 @@ class ProcessPauseTest {
     void aLockLostDuringAProcessPauseSaysTheProcessWasNotRunning() throws Exception {
         // Fails rather than skips: a test that cannot pause a process must not report green.
         assertThat(new File("/bin/kill").canExecute() || new File("/usr/bin/kill").canExecute())
-                .as("kill(1) is needed to stop a process").isTrue();
+                .as("kill(1) is needed to stop a process")
+                .isTrue();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), PausedHolder.class.getName())
+        Process child = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), PausedHolder.class.getName())
                 .redirectErrorStream(true)
                 .start();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             StringBuilder seen = new StringBuilder();
             String line;
             while ((line = out.readLine()) != null && !line.equals(HOLDING)) {
@@ -50,7 +53,8 @@ class ProcessPauseTest {
                 seen.append(line).append('\n');
             }
             assertThat(line).as("the child's output:%n%s", seen).startsWith(LOST);
-            assertThat(line).contains("this process was not running")
+            assertThat(line)
+                    .contains("this process was not running")
                     .doesNotContain("store is slow")
                     .doesNotContain("renewing failed");
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -60,8 +64,12 @@ class ProcessPauseTest {
     }
 
     private static void signal(String signal, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -%s %d", signal, pid).isTrue();
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                .inheritIO()
+                .start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0)
+                .as("kill -%s %d", signal, pid)
+                .isTrue();
     }
 
     /** The child JVM: holds one lock with a 1 s lease and prints why it was lost. */

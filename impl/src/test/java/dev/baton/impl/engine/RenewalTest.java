@@ -52,7 +52,8 @@ class RenewalTest {
         while (System.nanoTime() < end) {
             assertThat(lock.isHeld()).as("held; lost: %s", lock.lossReason()).isTrue();
             // Nobody else can take it meanwhile: the store itself still has it.
-            assertThat(store.acquire("renewed", "intruder-owner", 450).isAcquired()).isFalse();
+            assertThat(store.acquire("renewed", "intruder-owner", 450).isAcquired())
+                    .isFalse();
             Thread.sleep(25);
         }
         assertThat(store.renewCalls.get()).isGreaterThanOrEqualTo(10);
@@ -68,9 +69,12 @@ class RenewalTest {
         long leaseEnd = lock.leaseEndNanos();
         store.down = true;
         await().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeld());
-        await().atMost(Duration.ofSeconds(10)).until(() -> lock.whenLost().toCompletableFuture().isDone());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> lock.whenLost().toCompletableFuture().isDone());
         long lostAt = System.nanoTime();
-        assertThat(lostAt - leaseEnd).as("lost only after the lease could have expired").isGreaterThanOrEqualTo(0);
+        assertThat(lostAt - leaseEnd)
+                .as("lost only after the lease could have expired")
+                .isGreaterThanOrEqualTo(0);
         LockLostException reason = lock.whenLost().toCompletableFuture().get();
         assertThat(reason).hasMessageContaining("'fragile'").hasCauseInstanceOf(LockStoreException.class);
         assertThatThrownBy(lock::checkHeld).isSameAs(reason);
@@ -84,8 +88,14 @@ class RenewalTest {
     void aRenewalRefusedByTheStoreLosesTheLockAtOnce() throws Exception {
         LockEngine engine = Engines.engine(store, scheduler, 30_000, 1_000, false, listener);
         // Renewal every 100 ms while the lease is 30 s: the loss must come from the store's answer, not the lease.
-        HeldLock lock = new LockEngine(new dev.baton.impl.config.ManagerSettings("", java.util.Optional.empty(), 30_000,
-                1_000, "", 100, false), store, scheduler, Engines.STORE_CALLS, listener).acquire("disowned", 30_000, 1_000, true);
+        HeldLock lock = new LockEngine(
+                        new dev.baton.impl.config.ManagerSettings(
+                                "", java.util.Optional.empty(), 30_000, 1_000, "", 100, false),
+                        store,
+                        scheduler,
+                        Engines.STORE_CALLS,
+                        listener)
+                .acquire("disowned", 30_000, 1_000, true);
         store.renewAnswersFalse = true;
         await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isHeld());
         assertThat(lock.validUntil()).isAfter(java.time.Instant.now().plusSeconds(20));
@@ -95,8 +105,12 @@ class RenewalTest {
 
     @Test
     void interruptOnLossInterruptsTheWorker() throws Exception {
-        LockEngine engine = new LockEngine(new dev.baton.impl.config.ManagerSettings("", java.util.Optional.empty(), 30_000,
-                1_000, "", 50, true), store, scheduler, Engines.STORE_CALLS, listener);
+        LockEngine engine = new LockEngine(
+                new dev.baton.impl.config.ManagerSettings("", java.util.Optional.empty(), 30_000, 1_000, "", 50, true),
+                store,
+                scheduler,
+                Engines.STORE_CALLS,
+                listener);
         HeldLock lock = engine.acquire("interrupted", 30_000, 1_000, true);
         store.renewAnswersFalse = true;
         assertThatThrownBy(() -> Thread.sleep(20_000)).isInstanceOf(InterruptedException.class);
@@ -114,8 +128,11 @@ class RenewalTest {
         assertThat(engine.heldCount()).isZero();
         assertThat(givenBack.whenLost().toCompletableFuture()).isDone();
         assertThat(leftOpen.whenLost().toCompletableFuture()).isDone();
-        assertThat(store.acquire("a", "someone-else", 1_000).isAcquired()).as("released by its holder").isTrue();
+        assertThat(store.acquire("a", "someone-else", 1_000).isAcquired())
+                .as("released by its holder")
+                .isTrue();
         assertThat(store.acquire("b", "someone-else", 1_000).isAcquired())
-                .as("its work may still run: left to expire, not released").isFalse();
+                .as("its work may still run: left to expire, not released")
+                .isFalse();
     }
 }

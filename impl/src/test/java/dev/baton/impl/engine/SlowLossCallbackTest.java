@@ -61,12 +61,14 @@ class SlowLossCallbackTest {
         for (int i = 0; i < 3; i++) {
             store.hangingKeys.add("stuck-" + i);
             HeldLock lock = engine.acquire("stuck-" + i, TTL, 1_000, true);
-            lock.whenLost().thenRun(() -> { // a whenLost() callback that blocks too (it runs before the listener)
-                synchronized (blockedCallbacks) {
-                    blockedCallbacks.add(lock.key());
-                }
-                awaitUnblock();
-            });
+            lock.whenLost()
+                    .thenRun(
+                            () -> { // a whenLost() callback that blocks too (it runs before the listener)
+                                synchronized (blockedCallbacks) {
+                                    blockedCallbacks.add(lock.key());
+                                }
+                                awaitUnblock();
+                            });
             stuck.add(lock);
         }
         HeldLock healthy = engine.acquire("healthy", HEALTHY_TTL, 1_000, true);
@@ -74,7 +76,8 @@ class SlowLossCallbackTest {
         // The stuck locks are lost at their lease end by the watchdog; their callbacks block.
         for (HeldLock lock : stuck) {
             assertThat(lock.whenLost().toCompletableFuture().isDone() || awaitLoss(lock))
-                    .as("loss of %s signalled", lock.key()).isTrue();
+                    .as("loss of %s signalled", lock.key())
+                    .isTrue();
         }
 
         // Later, another lock is lost the same way: its loss is still signalled at its lease end.
@@ -85,20 +88,28 @@ class SlowLossCallbackTest {
         // Three of its leases long: the healthy lock stays renewed, here and in the store.
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * HEALTHY_TTL);
         while (System.nanoTime() < end) {
-            assertThat(healthy.isHeld()).as("the healthy lock is renewed while loss callbacks block; lost: %s",
-                    healthy.lossReason()).isTrue();
-            assertThat(store.acquire("healthy", "intruder", TTL).isAcquired()).as("nobody else can take it").isFalse();
+            assertThat(healthy.isHeld())
+                    .as("the healthy lock is renewed while loss callbacks block; lost: %s", healthy.lossReason())
+                    .isTrue();
+            assertThat(store.acquire("healthy", "intruder", TTL).isAcquired())
+                    .as("nobody else can take it")
+                    .isFalse();
             Thread.sleep(20);
         }
-        assertThat(late.whenLost().toCompletableFuture().isDone()).as("the late lock's loss is signalled").isTrue();
+        assertThat(late.whenLost().toCompletableFuture().isDone())
+                .as("the late lock's loss is signalled")
+                .isTrue();
         assertThat(late.lossReason()).isNotNull();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lateStart)).isGreaterThanOrEqualTo(TTL);
         synchronized (blockedCallbacks) {
-            assertThat(blockedCallbacks).as("the slow whenLost() callbacks are still blocked")
+            assertThat(blockedCallbacks)
+                    .as("the slow whenLost() callbacks are still blocked")
                     .containsExactlyInAnyOrder("stuck-0", "stuck-1", "stuck-2");
         }
         synchronized (blockedListeners) {
-            assertThat(blockedListeners).as("the late lock's slow observer is still blocked").containsExactly("late");
+            assertThat(blockedListeners)
+                    .as("the late lock's slow observer is still blocked")
+                    .containsExactly("late");
         }
         assertThat(healthy.release()).isTrue();
     }

@@ -46,9 +46,12 @@ class SlowStoreRenewalTest {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(4 * TTL);
         while (System.nanoTime() < end) {
             for (HeldLock lock : locks) {
-                assertThat(lock.isHeld()).as("%s held (lost: %s)", lock, listener.keys()).isTrue();
+                assertThat(lock.isHeld())
+                        .as("%s held (lost: %s)", lock, listener.keys())
+                        .isTrue();
                 assertThat(store.acquire(lock.key(), "intruder-owner", TTL).isAcquired())
-                        .as("nobody else can take %s", lock.key()).isFalse();
+                        .as("nobody else can take %s", lock.key())
+                        .isFalse();
             }
             Thread.sleep(20);
         }

@@ -59,7 +59,8 @@ class StoreFailureTest {
         HeldLock lock = engine.acquire("invoices", 30_000, 1_000, true);
         UnsupportedOperationException clientFailure = new UnsupportedOperationException("client closed");
         store.releaseFailure = clientFailure;
-        assertThatThrownBy(lock::release).isInstanceOf(LockStoreException.class)
+        assertThatThrownBy(lock::release)
+                .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining("'invoices'")
                 .hasCause(clientFailure);
         store.releaseFailure = null;
@@ -73,6 +74,7 @@ class StoreFailureTest {
     void aLockStoreExceptionIsPassedOnAsItIs() {
         LockStoreException down = new LockStoreException("acquire failed", new java.net.ConnectException("refused"));
         store.acquireFailure = down;
-        assertThatThrownBy(() -> engine.acquire("payments", 30_000, 1_000, true)).isSameAs(down);
+        assertThatThrownBy(() -> engine.acquire("payments", 30_000, 1_000, true))
+                .isSameAs(down);
     }
 }

@@ -34,11 +34,12 @@ class TimeoutRemainingLeaseTest {
         try {
             elsewhere.acquire("busy", 5_000, 1_000, true);
 
-            LockTimeoutException timeout = catchThrowableOfType(LockTimeoutException.class,
-                    () -> engine.acquire("busy", 5_000, 200, true));
+            LockTimeoutException timeout =
+                    catchThrowableOfType(LockTimeoutException.class, () -> engine.acquire("busy", 5_000, 200, true));
 
-            assertThat(timeout.getRemainingLease()).hasValueSatisfying(lease ->
-                    assertThat(lease).isPositive().isLessThanOrEqualTo(Duration.ofMillis(4_800)));
+            assertThat(timeout.getRemainingLease())
+                    .hasValueSatisfying(
+                            lease -> assertThat(lease).isPositive().isLessThanOrEqualTo(Duration.ofMillis(4_800)));
         } finally {
             elsewhere.close();
         }
@@ -46,13 +47,15 @@ class TimeoutRemainingLeaseTest {
 
     @Test
     void aHolderOfThisJvmIsKnownWithoutTheStore() throws Exception {
-        HeldLock held = CompletableFuture.supplyAsync(() -> engine.acquire("local", 5_000, 1_000, true)).get();
+        HeldLock held = CompletableFuture.supplyAsync(() -> engine.acquire("local", 5_000, 1_000, true))
+                .get();
 
-        LockTimeoutException timeout = catchThrowableOfType(LockTimeoutException.class,
-                () -> engine.acquire("local", 5_000, 0, false));
+        LockTimeoutException timeout =
+                catchThrowableOfType(LockTimeoutException.class, () -> engine.acquire("local", 5_000, 0, false));
 
-        assertThat(timeout.getRemainingLease()).hasValueSatisfying(lease -> assertThat(lease).isPositive()
-                .isLessThanOrEqualTo(Duration.ofMillis(5_000)));
+        assertThat(timeout.getRemainingLease())
+                .hasValueSatisfying(
+                        lease -> assertThat(lease).isPositive().isLessThanOrEqualTo(Duration.ofMillis(5_000)));
         held.close();
     }
 
@@ -75,8 +78,8 @@ class TimeoutRemainingLeaseTest {
         try {
             elsewhere.acquire("busy", 5_000, 1_000, true);
 
-            LockTimeoutException timeout = catchThrowableOfType(LockTimeoutException.class,
-                    () -> quiet.acquire("busy", 5_000, 100, true));
+            LockTimeoutException timeout =
+                    catchThrowableOfType(LockTimeoutException.class, () -> quiet.acquire("busy", 5_000, 100, true));
 
             assertThat(timeout.getRemainingLease()).isEmpty();
         } finally {

@@ -22,8 +22,13 @@ class VitalsTest {
     private final ScheduledExecutorService scheduler = Engines.scheduler();
     /** The engine's store-call threads: one, which the test can keep busy. */
     private final ExecutorService storeCalls = Executors.newSingleThreadExecutor();
-    private final LockEngine engine = new LockEngine(new ManagerSettings("", Optional.empty(), 300, 1_000, "", 0, false),
-            new MemoryLockStore(), scheduler, storeCalls, LockListener.NONE);
+
+    private final LockEngine engine = new LockEngine(
+            new ManagerSettings("", Optional.empty(), 300, 1_000, "", 0, false),
+            new MemoryLockStore(),
+            scheduler,
+            storeCalls,
+            LockListener.NONE);
 
     @AfterEach
     void stop() {
@@ -37,7 +42,9 @@ class VitalsTest {
         // 3 s: overdue means more than 1 s late, which a loaded machine's scheduler stalls do not reach
         HeldLock lock = engine.acquire("fine", 3_000, 1_000, true);
 
-        await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(3)).until(() -> Vitals.of(engine).live());
+        await().during(Duration.ofMillis(1_500))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> Vitals.of(engine).live());
 
         assertThat(Vitals.of(engine)).isEqualTo(new Vitals(1, 0, 0, 0));
         lock.close();
@@ -57,12 +64,14 @@ class VitalsTest {
         });
 
         // One snapshot each: between the renewal falling overdue and the lease's end there are only 200 ms.
-        Vitals overdue = await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5))
+        Vitals overdue = await().pollInterval(Duration.ofMillis(5))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> Vitals.of(engine), v -> v.overdueRenewals() == 1);
         assertThat(overdue.live()).isFalse();
         assertThat(overdue.mostOverdueMillis()).isGreaterThanOrEqualTo(100);
         // The lease ends unrenewed: the loss is found, but telling the holder waits for the stalled threads.
-        Vitals untold = await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5))
+        Vitals untold = await().pollInterval(Duration.ofMillis(5))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> Vitals.of(engine), v -> v.untoldLosses() == 1);
         assertThat(untold.live()).isFalse();
         assertThat(lock.whenLost().toCompletableFuture()).isNotDone();

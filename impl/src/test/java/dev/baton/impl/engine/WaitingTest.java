@@ -37,7 +37,8 @@ class WaitingTest {
                     .isInstanceOf(LockTimeoutException.class)
                     .hasMessageContaining("'busy'")
                     .hasMessageContaining("not waiting")
-                    .satisfies(e -> assertThat(((LockTimeoutException) e).getTimeout()).isZero());
+                    .satisfies(e ->
+                            assertThat(((LockTimeoutException) e).getTimeout()).isZero());
             // "At once": far less than the 10 s timeout it would otherwise wait.
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         }
@@ -52,8 +53,11 @@ class WaitingTest {
                     .hasMessageContaining("300 ms")
                     .satisfies(e -> {
                         LockTimeoutException timeout = (LockTimeoutException) e;
-                        assertThat(timeout.getTimeout()).as("the caller's timeout").isEqualTo(Duration.ofMillis(300));
-                        assertThat(timeout.getWaited()).as("how long it waited")
+                        assertThat(timeout.getTimeout())
+                                .as("the caller's timeout")
+                                .isEqualTo(Duration.ofMillis(300));
+                        assertThat(timeout.getWaited())
+                                .as("how long it waited")
                                 .isGreaterThanOrEqualTo(Duration.ofMillis(300))
                                 .isLessThanOrEqualTo(Duration.ofNanos(System.nanoTime() - start));
                     });
@@ -75,10 +79,13 @@ class WaitingTest {
                 }
             });
             waiter.start();
-            await().until(() -> waiter.getState() == Thread.State.TIMED_WAITING || waiter.getState() == Thread.State.WAITING);
+            await().until(() ->
+                    waiter.getState() == Thread.State.TIMED_WAITING || waiter.getState() == Thread.State.WAITING);
             waiter.interrupt();
             waiter.join(10_000);
-            assertThat(failure.get()).isInstanceOf(LockInterruptedException.class).hasMessageContaining("'interrupt'");
+            assertThat(failure.get())
+                    .isInstanceOf(LockInterruptedException.class)
+                    .hasMessageContaining("'interrupt'");
             assertThat(flag.get()).as("interrupt flag restored").isTrue();
         }
         assertThat(engine.heldCount()).isZero();
@@ -99,7 +106,8 @@ class WaitingTest {
     @Test
     void aLocalReleaseHandsTheKeyToTheNextLocalWaiter() throws Exception {
         HeldLock first = engine.acquire("handoff", 30_000, 1_000, true);
-        CompletableFuture<HeldLock> second = CompletableFuture.supplyAsync(() -> engine.acquire("handoff", 30_000, 10_000, true));
+        CompletableFuture<HeldLock> second =
+                CompletableFuture.supplyAsync(() -> engine.acquire("handoff", 30_000, 10_000, true));
         await().during(Duration.ofMillis(100)).until(() -> !second.isDone());
         first.release();
         HeldLock next = second.get(5, TimeUnit.SECONDS);
@@ -110,7 +118,8 @@ class WaitingTest {
     @Test
     void aRemoteHolderIsWaitedForUntilItsLeaseEnds() throws Exception {
         // Another instance takes the key with a short lease and dies (never releases): we get it after the lease.
-        assertThat(store.acquire("crashed", "another-instance-owner", 400).isAcquired()).isTrue();
+        assertThat(store.acquire("crashed", "another-instance-owner", 400).isAcquired())
+                .isTrue();
         long start = System.nanoTime();
         try (HeldLock lock = engine.acquire("crashed", 30_000, 10_000, true)) {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
@@ -122,7 +131,8 @@ class WaitingTest {
     void aFailedWaitLeavesNothingBehind() throws Exception {
         try (HeldLock held = holdElsewhere("clean")) {
             for (int i = 0; i < 5; i++) {
-                assertThatThrownBy(() -> engine.acquire("clean", 30_000, 20, true)).isInstanceOf(LockTimeoutException.class);
+                assertThatThrownBy(() -> engine.acquire("clean", 30_000, 20, true))
+                        .isInstanceOf(LockTimeoutException.class);
             }
         }
         try (HeldLock lock = engine.acquire("clean", 30_000, 1_000, false)) {
@@ -132,6 +142,7 @@ class WaitingTest {
 
     /** Holds the key from another thread, as another request would. */
     private HeldLock holdElsewhere(String key) throws Exception {
-        return CompletableFuture.supplyAsync(() -> engine.acquire(key, 30_000, 1_000, true)).get(5, TimeUnit.SECONDS);
+        return CompletableFuture.supplyAsync(() -> engine.acquire(key, 30_000, 1_000, true))
+                .get(5, TimeUnit.SECONDS);
     }
 }

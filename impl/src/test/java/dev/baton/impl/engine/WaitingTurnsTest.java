@@ -64,11 +64,14 @@ class WaitingTurnsTest {
             }
         });
         localAsked.await();
-        await().atMost(Duration.ofSeconds(5)).until(() -> a.gateUsers("job") == 2); // the local thread queues behind the holder
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> a.gateUsers("job") == 2); // the local thread queues behind the holder
         first.close(); // the local thread gets the gate at once and asks the store straight away
 
         CompletableFuture.allOf(remote, local).get(30, TimeUnit.SECONDS);
-        assertThat(order).as("who got the key after the first holder released it").containsExactly("remote", "local");
+        assertThat(order)
+                .as("who got the key after the first holder released it")
+                .containsExactly("remote", "local");
     }
 
     @Test
@@ -86,20 +89,22 @@ class WaitingTurnsTest {
             LockEngine engine = instance();
             AtomicInteger count = acquisitions[i] = new AtomicInteger();
             for (int t = 0; t < threadsEach; t++) {
-                threads.add(new Thread(() -> {
-                    while (System.nanoTime() < end) {
-                        long asked = System.nanoTime();
-                        try (HeldLock lock = engine.acquire("hot", 30_000, 20_000, true)) {
-                            longestWaitNanos.accumulateAndGet(System.nanoTime() - asked, Math::max);
-                            if (inside.incrementAndGet() != 1) {
-                                overlaps.incrementAndGet();
+                threads.add(new Thread(
+                        () -> {
+                            while (System.nanoTime() < end) {
+                                long asked = System.nanoTime();
+                                try (HeldLock lock = engine.acquire("hot", 30_000, 20_000, true)) {
+                                    longestWaitNanos.accumulateAndGet(System.nanoTime() - asked, Math::max);
+                                    if (inside.incrementAndGet() != 1) {
+                                        overlaps.incrementAndGet();
+                                    }
+                                    count.incrementAndGet();
+                                    sleepMillis(3);
+                                    inside.decrementAndGet();
+                                }
                             }
-                            count.incrementAndGet();
-                            sleepMillis(3);
-                            inside.decrementAndGet();
-                        }
-                    }
-                }, "instance" + i + "-" + t));
+                        },
+                        "instance" + i + "-" + t));
             }
         }
         threads.forEach(Thread::start);
@@ -114,10 +119,12 @@ class WaitingTurnsTest {
         }
         assertThat(overlaps.get()).as("two holders at once").isZero();
         for (int i = 0; i < instances; i++) {
-            assertThat(acquisitions[i].get()).as("acquisitions of instance %d of %d in all (a fair share is a third)", i, total)
+            assertThat(acquisitions[i].get())
+                    .as("acquisitions of instance %d of %d in all (a fair share is a third)", i, total)
                     .isGreaterThanOrEqualTo(total / 6);
         }
-        assertThat(Duration.ofNanos(longestWaitNanos.get())).as("the longest wait for the key")
+        assertThat(Duration.ofNanos(longestWaitNanos.get()))
+                .as("the longest wait for the key")
                 .isLessThan(Duration.ofSeconds(3));
     }
 

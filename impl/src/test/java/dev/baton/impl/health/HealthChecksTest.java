@@ -3,13 +3,12 @@ package dev.baton.impl.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Lock;
-import dev.baton.Locks;
 import dev.baton.LockStoreException;
+import dev.baton.Locks;
 import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.TestConfig;
 import dev.baton.spi.ForwardingLockStore;
-import dev.baton.spi.LockStore;
 import io.smallrye.config.inject.ConfigExtension;
 import io.smallrye.health.SmallRyeHealth;
 import io.smallrye.health.SmallRyeHealthReporter;
@@ -89,8 +88,10 @@ class HealthChecksTest {
     }
 
     private JsonObject check(SmallRyeHealth health, String name) {
-        return health.getPayload().getJsonArray("checks").stream().map(JsonObject.class::cast)
-                .filter(c -> c.getString("name").equals(name)).findFirst()
+        return health.getPayload().getJsonArray("checks").stream()
+                .map(JsonObject.class::cast)
+                .filter(c -> c.getString("name").equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no check " + name + " in " + health.getPayload()));
     }
 
@@ -110,7 +111,8 @@ class HealthChecksTest {
         assertThat(failing.getJsonObject("data").getString("default.error")).contains("connection refused (test)");
 
         store.down = false;
-        assertThat(check(reporter.getReadiness(), StoresReadinessCheck.NAME).getString("status")).isEqualTo("UP");
+        assertThat(check(reporter.getReadiness(), StoresReadinessCheck.NAME).getString("status"))
+                .isEqualTo("UP");
     }
 
     @Test
@@ -125,7 +127,8 @@ class HealthChecksTest {
         assertThat(first.getString("status")).isEqualTo("DOWN");
         assertThat(first.getJsonObject("data").getString("default.error")).contains("did not answer within 2000 ms");
         assertThat(tookMillis).as("bounded by the probe's own timeout").isLessThan(5_000);
-        assertThat(second.getJsonObject("data").getString("default.error")).contains("previous probe of the store has not come back");
+        assertThat(second.getJsonObject("data").getString("default.error"))
+                .contains("previous probe of the store has not come back");
         store.hang.countDown();
     }
 

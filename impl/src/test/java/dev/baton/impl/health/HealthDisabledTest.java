@@ -27,6 +27,7 @@ class HealthDisabledTest {
     @Test
     void noCheckIsRegisteredWhenHealthIsDisabled() {
         assertThat(reporter.getHealth().getPayload().toString())
-                .doesNotContain(StoresReadinessCheck.NAME).doesNotContain(RenewalsLivenessCheck.NAME);
+                .doesNotContain(StoresReadinessCheck.NAME)
+                .doesNotContain(RenewalsLivenessCheck.NAME);
     }
 }

@@ -23,14 +23,16 @@ class LockTimeoutExceptionMapperTest {
 
     @Test
     void theAnswerIsA409ProblemWithRetryAfterFromTheHoldersRemainingLease() {
-        LockTimeoutException timeout = new LockTimeoutException("order:42", Duration.ofMillis(3_000), Duration.ofMillis(3_012),
-                Duration.ofMillis(4_001));
+        LockTimeoutException timeout = new LockTimeoutException(
+                "order:42", Duration.ofMillis(3_000), Duration.ofMillis(3_012), Duration.ofMillis(4_001));
 
         Response response = new LockTimeoutExceptionMapper().toResponse(timeout);
 
         assertThat(response.getStatus()).isEqualTo(409);
         assertThat(response.getMediaType().toString()).isEqualTo("application/problem+json");
-        assertThat(response.getHeaderString("Retry-After")).as("4001 ms, rounded up to seconds").isEqualTo("5");
+        assertThat(response.getHeaderString("Retry-After"))
+                .as("4001 ms, rounded up to seconds")
+                .isEqualTo("5");
         JsonObject problem = parsed((String) response.getEntity());
         assertThat(problem.getString("type")).isEqualTo("urn:dev.baton:problem:lock-timeout");
         assertThat(problem.getString("title")).isEqualTo("Lock not acquired");
@@ -67,7 +69,8 @@ class LockTimeoutExceptionMapperTest {
     }
 
     private static long retryAfter(Duration lease) {
-        return LockTimeoutExceptionMapper.retryAfterSeconds(new LockTimeoutException("k", Duration.ZERO, Duration.ZERO, lease))
+        return LockTimeoutExceptionMapper.retryAfterSeconds(
+                        new LockTimeoutException("k", Duration.ZERO, Duration.ZERO, lease))
                 .orElseThrow();
     }
 
@@ -87,6 +90,10 @@ class LockTimeoutExceptionMapperTest {
         JsonObject parsed = parsed(written);
         assertThat(parsed.getString("key")).isEqualTo(nasty.toString());
         assertThat(parsed.getInt("status")).isEqualTo(409);
-        assertThat(parsed).isEqualTo(parsed(new ProblemBody().put("key", nasty.toString()).put("status", 409).toJson()));
+        assertThat(parsed)
+                .isEqualTo(parsed(new ProblemBody()
+                        .put("key", nasty.toString())
+                        .put("status", 409)
+                        .toJson()));
     }
 }

@@ -9,8 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class KeyTemplateTest {
 
-    public record Customer(String id, boolean vip) {
-    }
+    public record Customer(String id, boolean vip) {}
 
     public static class Order {
         public final String region;
@@ -34,20 +33,15 @@ class KeyTemplateTest {
 
     @SuppressWarnings("unused")
     static class Methods {
-        void byId(long id, String name) {
-        }
+        void byId(long id, String name) {}
 
-        void byOrder(Order order) {
-        }
+        void byOrder(Order order) {}
 
-        void byList(List<String> items) {
-        }
+        void byList(List<String> items) {}
 
-        void none() {
-        }
+        void none() {}
 
-        void byIds(long[] ids, String[][] names) {
-        }
+        void byIds(long[] ids, String[][] names) {}
     }
 
     private static Method method(String name) {
@@ -70,8 +64,10 @@ class KeyTemplateTest {
     @Test
     void dottedPathsThroughGettersRecordsAndPublicFields() {
         Method m = method("byOrder");
-        assertThat(KeyTemplate.compile("c:{order.customer.id}", m).resolve(new Object[] {ORDER})).isEqualTo("c:c-7");
-        assertThat(KeyTemplate.compile("{order.region}/{0.express}/{order.customer.vip}", m).resolve(new Object[] {ORDER}))
+        assertThat(KeyTemplate.compile("c:{order.customer.id}", m).resolve(new Object[] {ORDER}))
+                .isEqualTo("c:c-7");
+        assertThat(KeyTemplate.compile("{order.region}/{0.express}/{order.customer.vip}", m)
+                        .resolve(new Object[] {ORDER}))
                 .isEqualTo("eu/true/true");
         assertThat(KeyTemplate.compile("n:{items.size}", method("byList")).resolve(new Object[] {List.of("a", "b")}))
                 .isEqualTo("n:2");
@@ -81,7 +77,8 @@ class KeyTemplateTest {
     void doubledBracesAreLiteral() {
         assertThat(KeyTemplate.compile("{{literal}} {id}", method("byId")).resolve(new Object[] {1L, "x"}))
                 .isEqualTo("{literal} 1");
-        assertThat(KeyTemplate.compile("static-key", method("none")).resolve(new Object[0])).isEqualTo("static-key");
+        assertThat(KeyTemplate.compile("static-key", method("none")).resolve(new Object[0]))
+                .isEqualTo("static-key");
     }
 
     @Test
@@ -105,18 +102,22 @@ class KeyTemplateTest {
     @Test
     void unresolvablePlaceholdersAreRejectedAtCompileTime() {
         assertThatThrownBy(() -> KeyTemplate.compile("{nope}", method("byId")))
-                .isInstanceOf(TemplateException.class).hasMessageContaining("no parameter named 'nope'")
+                .isInstanceOf(TemplateException.class)
+                .hasMessageContaining("no parameter named 'nope'")
                 .hasMessageContaining("[id, name]");
         assertThatThrownBy(() -> KeyTemplate.compile("{2}", method("byId")))
                 .hasMessageContaining("has 2 parameter(s), so there is no parameter 2");
         assertThatThrownBy(() -> KeyTemplate.compile("{order.custmer.id}", method("byOrder")))
-                .hasMessageContaining("has no record component, getter (get/isCustmer()), accessor custmer() or public field named 'custmer'");
+                .hasMessageContaining(
+                        "has no record component, getter (get/isCustmer()), accessor custmer() or public field named 'custmer'");
         assertThatThrownBy(() -> KeyTemplate.compile("{order.customer.id.length.x}", method("byOrder")))
                 .hasMessageContaining("String has no property 'length'");
         assertThatThrownBy(() -> KeyTemplate.compile("{id", method("byId"))).hasMessageContaining("unclosed '{'");
         assertThatThrownBy(() -> KeyTemplate.compile("id}", method("byId"))).hasMessageContaining("unmatched '}'");
         assertThatThrownBy(() -> KeyTemplate.compile("{}", method("byId"))).hasMessageContaining("empty placeholder");
-        assertThatThrownBy(() -> KeyTemplate.compile("{order..id}", method("byOrder"))).hasMessageContaining("empty path segment");
-        assertThatThrownBy(() -> KeyTemplate.compile("{x}", method("none"))).hasMessageContaining("no parameter named 'x'");
+        assertThatThrownBy(() -> KeyTemplate.compile("{order..id}", method("byOrder")))
+                .hasMessageContaining("empty path segment");
+        assertThatThrownBy(() -> KeyTemplate.compile("{x}", method("none")))
+                .hasMessageContaining("no parameter named 'x'");
     }
 }

@@ -38,7 +38,11 @@ public class EmptyMetricRegistries implements BeforeAllCallback, AfterAllCallbac
      * @return the count of {@code baton.lock.acquisitions} with these tags on the memory store
      */
     static long acquisitions(MetricRegistry registry, String manager, String outcome) {
-        return registry.getCounter(new MetricID("baton.lock.acquisitions", new Tag("baton_manager", manager),
-                new Tag("baton_store", "memory"), new Tag("baton_outcome", outcome))).getCount();
+        return registry.getCounter(new MetricID(
+                        "baton.lock.acquisitions",
+                        new Tag("baton_manager", manager),
+                        new Tag("baton_store", "memory"),
+                        new Tag("baton_outcome", outcome)))
+                .getCount();
     }
 }

@@ -22,6 +22,9 @@ public class InMemoryTelemetry {
     @Produces
     @Singleton
     OpenTelemetry openTelemetry(InMemoryMetricReader reader) {
-        return OpenTelemetrySdk.builder().setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build()).build();
+        return OpenTelemetrySdk.builder()
+                .setMeterProvider(
+                        SdkMeterProvider.builder().registerMetricReader(reader).build())
+                .build();
     }
 }

@@ -35,9 +35,12 @@ class MetricsApiConfigTest {
 
     @Test
     void theNamedApiRecordsTheMetrics() {
-        locks.runWithLock("configured", lock -> { });
+        locks.runWithLock("configured", lock -> {});
 
-        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "acquired")).isEqualTo(1);
-        assertThat(reader.collectAllMetrics()).as("nothing on the OpenTelemetry meter").isEmpty();
+        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "acquired"))
+                .isEqualTo(1);
+        assertThat(reader.collectAllMetrics())
+                .as("nothing on the OpenTelemetry meter")
+                .isEmpty();
     }
 }

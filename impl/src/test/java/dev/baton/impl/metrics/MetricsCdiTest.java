@@ -35,18 +35,27 @@ class MetricsCdiTest {
 
     @Test
     void acquisitionsOfTheInjectedLocksAreCountedOnTheApplicationsOpenTelemetry() {
-        locks.runWithLock("counted", lock -> { });
+        locks.runWithLock("counted", lock -> {});
         locks.tryAcquire("counted").orElseThrow().close();
 
         MetricData acquisitions = reader.collectAllMetrics().stream()
-                .filter(m -> m.getName().equals("baton.lock.acquisitions")).findFirst().orElseThrow();
+                .filter(m -> m.getName().equals("baton.lock.acquisitions"))
+                .findFirst()
+                .orElseThrow();
 
-        Attributes acquired = Attributes.of(AttributeKey.stringKey("baton.manager"), "default",
-                AttributeKey.stringKey("baton.store"), "memory", AttributeKey.stringKey("baton.outcome"), "acquired");
+        Attributes acquired = Attributes.of(
+                AttributeKey.stringKey("baton.manager"),
+                "default",
+                AttributeKey.stringKey("baton.store"),
+                "memory",
+                AttributeKey.stringKey("baton.outcome"),
+                "acquired");
         assertThat(acquisitions.getLongSumData().getPoints()).anySatisfy(point -> {
             assertThat(point.getAttributes()).isEqualTo(acquired);
             assertThat(point.getValue()).isEqualTo(2);
         });
-        assertThat(registry.getMetricIDs()).as("nothing in the MicroProfile Metrics registry").isEmpty();
+        assertThat(registry.getMetricIDs())
+                .as("nothing in the MicroProfile Metrics registry")
+                .isEmpty();
     }
 }

@@ -29,7 +29,10 @@ class MetricsConflictTest {
 
     @Test
     void aNameTakenByAnotherKindOfMetricLeavesTheManagerWithoutMetrics() {
-        registry.histogram("baton.lock.acquisitions", new Tag("baton_manager", "taken"), new Tag("baton_store", "memory"),
+        registry.histogram(
+                "baton.lock.acquisitions",
+                new Tag("baton_manager", "taken"),
+                new Tag("baton_store", "memory"),
                 new Tag("baton_outcome", "acquired"));
         try (LogCapture log = LogCapture.start()) {
             MpMetricsMeters meters = MpMetricsMeters.on(registry);
@@ -37,9 +40,12 @@ class MetricsConflictTest {
 
             assertThat(metrics).isSameAs(EngineMetrics.NONE);
             MemoryLockStore store = new MemoryLockStore();
-            assertThat(meters.metered(store, metrics)).as("nothing to time its calls for").isSameAs(store);
-            assertThat(log.lines()).anySatisfy(line -> assertThat(line).contains("BATON-060", "lock manager 'taken'",
-                    "MicroProfile Metrics", "without metrics"));
+            assertThat(meters.metered(store, metrics))
+                    .as("nothing to time its calls for")
+                    .isSameAs(store);
+            assertThat(log.lines())
+                    .anySatisfy(line -> assertThat(line)
+                            .contains("BATON-060", "lock manager 'taken'", "MicroProfile Metrics", "without metrics"));
         }
     }
 }

@@ -48,13 +48,15 @@ class MetricsSelectionTest {
     void aNoOpOpenTelemetryGivesWayToMicroProfileMetrics() {
         assertThat(Meters.detect(true, beans)).hasToString("MicroProfile Metrics, OpenTelemetry span events");
 
-        locks.runWithLock("chosen", lock -> { });
+        locks.runWithLock("chosen", lock -> {});
 
-        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "acquired")).isEqualTo(1);
+        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "acquired"))
+                .isEqualTo(1);
     }
 
     @Test
     void namedOpenTelemetryIsTakenEvenWhenItMetersNothing() {
-        assertThat(Meters.detect(true, BatonConfig.MetricsApi.OPENTELEMETRY, beans)).hasToString("OpenTelemetry");
+        assertThat(Meters.detect(true, BatonConfig.MetricsApi.OPENTELEMETRY, beans))
+                .hasToString("OpenTelemetry");
     }
 }

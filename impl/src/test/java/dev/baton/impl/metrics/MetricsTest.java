@@ -41,16 +41,20 @@ class MetricsTest {
 
     private final InMemoryMetricReader reader = InMemoryMetricReader.create();
     private final OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
-            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build()).build();
+            .setMeterProvider(
+                    SdkMeterProvider.builder().registerMetricReader(reader).build())
+            .build();
     private final ScheduledExecutorService scheduler = Engines.scheduler();
     private final MemoryLockStore memory = new MemoryLockStore();
     private volatile boolean down;
     /** Every acquire call that reached the store. */
-    private final java.util.concurrent.atomic.AtomicInteger acquireCalls = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger acquireCalls =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     private final ForwardingLockStore store = new ForwardingLockStore(memory) {
         @Override
-        public dev.baton.spi.AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis,
-                dev.baton.spi.Turn turn) {
+        public dev.baton.spi.AcquireResult acquire(
+                String key, String owner, long ttlMillis, long maxWaitMillis, dev.baton.spi.Turn turn) {
             acquireCalls.incrementAndGet();
             return super.acquire(key, owner, ttlMillis, maxWaitMillis, turn);
         }
@@ -71,8 +75,13 @@ class MetricsTest {
     };
     private final Meters meters = OtelMeters.on(sdk);
     private final EngineMetrics metrics = meters.engine("reports", "memory");
-    private final LockEngine engine = new LockEngine(new ManagerSettings("reports", Optional.empty(), 300, 1_000, "", 0, false),
-            meters.metered(store, metrics), scheduler, Engines.STORE_CALLS, LockListener.NONE, metrics);
+    private final LockEngine engine = new LockEngine(
+            new ManagerSettings("reports", Optional.empty(), 300, 1_000, "", 0, false),
+            meters.metered(store, metrics),
+            scheduler,
+            Engines.STORE_CALLS,
+            LockListener.NONE,
+            metrics);
     /** Another instance on the same store, not metered: holds keys the metered one waits for. */
     private final LockEngine elsewhere = Engines.engine(memory, scheduler, 5_000, 1_000);
 
@@ -84,8 +93,8 @@ class MetricsTest {
         sdk.close();
     }
 
-    private static final Attributes REPORTS = Attributes.of(AttributeKey.stringKey("baton.manager"), "reports",
-            AttributeKey.stringKey("baton.store"), "memory");
+    private static final Attributes REPORTS = Attributes.of(
+            AttributeKey.stringKey("baton.manager"), "reports", AttributeKey.stringKey("baton.store"), "memory");
 
     private static Attributes with(String key, String value) {
         return REPORTS.toBuilder().put(key, value).build();
@@ -96,13 +105,21 @@ class MetricsTest {
     }
 
     private static long sum(Collection<MetricData> all, String name, Attributes attributes) {
-        return metric(all, name).map(m -> m.getLongSumData().getPoints().stream()
-                .filter(p -> p.getAttributes().equals(attributes)).mapToLong(LongPointData::getValue).sum()).orElse(0L);
+        return metric(all, name)
+                .map(m -> m.getLongSumData().getPoints().stream()
+                        .filter(p -> p.getAttributes().equals(attributes))
+                        .mapToLong(LongPointData::getValue)
+                        .sum())
+                .orElse(0L);
     }
 
     private static long count(Collection<MetricData> all, String name, Attributes attributes) {
-        return metric(all, name).map(m -> m.getHistogramData().getPoints().stream()
-                .filter(p -> p.getAttributes().equals(attributes)).mapToLong(HistogramPointData::getCount).sum()).orElse(0L);
+        return metric(all, name)
+                .map(m -> m.getHistogramData().getPoints().stream()
+                        .filter(p -> p.getAttributes().equals(attributes))
+                        .mapToLong(HistogramPointData::getCount)
+                        .sum())
+                .orElse(0L);
     }
 
     @Test
@@ -121,19 +138,32 @@ class MetricsTest {
 
         Collection<MetricData> all = reader.collectAllMetrics();
 
-        assertThat(sum(all, "baton.lock.acquisitions", with("baton.outcome", "acquired"))).isEqualTo(5);
-        assertThat(sum(all, "baton.lock.acquisitions", with("baton.outcome", "timed_out"))).isEqualTo(4);
-        assertThat(sum(all, "baton.lock.acquisitions", with("baton.outcome", "failed"))).isEqualTo(1);
-        assertThat(count(all, "baton.lock.wait.duration", with("baton.outcome", "acquired"))).isEqualTo(5);
-        assertThat(count(all, "baton.lock.wait.duration", with("baton.outcome", "timed_out"))).isEqualTo(4);
+        assertThat(sum(all, "baton.lock.acquisitions", with("baton.outcome", "acquired")))
+                .isEqualTo(5);
+        assertThat(sum(all, "baton.lock.acquisitions", with("baton.outcome", "timed_out")))
+                .isEqualTo(4);
+        assertThat(sum(all, "baton.lock.acquisitions", with("baton.outcome", "failed")))
+                .isEqualTo(1);
+        assertThat(count(all, "baton.lock.wait.duration", with("baton.outcome", "acquired")))
+                .isEqualTo(5);
+        assertThat(count(all, "baton.lock.wait.duration", with("baton.outcome", "timed_out")))
+                .isEqualTo(4);
         assertThat(count(all, "baton.lock.hold.duration", REPORTS)).isEqualTo(5);
         assertThat(sum(all, "baton.locks.held", REPORTS)).isZero();
-        assertThat(metric(all, "baton.lock.wait.duration").orElseThrow().getUnit()).isEqualTo("s");
+        assertThat(metric(all, "baton.lock.wait.duration").orElseThrow().getUnit())
+                .isEqualTo("s");
         assertThat(count(all, "baton.store.call.duration", with("baton.store.operation", "acquire")))
-                .as("every acquire call, the waiting one's polls included").isEqualTo(acquireCalls.get()).isGreaterThanOrEqualTo(10);
-        assertThat(count(all, "baton.store.call.duration", with("baton.store.operation", "release"))).isEqualTo(5);
-        assertThat(all).as("no attribute carries a key").allSatisfy(m -> assertThat(m.getData().getPoints())
-                .allSatisfy(p -> assertThat(p.getAttributes().asMap().values().toString()).doesNotContain("busy", "n0", "down")));
+                .as("every acquire call, the waiting one's polls included")
+                .isEqualTo(acquireCalls.get())
+                .isGreaterThanOrEqualTo(10);
+        assertThat(count(all, "baton.store.call.duration", with("baton.store.operation", "release")))
+                .isEqualTo(5);
+        assertThat(all)
+                .as("no attribute carries a key")
+                .allSatisfy(m -> assertThat(m.getData().getPoints())
+                        .allSatisfy(p -> assertThat(
+                                        p.getAttributes().asMap().values().toString())
+                                .doesNotContain("busy", "n0", "down")));
         busy.close();
     }
 
@@ -143,17 +173,25 @@ class MetricsTest {
         HeldLock lock = engine.acquire("renewed", 1_500, 1_000, true);
         assertThat(sum(reader.collectAllMetrics(), "baton.locks.held", REPORTS)).isEqualTo(1);
 
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-                sum(reader.collectAllMetrics(), "baton.lock.renewals", with("baton.outcome", "renewed")) >= 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        sum(reader.collectAllMetrics(), "baton.lock.renewals", with("baton.outcome", "renewed")) >= 1);
         Holder holder = memory.inspect("renewed").orElseThrow();
         assertThat(memory.release("renewed", holder.owner())).isTrue(); // freed by force: disowned at the next renewal
-        assertThat(lock.whenLost().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join())
+        assertThat(lock.whenLost()
+                        .toCompletableFuture()
+                        .orTimeout(5, TimeUnit.SECONDS)
+                        .join())
                 .hasMessageContaining("no longer holds it");
 
         Collection<MetricData> all = reader.collectAllMetrics();
-        assertThat(sum(all, "baton.lock.losses", with("baton.loss.reason", "disowned"))).isEqualTo(1);
-        assertThat(sum(all, "baton.locks.held", REPORTS)).as("until its holder gives it up").isEqualTo(1);
-        assertThat(count(all, "baton.store.call.duration", with("baton.store.operation", "renew_all"))).isPositive();
+        assertThat(sum(all, "baton.lock.losses", with("baton.loss.reason", "disowned")))
+                .isEqualTo(1);
+        assertThat(sum(all, "baton.locks.held", REPORTS))
+                .as("until its holder gives it up")
+                .isEqualTo(1);
+        assertThat(count(all, "baton.store.call.duration", with("baton.store.operation", "renew_all")))
+                .isPositive();
         lock.close();
         assertThat(sum(reader.collectAllMetrics(), "baton.locks.held", REPORTS)).isZero();
     }
@@ -174,7 +212,8 @@ class MetricsTest {
         InMemorySpanExporter spans = InMemorySpanExporter.create();
         OpenTelemetrySdk traced = OpenTelemetrySdk.builder()
                 .setTracerProvider(SdkTracerProvider.builder()
-                        .addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+                        .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                        .build())
                 .build();
         Span request = traced.getTracer("test").spanBuilder("request").startSpan();
         long token;
@@ -187,12 +226,16 @@ class MetricsTest {
         }
         engine.acquire("outside", 300, 1_000, true).close(); // no span: nothing to record, nothing fails
 
-        assertThat(spans.getFinishedSpanItems()).singleElement().satisfies(span -> assertThat(span.getEvents())
-                .singleElement().satisfies(event -> {
+        assertThat(spans.getFinishedSpanItems())
+                .singleElement()
+                .satisfies(span -> assertThat(span.getEvents()).singleElement().satisfies(event -> {
                     assertThat(event.getName()).isEqualTo("baton.lock.acquired");
-                    assertThat(event.getAttributes().get(AttributeKey.stringKey("baton.lock.key"))).isEqualTo("order:7");
-                    assertThat(event.getAttributes().get(AttributeKey.longKey("baton.lock.fencing_token"))).isEqualTo(token);
-                    assertThat(event.getAttributes().get(AttributeKey.stringKey("baton.manager"))).isEqualTo("reports");
+                    assertThat(event.getAttributes().get(AttributeKey.stringKey("baton.lock.key")))
+                            .isEqualTo("order:7");
+                    assertThat(event.getAttributes().get(AttributeKey.longKey("baton.lock.fencing_token")))
+                            .isEqualTo(token);
+                    assertThat(event.getAttributes().get(AttributeKey.stringKey("baton.manager")))
+                            .isEqualTo("reports");
                 }));
         traced.close();
     }

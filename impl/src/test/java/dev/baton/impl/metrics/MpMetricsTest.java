@@ -55,8 +55,11 @@ class MpMetricsTest {
 
     @AfterAll
     static void theHeldGaugesAreRemovedWithTheApplication() {
-        assertThat(SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE).getGauges().keySet())
-                .as("no gauge reads the state of a stopped application").extracting(MetricID::getName)
+        assertThat(SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE)
+                        .getGauges()
+                        .keySet())
+                .as("no gauge reads the state of a stopped application")
+                .extracting(MetricID::getName)
                 .doesNotContain("baton.locks.held");
     }
 
@@ -81,7 +84,9 @@ class MpMetricsTest {
     }
 
     private long held(String manager) {
-        return registry.getGauge(new MetricID("baton.locks.held", tags(manager))).getValue().longValue();
+        return registry.getGauge(new MetricID("baton.locks.held", tags(manager)))
+                .getValue()
+                .longValue();
     }
 
     @Test
@@ -101,11 +106,15 @@ class MpMetricsTest {
             // M timeouts on "mp", against a holder on the default manager (the same store, the same key)
             try (Lock busy = locks.acquire("busy", LockOptions.defaults().withTtl(Duration.ofMinutes(1)))) {
                 for (int i = 0; i < TIMEOUTS - 1; i++) {
-                    assertThat(CompletableFuture.supplyAsync(() -> mp.tryAcquire("busy"), other).get(10, TimeUnit.SECONDS)).isEmpty();
+                    assertThat(CompletableFuture.supplyAsync(() -> mp.tryAcquire("busy"), other)
+                                    .get(10, TimeUnit.SECONDS))
+                            .isEmpty();
                 }
-                CompletableFuture<?> waiting = CompletableFuture.runAsync(() -> mp.acquire("busy",
-                        LockOptions.defaults().withTimeout(Duration.ofMillis(50))), other);
-                assertThat(waiting).failsWithin(Duration.ofSeconds(10)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                CompletableFuture<?> waiting = CompletableFuture.runAsync(
+                        () -> mp.acquire("busy", LockOptions.defaults().withTimeout(Duration.ofMillis(50))), other);
+                assertThat(waiting)
+                        .failsWithin(Duration.ofSeconds(10))
+                        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
                         .withCauseInstanceOf(LockTimeoutException.class);
                 assertThat(held("default")).isEqualTo(1);
             }
@@ -113,52 +122,78 @@ class MpMetricsTest {
             other.shutdownNow();
         }
 
-        assertThat(count("baton.lock.acquisitions", "mp", "baton_outcome", "acquired")).isEqualTo(ACQUISITIONS);
-        assertThat(count("baton.lock.acquisitions", "mp", "baton_outcome", "timed_out")).isEqualTo(TIMEOUTS);
-        assertThat(count("baton.lock.acquisitions", "mp", "baton_outcome", "failed")).isEqualTo(1);
-        assertThat(timed("baton.lock.wait.duration", "mp", "baton_outcome", "acquired")).isEqualTo(ACQUISITIONS);
-        assertThat(timed("baton.lock.wait.duration", "mp", "baton_outcome", "timed_out")).isEqualTo(TIMEOUTS);
-        assertThat(timed("baton.lock.wait.duration", "mp", "baton_outcome", "failed")).isEqualTo(1);
+        assertThat(count("baton.lock.acquisitions", "mp", "baton_outcome", "acquired"))
+                .isEqualTo(ACQUISITIONS);
+        assertThat(count("baton.lock.acquisitions", "mp", "baton_outcome", "timed_out"))
+                .isEqualTo(TIMEOUTS);
+        assertThat(count("baton.lock.acquisitions", "mp", "baton_outcome", "failed"))
+                .isEqualTo(1);
+        assertThat(timed("baton.lock.wait.duration", "mp", "baton_outcome", "acquired"))
+                .isEqualTo(ACQUISITIONS);
+        assertThat(timed("baton.lock.wait.duration", "mp", "baton_outcome", "timed_out"))
+                .isEqualTo(TIMEOUTS);
+        assertThat(timed("baton.lock.wait.duration", "mp", "baton_outcome", "failed"))
+                .isEqualTo(1);
         assertThat(timed("baton.lock.hold.duration", "mp")).isEqualTo(ACQUISITIONS);
-        assertThat(timed("baton.store.call.duration", "mp", "baton_store_operation", "release")).isEqualTo(ACQUISITIONS);
+        assertThat(timed("baton.store.call.duration", "mp", "baton_store_operation", "release"))
+                .isEqualTo(ACQUISITIONS);
         assertThat(timed("baton.store.call.duration", "mp", "baton_store_operation", "acquire"))
-                .as("the acquisitions, the refusals and the waiting one's polls").isGreaterThanOrEqualTo(ACQUISITIONS + TIMEOUTS);
+                .as("the acquisitions, the refusals and the waiting one's polls")
+                .isGreaterThanOrEqualTo(ACQUISITIONS + TIMEOUTS);
         assertThat(held("mp")).isZero();
-        assertThat(count("baton.lock.acquisitions", "default", "baton_outcome", "acquired")).isEqualTo(1);
+        assertThat(count("baton.lock.acquisitions", "default", "baton_outcome", "acquired"))
+                .isEqualTo(1);
         assertThat(held("default")).isZero();
 
         // renewals, then a loss: the key freed by force, the holder disowned at its next renewal
         Lock renewed = locks.acquire("kept-leased");
-        await().atMost(Duration.ofSeconds(10)).until(() -> count("baton.lock.renewals", "default", "baton_outcome", "renewed") >= 2);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> count("baton.lock.renewals", "default", "baton_outcome", "renewed") >= 2);
         assertThat(locks.forceRelease("kept-leased")).isTrue();
-        assertThat(renewed.whenLost().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join())
+        assertThat(renewed.whenLost()
+                        .toCompletableFuture()
+                        .orTimeout(5, TimeUnit.SECONDS)
+                        .join())
                 .hasMessageContaining("no longer holds it");
-        assertThat(count("baton.lock.losses", "default", "baton_loss_reason", "disowned")).isEqualTo(1);
-        assertThat(held("default")).as("a lost lock until its holder gives it up").isEqualTo(1);
+        assertThat(count("baton.lock.losses", "default", "baton_loss_reason", "disowned"))
+                .isEqualTo(1);
+        assertThat(held("default"))
+                .as("a lost lock until its holder gives it up")
+                .isEqualTo(1);
         long renewals = count("baton.lock.renewals", "default", "baton_outcome", "renewed");
         long renewalCalls = timed("baton.store.call.duration", "default", "baton_store_operation", "renew_all")
                 + timed("baton.store.call.duration", "default", "baton_store_operation", "renew");
-        assertThat(renewalCalls).as("one call per renewal of the one renewed lock, and the one that found it gone")
+        assertThat(renewalCalls)
+                .as("one call per renewal of the one renewed lock, and the one that found it gone")
                 .isEqualTo(renewals + 1);
-        assertThat(count("baton.lock.renewals", "default", "baton_outcome", "failed")).isZero();
+        assertThat(count("baton.lock.renewals", "default", "baton_outcome", "failed"))
+                .isZero();
         renewed.close();
         assertThat(held("default")).isZero();
         assertThat(timed("baton.lock.hold.duration", "default")).isEqualTo(2);
 
         // as a server's /metrics shows them
-        PrometheusText scrape = PrometheusText.parse(new PrometheusMetricsExporter().exportOneScope(MetricRegistry.APPLICATION_SCOPE));
-        Map<String, String> mpAcquired = Map.of("baton_manager", "mp", "baton_store", "memory", "baton_outcome", "acquired");
-        assertThat(scrape.find("baton_lock_acquisitions_total", mpAcquired)).singleElement()
+        PrometheusText scrape =
+                PrometheusText.parse(new PrometheusMetricsExporter().exportOneScope(MetricRegistry.APPLICATION_SCOPE));
+        Map<String, String> mpAcquired =
+                Map.of("baton_manager", "mp", "baton_store", "memory", "baton_outcome", "acquired");
+        assertThat(scrape.find("baton_lock_acquisitions_total", mpAcquired))
+                .singleElement()
                 .satisfies(sample -> assertThat(sample.value()).isEqualTo(ACQUISITIONS));
-        assertThat(scrape.counter("baton_lock_acquisitions", Map.of("baton_manager", "mp", "baton_outcome", "timed_out")))
+        assertThat(scrape.counter(
+                        "baton_lock_acquisitions", Map.of("baton_manager", "mp", "baton_outcome", "timed_out")))
                 .isEqualTo(TIMEOUTS);
-        assertThat(scrape.counter("baton_lock_losses", Map.of("baton_manager", "default", "baton_loss_reason", "disowned")))
+        assertThat(scrape.counter(
+                        "baton_lock_losses", Map.of("baton_manager", "default", "baton_loss_reason", "disowned")))
                 .isEqualTo(1);
-        assertThat(scrape.find("baton_locks_held", Map.of("baton_manager", "mp"))).singleElement()
+        assertThat(scrape.find("baton_locks_held", Map.of("baton_manager", "mp")))
+                .singleElement()
                 .satisfies(sample -> assertThat(sample.value()).isZero());
-        assertThat(scrape.find("baton_lock_wait_duration_seconds_count", mpAcquired)).singleElement()
+        assertThat(scrape.find("baton_lock_wait_duration_seconds_count", mpAcquired))
+                .singleElement()
                 .satisfies(sample -> assertThat(sample.value()).isEqualTo(ACQUISITIONS));
-        assertThat(scrape.samples()).as("no label carries a key").allSatisfy(sample ->
-                assertThat(sample.labels().values()).doesNotContain("n0", "busy", "kept-leased"));
+        assertThat(scrape.samples())
+                .as("no label carries a key")
+                .allSatisfy(sample -> assertThat(sample.labels().values()).doesNotContain("n0", "busy", "kept-leased"));
     }
 }

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
 class TracingCdiTest {
 
     private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
-    private final SdkTracerProvider tracing = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build();
+    private final SdkTracerProvider tracing = SdkTracerProvider.builder()
+            .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+            .build();
 
     @Inject
     Locks locks;
@@ -49,26 +51,35 @@ class TracingCdiTest {
     void anAcquisitionUnderARecordingSpanAddsAnEventWithKeyAndToken() {
         Span request = tracing.get("test").spanBuilder("GET /orders/7").startSpan();
         long token;
-        try (Scope scope = request.makeCurrent(); Lock lock = locks.acquire("order:7")) {
+        try (Scope scope = request.makeCurrent();
+                Lock lock = locks.acquire("order:7")) {
             token = lock.fencingToken();
         } finally {
             request.end();
         }
 
-        assertThat(exporter.getFinishedSpanItems()).singleElement().extracting(SpanData::getEvents, InstanceOfAssertFactories.list(EventData.class))
-                .singleElement().satisfies(data -> {
+        assertThat(exporter.getFinishedSpanItems())
+                .singleElement()
+                .extracting(SpanData::getEvents, InstanceOfAssertFactories.list(EventData.class))
+                .singleElement()
+                .satisfies(data -> {
                     assertThat(data.getName()).isEqualTo("baton.lock.acquired");
-                    assertThat(data.getAttributes().get(AttributeKey.stringKey("baton.lock.key"))).isEqualTo("order:7");
-                    assertThat(data.getAttributes().get(AttributeKey.longKey("baton.lock.fencing_token"))).isEqualTo(token);
-                    assertThat(data.getAttributes().get(AttributeKey.stringKey("baton.manager"))).isEqualTo("default");
-                    assertThat(data.getAttributes().get(AttributeKey.stringKey("baton.store"))).isEqualTo("memory");
+                    assertThat(data.getAttributes().get(AttributeKey.stringKey("baton.lock.key")))
+                            .isEqualTo("order:7");
+                    assertThat(data.getAttributes().get(AttributeKey.longKey("baton.lock.fencing_token")))
+                            .isEqualTo(token);
+                    assertThat(data.getAttributes().get(AttributeKey.stringKey("baton.manager")))
+                            .isEqualTo("default");
+                    assertThat(data.getAttributes().get(AttributeKey.stringKey("baton.store")))
+                            .isEqualTo("memory");
                 });
     }
 
     @Test
     void withoutASpanNothingIsRecordedAndNothingFails() {
         Span unsampled = Span.getInvalid();
-        try (Scope scope = unsampled.makeCurrent(); Lock lock = locks.acquire("no-span")) {
+        try (Scope scope = unsampled.makeCurrent();
+                Lock lock = locks.acquire("no-span")) {
             assertThat(lock.isHeld()).isTrue();
         }
         try (Lock lock = locks.acquire("no-context")) {
@@ -81,11 +92,14 @@ class TracingCdiTest {
     void aNamedApiTheApplicationDoesNotHaveFailsNamingTheKey() {
         assertThatThrownBy(() -> Meters.detect(true, BatonConfig.MetricsApi.MICROPROFILE_METRICS, beans))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.metrics.api=microprofile-metrics, but the application has no MicroProfile Metrics 5 API with a MetricRegistry bean");
+                .hasMessageContaining(
+                        "baton.metrics.api=microprofile-metrics, but the application has no MicroProfile Metrics 5 API with a MetricRegistry bean");
         assertThatThrownBy(() -> Meters.detect(true, BatonConfig.MetricsApi.OPENTELEMETRY, beans))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageContaining("baton.metrics.api=opentelemetry, but the application has no OpenTelemetry API with an OpenTelemetry bean or a GlobalOpenTelemetry set");
-        assertThat(Meters.detect(true, BatonConfig.MetricsApi.AUTO, beans)).as("automatically: span events only")
+                .hasMessageContaining(
+                        "baton.metrics.api=opentelemetry, but the application has no OpenTelemetry API with an OpenTelemetry bean or a GlobalOpenTelemetry set");
+        assertThat(Meters.detect(true, BatonConfig.MetricsApi.AUTO, beans))
+                .as("automatically: span events only")
                 .hasToString("none, OpenTelemetry span events");
     }
 }

@@ -39,7 +39,8 @@ class WithoutOpenTelemetryTest {
     @Test
     void theOpenTelemetryApiIsAbsent() {
         assertThatThrownBy(() -> Class.forName("io.opentelemetry.api.OpenTelemetry"))
-                .as("this test runs without the OpenTelemetry API").isInstanceOf(ClassNotFoundException.class);
+                .as("this test runs without the OpenTelemetry API")
+                .isInstanceOf(ClassNotFoundException.class);
     }
 
     @Test
@@ -47,13 +48,21 @@ class WithoutOpenTelemetryTest {
         assertThat(Meters.detect(true, beans)).hasToString("MicroProfile Metrics");
 
         try (Lock held = locks.acquire("solo")) {
-            assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire("solo")).get()).isEmpty();
+            assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire("solo"))
+                            .get())
+                    .isEmpty();
         }
-        locks.runWithLock("solo", lock -> { });
+        locks.runWithLock("solo", lock -> {});
 
-        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "acquired")).isEqualTo(2);
-        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "timed_out")).isEqualTo(1);
-        assertThat(registry.getGauge(new MetricID("baton.locks.held", new Tag("baton_manager", "default"),
-                new Tag("baton_store", "memory"))).getValue()).isEqualTo(0L);
+        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "acquired"))
+                .isEqualTo(2);
+        assertThat(EmptyMetricRegistries.acquisitions(registry, "default", "timed_out"))
+                .isEqualTo(1);
+        assertThat(registry.getGauge(new MetricID(
+                                "baton.locks.held",
+                                new Tag("baton_manager", "default"),
+                                new Tag("baton_store", "memory")))
+                        .getValue())
+                .isEqualTo(0L);
     }
 }

@@ -37,7 +37,8 @@ class ConcurrencySchedulesTest {
 
     @BeforeAll
     static void loadTheApi() throws IOException {
-        Path jar = Path.of(System.getProperty("baton.test.concurrencyApi31", "target/ee11-api/jakarta.enterprise.concurrent-api.jar"));
+        Path jar = Path.of(System.getProperty(
+                "baton.test.concurrencyApi31", "target/ee11-api/jakarta.enterprise.concurrent-api.jar"));
         assertThat(jar).as("the Concurrency 3.1 API jar (copied by the build)").isRegularFile();
         URL[] urls = {jar.toUri().toURL()};
         concurrency31 = new URLClassLoader(urls, ConcurrencySchedulesTest.class.getClassLoader()) {
@@ -62,21 +63,26 @@ class ConcurrencySchedulesTest {
     /** An instance of a Concurrency 3.1 annotation type: the members given, the others at their defaults. */
     private static Annotation annotation(String type, Map<String, Object> members) throws ClassNotFoundException {
         Class<?> annotationType = Class.forName("jakarta.enterprise.concurrent." + type, true, concurrency31);
-        assertThat(annotationType.getClassLoader()).as("the 3.1 API, not the test class path's 3.0").isSameAs(concurrency31);
-        return (Annotation) Proxy.newProxyInstance(concurrency31, new Class<?>[] {annotationType}, (proxy, method, args) -> {
-            switch (method.getName()) {
-                case "annotationType":
-                    return annotationType;
-                case "toString":
-                    return "@" + type + members;
-                case "hashCode":
-                    return members.hashCode();
-                case "equals":
-                    return proxy == args[0];
-                default:
-                    return members.containsKey(method.getName()) ? members.get(method.getName()) : method.getDefaultValue();
-            }
-        });
+        assertThat(annotationType.getClassLoader())
+                .as("the 3.1 API, not the test class path's 3.0")
+                .isSameAs(concurrency31);
+        return (Annotation) Proxy.newProxyInstance(
+                concurrency31, new Class<?>[] {annotationType}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "annotationType":
+                            return annotationType;
+                        case "toString":
+                            return "@" + type + members;
+                        case "hashCode":
+                            return members.hashCode();
+                        case "equals":
+                            return proxy == args[0];
+                        default:
+                            return members.containsKey(method.getName())
+                                    ? members.get(method.getName())
+                                    : method.getDefaultValue();
+                    }
+                });
     }
 
     private static Annotation schedule(Map<String, Object> members) throws ClassNotFoundException {
@@ -103,24 +109,34 @@ class ConcurrencySchedulesTest {
         assertThat(schedules).containsExactly(everyTwoSeconds);
 
         ScheduleCalendar calendar = ConcurrencySchedules.calendar(schedules);
-        assertThat(calendar.intervalMillis(Instant.parse("2026-12-01T10:00:00.010Z"))).isEqualTo(1_990);
-        assertThat(calendar.intervalMillis(Instant.parse("2026-12-01T10:00:01.500Z"))).isEqualTo(500);
+        assertThat(calendar.intervalMillis(Instant.parse("2026-12-01T10:00:00.010Z")))
+                .isEqualTo(1_990);
+        assertThat(calendar.intervalMillis(Instant.parse("2026-12-01T10:00:01.500Z")))
+                .isEqualTo(500);
         // a firing exactly on its planned time: the next one, not itself
-        assertThat(calendar.intervalMillis(Instant.parse("2026-12-01T10:00:00Z"))).isEqualTo(2_000);
+        assertThat(calendar.intervalMillis(Instant.parse("2026-12-01T10:00:00Z")))
+                .isEqualTo(2_000);
     }
 
     @Test
     void fieldsWithoutCronAndTheEarliestOfSeveralSchedules() throws Exception {
         Annotation dailyAtHalfPastThree = schedule(Map.of("hours", ints(3), "minutes", ints(30), "zone", "UTC"));
-        Annotation hourlyAtQuarterPast = schedule(Map.of("hours", ints(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-                16, 17, 18, 19, 20, 21, 22, 23), "minutes", ints(15), "zone", "UTC"));
+        Annotation hourlyAtQuarterPast = schedule(Map.of(
+                "hours",
+                ints(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23),
+                "minutes",
+                ints(15),
+                "zone",
+                "UTC"));
         Instant firedAt = Instant.parse("2026-12-01T03:30:00.200Z");
 
         assertThat(ConcurrencySchedules.calendar(List.of(dailyAtHalfPastThree)).intervalMillis(firedAt))
                 .as("seconds default to {0}, days to every day: the next day at 03:30:00")
                 .isEqualTo(24 * 3_600_000L - 200);
-        assertThat(ConcurrencySchedules.calendar(List.of(dailyAtHalfPastThree, hourlyAtQuarterPast)).intervalMillis(firedAt))
-                .as("the earliest of the two: 04:15:00").isEqualTo(45 * 60_000L - 200);
+        assertThat(ConcurrencySchedules.calendar(List.of(dailyAtHalfPastThree, hourlyAtQuarterPast))
+                        .intervalMillis(firedAt))
+                .as("the earliest of the two: 04:15:00")
+                .isEqualTo(45 * 60_000L - 200);
     }
 
     @Test
@@ -146,7 +162,8 @@ class ConcurrencySchedulesTest {
         Exclusive exclusive = method.getAnnotation(Exclusive.class);
         Annotation runAt = asynchronous(schedule(Map.of("cron", "*/10 * * * * *", "zone", "UTC")));
         BatonConfig config = BatonConfig.read(new SmallRyeConfigBuilder()
-                .withSources(new PropertiesConfigSource(Map.of(), "test", 500)).build());
+                .withSources(new PropertiesConfigSource(Map.of(), "test", 500))
+                .build());
 
         SchedulePlan plan = SchedulePlans.build(Reports.class, method, exclusive, List.of(exclusive, runAt), config);
 
@@ -163,19 +180,25 @@ class ConcurrencySchedulesTest {
         Exclusive exclusive = method.getAnnotation(Exclusive.class);
         Annotation runAt = asynchronous(schedule(Map.of("cron", "61 * * * * *")));
         BatonConfig config = BatonConfig.read(new SmallRyeConfigBuilder()
-                .withSources(new PropertiesConfigSource(Map.of(), "test", 500)).build());
+                .withSources(new PropertiesConfigSource(Map.of(), "test", 500))
+                .build());
 
-        assertThatThrownBy(() -> SchedulePlans.build(Reports.class, method, exclusive, List.of(exclusive, runAt), config))
+        assertThatThrownBy(
+                        () -> SchedulePlans.build(Reports.class, method, exclusive, List.of(exclusive, runAt), config))
                 .isInstanceOf(LockConfigurationException.class)
-                .hasMessageStartingWith("@Exclusive on " + Reports.class.getName() + ".nightly(): Jakarta Concurrency refuses")
+                .hasMessageStartingWith(
+                        "@Exclusive on " + Reports.class.getName() + ".nightly(): Jakarta Concurrency refuses")
                 .hasMessageContaining("61 * * * * *");
     }
 
     @Test
     void concurrency30sAsynchronousHasNoSchedule() throws Exception {
-        Class<? extends Annotation> asynchronous30 = Class.forName(ConcurrencySchedules.ASYNCHRONOUS).asSubclass(Annotation.class);
+        Class<? extends Annotation> asynchronous30 =
+                Class.forName(ConcurrencySchedules.ASYNCHRONOUS).asSubclass(Annotation.class);
         assertThat(asynchronous30.getClassLoader()).isNotSameAs(concurrency31);
-        Annotation plain = (Annotation) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {asynchronous30},
+        Annotation plain = (Annotation) Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {asynchronous30},
                 (proxy, m, args) -> m.getName().equals("annotationType") ? asynchronous30 : m.getDefaultValue());
 
         assertThat(ConcurrencySchedules.schedules(List.of(plain))).isEmpty();

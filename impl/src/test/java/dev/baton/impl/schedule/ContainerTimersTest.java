@@ -44,8 +44,7 @@ class ContainerTimersTest {
         }
 
         @Override
-        public void cancel() {
-        }
+        public void cancel() {}
 
         @Override
         public long getTimeRemaining() {
@@ -81,7 +80,8 @@ class ContainerTimersTest {
     @Test
     void theIntervalComesFromTheTimer() {
         long now = System.currentTimeMillis();
-        assertThat(ContainerTimers.intervalMillis(new FixedTimer(new Date(now + 4_000)), now)).isEqualTo(4_000);
+        assertThat(ContainerTimers.intervalMillis(new FixedTimer(new Date(now + 4_000)), now))
+                .isEqualTo(4_000);
         assertThat(ContainerTimers.intervalMillis(new FixedTimer(null), now)).isEqualTo(Intervals.NO_NEXT);
         assertThat(ContainerTimers.intervalMillis(null, now)).isEqualTo(Intervals.UNKNOWN);
         assertThat(ContainerTimers.intervalMillis("not a timer", now)).isEqualTo(Intervals.UNKNOWN);
@@ -93,7 +93,9 @@ class ContainerTimersTest {
         assertThat(timed.holdFor(4_000)).isEqualTo(2_000);
         assertThat(timed.holdFor(3_600_000)).isEqualTo(30_000);
         assertThat(timed.holdFor(Intervals.NO_NEXT)).as("the last firing").isEqualTo(30_000);
-        assertThat(timed.holdFor(Intervals.UNKNOWN)).as("a direct call: no planned time").isZero();
+        assertThat(timed.holdFor(Intervals.UNKNOWN))
+                .as("a direct call: no planned time")
+                .isZero();
         SchedulePlan held = new SchedulePlan("C.m", "", "k", OptionalLong.of(10_000), OptionalLong.empty());
         assertThat(held.holdFor(60_000)).isEqualTo(10_000);
         assertThat(held.holdFor(4_000)).as("never past the next firing").isEqualTo(4_000);
@@ -111,11 +113,16 @@ class ContainerTimersTest {
         List<Object> skipped = new CopyOnWriteArrayList<>();
         long fired = System.nanoTime();
         Timer timer = new FixedTimer(new Date(System.currentTimeMillis() + 1_000));
-        assertThat(ScheduledFiring.fire(plan, timer, m -> engine, skipped::add, () -> "ran")).isEqualTo("ran");
-        assertThat(ScheduledFiring.fire(plan, timer, m -> engine, skipped::add, () -> "ran again")).as("held").isNull();
+        assertThat(ScheduledFiring.fire(plan, timer, m -> engine, skipped::add, () -> "ran"))
+                .isEqualTo("ran");
+        assertThat(ScheduledFiring.fire(plan, timer, m -> engine, skipped::add, () -> "ran again"))
+                .as("held")
+                .isNull();
         assertThat(skipped).hasSize(1);
         while (System.nanoTime() - fired < 400_000_000L) {
-            assertThat(store.acquire("schedule:C.m", "other", 60_000).isAcquired()).as("held for 500 ms").isFalse();
+            assertThat(store.acquire("schedule:C.m", "other", 60_000).isAcquired())
+                    .as("held for 500 ms")
+                    .isFalse();
             Thread.sleep(20);
         }
         // free after the hold, before the next planned firing (polled: a loaded machine releases a little late)
@@ -124,6 +131,8 @@ class ContainerTimersTest {
             free = store.acquire("schedule:C.m", "other", 60_000).isAcquired();
             Thread.sleep(10);
         }
-        assertThat(free).as("free after the hold, before the next planned firing").isTrue();
+        assertThat(free)
+                .as("free after the hold, before the next planned firing")
+                .isTrue();
     }
 }

@@ -4,12 +4,12 @@ import static dev.baton.impl.testing.Deployments.assertDeploymentFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Exclusive;
+import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.LockStore;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Timer;
-import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.spi.LockStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -24,22 +24,19 @@ class ExclusiveDeploymentTest {
     @ApplicationScoped
     public static class NoPeriod {
         @Exclusive
-        public void run() {
-        }
+        public void run() {}
     }
 
     @ApplicationScoped
     public static class HoldNotShorterThanPeriod {
         @Exclusive(period = "5s", hold = "5s")
-        public void run() {
-        }
+        public void run() {}
     }
 
     @ApplicationScoped
     public static class Parameters {
         @Exclusive(period = "1m")
-        public void run(String region) {
-        }
+        public void run(String region) {}
     }
 
     @ApplicationScoped
@@ -53,29 +50,25 @@ class ExclusiveDeploymentTest {
     @ApplicationScoped
     @Exclusive
     public static class OnTheClass {
-        public void run() {
-        }
+        public void run() {}
     }
 
     @ApplicationScoped
     public static class UnknownManager {
         @Exclusive(period = "1m", manager = "reports")
-        public void run() {
-        }
+        public void run() {}
     }
 
     @ApplicationScoped
     public static class PeriodOnly {
         @Exclusive(period = "30s")
-        public void run() {
-        }
+        public void run() {}
     }
 
     @ApplicationScoped
     public static class BadPeriod {
         @Exclusive(period = "soon")
-        public void run() {
-        }
+        public void run() {}
     }
 
     /** What deploys: an EJB timeout method with its Timer, and a plain method with a period and a hold. */
@@ -83,8 +76,7 @@ class ExclusiveDeploymentTest {
     public static class Valid {
         @Exclusive
         @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
-        public void timed(Timer timer) {
-        }
+        public void timed(Timer timer) {}
 
         @Exclusive(period = "1m", hold = "10s")
         public String plain() {
@@ -165,13 +157,16 @@ class ExclusiveDeploymentTest {
     void perMethodOverridesSetTheKeyAndTheHold() throws Exception {
         String prefix = PeriodOnly.class.getName() + "/run/Exclusive/";
         TestConfig.install(prefix + "hold=300ms", prefix + "value=nightly");
-        try (WeldContainer container = Deployments.weld(Store.class, PeriodOnly.class).initialize()) {
+        try (WeldContainer container =
+                Deployments.weld(Store.class, PeriodOnly.class).initialize()) {
             long fired = System.nanoTime();
             container.select(PeriodOnly.class).get().run();
-            assertThat(STORE.acquire("nightly", "other-instance", 60_000).isAcquired()).as("held under the configured key")
+            assertThat(STORE.acquire("nightly", "other-instance", 60_000).isAcquired())
+                    .as("held under the configured key")
                     .isFalse();
             Thread.sleep(Math.max(0, 400 - (System.nanoTime() - fired) / 1_000_000));
-            assertThat(STORE.acquire("nightly", "other-instance", 60_000).isAcquired()).as("free after the configured hold")
+            assertThat(STORE.acquire("nightly", "other-instance", 60_000).isAcquired())
+                    .as("free after the configured hold")
                     .isTrue();
         } finally {
             TestConfig.uninstall();

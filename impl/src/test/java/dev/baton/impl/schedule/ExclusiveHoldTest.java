@@ -14,7 +14,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -39,6 +38,7 @@ class ExclusiveHoldTest {
 
     /** New for each test: a hold left by the previous test would skip the first firing. */
     static volatile FaultyStore SHARED;
+
     static final AtomicInteger RUNS = new AtomicInteger();
     static final Queue<ScheduleSkipped> SKIPS = new ConcurrentLinkedQueue<>();
     static volatile CountDownLatch running;
@@ -86,12 +86,10 @@ class ExclusiveHoldTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
     private WeldContainer first;
     private WeldContainer second;
@@ -141,7 +139,9 @@ class ExclusiveHoldTest {
         assertThat(RUNS).as("1.9 s after the firing: still held").hasValue(1);
         sleepUntil(fired, 2_150);
         b.run();
-        assertThat(RUNS).as("past the hold, before the next planned time: free again").hasValue(2);
+        assertThat(RUNS)
+                .as("past the hold, before the next planned time: free again")
+                .hasValue(2);
     }
 
     @Test
@@ -181,7 +181,9 @@ class ExclusiveHoldTest {
         finish.countDown();
         longRun.get(5, TimeUnit.SECONDS);
         b.run();
-        assertThat(RUNS).as("released when the run ended, the hold having passed").hasValue(2);
+        assertThat(RUNS)
+                .as("released when the run ended, the hold having passed")
+                .hasValue(2);
     }
 
     @Test
@@ -207,5 +209,4 @@ class ExclusiveHoldTest {
     private static void sleepUntil(long startNanos, long millis) throws InterruptedException {
         TimeUnit.NANOSECONDS.sleep(Math.max(0, startNanos + TimeUnit.MILLISECONDS.toNanos(millis) - System.nanoTime()));
     }
-
 }

@@ -45,6 +45,7 @@ class ExclusiveInstancesTest {
     static final MemoryLockStore SHARED = new MemoryLockStore();
     /** The planned time the firing thread fires for: what a scheduler would know. */
     static final ThreadLocal<Integer> PLANNED = new ThreadLocal<>();
+
     static final Map<Integer, AtomicInteger> RUNS = new ConcurrentHashMap<>();
     static final Queue<ScheduleSkipped> SKIPS = new ConcurrentLinkedQueue<>();
 
@@ -78,7 +79,8 @@ class ExclusiveInstancesTest {
     void start() {
         TestConfig.install();
         for (int i = 0; i < INSTANCES; i++) {
-            containers.add(Deployments.weld(SharedStore.class, Job.class, Skips.class).initialize());
+            containers.add(
+                    Deployments.weld(SharedStore.class, Job.class, Skips.class).initialize());
             schedulers.add(Executors.newSingleThreadExecutor());
         }
     }
@@ -118,13 +120,15 @@ class ExclusiveInstancesTest {
             previousDone = System.nanoTime();
         }
         for (int planned = 0; planned < PLANNED_TIMES; planned++) {
-            assertThat(RUNS.get(planned)).as("runs for planned time %d", planned).isNotNull().hasValue(1);
+            assertThat(RUNS.get(planned))
+                    .as("runs for planned time %d", planned)
+                    .isNotNull()
+                    .hasValue(1);
         }
-        assertThat(SKIPS).hasSize((INSTANCES - 1) * PLANNED_TIMES)
-                .allSatisfy(skip -> {
-                    assertThat(skip.reason()).isEqualTo(ScheduleSkipped.Reason.HELD_ELSEWHERE);
-                    assertThat(skip.key()).isEqualTo("schedule:" + Job.class.getName() + ".run");
-                    assertThat(skip.remainingLease()).isPresent();
-                });
+        assertThat(SKIPS).hasSize((INSTANCES - 1) * PLANNED_TIMES).allSatisfy(skip -> {
+            assertThat(skip.reason()).isEqualTo(ScheduleSkipped.Reason.HELD_ELSEWHERE);
+            assertThat(skip.key()).isEqualTo("schedule:" + Job.class.getName() + ".run");
+            assertThat(skip.remainingLease()).isPresent();
+        });
     }
 }

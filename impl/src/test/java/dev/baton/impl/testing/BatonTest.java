@@ -19,5 +19,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TestConfig.class)
 @EnableAutoWeld
 @AddExtensions({BatonExtension.class, ConfigExtension.class})
-public @interface BatonTest {
-}
+public @interface BatonTest {}

@@ -11,8 +11,7 @@ import org.jboss.weld.environment.se.WeldContainer;
 /** Boots Weld SE by hand, for deployments that must fail. */
 public final class Deployments {
 
-    private Deployments() {
-    }
+    private Deployments() {}
 
     /**
      * Asserts that a deployment of these beans with this configuration fails, and returns the assertion
@@ -22,7 +21,8 @@ public final class Deployments {
      * @param beans the bean classes
      * @return the assertion on the deployment failure
      */
-    public static AbstractThrowableAssert<?, ? extends Throwable> assertDeploymentFails(String[] config, Class<?>... beans) {
+    public static AbstractThrowableAssert<?, ? extends Throwable> assertDeploymentFails(
+            String[] config, Class<?>... beans) {
         TestConfig.install(config);
         try {
             return assertThatThrownBy(() -> {

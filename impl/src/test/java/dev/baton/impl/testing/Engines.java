@@ -12,8 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 /** Builds engines for tests, without CDI. */
 public final class Engines {
 
-    private Engines() {
-    }
+    private Engines() {}
 
     public static ScheduledExecutorService scheduler() {
         return Executors.newScheduledThreadPool(2, r -> {
@@ -30,13 +29,20 @@ public final class Engines {
         return t;
     });
 
-    public static LockEngine engine(LockStore store, ScheduledExecutorService scheduler, long ttlMillis, long timeoutMillis) {
+    public static LockEngine engine(
+            LockStore store, ScheduledExecutorService scheduler, long ttlMillis, long timeoutMillis) {
         return engine(store, scheduler, ttlMillis, timeoutMillis, false, LockListener.NONE);
     }
 
-    public static LockEngine engine(LockStore store, ScheduledExecutorService scheduler, long ttlMillis, long timeoutMillis,
-            boolean interruptOnLoss, LockListener listener) {
-        ManagerSettings settings = new ManagerSettings("", Optional.empty(), ttlMillis, timeoutMillis, "", 0, interruptOnLoss);
+    public static LockEngine engine(
+            LockStore store,
+            ScheduledExecutorService scheduler,
+            long ttlMillis,
+            long timeoutMillis,
+            boolean interruptOnLoss,
+            LockListener listener) {
+        ManagerSettings settings =
+                new ManagerSettings("", Optional.empty(), ttlMillis, timeoutMillis, "", 0, interruptOnLoss);
         return new LockEngine(settings, store, scheduler, STORE_CALLS, listener);
     }
 }

@@ -23,5 +23,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @EnableAutoWeld
 @AddExtensions({BatonExtension.class, ConfigExtension.class, FaultToleranceExtension.class, ValidationExtension.class})
 @AddBeanClasses(NoopMeter.class)
-public @interface FaultToleranceTest {
-}
+public @interface FaultToleranceTest {}

@@ -36,6 +36,7 @@ public final class FaultyStore implements LockStore {
     public volatile long renewDelayMillis;
     /** How long an acquire takes after it reached the store and before its answer comes back, when set. */
     public volatile long acquireReplyDelayMillis;
+
     public final AtomicInteger renewCalls = new AtomicInteger();
     public final AtomicInteger acquireCalls = new AtomicInteger();
     /** The bound ({@code maxWaitMillis}) the runtime passed to each acquire, in order. */
@@ -137,7 +138,8 @@ public final class FaultyStore implements LockStore {
 
     private void failIfDown(String operation) {
         if (down) {
-            throw new LockStoreException(operation + " failed", new java.net.ConnectException("Connection refused (test: store down)"));
+            throw new LockStoreException(
+                    operation + " failed", new java.net.ConnectException("Connection refused (test: store down)"));
         }
     }
 }

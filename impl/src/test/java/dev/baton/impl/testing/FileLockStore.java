@@ -29,8 +29,7 @@ public final class FileLockStore implements LockStore {
 
     private static final ReentrantLock IN_THIS_JVM = new ReentrantLock();
 
-    private record Entry(String owner, long expiresAtMillis) {
-    }
+    private record Entry(String owner, long expiresAtMillis) {}
 
     private final Path data;
     private final Path journal;
@@ -48,43 +47,62 @@ public final class FileLockStore implements LockStore {
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
         LockArguments.requireValidTtl(ttlMillis);
-        return locked("acquire", key, owner, (entries) -> {
-            long now = System.currentTimeMillis();
-            Entry current = entries.get(key);
-            if (current != null && current.expiresAtMillis() > now) {
-                return AcquireResult.notAcquired(current.expiresAtMillis() - now);
-            }
-            long token = Long.parseLong(entries.getOrDefault("#counter", new Entry("0", 0)).owner()) + 1;
-            entries.put("#counter", new Entry(Long.toString(token), 0));
-            entries.put(key, new Entry(owner, now + ttlMillis));
-            return AcquireResult.acquired(token);
-        }, AcquireResult::isAcquired);
+        return locked(
+                "acquire",
+                key,
+                owner,
+                (entries) -> {
+                    long now = System.currentTimeMillis();
+                    Entry current = entries.get(key);
+                    if (current != null && current.expiresAtMillis() > now) {
+                        return AcquireResult.notAcquired(current.expiresAtMillis() - now);
+                    }
+                    long token = Long.parseLong(entries.getOrDefault("#counter", new Entry("0", 0))
+                                    .owner())
+                            + 1;
+                    entries.put("#counter", new Entry(Long.toString(token), 0));
+                    entries.put(key, new Entry(owner, now + ttlMillis));
+                    return AcquireResult.acquired(token);
+                },
+                AcquireResult::isAcquired);
     }
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
         LockArguments.requireValidTtl(ttlMillis);
-        return locked("renew", key, owner, (entries) -> {
-            long now = System.currentTimeMillis();
-            Entry current = entries.get(key);
-            if (current == null || !current.owner().equals(owner) || current.expiresAtMillis() <= now) {
-                return false;
-            }
-            entries.put(key, new Entry(owner, now + ttlMillis));
-            return true;
-        }, b -> b);
+        return locked(
+                "renew",
+                key,
+                owner,
+                (entries) -> {
+                    long now = System.currentTimeMillis();
+                    Entry current = entries.get(key);
+                    if (current == null || !current.owner().equals(owner) || current.expiresAtMillis() <= now) {
+                        return false;
+                    }
+                    entries.put(key, new Entry(owner, now + ttlMillis));
+                    return true;
+                },
+                b -> b);
     }
 
     @Override
     public boolean release(String key, String owner) {
-        return locked("release", key, owner, (entries) -> {
-            Entry current = entries.get(key);
-            if (current == null || !current.owner().equals(owner) || current.expiresAtMillis() <= System.currentTimeMillis()) {
-                return false;
-            }
-            entries.remove(key);
-            return true;
-        }, b -> b);
+        return locked(
+                "release",
+                key,
+                owner,
+                (entries) -> {
+                    Entry current = entries.get(key);
+                    if (current == null
+                            || !current.owner().equals(owner)
+                            || current.expiresAtMillis() <= System.currentTimeMillis()) {
+                        return false;
+                    }
+                    entries.remove(key);
+                    return true;
+                },
+                b -> b);
     }
 
     @Override
@@ -100,14 +118,23 @@ public final class FileLockStore implements LockStore {
      */
     public static void append(Path journal, String line) {
         try {
-            Files.writeString(journal, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    journal,
+                    line + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private <T> T locked(String operation, String key, String owner, Function<Map<String, Entry>, T> change,
+    private <T> T locked(
+            String operation,
+            String key,
+            String owner,
+            Function<Map<String, Entry>, T> change,
             Function<T, Boolean> outcome) {
         LockArguments.requireValidKey(key, false);
         LockArguments.requireValidOwner(owner);
@@ -115,12 +142,16 @@ public final class FileLockStore implements LockStore {
             throw new LockStoreException("the file store is closed");
         }
         IN_THIS_JVM.lock();
-        try (FileChannel channel = FileChannel.open(data, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+        try (FileChannel channel = FileChannel.open(
+                        data, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                FileLock lock = channel.lock()) {
             Map<String, Entry> entries = read(channel);
             T result = change.apply(entries);
             write(channel, entries);
-            append(journal, String.join(" ", operation, key, owner, outcome.apply(result).toString()));
+            append(
+                    journal,
+                    String.join(
+                            " ", operation, key, owner, outcome.apply(result).toString()));
             return result;
         } catch (IOException e) {
             throw new LockStoreException("the file store failed: " + e, e);
@@ -146,8 +177,12 @@ public final class FileLockStore implements LockStore {
 
     private static void write(FileChannel channel, Map<String, Entry> entries) throws IOException {
         StringBuilder text = new StringBuilder();
-        entries.forEach((key, entry) -> text.append(key).append('\t').append(entry.owner()).append('\t')
-                .append(entry.expiresAtMillis()).append('\n'));
+        entries.forEach((key, entry) -> text.append(key)
+                .append('\t')
+                .append(entry.owner())
+                .append('\t')
+                .append(entry.expiresAtMillis())
+                .append('\n'));
         byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
         channel.truncate(0);
         channel.write(ByteBuffer.wrap(bytes), 0);

@@ -21,8 +21,7 @@ import java.util.function.Supplier;
  */
 public final class HandOffs {
 
-    private HandOffs() {
-    }
+    private HandOffs() {}
 
     /**
      * A store without release notifications or waiting turns over a shared one, so every waiter polls on its
@@ -56,8 +55,9 @@ public final class HandOffs {
      *
      * @return how long after each release the waiter had the key, in ms
      */
-    public static List<Long> measure(LockEngine holder, String key, int rounds, long heldMillis,
-            Supplier<Runnable> acquireThenRelease) throws Exception {
+    public static List<Long> measure(
+            LockEngine holder, String key, int rounds, long heldMillis, Supplier<Runnable> acquireThenRelease)
+            throws Exception {
         acquireThenRelease.get().run();
         List<Long> delays = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
@@ -85,8 +85,11 @@ public final class HandOffs {
      */
     public static void assertBoundedBy(List<Long> delays, long boundMillis) {
         List<Long> sorted = delays.stream().sorted().toList();
-        assertThat(sorted.get(sorted.size() / 2)).as("median hand-off delay in ms of %s", delays).isLessThan(boundMillis / 2);
-        assertThat(sorted.subList(0, sorted.size() - 1)).as("hand-off delays in ms, all but the longest, of %s", delays)
+        assertThat(sorted.get(sorted.size() / 2))
+                .as("median hand-off delay in ms of %s", delays)
+                .isLessThan(boundMillis / 2);
+        assertThat(sorted.subList(0, sorted.size() - 1))
+                .as("hand-off delays in ms, all but the longest, of %s", delays)
                 .allSatisfy(d -> assertThat(d).isLessThan(boundMillis));
     }
 }

@@ -12,8 +12,7 @@ public final class LogCapture extends Handler implements AutoCloseable {
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
-    private LogCapture() {
-    }
+    private LogCapture() {}
 
     /** @return a capture that has started */
     public static LogCapture start() {
@@ -29,13 +28,14 @@ public final class LogCapture extends Handler implements AutoCloseable {
 
     @Override
     public void publish(LogRecord record) {
-        lines.add(record.getParameters() == null ? record.getMessage()
-                : MessageFormat.format(record.getMessage(), record.getParameters()));
+        lines.add(
+                record.getParameters() == null
+                        ? record.getMessage()
+                        : MessageFormat.format(record.getMessage(), record.getParameters()));
     }
 
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
     public void close() {

@@ -11,8 +11,7 @@ import java.util.concurrent.TimeUnit;
 /** Runs a task on many real threads released at the same instant, and fails on the first error. */
 public final class Threads {
 
-    private Threads() {
-    }
+    private Threads() {}
 
     @FunctionalInterface
     public interface Task {

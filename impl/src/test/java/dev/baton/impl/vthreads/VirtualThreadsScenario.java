@@ -40,8 +40,7 @@ public final class VirtualThreadsScenario {
     static final int WARM_UP_CALLERS = 2_000;
     static final String PINNED = "jdk.VirtualThreadPinned";
 
-    private VirtualThreadsScenario() {
-    }
+    private VirtualThreadsScenario() {}
 
     /** The method every virtual thread goes through. */
     @ApplicationScoped
@@ -88,7 +87,8 @@ public final class VirtualThreadsScenario {
             try {
                 Thread.sleep(hold.toMillis());
                 // still held, never lost, and its lease moved past the first one: it was renewed
-                return lock.isHeld() && !lock.whenLost().toCompletableFuture().isDone()
+                return lock.isHeld()
+                        && !lock.whenLost().toCompletableFuture().isDone()
                         && lock.validUntil().isAfter(firstLease.plus(hold).minusSeconds(2));
             } finally {
                 lock.release();
@@ -106,14 +106,15 @@ public final class VirtualThreadsScenario {
             }
         }
 
-        static void touch() {
-        }
+        static void touch() {}
     }
 
     public static void main(String[] args) throws Exception {
         Path recordingFile = Path.of(args[0]);
         ExecutorService virtual = newVirtualThreadPerTaskExecutor();
-        Weld weld = new Weld().disableDiscovery().addExtensions(new BatonExtension(), new ConfigExtension())
+        Weld weld = new Weld()
+                .disableDiscovery()
+                .addExtensions(new BatonExtension(), new ConfigExtension())
                 .addBeanClasses(Counter.class, LongHolder.class, WarmUp.class);
         boolean ok;
         try (WeldContainer container = weld.initialize()) {
@@ -125,15 +126,20 @@ public final class VirtualThreadsScenario {
                 recording.enable(PINNED).withThreshold(Duration.ZERO).withStackTrace();
                 recording.start();
                 virtual.submit(PinsWhileInitializing::touch).get();
-                String outcome = run(virtual, container.select(Counter.class).get(),
+                String outcome = run(
+                        virtual,
+                        container.select(Counter.class).get(),
                         container.select(LongHolder.class).get());
                 recording.stop();
                 recording.dump(recordingFile);
                 List<String> pins = pinnedStacks(recordingFile);
-                long control = pins.stream().filter(stack -> stack.contains(PinsWhileInitializing.class.getName()))
+                long control = pins.stream()
+                        .filter(stack -> stack.contains(PinsWhileInitializing.class.getName()))
                         .count();
-                List<String> baton = pins.stream().filter(stack -> stack.contains("dev.baton.impl.")
-                        && !stack.contains(PinsWhileInitializing.class.getName())).toList();
+                List<String> baton = pins.stream()
+                        .filter(stack -> stack.contains("dev.baton.impl.")
+                                && !stack.contains(PinsWhileInitializing.class.getName()))
+                        .toList();
                 System.out.println("RESULT " + outcome + " controlPins=" + control + " batonPins=" + baton.size());
                 baton.stream().limit(3).forEach(stack -> System.out.println("PINNED IN BATON:\n" + stack));
                 ok = outcome.startsWith("ok") && control > 0 && baton.isEmpty();
@@ -152,8 +158,8 @@ public final class VirtualThreadsScenario {
         boolean keptThroughRenewals = held.get(1, TimeUnit.MINUTES);
         int entries = counter.detector().entries();
         int maxInside = counter.detector().maxInside();
-        boolean ok = entries == CALLERS && maxInside == 1 && counter.onVirtualThreads() == CALLERS
-                && keptThroughRenewals;
+        boolean ok =
+                entries == CALLERS && maxInside == 1 && counter.onVirtualThreads() == CALLERS && keptThroughRenewals;
         return (ok ? "ok" : "VIOLATION") + " entries=" + entries + " maxInside=" + maxInside + " onVirtualThreads="
                 + counter.onVirtualThreads() + " keptThroughRenewals=" + keptThroughRenewals;
     }
@@ -176,8 +182,11 @@ public final class VirtualThreadsScenario {
             }
             StringBuilder stack = new StringBuilder();
             for (RecordedFrame frame : event.getStackTrace().getFrames()) {
-                stack.append("  at ").append(frame.getMethod().getType().getName()).append('.')
-                        .append(frame.getMethod().getName()).append('\n');
+                stack.append("  at ")
+                        .append(frame.getMethod().getType().getName())
+                        .append('.')
+                        .append(frame.getMethod().getName())
+                        .append('\n');
             }
             stacks.add(stack.toString());
         }
@@ -186,7 +195,8 @@ public final class VirtualThreadsScenario {
     }
 
     private static ExecutorService newVirtualThreadPerTaskExecutor() throws ReflectiveOperationException {
-        return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        return (ExecutorService)
+                Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
     }
 
     private static boolean isVirtual(Thread thread) {

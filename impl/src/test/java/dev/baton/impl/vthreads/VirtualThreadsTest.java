@@ -34,11 +34,18 @@ class VirtualThreadsTest {
     void tenThousandVirtualThreadsExcludeEachOtherAndNoneIsPinnedInBaton() throws Exception {
         Path jdk = jdk21();
         Path log = work.resolve("virtual-threads.log");
-        List<String> command = new ArrayList<>(List.of(Jdks.launcher(jdk).toString(),
-                "-cp", System.getProperty("java.class.path"),
-                "-Dbaton.store=memory", "-Dbaton.ttl=2s",
-                VirtualThreadsScenario.class.getName(), work.resolve("pins.jfr").toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> command = new ArrayList<>(List.of(
+                Jdks.launcher(jdk).toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dbaton.store=memory",
+                "-Dbaton.ttl=2s",
+                VirtualThreadsScenario.class.getName(),
+                work.resolve("pins.jfr").toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         boolean exited = process.waitFor(5, TimeUnit.MINUTES);
         if (!exited) {
             process.destroyForcibly();
@@ -46,8 +53,11 @@ class VirtualThreadsTest {
         String output = Files.readString(log, StandardCharsets.UTF_8);
         output.lines().filter(line -> line.startsWith("RESULT")).forEach(line -> System.out.println(jdk + ": " + line));
 
-        assertThat(exited).as("the scenario ended within 5 minutes; its output:%n%s", output).isTrue();
-        assertThat(output).as("the scenario's output on %s", jdk)
+        assertThat(exited)
+                .as("the scenario ended within 5 minutes; its output:%n%s", output)
+                .isTrue();
+        assertThat(output)
+                .as("the scenario's output on %s", jdk)
                 .contains("RESULT ok entries=10000 maxInside=1 onVirtualThreads=10000 keptThroughRenewals=true")
                 .containsPattern("controlPins=[1-9]") // the recording does see a pinned virtual thread
                 .contains("batonPins=0");
@@ -60,8 +70,10 @@ class VirtualThreadsTest {
             return Jdks.atLeast(21, configured, "-D" + JDK_PROPERTY);
         }
         Optional<Path> found = Jdks.beside(21);
-        Assumptions.assumeTrue(found.isPresent(), () -> "no JDK 21+ is installed beside " + System.getProperty("java.home")
-                + ": set -D" + JDK_PROPERTY + "=/path/to/jdk-21-or-newer to run the virtual-thread test");
+        Assumptions.assumeTrue(
+                found.isPresent(),
+                () -> "no JDK 21+ is installed beside " + System.getProperty("java.home") + ": set -D" + JDK_PROPERTY
+                        + "=/path/to/jdk-21-or-newer to run the virtual-thread test");
         return found.get();
     }
 }

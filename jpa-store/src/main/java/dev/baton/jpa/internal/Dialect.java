@@ -20,9 +20,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -116,8 +116,8 @@ public abstract class Dialect {
      * @return the result
      * @throws SQLException if the statement failed or ran out of time ({@link #isLockTimeout})
      */
-    public abstract AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, Turn turn,
-            CallBound bound) throws SQLException;
+    public abstract AcquireResult acquire(
+            Connection c, String key, String owner, long ttlMillis, Turn turn, CallBound bound) throws SQLException;
 
     /**
      * Clears the key's turn if {@code waiter} holds it and it is live; one compare-and-set statement.
@@ -132,9 +132,12 @@ public abstract class Dialect {
      */
     public boolean leaveTurn(Connection c, String key, String waiter, CallBound bound) throws SQLException {
         lockRows(c, List.of(key), bound);
-        try (PreparedStatement ps = prepare(c, statementPrefix(bound) + "UPDATE " + table
-                + " SET turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
-                + " WHERE lock_key = ? AND turn_waiter = ? AND turn_until > " + now(), bound)) {
+        try (PreparedStatement ps = prepare(
+                c,
+                statementPrefix(bound) + "UPDATE " + table
+                        + " SET turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
+                        + " WHERE lock_key = ? AND turn_waiter = ? AND turn_until > " + now(),
+                bound)) {
             ps.setString(1, key);
             ps.setString(2, waiter);
             return ps.executeUpdate() == 1;
@@ -200,9 +203,12 @@ public abstract class Dialect {
             List<Lease> chunk = ordered.subList(from, Math.min(ordered.size(), from + BATCH_CHUNK));
             List<Lease> live = new ArrayList<>();
             lockRows(c, chunk.stream().map(Lease::key).distinct().toList(), bound);
-            try (PreparedStatement ps = prepare(c, statementPrefix(bound) + "SELECT lock_key, owner FROM " + table
-                    + " WHERE (" + leaseMatch(chunk.size()) + ") AND expires_at > " + now()
-                    + " ORDER BY lock_key " + renewalLockClause(), bound)) {
+            try (PreparedStatement ps = prepare(
+                    c,
+                    statementPrefix(bound) + "SELECT lock_key, owner FROM " + table
+                            + " WHERE (" + leaseMatch(chunk.size()) + ") AND expires_at > " + now()
+                            + " ORDER BY lock_key " + renewalLockClause(),
+                    bound)) {
                 bindLeases(ps, 1, chunk);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -213,8 +219,11 @@ public abstract class Dialect {
             if (live.isEmpty()) {
                 continue;
             }
-            try (PreparedStatement ps = prepare(c, statementPrefix(bound) + "UPDATE " + table + " SET expires_at = "
-                    + expiryAfter("?") + " WHERE " + leaseMatch(live.size()), bound)) {
+            try (PreparedStatement ps = prepare(
+                    c,
+                    statementPrefix(bound) + "UPDATE " + table + " SET expires_at = " + expiryAfter("?") + " WHERE "
+                            + leaseMatch(live.size()),
+                    bound)) {
                 ps.setLong(1, ttlParameter(ttlMillis));
                 bindLeases(ps, 2, live);
                 int updated = ps.executeUpdate();
@@ -313,8 +322,7 @@ public abstract class Dialect {
      * @param bound the call's bound
      * @throws SQLException if it failed
      */
-    public void limitLockWaits(Connection c, CallBound bound) throws SQLException {
-    }
+    public void limitLockWaits(Connection c, CallBound bound) throws SQLException {}
 
     /**
      * Locks the rows of {@code keys} first, waiting at most the time the call has left, where a
@@ -326,8 +334,7 @@ public abstract class Dialect {
      * @param bound the call's bound
      * @throws SQLException if it failed or ran out of time
      */
-    protected void lockRows(Connection c, List<String> keys, CallBound bound) throws SQLException {
-    }
+    protected void lockRows(Connection c, List<String> keys, CallBound bound) throws SQLException {}
 
     /**
      * Whether a statement failed because it waited for a row lock (or ran) longer than its call's bound.
@@ -508,7 +515,8 @@ public abstract class Dialect {
      */
     public void validate(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
-            st.executeQuery("SELECT lock_key, owner, token, expires_at FROM " + table + " WHERE 1 = 0").close();
+            st.executeQuery("SELECT lock_key, owner, token, expires_at FROM " + table + " WHERE 1 = 0")
+                    .close();
             st.executeQuery(sequenceProbeSql()).close();
         }
     }
@@ -573,7 +581,8 @@ public abstract class Dialect {
     }
 
     private static String replaceWord(String text, String word, String replacement) {
-        return Pattern.compile("\\b" + Pattern.quote(word) + "\\b").matcher(text)
+        return Pattern.compile("\\b" + Pattern.quote(word) + "\\b")
+                .matcher(text)
                 .replaceAll(Matcher.quoteReplacement(replacement));
     }
 

@@ -5,8 +5,7 @@ import dev.baton.jpa.JpaDatabase;
 /** Dialects by database, for callers outside this package. */
 public final class DialectFactory {
 
-    private DialectFactory() {
-    }
+    private DialectFactory() {}
 
     /**
      * The dialect of a database.

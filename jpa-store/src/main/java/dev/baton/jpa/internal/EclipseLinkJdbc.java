@@ -43,8 +43,7 @@ final class EclipseLinkJdbc {
         }
     };
 
-    private EclipseLinkJdbc() {
-    }
+    private EclipseLinkJdbc() {}
 
     /** Registers the listener on the factory's server session, once. */
     static void watch(EntityManagerFactory factory) {

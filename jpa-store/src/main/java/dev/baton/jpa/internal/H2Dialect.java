@@ -31,8 +31,8 @@ import java.util.Locale;
 final class H2Dialect extends Dialect {
 
     /** The start of the running statement by the database clock (CURRENT_TIMESTAMP is the transaction's). */
-    private static final String STATEMENT_START = "(SELECT EXECUTING_STATEMENT_START FROM INFORMATION_SCHEMA.SESSIONS"
-            + " WHERE SESSION_ID = SESSION_ID())";
+    private static final String STATEMENT_START =
+            "(SELECT EXECUTING_STATEMENT_START FROM INFORMATION_SCHEMA.SESSIONS" + " WHERE SESSION_ID = SESSION_ID())";
 
     /** H2's GENERAL_ERROR_1. */
     private static final int GENERAL_ERROR = 50000;
@@ -66,7 +66,8 @@ final class H2Dialect extends Dialect {
                 + " turn_since = DATEADD(MILLISECOND, -s.waited, " + now() + "), turn_until = " + expiryAfter("s.keep")
                 + insert;
         this.remainingSql = "SELECT DATEDIFF(MILLISECOND, " + now() + ", expires_at),"
-                + " COALESCE(turn_waiter = ? AND turn_until > " + now() + ", FALSE) FROM " + table + " WHERE lock_key = ?";
+                + " COALESCE(turn_waiter = ? AND turn_until > " + now() + ", FALSE) FROM " + table
+                + " WHERE lock_key = ?";
     }
 
     @Override
@@ -159,7 +160,10 @@ final class H2Dialect extends Dialect {
      */
     private static boolean sessionsRace(SQLException e) {
         String message = e.getMessage();
-        return e.getErrorCode() == GENERAL_ERROR && message != null && message.contains("NullPointerException")
-                && (message.contains("org.h2.mvstore.tx.Transaction") || message.contains("INFORMATION_SCHEMA.SESSIONS"));
+        return e.getErrorCode() == GENERAL_ERROR
+                && message != null
+                && message.contains("NullPointerException")
+                && (message.contains("org.h2.mvstore.tx.Transaction")
+                        || message.contains("INFORMATION_SCHEMA.SESSIONS"));
     }
 }

@@ -13,8 +13,7 @@ import org.hibernate.resource.jdbc.spi.PhysicalConnectionHandlingMode;
 /** Hibernate ORM's way to the connection; loaded only when Hibernate is the provider. */
 final class HibernateJdbc {
 
-    private HibernateJdbc() {
-    }
+    private HibernateJdbc() {}
 
     static <T> T run(EntityManager em, JdbcWork<T> work) {
         // Hibernate turns an SQLException into a JDBCException that keeps it as the cause.
@@ -27,20 +26,24 @@ final class HibernateJdbc {
      * back after the commit, before the connection returns to the pool.
      */
     static EntityManager openHoldingConnection(EntityManagerFactory factory) {
-        return factory.unwrap(SessionFactory.class).withOptions()
+        return factory.unwrap(SessionFactory.class)
+                .withOptions()
                 .connectionHandlingMode(PhysicalConnectionHandlingMode.DELAYED_ACQUISITION_AND_HOLD)
                 .openSession();
     }
 
     /** The session's JDBC connection, taken from the pool now if it has none yet. */
     static Connection connection(EntityManager em) {
-        return em.unwrap(SharedSessionContractImplementor.class).getJdbcCoordinator().getLogicalConnection()
+        return em.unwrap(SharedSessionContractImplementor.class)
+                .getJdbcCoordinator()
+                .getLogicalConnection()
                 .getPhysicalConnection();
     }
 
     /** A connection of the factory's own connection provider (its pool or data source), outside any session. */
     static DedicatedConnection dedicated(EntityManagerFactory factory) throws java.sql.SQLException {
-        ConnectionProvider provider = factory.unwrap(SessionFactoryImplementor.class).getServiceRegistry()
+        ConnectionProvider provider = factory.unwrap(SessionFactoryImplementor.class)
+                .getServiceRegistry()
                 .requireService(ConnectionProvider.class);
         Connection connection = provider.getConnection();
         return new DedicatedConnection(connection, () -> provider.closeConnection(connection));

@@ -18,8 +18,7 @@ public final class Identifiers {
     private static final Pattern IDENTIFIER =
             Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
-    private Identifiers() {
-    }
+    private Identifiers() {}
 
     /**
      * Whether {@code name} is a plain (optionally schema-qualified) identifier that needs no quoting.
@@ -46,8 +45,9 @@ public final class Identifiers {
         for (int i = 0; i < parts.length; i++) {
             Set<JpaDatabase> on = ReservedWords.reservedOn(parts[i]);
             if (!on.isEmpty()) {
-                String which = parts.length == 1 ? "is" : "has " + (i == 0 ? "the schema part '" : "the name part '")
-                        + parts[i] + "', which is";
+                String which = parts.length == 1
+                        ? "is"
+                        : "has " + (i == 0 ? "the schema part '" : "the name part '") + parts[i] + "', which is";
                 return which + " a reserved word of " + names(on) + " SQL; the store writes names unquoted, so every"
                         + " statement would fail. Choose another name (e.g. " + parts[i] + "_locks)";
             }
@@ -68,13 +68,15 @@ public final class Identifiers {
     private static String names(Set<JpaDatabase> databases) {
         List<String> names = new ArrayList<>();
         for (JpaDatabase database : databases) {
-            names.add(switch (database) {
-                case POSTGRESQL -> "PostgreSQL";
-                case MARIADB -> "MariaDB";
-                case H2 -> "H2";
-            });
+            names.add(
+                    switch (database) {
+                        case POSTGRESQL -> "PostgreSQL";
+                        case MARIADB -> "MariaDB";
+                        case H2 -> "H2";
+                    });
         }
-        return names.size() == 1 ? names.get(0)
+        return names.size() == 1
+                ? names.get(0)
                 : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 }

@@ -23,8 +23,7 @@ public final class JdbcAccess {
     private static final String HIBERNATE_SESSION_FACTORY = "org.hibernate.SessionFactory";
     private static final String ECLIPSELINK_PACKAGE = "org.eclipse.persistence.";
 
-    private JdbcAccess() {
-    }
+    private JdbcAccess() {}
 
     /**
      * Runs {@code work} on the connection of {@code em}'s active transaction.
@@ -115,7 +114,8 @@ public final class JdbcAccess {
 
     private static boolean isHibernate(EntityManagerFactory factory) {
         try {
-            Class<?> sessionFactory = Class.forName(HIBERNATE_SESSION_FACTORY, false, JdbcAccess.class.getClassLoader());
+            Class<?> sessionFactory =
+                    Class.forName(HIBERNATE_SESSION_FACTORY, false, JdbcAccess.class.getClassLoader());
             return sessionFactory.isInstance(factory);
         } catch (ClassNotFoundException | LinkageError e) {
             return false;

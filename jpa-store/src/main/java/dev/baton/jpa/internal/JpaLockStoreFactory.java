@@ -46,7 +46,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     static final String STATEMENT_TIMEOUT = "statement-timeout";
     static final String MODE = "mode";
 
-    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
+    private static final java.util.regex.Pattern DURATION =
+            java.util.regex.Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
 
     private static final String PROVIDER = "a Jakarta Persistence 3.1 provider (Hibernate ORM 6.6 or EclipseLink 4.0)";
 
@@ -68,7 +69,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
             boolean noProvider;
             try {
                 noProvider = PersistenceProviderResolverHolder.getPersistenceProviderResolver()
-                        .getPersistenceProviders().isEmpty();
+                        .getPersistenceProviders()
+                        .isEmpty();
             } catch (RuntimeException | LinkageError e) {
                 throw new LockStoreDriverNotFoundException(NAME, PROVIDER, e);
             }
@@ -105,8 +107,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                 ? JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(unit.get()))
                 : JpaLockStore.builder(factoryBean(context).orElseThrow());
         context.bean(TransactionRunner.class).ifPresent(builder::transactionRunner);
-        return builder
-                .table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
+        return builder.table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
                 .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
                 .schemaAction(schemaAction(context))
                 .statementTimeout(statementTimeout(context))
@@ -124,7 +125,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
             return context.bean(EntityManagerFactory.class);
         } catch (LockConfigurationException several) {
             throw new LockConfigurationException(several.getMessage() + ". Mark the one for locks with @"
-                    + ForLocks.class.getName() + " (Jakarta EE 11 servers make each persistence unit such a bean), or set "
+                    + ForLocks.class.getName()
+                    + " (Jakarta EE 11 servers make each persistence unit such a bean), or set "
                     + context.settingKey(PERSISTENCE_UNIT));
         }
     }
@@ -136,7 +138,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
 
     private static void requirePersistenceApi() {
         try {
-            Class.forName("jakarta.persistence.EntityManagerFactory", false, JpaLockStoreFactory.class.getClassLoader());
+            Class.forName(
+                    "jakarta.persistence.EntityManagerFactory", false, JpaLockStoreFactory.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             throw new LockStoreDriverNotFoundException(NAME, "the Jakarta Persistence API and " + PROVIDER, e);
         }
@@ -145,8 +148,9 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     private static Optional<String> persistenceUnit(StoreContext context) {
         Optional<String> unit = context.setting(PERSISTENCE_UNIT).map(String::strip);
         if (unit.isPresent() && unit.get().isEmpty()) {
-            throw new LockConfigurationException(context.settingKey(PERSISTENCE_UNIT) + "='' is empty: name a persistence"
-                    + " unit, or remove the key to use the application's EntityManagerFactory bean");
+            throw new LockConfigurationException(
+                    context.settingKey(PERSISTENCE_UNIT) + "='' is empty: name a persistence"
+                            + " unit, or remove the key to use the application's EntityManagerFactory bean");
         }
         return unit;
     }
@@ -171,31 +175,36 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
             java.util.regex.Matcher m = DURATION.matcher(text);
             if (m.matches()) {
                 long amount = Long.parseLong(m.group(1));
-                millis = Math.multiplyExact(amount, switch (m.group(2) == null ? "ms" : m.group(2)) {
-                    case "s" -> 1_000L;
-                    case "m" -> 60_000L;
-                    case "h" -> 3_600_000L;
-                    case "d" -> 86_400_000L;
-                    default -> 1L;
-                });
+                millis = Math.multiplyExact(
+                        amount,
+                        switch (m.group(2) == null ? "ms" : m.group(2)) {
+                            case "s" -> 1_000L;
+                            case "m" -> 60_000L;
+                            case "h" -> 3_600_000L;
+                            case "d" -> 86_400_000L;
+                            default -> 1L;
+                        });
             } else {
                 millis = java.time.Duration.parse(text).toMillis();
             }
         } catch (RuntimeException e) {
-            throw new LockConfigurationException(context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get()
-                    + "' is not a duration: use e.g. 500ms, 5s, 1m, PT5S or plain milliseconds", e);
+            throw new LockConfigurationException(
+                    context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get()
+                            + "' is not a duration: use e.g. 500ms, 5s, 1m, PT5S or plain milliseconds",
+                    e);
         }
         if (millis < 1 || millis > dev.baton.spi.LockArguments.MAX_DURATION_MILLIS) {
-            throw new LockConfigurationException(context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get()
-                    + "' must be from 1 ms to 365 days");
+            throw new LockConfigurationException(
+                    context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get() + "' must be from 1 ms to 365 days");
         }
         return java.time.Duration.ofMillis(millis);
     }
 
     private static boolean onH2(EntityManagerFactory factory) {
         try {
-            for (String key : new String[] {"jakarta.persistence.jdbc.url", "javax.persistence.jdbc.url",
-                    "hibernate.connection.url"}) {
+            for (String key : new String[] {
+                "jakarta.persistence.jdbc.url", "javax.persistence.jdbc.url", "hibernate.connection.url"
+            }) {
                 if (factory.getProperties().get(key) instanceof String url && url.startsWith("jdbc:h2:")) {
                     return true;
                 }
@@ -214,8 +223,10 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         try {
             return LockMode.parse(value.get());
         } catch (IllegalArgumentException e) {
-            throw new LockConfigurationException(context.settingKey(MODE) + "='" + value.get()
-                    + "' is not a lock mode: use table (the default) or advisory (PostgreSQL and MariaDB)", e);
+            throw new LockConfigurationException(
+                    context.settingKey(MODE) + "='" + value.get()
+                            + "' is not a lock mode: use table (the default) or advisory (PostgreSQL and MariaDB)",
+                    e);
         }
     }
 
@@ -227,8 +238,10 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         try {
             return SchemaAction.parse(value.get());
         } catch (IllegalArgumentException e) {
-            throw new LockConfigurationException(context.settingKey(SCHEMA_ACTION) + "='" + value.get()
-                    + "' is not a schema action: use none, create or validate", e);
+            throw new LockConfigurationException(
+                    context.settingKey(SCHEMA_ACTION) + "='" + value.get()
+                            + "' is not a schema action: use none, create or validate",
+                    e);
         }
     }
 }

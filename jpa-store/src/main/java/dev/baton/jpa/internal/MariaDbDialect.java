@@ -48,12 +48,14 @@ final class MariaDbDialect extends Dialect {
 
     /** ER_LOCK_WAIT_TIMEOUT and ER_STATEMENT_TIMEOUT (max_statement_time). */
     private static final int LOCK_WAIT_TIMEOUT = 1205;
+
     private static final int STATEMENT_TIMEOUT = 1969;
     private static final long MAX_LOCK_WAIT_SECONDS = 1_073_741_824L;
     private static final long MAX_STATEMENT_MILLIS = 31_536_000_000L;
 
     /** Above this an idle transaction of a silent client outlasts a short lease's renewal window. */
     private static final long MAX_IDLE_TRANSACTION_SECONDS = 1;
+
     private static final System.Logger LOG = System.getLogger("dev.baton.jpa.JpaLockStore");
 
     private final NamedSql acquireSql;
@@ -67,8 +69,8 @@ final class MariaDbDialect extends Dialect {
         String insert = "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
                 + " VALUES ({key}, {owner}, " + next + ", " + expiryAfter("{ttl}") + ")"
                 + " ON DUPLICATE KEY UPDATE";
-        String takeLock = " owner = IF(" + took + ", VALUE(owner), owner),"
-                + " expires_at = IF(" + took + ", " + expiryAfter("{ttl}") + ", expires_at),";
+        String takeLock = " owner = IF(" + took + ", VALUE(owner), owner)," + " expires_at = IF(" + took + ", "
+                + expiryAfter("{ttl}") + ", expires_at),";
         String remaining = "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
         this.acquireSql = NamedSql.of(insert
                 + " token = IF(expires_at <= SYSDATE(6) AND (turn_until IS NULL OR turn_until <= SYSDATE(6)), "
@@ -113,14 +115,18 @@ final class MariaDbDialect extends Dialect {
     @Override
     public void validate(Connection c) throws SQLException {
         super.validate(c);
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@session.idle_transaction_timeout")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT @@session.idle_transaction_timeout")) {
             long seconds = rs.next() ? rs.getLong(1) : 0;
             if (seconds == 0 || seconds > MAX_IDLE_TRANSACTION_SECONDS) {
-                LOG.log(System.Logger.Level.WARNING, "BATON-JPA-004 The lock store's MariaDB sessions keep the open"
-                        + " transaction of a client that went silent " + (seconds == 0 ? "for ever" : "for " + seconds + " s")
-                        + " (idle_transaction_timeout): a process cut off or stopped between an acquisition and its"
-                        + " COMMIT holds the key's row, and the holder's renewals wait for it until its lease runs out."
-                        + " Add sessionVariables=idle_transaction_timeout=1 to the JDBC URL of the lock store's data source.");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "BATON-JPA-004 The lock store's MariaDB sessions keep the open"
+                                + " transaction of a client that went silent "
+                                + (seconds == 0 ? "for ever" : "for " + seconds + " s")
+                                + " (idle_transaction_timeout): a process cut off or stopped between an acquisition and its"
+                                + " COMMIT holds the key's row, and the holder's renewals wait for it until its lease runs out."
+                                + " Add sessionVariables=idle_transaction_timeout=1 to the JDBC URL of the lock store's data source.");
             }
         }
     }
@@ -130,16 +136,28 @@ final class MariaDbDialect extends Dialect {
             throws SQLException {
         Map<String, Object> values = turn == null
                 ? Map.of("key", key, "owner", owner, "ttl", ttlParameter(ttlMillis))
-                : Map.of("key", key, "owner", owner, "ttl", ttlParameter(ttlMillis), "waiter", turn.waiter(),
-                        "waited", ttlParameter(turn.waitedMillis()), "keep", ttlParameter(turn.keepMillis()));
+                : Map.of(
+                        "key",
+                        key,
+                        "owner",
+                        owner,
+                        "ttl",
+                        ttlParameter(ttlMillis),
+                        "waiter",
+                        turn.waiter(),
+                        "waited",
+                        ttlParameter(turn.waitedMillis()),
+                        "keep",
+                        ttlParameter(turn.keepMillis()));
         if (turn != null && turn.waitedMillis() > 0) {
             AcquireResult refused = refusedByRead(c, values, bound);
             if (refused != null) {
                 return refused;
             }
         }
-        try (PreparedStatement ps = (turn == null ? acquireSql : turnSql).prepare(this, c, statementPrefix(bound), bound,
-                values); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps =
+                        (turn == null ? acquireSql : turnSql).prepare(this, c, statementPrefix(bound), bound, values);
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("INSERT ... RETURNING returned no row");
             }

@@ -20,8 +20,7 @@ final class PersistenceUnits {
 
     private static final String DESCRIPTOR = "META-INF/persistence.xml";
 
-    private PersistenceUnits() {
-    }
+    private PersistenceUnits() {}
 
     /**
      * @param loader the application's class loader

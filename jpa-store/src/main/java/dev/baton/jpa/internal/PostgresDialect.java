@@ -107,8 +107,8 @@ final class PostgresDialect extends Dialect {
 
     /** Whether the waiter may have the turn of row {@code l} at {@code now}: free, expired, its own, or younger. */
     private static String claimable(String l, String now) {
-        return "(" + l + ".turn_until IS NULL OR " + l + ".turn_until <= " + now + " OR " + l + ".turn_waiter = {waiter}"
-                + " OR " + l + ".turn_since > " + now + " - " + millis("{waited}") + ")";
+        return "(" + l + ".turn_until IS NULL OR " + l + ".turn_until <= " + now + " OR " + l
+                + ".turn_waiter = {waiter}" + " OR " + l + ".turn_since > " + now + " - " + millis("{waited}") + ")";
     }
 
     private static String millis(String parameter) {
@@ -126,8 +126,11 @@ final class PostgresDialect extends Dialect {
      */
     @Override
     public boolean release(Connection c, String key, String owner, CallBound bound) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "WITH freed AS (" + releaseSql(bound) + " RETURNING lock_key)"
-                + " SELECT pg_notify(?, freed.lock_key) FROM freed", bound)) {
+        try (PreparedStatement ps = prepare(
+                c,
+                "WITH freed AS (" + releaseSql(bound) + " RETURNING lock_key)"
+                        + " SELECT pg_notify(?, freed.lock_key) FROM freed",
+                bound)) {
             ps.setString(1, key);
             ps.setString(2, owner);
             ps.setString(3, channel);
@@ -152,8 +155,19 @@ final class PostgresDialect extends Dialect {
             throws SQLException {
         Map<String, Object> values = turn == null
                 ? Map.of("key", key, "owner", owner, "ttl", ttlMillis)
-                : Map.of("key", key, "owner", owner, "ttl", ttlMillis, "waiter", turn.waiter(),
-                        "waited", turn.waitedMillis(), "keep", turn.keepMillis());
+                : Map.of(
+                        "key",
+                        key,
+                        "owner",
+                        owner,
+                        "ttl",
+                        ttlMillis,
+                        "waiter",
+                        turn.waiter(),
+                        "waited",
+                        turn.waitedMillis(),
+                        "keep",
+                        turn.keepMillis());
         try (PreparedStatement ps = (turn == null ? acquireSql : turnSql).prepare(this, c, "", bound, values);
                 ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
@@ -186,7 +200,8 @@ final class PostgresDialect extends Dialect {
         long millis = Math.min(Integer.MAX_VALUE, Math.max(1, bound.remainingMillis()));
         try (Statement st = c.createStatement()) {
             st.executeQuery("SELECT set_config('lock_timeout', '" + millis + "', true),"
-                    + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_MILLIS + "', true)")
+                            + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_MILLIS
+                            + "', true)")
                     .close();
         }
     }

@@ -19,8 +19,7 @@ public final class ReleaseChannel {
     /** PostgreSQL's NAMEDATALEN - 1: a longer channel name would be cut, differently by LISTEN and pg_notify. */
     private static final int MAX_BYTES = 63;
 
-    private ReleaseChannel() {
-    }
+    private ReleaseChannel() {}
 
     /**
      * @param table the table name as configured (a valid identifier, see {@link Identifiers})
@@ -32,8 +31,8 @@ public final class ReleaseChannel {
             return name;
         }
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(table.toLowerCase(Locale.ROOT)
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] hash = MessageDigest.getInstance("SHA-256")
+                    .digest(table.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
             return PREFIX + HexFormat.of().formatHex(hash, 0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);

@@ -42,6 +42,7 @@ public final class ReleaseListener implements AutoCloseable {
     static final long MAX_BACKOFF_MILLIS = 5_000;
     /** How long one read waits for a notification before the thread looks at its state again. */
     private static final int READ_MILLIS = 1_000;
+
     static final long IDLE_CHECK_MILLIS = 10_000;
 
     private final Supplier<EntityManagerFactory> factory;
@@ -93,8 +94,10 @@ public final class ReleaseListener implements AutoCloseable {
                 left = changed.awaitNanos(left);
             }
             if (!listening) {
-                LOG.log(System.Logger.Level.WARNING, "BATON-JPA-010 Not listening on channel " + channel + " within "
-                        + timeoutMillis + " ms; trying on, waiters poll meanwhile");
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "BATON-JPA-010 Not listening on channel " + channel + " within " + timeoutMillis
+                                + " ms; trying on, waiters poll meanwhile");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -170,8 +173,11 @@ public final class ReleaseListener implements AutoCloseable {
                 if (isClosed()) {
                     break;
                 }
-                LOG.log(System.Logger.Level.WARNING, "BATON-JPA-011 Release notifications on channel " + channel
-                        + " interrupted (" + e + "); waiters poll; listening again in " + backoff + " ms", e);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "BATON-JPA-011 Release notifications on channel " + channel + " interrupted (" + e
+                                + "); waiters poll; listening again in " + backoff + " ms",
+                        e);
             } finally {
                 lock.lock();
                 try {
@@ -217,7 +223,8 @@ public final class ReleaseListener implements AutoCloseable {
                     }
                 }
             } else if (System.nanoTime() - lastHeard > TimeUnit.MILLISECONDS.toNanos(IDLE_CHECK_MILLIS)) {
-                c.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, timeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS));
+                c.setNetworkTimeout(Runnable::run, (int)
+                        Math.min(Integer.MAX_VALUE, timeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS));
                 try (Statement st = c.createStatement()) {
                     st.execute("SELECT 1");
                 }
@@ -275,16 +282,18 @@ public final class ReleaseListener implements AutoCloseable {
      */
     record Notifications(Object connection, Method read, Method channel, Method payload) {
 
-        record Note(String channel, String payload) {
-        }
+        record Note(String channel, String payload) {}
 
         /**
          * @param c a pgjdbc connection, possibly wrapped by a pool
          * @param noExtraRead switch off pgjdbc's 1 ms read for more after each notification (see the class comment)
          */
         static Notifications of(Connection c, boolean noExtraRead) throws SQLException {
-            for (ClassLoader loader : new ClassLoader[] {c.getClass().getClassLoader(),
-                    Thread.currentThread().getContextClassLoader(), ReleaseListener.class.getClassLoader()}) {
+            for (ClassLoader loader : new ClassLoader[] {
+                c.getClass().getClassLoader(),
+                Thread.currentThread().getContextClassLoader(),
+                ReleaseListener.class.getClassLoader()
+            }) {
                 try {
                     Class<?> type = Class.forName("org.postgresql.PGConnection", false, loader);
                     if (!c.isWrapperFor(type)) {
@@ -295,8 +304,11 @@ public final class ReleaseListener implements AutoCloseable {
                     if (noExtraRead) {
                         noExtraRead(pg);
                     }
-                    return new Notifications(pg, type.getMethod("getNotifications", int.class),
-                            note.getMethod("getName"), note.getMethod("getParameter"));
+                    return new Notifications(
+                            pg,
+                            type.getMethod("getNotifications", int.class),
+                            note.getMethod("getName"),
+                            note.getMethod("getParameter"));
                 } catch (ClassNotFoundException | NoSuchMethodException e) {
                     // not this loader
                 }
@@ -318,7 +330,9 @@ public final class ReleaseListener implements AutoCloseable {
                 field(stream, "nextStreamAvailableCheckTime").setLong(stream, Long.MAX_VALUE);
                 return true;
             } catch (ReflectiveOperationException | RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-013 pgjdbc's 1 ms read after each notification stays: " + e);
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        () -> "BATON-JPA-013 pgjdbc's 1 ms read after each notification stays: " + e);
                 return false;
             }
         }

@@ -87,8 +87,7 @@ final class ReservedWords {
             """));
     }
 
-    private ReservedWords() {
-    }
+    private ReservedWords() {}
 
     /**
      * The databases on which a word is reserved.

@@ -20,8 +20,7 @@ public final class ResourceLocalTransactionRunner implements TransactionRunner {
     /** The shared instance; it has no state. */
     public static final ResourceLocalTransactionRunner INSTANCE = new ResourceLocalTransactionRunner();
 
-    private ResourceLocalTransactionRunner() {
-    }
+    private ResourceLocalTransactionRunner() {}
 
     @Override
     public <T> T inNewTransaction(EntityManagerFactory factory, Function<EntityManager, T> work) {
@@ -31,10 +30,12 @@ public final class ResourceLocalTransactionRunner implements TransactionRunner {
             try {
                 tx = em.getTransaction();
             } catch (IllegalStateException e) {
-                throw new LockConfigurationException("The JPA lock store's persistence unit uses JTA transactions;"
-                        + " the store needs its own transactions: use a RESOURCE_LOCAL persistence unit (data source"
-                        + " or JDBC settings) for it, or supply a dev.baton.jpa.TransactionRunner that runs in a new"
-                        + " JTA transaction (REQUIRES_NEW)", e);
+                throw new LockConfigurationException(
+                        "The JPA lock store's persistence unit uses JTA transactions;"
+                                + " the store needs its own transactions: use a RESOURCE_LOCAL persistence unit (data source"
+                                + " or JDBC settings) for it, or supply a dev.baton.jpa.TransactionRunner that runs in a new"
+                                + " JTA transaction (REQUIRES_NEW)",
+                        e);
             }
             CallBound bound = CallBound.current();
             Connection held = bound == null ? null : JdbcAccess.connectionBeforeBegin(em);

@@ -53,13 +53,17 @@ class NotificationReadTest {
                     tunedMillis.add(t);
                 }
             }
-            System.out.printf("getNotifications of a waiting notification, ms, pgjdbc as it comes: median %.3f min %.3f %s%n",
+            System.out.printf(
+                    "getNotifications of a waiting notification, ms, pgjdbc as it comes: median %.3f min %.3f %s%n",
                     median(plainMillis), Collections.min(plainMillis), plainMillis);
-            System.out.printf("getNotifications of a waiting notification, ms, extra read off:      median %.3f min %.3f %s%n",
+            System.out.printf(
+                    "getNotifications of a waiting notification, ms, extra read off:      median %.3f min %.3f %s%n",
                     median(tunedMillis), Collections.min(tunedMillis), tunedMillis);
-            assertThat(Collections.min(plainMillis)).as("pgjdbc as it comes waits its 1 ms read every time")
+            assertThat(Collections.min(plainMillis))
+                    .as("pgjdbc as it comes waits its 1 ms read every time")
                     .isGreaterThanOrEqualTo(1.0);
-            assertThat(median(tunedMillis)).as("median without the extra read, against %s", plainMillis)
+            assertThat(median(tunedMillis))
+                    .as("median without the extra read, against %s", plainMillis)
                     .isLessThan(median(plainMillis) - 0.5);
         }
     }

@@ -74,11 +74,13 @@ public record Backend(JpaDatabase database, Provider provider) {
     public EntityManagerFactory newFactory(String url, Map<String, Object> more) {
         Map<String, Object> properties = new HashMap<>(more);
         properties.put("jakarta.persistence.jdbc.url", url);
-        properties.put("jakarta.persistence.jdbc.driver", switch (database) {
-            case POSTGRESQL -> "org.postgresql.Driver";
-            case MARIADB -> "org.mariadb.jdbc.Driver";
-            case H2 -> "org.h2.Driver";
-        });
+        properties.put(
+                "jakarta.persistence.jdbc.driver",
+                switch (database) {
+                    case POSTGRESQL -> "org.postgresql.Driver";
+                    case MARIADB -> "org.mariadb.jdbc.Driver";
+                    case H2 -> "org.h2.Driver";
+                });
         return Persistence.createEntityManagerFactory(provider.unit(), properties);
     }
 
@@ -125,8 +127,12 @@ public record Backend(JpaDatabase database, Provider provider) {
      * @return a new store instance
      */
     public JpaLockStore store(EntityManagerFactory factory, String table, LockMode mode) {
-        return JpaLockStore.builder(factory).table(table).sequence(table + "_seq")
-                .schemaAction(SchemaAction.CREATE).mode(mode).build();
+        return JpaLockStore.builder(factory)
+                .table(table)
+                .sequence(table + "_seq")
+                .schemaAction(SchemaAction.CREATE)
+                .mode(mode)
+                .build();
     }
 
     /**
@@ -135,7 +141,8 @@ public record Backend(JpaDatabase database, Provider provider) {
      * @param sql the statements
      */
     public void execute(String... sql) {
-        try (Connection c = TestDatabases.connect(database); Statement st = c.createStatement()) {
+        try (Connection c = TestDatabases.connect(database);
+                Statement st = c.createStatement()) {
             for (String s : sql) {
                 st.execute(s);
             }

@@ -19,8 +19,7 @@ import java.util.Locale;
  */
 public final class Catalog {
 
-    private Catalog() {
-    }
+    private Catalog() {}
 
     /**
      * Describes a table and a sequence.
@@ -52,26 +51,49 @@ public final class Catalog {
             }
             switch (database) {
                 case POSTGRESQL -> {
-                    rows(c, lines, "SELECT column_name, collation_name FROM information_schema.columns"
-                            + " WHERE table_name = ? ORDER BY ordinal_position", t);
+                    rows(
+                            c,
+                            lines,
+                            "SELECT column_name, collation_name FROM information_schema.columns"
+                                    + " WHERE table_name = ? ORDER BY ordinal_position",
+                            t);
                     rows(c, lines, "SELECT relkind, relpersistence FROM pg_class WHERE relname = ?", t);
-                    rows(c, lines, "SELECT data_type, start_value, minimum_value, maximum_value, increment, cycle_option"
-                            + " FROM information_schema.sequences WHERE sequence_name = ?", s);
+                    rows(
+                            c,
+                            lines,
+                            "SELECT data_type, start_value, minimum_value, maximum_value, increment, cycle_option"
+                                    + " FROM information_schema.sequences WHERE sequence_name = ?",
+                            s);
                     rows(c, lines, "SELECT cache_size FROM pg_sequences WHERE sequencename = ?", s);
                 }
                 case MARIADB -> {
-                    rows(c, lines, "SELECT column_name, column_type, character_set_name, collation_name"
-                            + " FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?"
-                            + " ORDER BY ordinal_position", t);
-                    rows(c, lines, "SELECT table_type, engine FROM information_schema.tables"
-                            + " WHERE table_schema = DATABASE() AND table_name = ?", t);
-                    rows(c, lines, "SELECT minimum_value, maximum_value, start_value, increment, cache_size, cycle_option"
-                            + " FROM " + s);
+                    rows(
+                            c,
+                            lines,
+                            "SELECT column_name, column_type, character_set_name, collation_name"
+                                    + " FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?"
+                                    + " ORDER BY ordinal_position",
+                            t);
+                    rows(
+                            c,
+                            lines,
+                            "SELECT table_type, engine FROM information_schema.tables"
+                                    + " WHERE table_schema = DATABASE() AND table_name = ?",
+                            t);
+                    rows(
+                            c,
+                            lines,
+                            "SELECT minimum_value, maximum_value, start_value, increment, cache_size, cycle_option"
+                                    + " FROM " + s);
                 }
                 case H2 -> {
                     rows(c, lines, "SELECT TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME = ?", t);
-                    rows(c, lines, "SELECT DATA_TYPE, START_VALUE, MINIMUM_VALUE, MAXIMUM_VALUE, INCREMENT, CYCLE_OPTION,"
-                            + " CACHE FROM INFORMATION_SCHEMA.SEQUENCES WHERE SEQUENCE_NAME = ?", s);
+                    rows(
+                            c,
+                            lines,
+                            "SELECT DATA_TYPE, START_VALUE, MINIMUM_VALUE, MAXIMUM_VALUE, INCREMENT, CYCLE_OPTION,"
+                                    + " CACHE FROM INFORMATION_SCHEMA.SEQUENCES WHERE SEQUENCE_NAME = ?",
+                            s);
                 }
             }
         } catch (SQLException e) {
@@ -93,8 +115,10 @@ public final class Catalog {
                     any = true;
                     StringBuilder line = new StringBuilder();
                     for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        line.append(i == 1 ? "" : " ").append(meta.getColumnLabel(i).toLowerCase(Locale.ROOT))
-                                .append('=').append(rs.getString(i));
+                        line.append(i == 1 ? "" : " ")
+                                .append(meta.getColumnLabel(i).toLowerCase(Locale.ROOT))
+                                .append('=')
+                                .append(rs.getString(i));
                     }
                     lines.add(line.toString());
                 }

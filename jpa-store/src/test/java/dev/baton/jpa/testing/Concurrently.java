@@ -16,8 +16,7 @@ public final class Concurrently {
         void run(int thread) throws Exception;
     }
 
-    private Concurrently() {
-    }
+    private Concurrently() {}
 
     /**
      * Starts {@code threads} threads, releases them together, waits for all (at most two minutes).
@@ -33,14 +32,16 @@ public final class Concurrently {
         List<Thread> started = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             int index = i;
-            Thread t = new Thread(() -> {
-                try {
-                    start.await();
-                    work.run(index);
-                } catch (Throwable e) {
-                    errors.add(e);
-                }
-            }, "racer-" + i);
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            start.await();
+                            work.run(index);
+                        } catch (Throwable e) {
+                            errors.add(e);
+                        }
+                    },
+                    "racer-" + i);
             started.add(t);
             t.start();
         }

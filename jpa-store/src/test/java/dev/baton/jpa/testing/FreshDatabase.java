@@ -46,13 +46,13 @@ public final class FreshDatabase implements AutoCloseable {
             return switch (database) {
                 case POSTGRESQL -> {
                     run(server, "CREATE DATABASE " + name);
-                    yield new FreshDatabase(database, name,
-                            server.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name), null);
+                    yield new FreshDatabase(
+                            database, name, server.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name), null);
                 }
                 case MARIADB -> {
                     run(server, "CREATE DATABASE " + name);
-                    yield new FreshDatabase(database, name,
-                            server.replaceFirst("^(jdbc:mariadb://[^/]+/)[^?]*", "$1" + name), null);
+                    yield new FreshDatabase(
+                            database, name, server.replaceFirst("^(jdbc:mariadb://[^/]+/)[^?]*", "$1" + name), null);
                 }
                 case H2 -> {
                     String url = "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1";
@@ -129,7 +129,8 @@ public final class FreshDatabase implements AutoCloseable {
     public void close() {
         try {
             switch (database) {
-                case POSTGRESQL -> run(TestDatabases.url(database), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                case POSTGRESQL ->
+                    run(TestDatabases.url(database), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
                 case MARIADB -> run(TestDatabases.url(database), "DROP DATABASE IF EXISTS " + name);
                 case H2 -> {
                     try (Statement st = keepAlive.createStatement()) {
@@ -149,7 +150,8 @@ public final class FreshDatabase implements AutoCloseable {
     }
 
     private static void run(String url, String... sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement st = c.createStatement()) {
             for (String s : sql) {
                 st.execute(s);
             }

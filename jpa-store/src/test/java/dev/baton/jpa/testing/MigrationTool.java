@@ -19,7 +19,6 @@ import org.flywaydb.core.api.configuration.FluentConfiguration;
  * the scripts and changelog the jar ships.
  */
 public enum MigrationTool {
-
     FLYWAY {
         @Override
         public int migrate(FreshDatabase database, String table, String sequence) {
@@ -34,16 +33,21 @@ public enum MigrationTool {
             try {
                 Database db = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
                 try (Liquibase liquibase = new Liquibase(LIQUIBASE_CHANGELOG, new ClassLoaderResourceAccessor(), db)) {
-                    // the store's default names come from the changelog's own defaults: that they are right is tested too
+                    // the store's default names come from the changelog's own defaults: that they are right is tested
+                    // too
                     if (!table.equals(Dialect.DEFAULT_TABLE)) {
                         liquibase.setChangeLogParameter("baton_table", table);
                     }
                     if (!sequence.equals(Dialect.DEFAULT_SEQUENCE)) {
                         liquibase.setChangeLogParameter("baton_sequence", sequence);
                     }
-                    int pending = liquibase.listUnrunChangeSets(new Contexts(), new LabelExpression()).size();
+                    int pending = liquibase
+                            .listUnrunChangeSets(new Contexts(), new LabelExpression())
+                            .size();
                     liquibase.update(new Contexts(), new LabelExpression());
-                    int left = liquibase.listUnrunChangeSets(new Contexts(), new LabelExpression()).size();
+                    int left = liquibase
+                            .listUnrunChangeSets(new Contexts(), new LabelExpression())
+                            .size();
                     if (left != 0) {
                         throw new IllegalStateException(left + " changesets still pending after the update");
                     }

@@ -15,8 +15,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class RowLocks {
 
-    private RowLocks() {
-    }
+    private RowLocks() {}
 
     /** A plain JDBC transaction that holds row locks until it is committed or closed. */
     public static final class Holder implements AutoCloseable {
@@ -111,21 +110,25 @@ public final class RowLocks {
      * @param stillRunning whether the statement may still come to wait
      * @return whether it was seen waiting
      */
-    public static boolean awaitWaiting(JpaDatabase database, String fragment, Duration atMost, BooleanSupplier stillRunning) {
+    public static boolean awaitWaiting(
+            JpaDatabase database, String fragment, Duration atMost, BooleanSupplier stillRunning) {
         String sql = switch (database) {
-            case POSTGRESQL -> "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND lower(query) LIKE ?";
+            case POSTGRESQL ->
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'" + " AND lower(query) LIKE ?";
             // INNODB_TRX does not always list a waiting statement (seen with MariaDB 11.4): a statement of
             // these tests that has run for 300 ms waits for a lock too.
-            case MARIADB -> "SELECT (SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
-                    + " AND lower(trx_query) LIKE ?) + (SELECT count(*) FROM information_schema.PROCESSLIST"
-                    + " WHERE COMMAND = 'Query' AND TIME_MS >= 300 AND lower(INFO) LIKE ?"
-                    + " AND lower(INFO) NOT LIKE '%information_schema%')";
-            case H2 -> "SELECT count(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"
-                    + " AND lower(EXECUTING_STATEMENT) LIKE ?";
+            case MARIADB ->
+                "SELECT (SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
+                        + " AND lower(trx_query) LIKE ?) + (SELECT count(*) FROM information_schema.PROCESSLIST"
+                        + " WHERE COMMAND = 'Query' AND TIME_MS >= 300 AND lower(INFO) LIKE ?"
+                        + " AND lower(INFO) NOT LIKE '%information_schema%')";
+            case H2 ->
+                "SELECT count(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"
+                        + " AND lower(EXECUTING_STATEMENT) LIKE ?";
         };
         long deadline = System.nanoTime() + atMost.toNanos();
-        try (Connection c = TestDatabases.connect(database); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = TestDatabases.connect(database);
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 1; i <= sql.chars().filter(ch -> ch == '?').count(); i++) {
                 ps.setString(i, "%" + fragment.toLowerCase(Locale.ROOT) + "%");
             }
@@ -147,8 +150,8 @@ public final class RowLocks {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        throw new AssertionError("no statement on " + database + " mentioning '" + fragment + "' waited for a lock within "
-                + atMost.toMillis() + " ms; the sessions: " + sessions(database));
+        throw new AssertionError("no statement on " + database + " mentioning '" + fragment
+                + "' waited for a lock within " + atMost.toMillis() + " ms; the sessions: " + sessions(database));
     }
 
     private static String sessions(JpaDatabase database) {
@@ -158,7 +161,8 @@ public final class RowLocks {
             case H2 -> "SELECT SESSION_STATE, BLOCKER_ID, EXECUTING_STATEMENT FROM INFORMATION_SCHEMA.SESSIONS";
         };
         StringBuilder out = new StringBuilder();
-        try (Connection c = TestDatabases.connect(database); PreparedStatement ps = c.prepareStatement(sql);
+        try (Connection c = TestDatabases.connect(database);
+                PreparedStatement ps = c.prepareStatement(sql);
                 ResultSet rs = ps.executeQuery()) {
             int columns = rs.getMetaData().getColumnCount();
             while (rs.next()) {

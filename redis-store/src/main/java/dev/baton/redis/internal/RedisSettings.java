@@ -14,12 +14,11 @@ import java.util.regex.Pattern;
 public final class RedisSettings {
 
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
-    private static final Map<String, Long> UNIT_MILLIS = Map.of("ms", 1L, "s", 1_000L, "m", 60_000L, "h", 3_600_000L,
-            "d", 86_400_000L);
+    private static final Map<String, Long> UNIT_MILLIS =
+            Map.of("ms", 1L, "s", 1_000L, "m", 60_000L, "h", 3_600_000L, "d", 86_400_000L);
     private static final int MAX_KEY_PREFIX_BYTES = 200;
 
-    private RedisSettings() {
-    }
+    private RedisSettings() {}
 
     /**
      * Parses a Redis URL.
@@ -30,13 +29,15 @@ public final class RedisSettings {
      */
     public static RedisURI parse(String url) {
         if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("the Redis URL is empty: use redis://host:port[/database], or rediss:// for TLS");
+            throw new IllegalArgumentException(
+                    "the Redis URL is empty: use redis://host:port[/database], or rediss:// for TLS");
         }
         String text = url.strip();
-        String scheme = text.contains("://") ? text.substring(0, text.indexOf("://")).toLowerCase(Locale.ROOT) : "";
+        String scheme =
+                text.contains("://") ? text.substring(0, text.indexOf("://")).toLowerCase(Locale.ROOT) : "";
         if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-            throw new IllegalArgumentException("'" + masked(text) + "' is not a Redis URL: use redis://host:port[/database],"
-                    + " or rediss:// for TLS");
+            throw new IllegalArgumentException("'" + masked(text)
+                    + "' is not a Redis URL: use redis://host:port[/database]," + " or rediss:// for TLS");
         }
         RedisURI uri;
         try {
@@ -48,8 +49,8 @@ public final class RedisSettings {
             throw new IllegalArgumentException("'" + masked(text) + "' names no host");
         }
         if (uri.getDatabase() < 0) {
-            throw new IllegalArgumentException("'" + masked(text) + "' names database " + uri.getDatabase()
-                    + ": a database number is 0 or more");
+            throw new IllegalArgumentException(
+                    "'" + masked(text) + "' names database " + uri.getDatabase() + ": a database number is 0 or more");
         }
         return uri;
     }
@@ -82,7 +83,8 @@ public final class RedisSettings {
         try {
             LockArguments.requireValidKey(keyPrefix, false);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the key prefix is not valid: " + e.getMessage().replace("lock key", "it"), e);
+            throw new IllegalArgumentException(
+                    "the key prefix is not valid: " + e.getMessage().replace("lock key", "it"), e);
         }
         int bytes = keyPrefix.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_KEY_PREFIX_BYTES) {

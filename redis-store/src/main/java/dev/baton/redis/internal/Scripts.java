@@ -172,12 +172,12 @@ public final class Scripts {
             return {}
             """);
 
-    private Scripts() {
-    }
+    private Scripts() {}
 
     private static String sha1(String source) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is part of every Java runtime", e);
         }

@@ -85,7 +85,8 @@ public final class TcpProxy implements AutoCloseable {
 
     private void copy(Socket from, Socket to) {
         byte[] buffer = new byte[8192];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 if (!swallowing) {
                     out.write(buffer, 0, n);

@@ -27,8 +27,7 @@ public final class TestCluster implements AutoCloseable {
     private final List<RedisServer> servers = new ArrayList<>();
     private final List<Integer> ports = new ArrayList<>();
 
-    private TestCluster() {
-    }
+    private TestCluster() {}
 
     /** @return a running cluster whose every slot is served */
     public static TestCluster start() {
@@ -36,10 +35,13 @@ public final class TestCluster implements AutoCloseable {
         try {
             for (int i = 0; i < MASTERS; i++) {
                 int port = TestRedis.freePort();
-                Path dir = Path.of(System.getProperty("baton.test.redis.dir", "target/embedded-redis"), "cluster-" + port)
+                Path dir = Path.of(
+                                System.getProperty("baton.test.redis.dir", "target/embedded-redis"), "cluster-" + port)
                         .toAbsolutePath();
                 Files.createDirectories(dir);
-                RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+                RedisServer server = RedisServer.newRedisServer()
+                        .port(port)
+                        .bind("127.0.0.1")
                         .setting("dir " + dir)
                         .setting("cluster-enabled yes")
                         .setting("cluster-config-file nodes-" + port + ".conf")
@@ -79,11 +81,17 @@ public final class TestCluster implements AutoCloseable {
             });
         }
         for (int port : ports) {
-            while (!onNode(port, redis -> redis.clusterInfo().contains("cluster_state:ok")
-                    && redis.clusterNodes().lines().filter(line -> line.contains("master")).count() == MASTERS)) {
+            while (!onNode(
+                    port,
+                    redis -> redis.clusterInfo().contains("cluster_state:ok")
+                            && redis.clusterNodes()
+                                            .lines()
+                                            .filter(line -> line.contains("master"))
+                                            .count()
+                                    == MASTERS)) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the cluster did not reach cluster_state:ok within 30 s (node " + port
-                            + ")");
+                    throw new IllegalStateException(
+                            "the cluster did not reach cluster_state:ok within 30 s (node " + port + ")");
                 }
                 try {
                     Thread.sleep(100);

@@ -21,8 +21,7 @@ public final class TestEngines {
     private static final ScheduledExecutorService TIMER = Executors.newScheduledThreadPool(2, DAEMONS);
     private static final ExecutorService STORE_CALLS = Executors.newCachedThreadPool(DAEMONS);
 
-    private TestEngines() {
-    }
+    private TestEngines() {}
 
     /**
      * @param store the store, closed with the engine
@@ -31,7 +30,11 @@ public final class TestEngines {
      * @return an engine of the default manager
      */
     public static LockEngine engine(LockStore store, long ttlMillis, long timeoutMillis) {
-        return new LockEngine(new ManagerSettings("", Optional.empty(), ttlMillis, timeoutMillis, "", 0, false), store,
-                TIMER, STORE_CALLS, LockListener.NONE);
+        return new LockEngine(
+                new ManagerSettings("", Optional.empty(), ttlMillis, timeoutMillis, "", 0, false),
+                store,
+                TIMER,
+                STORE_CALLS,
+                LockListener.NONE);
     }
 }

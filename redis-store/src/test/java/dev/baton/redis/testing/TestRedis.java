@@ -27,14 +27,14 @@ public final class TestRedis {
     public static final String URL_VARIABLE = "BATON_TEST_REDIS_URL";
 
     /** This run's key prefix: stores of the tests use it (or prefixes below it). */
-    public static final String RUN_PREFIX = "baton-test:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    public static final String RUN_PREFIX =
+            "baton-test:" + UUID.randomUUID().toString().substring(0, 8) + ":";
 
     private static final ReentrantLock LOCK = new ReentrantLock();
     private static String url;
     private static RuntimeException failure;
 
-    private TestRedis() {
-    }
+    private TestRedis() {}
 
     /** @return the URL of the running test Redis, starting it if needed */
     public static String url() {
@@ -73,7 +73,8 @@ public final class TestRedis {
             String external = System.getenv(URL_VARIABLE).strip();
             String host = RedisURI.create(external).getHost();
             if (!host.equals("127.0.0.1") && !host.equals("localhost") && !host.equals("::1")) {
-                throw new IllegalStateException(URL_VARIABLE + "=" + external + ": the tests only use loopback servers");
+                throw new IllegalStateException(
+                        URL_VARIABLE + "=" + external + ": the tests only use loopback servers");
             }
             ping(external, URL_VARIABLE + "=" + external);
             return external;
@@ -93,7 +94,9 @@ public final class TestRedis {
      * @param what how to name it in the failure
      */
     public static void ping(String redisUrl, String what) {
-        RedisClient client = RedisClient.create(RedisURI.builder(RedisURI.create(redisUrl)).withTimeout(Duration.ofSeconds(5)).build());
+        RedisClient client = RedisClient.create(RedisURI.builder(RedisURI.create(redisUrl))
+                .withTimeout(Duration.ofSeconds(5))
+                .build());
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             connection.sync().ping();
         } catch (RuntimeException e) {
@@ -141,10 +144,13 @@ public final class TestRedis {
          */
         public static EmbeddedRedis start(int port, String name, String... settings) {
             try {
-                Path dir = Path.of(System.getProperty("baton.test.redis.dir", "target/embedded-redis"), name + "-" + port)
+                Path dir = Path.of(
+                                System.getProperty("baton.test.redis.dir", "target/embedded-redis"), name + "-" + port)
                         .toAbsolutePath();
                 Files.createDirectories(dir);
-                redis.embedded.core.RedisServerBuilder builder = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+                redis.embedded.core.RedisServerBuilder builder = RedisServer.newRedisServer()
+                        .port(port)
+                        .bind("127.0.0.1")
                         .setting("dir " + dir)
                         .setting("save \"\"")
                         .setting("appendonly no")
@@ -156,7 +162,8 @@ public final class TestRedis {
                 server.start();
                 return new EmbeddedRedis(server);
             } catch (IOException e) {
-                throw new IllegalStateException("Could not start the embedded Redis on port " + port + ": " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "Could not start the embedded Redis on port " + port + ": " + e.getMessage(), e);
             }
         }
 

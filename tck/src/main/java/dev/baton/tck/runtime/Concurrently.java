@@ -14,8 +14,7 @@ import java.util.function.Supplier;
 /** Fires the same request from many client threads at once. */
 public final class Concurrently {
 
-    private Concurrently() {
-    }
+    private Concurrently() {}
 
     /** Runs {@code request} on {@code callers} threads released together; returns every response. */
     public static List<Http.Response> send(int callers, Supplier<Http.Response> request) {
@@ -31,7 +30,8 @@ public final class Concurrently {
             }
             start.countDown();
             List<Http.Response> responses = new ArrayList<>();
-            long deadline = System.nanoTime() + RuntimeTck.scaled(java.time.Duration.ofSeconds(120)).toNanos();
+            long deadline = System.nanoTime()
+                    + RuntimeTck.scaled(java.time.Duration.ofSeconds(120)).toNanos();
             for (Future<Http.Response> future : futures) {
                 responses.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
             }

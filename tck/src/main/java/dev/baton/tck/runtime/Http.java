@@ -22,8 +22,7 @@ public final class Http {
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
-    private Http() {
-    }
+    private Http() {}
 
     /**
      * A response: status code, body text and headers (names as the server sent them).
@@ -41,8 +40,10 @@ public final class Http {
 
         /** @return the first value of a header, its name compared without case */
         public Optional<String> header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                    .flatMap(e -> e.getValue().stream()).findFirst();
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .flatMap(e -> e.getValue().stream())
+                    .findFirst();
         }
     }
 
@@ -63,7 +64,8 @@ public final class Http {
     public static String getBody(URL base, String path) {
         Response response = get(base, path);
         if (response.status() != 200) {
-            throw new AssertionError("GET " + path + " answered " + response.status() + " (expected 200): " + response.body());
+            throw new AssertionError(
+                    "GET " + path + " answered " + response.status() + " (expected 200): " + response.body());
         }
         return response.body();
     }
@@ -90,10 +92,12 @@ public final class Http {
     }
 
     private static Response send(HttpRequest.Builder request) {
-        HttpRequest built = request.timeout(RuntimeTck.scaled(Duration.ofSeconds(60))).build();
+        HttpRequest built =
+                request.timeout(RuntimeTck.scaled(Duration.ofSeconds(60))).build();
         try {
             HttpResponse<String> response = CLIENT.send(built, HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.body(), response.headers().map());
+            return new Response(
+                    response.statusCode(), response.body(), response.headers().map());
         } catch (IOException e) {
             throw new UncheckedIOException(built.method() + " " + built.uri() + " failed", e);
         } catch (InterruptedException e) {

@@ -59,8 +59,7 @@ public final class RuntimeTck {
      */
     public static final String TAG_METRICS = "metrics";
 
-    private RuntimeTck() {
-    }
+    private RuntimeTck() {}
 
     /**
      * A WAR named {@code name.war} with a {@code beans.xml} (annotated discovery) and the Baton

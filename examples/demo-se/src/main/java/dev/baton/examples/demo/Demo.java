@@ -22,10 +22,10 @@ public final class Demo {
 
     /** Held strongly: JUL forgets the level of a logger nobody references. */
     private static final java.util.logging.Logger BATON_LOG = java.util.logging.Logger.getLogger("dev.baton");
+
     private static final java.util.logging.Logger WELD_LOG = java.util.logging.Logger.getLogger("org.jboss.weld");
 
-    private Demo() {
-    }
+    private Demo() {}
 
     /**
      * Runs the demo and exits 0 when every step behaved as described.

@@ -31,7 +31,8 @@ public class ReportService {
             }
             long token = locks.current().orElseThrow().fencingToken();
             sleep(150);
-            return worker + " built report " + day + " with fencing token " + token + " (workers inside: " + concurrent + ")";
+            return worker + " built report " + day + " with fencing token " + token + " (workers inside: " + concurrent
+                    + ")";
         } finally {
             running.decrementAndGet();
         }
@@ -45,13 +46,11 @@ public class ReportService {
 
     /** Waits at most 300 ms for the inventory. */
     @Synchronized(value = "inventory", timeout = "300ms")
-    public void quickLook() {
-    }
+    public void quickLook() {}
 
     /** Does not wait at all for the inventory. */
     @Synchronized(value = "inventory", await = false)
-    public void peek() {
-    }
+    public void peek() {}
 
     static void sleep(long millis) {
         try {

@@ -42,7 +42,8 @@ public class UnpluggableStore implements LockStore {
 
     private void check() {
         if (unplugged) {
-            throw new LockStoreException("store unreachable", new java.net.NoRouteToHostException("cable pulled (demo)"));
+            throw new LockStoreException(
+                    "store unreachable", new java.net.NoRouteToHostException("cable pulled (demo)"));
         }
     }
 

@@ -21,7 +21,8 @@ class DemoTest {
             System.setOut(original);
         }
         String out = captured.toString(StandardCharsets.UTF_8);
-        assertThat(out).contains("fencing token 6 (workers inside: 1)")
+        assertThat(out)
+                .contains("fencing token 6 (workers inside: 1)")
                 .contains("was not acquired within 300 ms")
                 .contains("(not waiting)")
                 .contains("after the recount, quickLook gets the inventory at once")

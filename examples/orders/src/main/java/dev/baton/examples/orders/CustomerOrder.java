@@ -15,6 +15,7 @@ public class CustomerOrder {
 
     @Id
     private String id;
+
     private long paidCents;
     private int payments;
     private boolean shipped;
@@ -24,10 +25,10 @@ public class CustomerOrder {
     /** When the order was created (epoch milliseconds). */
     @Column(name = "created_at")
     private long createdAtMillis;
+
     private boolean cancelled;
 
-    protected CustomerOrder() {
-    }
+    protected CustomerOrder() {}
 
     CustomerOrder(String id) {
         this.id = id;

@@ -56,7 +56,10 @@ public class InvoiceNumbers {
             long token = lock.fencingToken();
             int written = store.equals("jpa")
                     ? fencedWrites().executeUpdate(em, key, token, STAMP, token, orderId)
-                    : em.createNativeQuery(STAMP_IF_NEWER).setParameter(1, token).setParameter(2, orderId).executeUpdate();
+                    : em.createNativeQuery(STAMP_IF_NEWER)
+                            .setParameter(1, token)
+                            .setParameter(2, orderId)
+                            .executeUpdate();
             if (written == 0) {
                 throw new IllegalStateException("the lock on " + key + " was lost before the invoice was written");
             }

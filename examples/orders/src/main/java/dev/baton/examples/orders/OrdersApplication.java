@@ -7,5 +7,4 @@ import jakarta.ws.rs.core.Application;
 /** The orders service's REST API lives under {@code /api}. */
 @ApplicationScoped
 @ApplicationPath("api")
-public class OrdersApplication extends Application {
-}
+public class OrdersApplication extends Application {}

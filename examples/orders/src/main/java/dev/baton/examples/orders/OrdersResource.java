@@ -56,7 +56,9 @@ public class OrdersResource {
     /** Pays on an order; concurrent payments of one order queue on {@code order:<id>} (in the EJB). */
     @POST
     @Path("payments")
-    public String pay(@PathParam("id") String id, @QueryParam("amount") @DefaultValue("100") long amountCents,
+    public String pay(
+            @PathParam("id") String id,
+            @QueryParam("amount") @DefaultValue("100") long amountCents,
             @QueryParam("processingMillis") @DefaultValue("0") long processingMillis) {
         return payments.pay(id, amountCents, processingMillis).toJson();
     }

@@ -78,7 +78,9 @@ public class PaymentService {
      */
     public String lockRow(String key) {
         List<?> rows = em.createNativeQuery("SELECT token, CASE WHEN expires_at > CURRENT_TIMESTAMP THEN 1 ELSE 0 END"
-                + " FROM baton_locks WHERE lock_key = ?1").setParameter(1, key).getResultList();
+                        + " FROM baton_locks WHERE lock_key = ?1")
+                .setParameter(1, key)
+                .getResultList();
         if (rows.isEmpty()) {
             return null;
         }

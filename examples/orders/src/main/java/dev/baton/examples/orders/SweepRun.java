@@ -21,12 +21,13 @@ public class SweepRun {
     /** The planned time, epoch seconds: the timer's next timeout less one period. */
     @Column(name = "planned_at")
     private long plannedAt;
+
     @Column(name = "instance_name")
     private String instance;
+
     private int cancelled;
 
-    protected SweepRun() {
-    }
+    protected SweepRun() {}
 
     SweepRun(long plannedAt, String instance, int cancelled) {
         this.id = UUID.randomUUID().toString();

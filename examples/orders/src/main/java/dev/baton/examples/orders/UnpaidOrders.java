@@ -63,15 +63,25 @@ public class UnpaidOrders {
      */
     public String sweeps(int limit) {
         List<?> rows = em.createNativeQuery("SELECT planned_at, COUNT(*), MIN(instance_name), MAX(instance_name)"
-                + " FROM example_sweep_run GROUP BY planned_at ORDER BY planned_at DESC")
-                .setMaxResults(limit).getResultList();
+                        + " FROM example_sweep_run GROUP BY planned_at ORDER BY planned_at DESC")
+                .setMaxResults(limit)
+                .getResultList();
         StringBuilder text = new StringBuilder();
         for (Object row : rows) {
             Object[] r = (Object[]) row;
             String by = r[2].equals(r[3]) ? r[2].toString() : r[2] + "," + r[3];
-            text.append(((Number) r[0]).longValue()).append(" runs=").append(((Number) r[1]).longValue())
-                    .append(" by=").append(by).append('\n');
+            text.append(((Number) r[0]).longValue())
+                    .append(" runs=")
+                    .append(((Number) r[1]).longValue())
+                    .append(" by=")
+                    .append(by)
+                    .append('\n');
         }
-        return text.append("skipped here=").append(SKIPPED.get()).append(" (").append(INSTANCE).append(")\n").toString();
+        return text.append("skipped here=")
+                .append(SKIPPED.get())
+                .append(" (")
+                .append(INSTANCE)
+                .append(")\n")
+                .toString();
     }
 }

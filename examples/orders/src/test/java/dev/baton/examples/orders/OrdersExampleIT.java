@@ -85,7 +85,8 @@ class OrdersExampleIT {
         }
 
         assertThat(send("GET", "api/orders/it-concurrent").body())
-                .contains("\"paidCents\":600").contains("\"payments\":6");
+                .contains("\"paidCents\":600")
+                .contains("\"payments\":6");
     }
 
     @Test
@@ -102,7 +103,8 @@ class OrdersExampleIT {
                     throw new IllegalStateException(e);
                 }
             });
-            while (!packing.isDone() && !send("GET", "api/orders/it-busy/lock").body().contains("\"held\":true")) {
+            while (!packing.isDone()
+                    && !send("GET", "api/orders/it-busy/lock").body().contains("\"held\":true")) {
                 Thread.sleep(20);
             }
             HttpResponse<String> second = packing.isDone() ? null : send("POST", "api/orders/it-busy/shipment");
@@ -128,9 +130,12 @@ class OrdersExampleIT {
         // the lock lives in the JPA store's table, released after the invoice
         HttpResponse<String> lock = send("GET", "api/orders/it-invoice/lock");
         assertThat(lock.statusCode()).as(lock.body()).isEqualTo(200);
-        assertThat(lock.body()).contains("\"key\":\"order:it-invoice\"").contains("\"token\":" + second)
+        assertThat(lock.body())
+                .contains("\"key\":\"order:it-invoice\"")
+                .contains("\"token\":" + second)
                 .contains("\"held\":false");
-        assertThat(send("POST", "api/orders/no-such-order/invoice").statusCode()).isEqualTo(404);
+        assertThat(send("POST", "api/orders/no-such-order/invoice").statusCode())
+                .isEqualTo(404);
     }
 
     private static long token(String invoiceNumber) {
@@ -157,7 +162,9 @@ class OrdersExampleIT {
             HttpResponse<String> sweeps = send("GET", "api/sweeps?limit=100");
             assertThat(sweeps.statusCode()).as(sweeps.body()).isEqualTo(200);
             body = sweeps.body();
-            runs = body.lines().filter(line -> !line.isEmpty() && Character.isDigit(line.charAt(0))).toList();
+            runs = body.lines()
+                    .filter(line -> !line.isEmpty() && Character.isDigit(line.charAt(0)))
+                    .toList();
         } while (runs.size() < 3 && System.nanoTime() - deadline < 0);
 
         assertThat(runs).as(body).hasSizeGreaterThanOrEqualTo(3).allMatch(line -> line.contains(" runs=1 "));

@@ -10,6 +10,5 @@ public class BadTemplateBean {
 
     /** @param id the order */
     @Synchronized("order:{orderId}")
-    public void pay(long id) {
-    }
+    public void pay(long id) {}
 }

@@ -17,9 +17,10 @@ class BadTemplateBuildIT {
     @RegisterExtension
     static final QuarkusUnitTest BUILD = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClass(BadTemplateBean.class))
-            .addBuildChainCustomizer(chain -> chain.addBuildStep(context -> context.produce(
-                    AdditionalBeanBuildItem.unremovableOf(BadTemplateBean.class)))
-                    .produces(AdditionalBeanBuildItem.class).build())
+            .addBuildChainCustomizer(chain -> chain.addBuildStep(
+                            context -> context.produce(AdditionalBeanBuildItem.unremovableOf(BadTemplateBean.class)))
+                    .produces(AdditionalBeanBuildItem.class)
+                    .build())
             .assertException(failure -> assertThat(stackTrace(failure))
                     .contains("@Synchronized on " + BadTemplateBean.class.getName() + ".pay()")
                     .contains("no parameter named 'orderId'"));

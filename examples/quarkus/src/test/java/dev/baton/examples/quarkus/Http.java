@@ -11,17 +11,23 @@ import java.time.Duration;
 /** Plain HTTP calls to the application under test. */
 final class Http {
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private Http() {
-    }
+    private Http() {}
 
     static HttpResponse<String> post(URI uri) {
-        return send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(90)).POST(HttpRequest.BodyPublishers.noBody()).build());
+        return send(HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(90))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
     }
 
     static HttpResponse<String> get(URI uri) {
-        return send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build());
+        return send(HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
+                .GET()
+                .build());
     }
 
     private static HttpResponse<String> send(HttpRequest request) {

@@ -34,17 +34,27 @@ class ReleaseAtShutdownIT {
         int port = freePort();
         String key = "shutdown:" + UUID.randomUUID();
         Path log = Files.createTempFile(TARGET, "quarkus-run-", ".log");
-        Process app = new ProcessBuilder(List.of(java(), "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.datasource.jdbc.url=" + url, "-Dquarkus.datasource.username=sa", "-Dbaton.ttl=10m",
-                "-jar", TARGET.resolve("quarkus-app/quarkus-run.jar").toString()))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process app = new ProcessBuilder(List.of(
+                        java(),
+                        "-Dquarkus.http.port=" + port,
+                        "-Dquarkus.http.host=127.0.0.1",
+                        "-Dquarkus.datasource.jdbc.url=" + url,
+                        "-Dquarkus.datasource.username=sa",
+                        "-Dbaton.ttl=10m",
+                        "-jar",
+                        TARGET.resolve("quarkus-app/quarkus-run.jar").toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             URI base = URI.create("http://127.0.0.1:" + port + "/");
             awaitUp(base, app, log);
             assertThat(Http.post(base.resolve("leases/" + key)).statusCode()).isEqualTo(200);
         } finally {
             app.destroy(); // SIGTERM: Quarkus stops the application
-            assertThat(app.waitFor(60, TimeUnit.SECONDS)).as("stopped within 60 s; log %s", log).isTrue();
+            assertThat(app.waitFor(60, TimeUnit.SECONDS))
+                    .as("stopped within 60 s; log %s", log)
+                    .isTrue();
         }
         // The database file was the application's: it is read only now that the process has ended.
         try (Connection connection = DriverManager.getConnection(url, "sa", "");
@@ -53,7 +63,8 @@ class ReleaseAtShutdownIT {
             query.setString(1, key);
             try (ResultSet rows = query.executeQuery()) {
                 assertThat(rows.next()).as("the lock's row; log %s", log).isTrue();
-                assertThat(rows.getBoolean(1)).as("released at shutdown, not left to its 10-minute lease; log %s", log)
+                assertThat(rows.getBoolean(1))
+                        .as("released at shutdown, not left to its 10-minute lease; log %s", log)
                         .isTrue();
             }
         }
@@ -62,7 +73,9 @@ class ReleaseAtShutdownIT {
     private static void awaitUp(URI base, Process app, Path log) throws InterruptedException, IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < deadline) {
-            assertThat(app.isAlive()).as("the application runs; log:%n%s", Files.readString(log)).isTrue();
+            assertThat(app.isAlive())
+                    .as("the application runs; log:%n%s", Files.readString(log))
+                    .isTrue();
             try {
                 if (Http.get(base.resolve("seats/probe")).statusCode() == 200) {
                     return;

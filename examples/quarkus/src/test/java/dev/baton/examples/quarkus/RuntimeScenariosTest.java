@@ -56,7 +56,8 @@ class RuntimeScenariosTest {
             pool.shutdownNow();
         }
         // Without the lock, the read-modify-write loses updates and callers overlap inside.
-        assertThat(Http.get(uri("seats/" + seat)).body()).isEqualTo("bookings=" + threads * perThread + ",mostInside=1");
+        assertThat(Http.get(uri("seats/" + seat)).body())
+                .isEqualTo("bookings=" + threads * perThread + ",mostInside=1");
     }
 
     @Test
@@ -66,8 +67,8 @@ class RuntimeScenariosTest {
         try {
             HttpResponse<String> response = Http.post(uri("gate/wait/" + id));
             assertThat(response.statusCode()).isEqualTo(409);
-            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(response.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
             assertThat(response.body())
                     .contains("\"type\":\"urn:dev.baton:problem:lock-timeout\"")
                     .contains("\"status\":409")
@@ -77,7 +78,9 @@ class RuntimeScenariosTest {
             Http.post(uri("gate/open/" + id));
         }
         assertThat(holder.get(60, TimeUnit.SECONDS).body()).isEqualTo("released");
-        assertThat(Http.post(uri("gate/wait/" + id)).body()).as("free again once released").isEqualTo("got it");
+        assertThat(Http.post(uri("gate/wait/" + id)).body())
+                .as("free again once released")
+                .isEqualTo("got it");
     }
 
     @Test
@@ -104,14 +107,16 @@ class RuntimeScenariosTest {
         String name = "l-" + UUID.randomUUID();
         HttpResponse<String> response = Http.post(uri("loss/" + name));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("takenOver=1,interrupted=true,held=false,whenLost=LockLostException,"
-                + "checkHeld=LockLostException");
+        assertThat(response.body())
+                .isEqualTo("takenOver=1,interrupted=true,held=false,whenLost=LockLostException,"
+                        + "checkHeld=LockLostException");
         assertThat(Http.get(uri("loss/events")).body()).contains("signal:" + name + "#");
     }
 
     /** Starts a request that holds {@code gate:{id}}, and returns once it is inside. */
     private CompletableFuture<HttpResponse<String>> holdGate(String id) throws InterruptedException {
-        CompletableFuture<HttpResponse<String>> holder = CompletableFuture.supplyAsync(() -> Http.post(uri("gate/hold/" + id)));
+        CompletableFuture<HttpResponse<String>> holder =
+                CompletableFuture.supplyAsync(() -> Http.post(uri("gate/hold/" + id)));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!Http.get(uri("gate/entered/" + id)).body().equals("true")) {
             assertThat(System.nanoTime()).as("the holder entered within 30 s").isLessThan(deadline);

@@ -5,8 +5,7 @@ import java.util.concurrent.TimeUnit;
 /** Entering a {@link SharedFile}'s lock of this JVM with a deadline, without giving in to interrupts. */
 final class CriticalSection {
 
-    private CriticalSection() {
-    }
+    private CriticalSection() {}
 
     /**
      * @return whether this thread now holds {@code file.inThisJvm}; false if the deadline passed first

@@ -80,14 +80,17 @@ final class FencingCounter {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
             // Never start again from 0: that could repeat tokens a resource has already seen.
-            throw new LockStoreException("The fencing counter " + path + " holds '" + text.substring(0, Math.min(40, text.length()))
-                    + "', not a number: restore it to at least the highest token handed out", e);
+            throw new LockStoreException(
+                    "The fencing counter " + path + " holds '" + text.substring(0, Math.min(40, text.length()))
+                            + "', not a number: restore it to at least the highest token handed out",
+                    e);
         }
     }
 
     private LockStoreException stuck() {
-        return new LockStoreException("The fencing counter " + path
-                + " stayed locked by another thread or process past the call's bound (is a process stopped inside a store operation?)");
+        return new LockStoreException(
+                "The fencing counter " + path
+                        + " stayed locked by another thread or process past the call's bound (is a process stopped inside a store operation?)");
     }
 
     @Override

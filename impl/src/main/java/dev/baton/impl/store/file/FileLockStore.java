@@ -66,8 +66,8 @@ public final class FileLockStore implements LockStore {
     /** A bounded acquire still waits this long for a critical section, which lasts microseconds. */
     static final long MIN_SECTION_WAIT_MILLIS = 50;
 
-    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(StoreCapability.PERSISTENT,
-            StoreCapability.REMAINING_LEASE, StoreCapability.NUL_IN_KEYS);
+    private static final Set<StoreCapability> CAPABILITIES =
+            EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.NUL_IN_KEYS);
 
     private static final long PID = ProcessHandle.current().pid();
 
@@ -104,13 +104,17 @@ public final class FileLockStore implements LockStore {
         if (ACQUISITIONS.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
         }
-        return inCriticalSection(key, Math.max(maxWaitMillis, MIN_SECTION_WAIT_MILLIS), AcquireResult::notAcquired,
+        return inCriticalSection(
+                key,
+                Math.max(maxWaitMillis, MIN_SECTION_WAIT_MILLIS),
+                AcquireResult::notAcquired,
                 (file, now, deadline) -> {
                     LockRecord current = current(file, now);
                     if (current != null) {
                         if (!current.key().equals(key)) {
                             throw new LockStoreException("The lock file " + file + " holds a live lock of another key ("
-                                    + current.key().length() + " chars) than the requested one: two keys share a hashed file name");
+                                    + current.key().length()
+                                    + " chars) than the requested one: two keys share a hashed file name");
                         }
                         return AcquireResult.notAcquired(current.expiresAtMillis() - now);
                     }
@@ -118,7 +122,8 @@ public final class FileLockStore implements LockStore {
                     FileLock slot = file.tryRegion(SharedFile.slotPosition(token));
                     if (slot == null) {
                         throw new LockStoreException("The liveness region of token " + token + " in " + file
-                                + " is locked by another process: has the fencing counter " + counter + " been set back?");
+                                + " is locked by another process: has the fencing counter " + counter
+                                + " been set back?");
                     }
                     try {
                         file.write(new LockRecord(key, owner, token, now + ttlMillis, PID).encode());
@@ -141,36 +146,48 @@ public final class FileLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         requireBound(maxWaitMillis, 1);
-        return inCriticalSection(key, maxWaitMillis, () -> {
-            throw stuck(key, maxWaitMillis);
-        }, (file, now, deadline) -> {
-            LockRecord current = current(file, now);
-            if (current == null || !current.key().equals(key) || !current.owner().equals(owner)) {
-                return false;
-            }
-            file.write(current.renewedUntil(now + ttlMillis).encode());
-            SharedFile.Slot own = file.slot;
-            if (own != null && own.token() == current.token()) {
-                file.slot = new SharedFile.Slot(own.token(), own.lock(), now + ttlMillis);
-            }
-            return true;
-        });
+        return inCriticalSection(
+                key,
+                maxWaitMillis,
+                () -> {
+                    throw stuck(key, maxWaitMillis);
+                },
+                (file, now, deadline) -> {
+                    LockRecord current = current(file, now);
+                    if (current == null
+                            || !current.key().equals(key)
+                            || !current.owner().equals(owner)) {
+                        return false;
+                    }
+                    file.write(current.renewedUntil(now + ttlMillis).encode());
+                    SharedFile.Slot own = file.slot;
+                    if (own != null && own.token() == current.token()) {
+                        file.slot = new SharedFile.Slot(own.token(), own.lock(), now + ttlMillis);
+                    }
+                    return true;
+                });
     }
 
     @Override
     public boolean release(String key, String owner) {
         check(key, owner);
-        return inCriticalSection(key, DEFAULT_BOUND_MILLIS, () -> {
-            throw stuck(key, DEFAULT_BOUND_MILLIS);
-        }, (file, now, deadline) -> {
-            LockRecord current = current(file, now);
-            if (current == null || !current.key().equals(key) || !current.owner().equals(owner)) {
-                return false;
-            }
-            file.write(new byte[0]);
-            letGoOfOwnSlot(file, null, now); // the record is gone: our region, if it is ours, guards nothing
-            return true;
-        });
+        return inCriticalSection(
+                key,
+                DEFAULT_BOUND_MILLIS,
+                () -> {
+                    throw stuck(key, DEFAULT_BOUND_MILLIS);
+                },
+                (file, now, deadline) -> {
+                    LockRecord current = current(file, now);
+                    if (current == null
+                            || !current.key().equals(key)
+                            || !current.owner().equals(owner)) {
+                        return false;
+                    }
+                    file.write(new byte[0]);
+                    letGoOfOwnSlot(file, null, now); // the record is gone: our region, if it is ours, guards nothing
+                    return true;
+                });
     }
 
     @Override
@@ -209,7 +226,8 @@ public final class FileLockStore implements LockStore {
 
     /** The live lock of the file: its lease runs and its holder's process is alive; null if there is none. */
     private static LockRecord current(SharedFile file, long now) throws IOException {
-        Optional<LockRecord> read = LockRecord.decode(file.read()).filter(r -> r.token() > 0 && r.token() <= SharedFile.MAX_TOKEN);
+        Optional<LockRecord> read =
+                LockRecord.decode(file.read()).filter(r -> r.token() > 0 && r.token() <= SharedFile.MAX_TOKEN);
         LockRecord record = read.filter(r -> r.leaseRunsAt(now)).orElse(null);
         letGoOfOwnSlot(file, record, now);
         if (record == null || !holderAlive(file, record)) {

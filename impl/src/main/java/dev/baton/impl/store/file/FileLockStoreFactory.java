@@ -42,9 +42,12 @@ public final class FileLockStoreFactory implements LockStoreFactory {
 
     private static Path directory(StoreContext context) {
         String key = context.settingKey(DIRECTORY);
-        String value = context.setting(DIRECTORY).map(String::trim).filter(v -> !v.isEmpty())
-                .orElseThrow(() -> new LockConfigurationException(key + " is required for baton.store=file: the directory"
-                        + " that every process sharing the locks can write"));
+        String value = context.setting(DIRECTORY)
+                .map(String::trim)
+                .filter(v -> !v.isEmpty())
+                .orElseThrow(
+                        () -> new LockConfigurationException(key + " is required for baton.store=file: the directory"
+                                + " that every process sharing the locks can write"));
         Path path;
         try {
             path = Path.of(value).toAbsolutePath().normalize();
@@ -55,8 +58,8 @@ public final class FileLockStoreFactory implements LockStoreFactory {
             try {
                 Files.createDirectories(path);
             } catch (IOException | SecurityException e) {
-                throw new LockConfigurationException(key + "=" + value + ": the directory does not exist and cannot be created ("
-                        + e + ")", e);
+                throw new LockConfigurationException(
+                        key + "=" + value + ": the directory does not exist and cannot be created (" + e + ")", e);
             }
         }
         if (!Files.isDirectory(path)) {

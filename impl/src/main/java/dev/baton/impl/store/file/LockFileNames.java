@@ -33,8 +33,7 @@ final class LockFileNames {
     private static final String SUFFIX = ".lock";
     private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
 
-    private LockFileNames() {
-    }
+    private LockFileNames() {}
 
     /**
      * @param key a valid key

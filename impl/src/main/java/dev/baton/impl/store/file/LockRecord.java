@@ -42,7 +42,8 @@ record LockRecord(String key, String owner, long token, long expiresAtMillis, lo
                 + "token=" + token + "\n"
                 + "expires=" + expiresAtMillis + "\n"
                 + "pid=" + pid + "\n";
-        return (body + "crc=" + crc(body.getBytes(StandardCharsets.US_ASCII)) + "\n").getBytes(StandardCharsets.US_ASCII);
+        return (body + "crc=" + crc(body.getBytes(StandardCharsets.US_ASCII)) + "\n")
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     /**

@@ -53,8 +53,7 @@ final class SharedFile {
      * @param expiresAtMillis the lease's end as this JVM last wrote it: when it has passed, {@link SharedFiles}
      *     looks at the file again, so a lock nobody here releases does not keep its file open forever
      */
-    record Slot(long token, FileLock lock, long expiresAtMillis) {
-    }
+    record Slot(long token, FileLock lock, long expiresAtMillis) {}
 
     final Path path;
     final ReentrantLock inThisJvm = new ReentrantLock();
@@ -66,8 +65,8 @@ final class SharedFile {
 
     SharedFile(Path path) throws IOException {
         this.path = path;
-        this.channel = AsynchronousFileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        this.channel = AsynchronousFileChannel.open(
+                path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
     /** @return the position of the liveness region of the acquisition with {@code token} */

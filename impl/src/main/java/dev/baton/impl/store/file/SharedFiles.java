@@ -17,8 +17,7 @@ final class SharedFiles {
 
     private static final Map<Path, SharedFile> OPEN = new ConcurrentHashMap<>();
 
-    private SharedFiles() {
-    }
+    private SharedFiles() {}
 
     /**
      * Opens {@code path} (creating the file) or joins the open one; pair with {@link #done}.

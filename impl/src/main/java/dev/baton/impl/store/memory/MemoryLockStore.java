@@ -30,8 +30,12 @@ import java.util.function.LongSupplier;
  */
 public final class MemoryLockStore implements LockStore {
 
-    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(StoreCapability.REMAINING_LEASE,
-            StoreCapability.BATCH_RENEW, StoreCapability.NUL_IN_KEYS, StoreCapability.WAITING_TURNS, StoreCapability.INSPECT);
+    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(
+            StoreCapability.REMAINING_LEASE,
+            StoreCapability.BATCH_RENEW,
+            StoreCapability.NUL_IN_KEYS,
+            StoreCapability.WAITING_TURNS,
+            StoreCapability.INSPECT);
 
     /** Sweep expired entries every this many acquisitions, so abandoned keys do not pile up. */
     private static final int SWEEP_EVERY = 4096;
@@ -52,8 +56,7 @@ public final class MemoryLockStore implements LockStore {
         }
     }
 
-    private record WaiterTurn(String waiter, long sinceNanos, long untilNanos) {
-    }
+    private record WaiterTurn(String waiter, long sinceNanos, long untilNanos) {}
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();
@@ -98,10 +101,13 @@ public final class MemoryLockStore implements LockStore {
         entries.compute(key, (k, current) -> {
             long now = nanoClock.getAsLong();
             long since = turn == null ? now : now - turn.waitedMillis() * 1_000_000;
-            WaiterTurn claim = turn == null ? null : new WaiterTurn(turn.waiter(), since, now + turn.keepMillis() * 1_000_000);
+            WaiterTurn claim =
+                    turn == null ? null : new WaiterTurn(turn.waiter(), since, now + turn.keepMillis() * 1_000_000);
             WaiterTurn standing = current != null && current.turnLiveAt(now) ? current.turn : null;
-            boolean mayClaim = claim != null && (standing == null || standing.waiter.equals(claim.waiter)
-                    || standing.sinceNanos - claim.sinceNanos > 0);
+            boolean mayClaim = claim != null
+                    && (standing == null
+                            || standing.waiter.equals(claim.waiter)
+                            || standing.sinceNanos - claim.sinceNanos > 0);
             if (current != null && current.liveAt(now)) {
                 long remaining = (current.expiresAtNanos - now) / 1_000_000;
                 if (mayClaim) {
@@ -133,7 +139,9 @@ public final class MemoryLockStore implements LockStore {
             long now = nanoClock.getAsLong();
             if (current.turnLiveAt(now) && current.turn.waiter.equals(waiter)) {
                 left[0] = true;
-                return current.liveAt(now) ? new Entry(current.owner, current.token, current.expiresAtNanos, null) : null;
+                return current.liveAt(now)
+                        ? new Entry(current.owner, current.token, current.expiresAtNanos, null)
+                        : null;
             }
             return current;
         });

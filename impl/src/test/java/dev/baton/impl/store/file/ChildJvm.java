@@ -25,24 +25,33 @@ final class ChildJvm implements AutoCloseable {
         this.process = process;
         this.stderr = stderr;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("READ-FAILED " + e);
-            }
-        }, "child-" + process.pid());
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader out = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = out.readLine(); line != null; line = out.readLine()) {
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        lines.add("READ-FAILED " + e);
+                    }
+                },
+                "child-" + process.pid());
         reader.setDaemon(true);
         reader.start();
     }
 
     static ChildJvm start(Path log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), FileStoreChild.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FileStoreChild.class.getName()));
         command.addAll(List.of(args));
-        return new ChildJvm(new ProcessBuilder(command).redirectError(log.toFile()).start(), log);
+        return new ChildJvm(
+                new ProcessBuilder(command).redirectError(log.toFile()).start(), log);
     }
 
     /** @return the next line the child printed, failing after {@code seconds} */
@@ -54,10 +63,12 @@ final class ChildJvm implements AutoCloseable {
                 return line;
             }
             if (!process.isAlive() && lines.isEmpty()) {
-                throw new AssertionError("child " + process.pid() + " exited with " + process.exitValue() + " (stderr in " + stderr + ")");
+                throw new AssertionError("child " + process.pid() + " exited with " + process.exitValue()
+                        + " (stderr in " + stderr + ")");
             }
         }
-        throw new AssertionError("child " + process.pid() + " printed nothing within " + seconds + " s (stderr in " + stderr + ")");
+        throw new AssertionError(
+                "child " + process.pid() + " printed nothing within " + seconds + " s (stderr in " + stderr + ")");
     }
 
     void send(String line) throws IOException {
@@ -75,7 +86,10 @@ final class ChildJvm implements AutoCloseable {
 
     /** Sends {@code kill -<signal>} to the child: {@code STOP}, {@code CONT}. */
     void signal(String signal) throws IOException, InterruptedException {
-        int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).inheritIO().start().waitFor();
+        int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(pid()))
+                .inheritIO()
+                .start()
+                .waitFor();
         if (exit != 0) {
             throw new AssertionError("kill -" + signal + " " + pid() + " exited with " + exit);
         }
@@ -85,8 +99,11 @@ final class ChildJvm implements AutoCloseable {
     public void close() throws IOException {
         try {
             if (process.isAlive()) {
-                // A stopped process may not die of SIGKILL before it is continued on some systems; it may exit meanwhile.
-                new ProcessBuilder("kill", "-CONT", Long.toString(pid())).start().waitFor();
+                // A stopped process may not die of SIGKILL before it is continued on some systems; it may exit
+                // meanwhile.
+                new ProcessBuilder("kill", "-CONT", Long.toString(pid()))
+                        .start()
+                        .waitFor();
                 process.destroyForcibly();
             }
             process.waitFor(10, TimeUnit.SECONDS);

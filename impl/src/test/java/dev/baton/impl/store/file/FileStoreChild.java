@@ -32,23 +32,31 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class FileStoreChild {
 
-    private FileStoreChild() {
-    }
+    private FileStoreChild() {}
 
     public static void main(String[] args) throws Exception {
         FileLockStore store = new FileLockStore(Path.of(args[1]));
         switch (args[0]) {
-            case "rounds" -> rounds(store, args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), Path.of(args[5]),
-                    Path.of(args[6]));
+            case "rounds" ->
+                rounds(
+                        store,
+                        args[2],
+                        Integer.parseInt(args[3]),
+                        Integer.parseInt(args[4]),
+                        Path.of(args[5]),
+                        Path.of(args[6]));
             case "hold" -> hold(store, args[2], Long.parseLong(args[3]));
-            case "try" -> System.out.println("TRY " + store.acquire(args[2], owner(), 60_000).isAcquired());
+            case "try" ->
+                System.out.println(
+                        "TRY " + store.acquire(args[2], owner(), 60_000).isAcquired());
             case "section" -> section(Path.of(args[1]).resolve(LockFileNames.fileName(args[2])));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
     }
 
-    private static void rounds(FileLockStore store, String key, int rounds, int threads, Path probe, Path log) throws Exception {
+    private static void rounds(FileLockStore store, String key, int rounds, int threads, Path probe, Path log)
+            throws Exception {
         System.out.println("READY");
         System.out.flush();
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
@@ -69,10 +77,12 @@ public final class FileStoreChild {
                                 LockSupport.parkNanos(50_000);
                             }
                             count(probeFile, probeInThisJvm, +1);
-                            logFile.write(ByteBuffer.wrap((result.fencingToken() + " " + pid + "\n").getBytes(StandardCharsets.US_ASCII)));
+                            logFile.write(ByteBuffer.wrap(
+                                    (result.fencingToken() + " " + pid + "\n").getBytes(StandardCharsets.US_ASCII)));
                             LockSupport.parkNanos(200_000);
                             count(probeFile, probeInThisJvm, -1);
-                            if (!store.release(key, owner)) { // counted, so the probe's overlaps are what the test reports
+                            if (!store.release(
+                                    key, owner)) { // counted, so the probe's overlaps are what the test reports
                                 failedReleases.incrementAndGet();
                             }
                         }
@@ -102,14 +112,17 @@ public final class FileStoreChild {
         try (FileLock ignored = probe.lock()) {
             ByteBuffer buffer = ByteBuffer.allocate(64);
             probe.read(buffer, 0);
-            String[] fields = new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII).trim().split(" ");
+            String[] fields = new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII)
+                    .trim()
+                    .split(" ");
             long inside = Long.parseLong(fields[0]);
             long overlaps = Long.parseLong(fields[1]);
             if (delta > 0 && inside > 0) {
                 overlaps++;
             }
             probe.truncate(0);
-            probe.write(ByteBuffer.wrap(((inside + delta) + " " + overlaps + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            probe.write(
+                    ByteBuffer.wrap(((inside + delta) + " " + overlaps + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
         } finally {
             inThisJvm.unlock();
         }
@@ -136,7 +149,8 @@ public final class FileStoreChild {
 
     /** Takes the file's critical section by hand and keeps it, like a process stopped inside an operation. */
     private static void section(Path file) throws Exception {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try (FileChannel channel = FileChannel.open(
+                        file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 FileLock section = channel.lock(SharedFile.MUTEX_POSITION, 1, false)) {
             System.out.println("IN " + section.position());
             System.out.flush();

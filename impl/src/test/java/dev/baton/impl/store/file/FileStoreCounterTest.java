@@ -17,17 +17,20 @@ class FileStoreCounterTest {
 
     @BeforeEach
     void directory() throws Exception {
-        directory = Files.createDirectories(Path.of("target", "file-store-counter", UUID.randomUUID().toString()));
+        directory = Files.createDirectories(
+                Path.of("target", "file-store-counter", UUID.randomUUID().toString()));
     }
 
     @Test
     void tokensContinueFromTheCounterFile() throws Exception {
         Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000000\n");
 
-        long token = new FileLockStore(directory).acquire("k", "owner-1", 60_000).fencingToken();
+        long token =
+                new FileLockStore(directory).acquire("k", "owner-1", 60_000).fencingToken();
 
         assertThat(token).isEqualTo(1_000_001);
-        assertThat(Files.readString(directory.resolve(FencingCounter.FILE_NAME)).trim()).isEqualTo("0000000000001000001");
+        assertThat(Files.readString(directory.resolve(FencingCounter.FILE_NAME)).trim())
+                .isEqualTo("0000000000001000001");
     }
 
     @Test
@@ -39,7 +42,9 @@ class FileStoreCounterTest {
                 .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining(counter.getFileName().toString())
                 .hasMessageContaining("not a number");
-        assertThat(Files.readString(counter)).as("the counter is left for a person to restore").isEqualTo("garbage\n");
+        assertThat(Files.readString(counter))
+                .as("the counter is left for a person to restore")
+                .isEqualTo("garbage\n");
         Files.writeString(counter, "41\n");
         // The failed acquisition left no lock behind: the key is free, and the counter goes on from the restored value.
         assertThat(store.acquire("k", "owner-3", 60_000).fencingToken()).isEqualTo(42);

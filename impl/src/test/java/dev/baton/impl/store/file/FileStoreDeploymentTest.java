@@ -19,8 +19,7 @@ class FileStoreDeploymentTest {
 
     /** A bean, so the deployment has something to deploy. */
     @ApplicationScoped
-    public static class Anything {
-    }
+    public static class Anything {}
 
     @Test
     void withoutADirectoryTheDeploymentFailsNamingTheKey() {
@@ -30,7 +29,8 @@ class FileStoreDeploymentTest {
 
     @Test
     void locksOfTheApplicationAreHeldInTheDirectory() throws Exception {
-        Path directory = Path.of("target", "file-store-deployment", UUID.randomUUID().toString(), "locks");
+        Path directory =
+                Path.of("target", "file-store-deployment", UUID.randomUUID().toString(), "locks");
         TestConfig.install("baton.store=file", "baton.file.directory=" + directory);
         try (WeldContainer container = Deployments.weld(Anything.class).initialize()) {
             assertThat(directory).as("created at deployment").isDirectory();
@@ -38,14 +38,21 @@ class FileStoreDeploymentTest {
             try (Lock lock = locks.acquire("order:7")) {
                 assertThat(lock.fencingToken()).isPositive();
                 assertThat(directory.resolve(LockFileNames.fileName("order:7"))).exists();
-                assertThat(new FileLockStore(directory).acquire("order:7", "another-instance", 60_000).isAcquired())
-                        .as("another store on the directory, while the application holds the key").isFalse();
+                assertThat(new FileLockStore(directory)
+                                .acquire("order:7", "another-instance", 60_000)
+                                .isAcquired())
+                        .as("another store on the directory, while the application holds the key")
+                        .isFalse();
             }
-            assertThat(new FileLockStore(directory).acquire("order:7", "another-instance", 60_000).isAcquired())
-                    .as("after the application released it").isTrue();
+            assertThat(new FileLockStore(directory)
+                            .acquire("order:7", "another-instance", 60_000)
+                            .isAcquired())
+                    .as("after the application released it")
+                    .isTrue();
         } finally {
             TestConfig.uninstall();
         }
-        assertThat(Files.readString(directory.resolve(FencingCounter.FILE_NAME)).trim()).isEqualTo("0000000000000000002");
+        assertThat(Files.readString(directory.resolve(FencingCounter.FILE_NAME)).trim())
+                .isEqualTo("0000000000000000002");
     }
 }

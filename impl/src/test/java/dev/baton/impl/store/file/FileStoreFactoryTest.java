@@ -46,7 +46,8 @@ class FileStoreFactoryTest {
 
     @BeforeEach
     void base() throws Exception {
-        base = Files.createDirectories(Path.of("target", "file-store-factory", UUID.randomUUID().toString()));
+        base = Files.createDirectories(
+                Path.of("target", "file-store-factory", UUID.randomUUID().toString()));
     }
 
     @Test
@@ -102,7 +103,8 @@ class FileStoreFactoryTest {
         Path readOnly = Files.createDirectories(base.resolve("read-only"));
         assertThat(readOnly.toFile().setWritable(false, false)).isTrue();
         try {
-            org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(readOnly), "this user (root?) can write any directory");
+            org.junit.jupiter.api.Assumptions.assumeFalse(
+                    Files.isWritable(readOnly), "this user (root?) can write any directory");
             assertThatThrownBy(() -> factory.validate(new Settings(readOnly.toString())))
                     .isInstanceOf(LockConfigurationException.class)
                     .hasMessageContaining("baton.file.directory=" + readOnly)

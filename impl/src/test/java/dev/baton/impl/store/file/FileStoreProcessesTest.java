@@ -35,7 +35,10 @@ class FileStoreProcessesTest {
 
     @BeforeEach
     void directory(TestInfo info) throws Exception {
-        Path base = Path.of("target", "file-store-processes", info.getTestMethod().orElseThrow().getName() + "-" + UUID.randomUUID());
+        Path base = Path.of(
+                "target",
+                "file-store-processes",
+                info.getTestMethod().orElseThrow().getName() + "-" + UUID.randomUUID());
         directory = Files.createDirectories(base.resolve("locks"));
         logs = base;
     }
@@ -51,8 +54,15 @@ class FileStoreProcessesTest {
         List<String> ends = new ArrayList<>();
         try {
             for (int i = 0; i < processes; i++) {
-                children.add(ChildJvm.start(logs.resolve("child-" + i + ".err"), "rounds", directory.toString(), "shared",
-                        Integer.toString(rounds), Integer.toString(threads), probe.toString(), log.toString()));
+                children.add(ChildJvm.start(
+                        logs.resolve("child-" + i + ".err"),
+                        "rounds",
+                        directory.toString(),
+                        "shared",
+                        Integer.toString(rounds),
+                        Integer.toString(threads),
+                        probe.toString(),
+                        log.toString()));
             }
             for (ChildJvm child : children) {
                 assertThat(child.line(60)).isEqualTo("READY");
@@ -69,7 +79,9 @@ class FileStoreProcessesTest {
             }
         }
 
-        assertThat(Files.readString(probe).trim()).as("holders inside, overlaps seen").isEqualTo("0 0");
+        assertThat(Files.readString(probe).trim())
+                .as("holders inside, overlaps seen")
+                .isEqualTo("0 0");
         assertThat(ends).as("each child's end: how many of its releases failed").containsOnly("DONE 0");
         List<String> lines = Files.readAllLines(log, StandardCharsets.US_ASCII);
         assertThat(lines).hasSize(processes * threads * rounds);
@@ -78,12 +90,16 @@ class FileStoreProcessesTest {
         for (String line : lines) {
             String[] fields = line.split(" ");
             long token = Long.parseLong(fields[0]);
-            assertThat(token).as("token after %d, in the order the holders of all processes took the key", previous)
+            assertThat(token)
+                    .as("token after %d, in the order the holders of all processes took the key", previous)
                     .isGreaterThan(previous);
             previous = token;
             perProcess.merge(fields[1], 1, Integer::sum);
         }
-        assertThat(perProcess).as("rounds per process").hasSize(processes).allSatisfy((pid, n) -> assertThat(n).isEqualTo(threads * rounds));
+        assertThat(perProcess)
+                .as("rounds per process")
+                .hasSize(processes)
+                .allSatisfy((pid, n) -> assertThat(n).isEqualTo(threads * rounds));
     }
 
     @Test
@@ -91,11 +107,14 @@ class FileStoreProcessesTest {
     void killingTheHolderWithSigkillFreesItsKeyAtOnce() throws Exception {
         FileLockStore store = new FileLockStore(directory);
         long childToken;
-        try (ChildJvm holder = ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "order:42", "60000")) {
+        try (ChildJvm holder =
+                ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "order:42", "60000")) {
             childToken = token(holder.line(60));
             AcquireResult refused = store.acquire("order:42", owner(), 60_000);
             assertThat(refused.isAcquired()).as("the live holder's key").isFalse();
-            assertThat(refused.remainingLeaseMillis().orElseThrow()).as("the holder's remaining lease").isGreaterThan(50_000);
+            assertThat(refused.remainingLeaseMillis().orElseThrow())
+                    .as("the holder's remaining lease")
+                    .isGreaterThan(50_000);
 
             holder.process().destroyForcibly();
             assertThat(holder.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -104,7 +123,9 @@ class FileStoreProcessesTest {
         AcquireResult taken = awaitAcquired(store, "order:42", 5_000);
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
 
-        assertThat(tookMillis).as("ms from the kill to the takeover of a key with 58+ s of lease left").isLessThan(2_000);
+        assertThat(tookMillis)
+                .as("ms from the kill to the takeover of a key with 58+ s of lease left")
+                .isLessThan(2_000);
         assertThat(taken.fencingToken()).isGreaterThan(childToken);
     }
 
@@ -113,17 +134,22 @@ class FileStoreProcessesTest {
     void aHungHolderLosesItsKeyWhenItsLeaseRunsOut() throws Exception {
         FileLockStore store = new FileLockStore(directory);
         long ttl = 3_000;
-        try (ChildJvm holder = ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "report", Long.toString(ttl))) {
+        try (ChildJvm holder = ChildJvm.start(
+                logs.resolve("holder.err"), "hold", directory.toString(), "report", Long.toString(ttl))) {
             long childToken = token(holder.line(60));
             long acquiredBy = System.nanoTime(); // the child's lease began before it said so
             holder.signal("STOP");
 
             AcquireResult refused = store.acquire("report", owner(), 60_000);
-            assertThat(refused.isAcquired()).as("a stopped process is alive: its lease still holds the key").isFalse();
+            assertThat(refused.isAcquired())
+                    .as("a stopped process is alive: its lease still holds the key")
+                    .isFalse();
             AcquireResult taken = awaitAcquired(store, "report", ttl + 5_000);
             long afterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredBy);
-            assertThat(afterMillis).as("ms from the stopped holder's acquisition to the takeover")
-                    .isGreaterThanOrEqualTo(ttl - 1_000).isLessThan(ttl + 2_000);
+            assertThat(afterMillis)
+                    .as("ms from the stopped holder's acquisition to the takeover")
+                    .isGreaterThanOrEqualTo(ttl - 1_000)
+                    .isLessThan(ttl + 2_000);
             assertThat(taken.fencingToken()).isGreaterThan(childToken);
 
             holder.signal("CONT");
@@ -131,7 +157,9 @@ class FileStoreProcessesTest {
             assertThat(holder.line(30)).as("the woken holder's renewal").isEqualTo("RENEW false");
             holder.send("release");
             assertThat(holder.line(30)).as("the woken holder's release").isEqualTo("RELEASE false");
-            assertThat(store.acquire("report", owner(), 60_000).isAcquired()).as("the successor still holds it").isFalse();
+            assertThat(store.acquire("report", owner(), 60_000).isAcquired())
+                    .as("the successor still holds it")
+                    .isFalse();
         }
     }
 
@@ -171,9 +199,13 @@ class FileStoreProcessesTest {
         }
 
         try (ChildJvm other = ChildJvm.start(logs.resolve("other.err"), "try", directory.toString(), "busy")) {
-            assertThat(other.line(60)).as("another process, while this JVM still holds the key").isEqualTo("TRY false");
+            assertThat(other.line(60))
+                    .as("another process, while this JVM still holds the key")
+                    .isEqualTo("TRY false");
         }
-        assertThat(failures).as("calls that failed because their thread was interrupted").isEmpty();
+        assertThat(failures)
+                .as("calls that failed because their thread was interrupted")
+                .isEmpty();
         assertThat(calls.get()).as("calls made while being interrupted").isGreaterThan(100);
         assertThat(store.release("busy", owner)).isTrue();
     }
@@ -189,25 +221,32 @@ class FileStoreProcessesTest {
             long start = System.nanoTime();
             AcquireResult refused = store.acquire("stuck", owner(), 60_000, 300);
             long acquireMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertThat(refused.isAcquired()).as("an acquisition that could not get in within its bound").isFalse();
+            assertThat(refused.isAcquired())
+                    .as("an acquisition that could not get in within its bound")
+                    .isFalse();
             assertThat(acquireMillis).as("ms the bounded acquisition took").isBetween(250L, 2_000L);
 
             assertThatThrownBy(() -> store.renew("stuck", owner, 60_000, 300))
                     .isInstanceOf(dev.baton.LockStoreException.class)
                     .hasMessageContaining("critical section");
         }
-        assertThat(store.renew("stuck", owner, 60_000)).as("the holder's renewal once the stuck process is gone").isTrue();
+        assertThat(store.renew("stuck", owner, 60_000))
+                .as("the holder's renewal once the stuck process is gone")
+                .isTrue();
         assertThat(store.release("stuck", owner)).isTrue();
     }
 
-    private static AcquireResult awaitAcquired(FileLockStore store, String key, long withinMillis) throws InterruptedException {
+    private static AcquireResult awaitAcquired(FileLockStore store, String key, long withinMillis)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(withinMillis);
         while (true) {
             AcquireResult result = store.acquire(key, owner(), 60_000);
             if (result.isAcquired()) {
                 return result;
             }
-            assertThat(System.nanoTime()).as("%s taken within %d ms", key, withinMillis).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("%s taken within %d ms", key, withinMillis)
+                    .isLessThan(deadline);
             Thread.sleep(10);
         }
     }

@@ -73,7 +73,11 @@ public final class AdvisoryLocks implements AutoCloseable {
      * @param statementTimeoutMillis the bound of calls that come without one
      * @throws dev.baton.LockConfigurationException if the database has no advisory locks
      */
-    public AdvisoryLocks(Supplier<EntityManagerFactory> factory, JpaDatabase database, String table, String sequence,
+    public AdvisoryLocks(
+            Supplier<EntityManagerFactory> factory,
+            JpaDatabase database,
+            String table,
+            String sequence,
             long statementTimeoutMillis) {
         this.sql = AdvisorySql.of(database, sequence);
         this.factory = factory;
@@ -128,8 +132,8 @@ public final class AdvisoryLocks implements AutoCloseable {
                     return AcquireResult.acquired(token);
                 } catch (SQLException | RuntimeException e) {
                     breakLane(lane, e);
-                    throw new LockStoreException("The JPA lock store (advisory) failed to acquire key '" + abbreviate(key)
-                            + "': " + e, e);
+                    throw new LockStoreException(
+                            "The JPA lock store (advisory) failed to acquire key '" + abbreviate(key) + "': " + e, e);
                 } finally {
                     if (attached) {
                         bound.detach(c);
@@ -158,8 +162,9 @@ public final class AdvisoryLocks implements AutoCloseable {
             boolean attached = bound.attach(c);
             try {
                 if (!sql.holds(c, h.name, bound)) {
-                    breakLane(h.lane, new SQLException("the session no longer holds the lock of key '"
-                            + abbreviate(key) + "'"));
+                    breakLane(
+                            h.lane,
+                            new SQLException("the session no longer holds the lock of key '" + abbreviate(key) + "'"));
                     return false;
                 }
                 h.renewed(ttlMillis);
@@ -190,8 +195,10 @@ public final class AdvisoryLocks implements AutoCloseable {
                 return unlock(h, bound);
             } catch (SQLException | RuntimeException e) {
                 breakLane(h.lane, e);
-                throw new LockStoreException("The JPA lock store (advisory) failed to release key '" + abbreviate(key)
-                        + "'; its connection was closed, so the database ends the lock: " + e, e);
+                throw new LockStoreException(
+                        "The JPA lock store (advisory) failed to release key '" + abbreviate(key)
+                                + "'; its connection was closed, so the database ends the lock: " + e,
+                        e);
             }
         });
     }
@@ -285,7 +292,9 @@ public final class AdvisoryLocks implements AutoCloseable {
             forget(h);
             if (!wasHeld) {
                 // the session had lost it (the database ended it some other way): its other locks are doubtful too
-                breakLane(h.lane, new SQLException("the session no longer held the lock of key '" + abbreviate(h.key) + "'"));
+                breakLane(
+                        h.lane,
+                        new SQLException("the session no longer held the lock of key '" + abbreviate(h.key) + "'"));
             }
             return wasHeld;
         } finally {
@@ -329,8 +338,10 @@ public final class AdvisoryLocks implements AutoCloseable {
             lane.connection = null;
         }
         if (!lost.isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, () -> "BATON-JPA-005 the connection of " + lost.size()
-                    + " advisory lock(s) failed and was closed; they are lost: " + cause);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "BATON-JPA-005 the connection of " + lost.size()
+                            + " advisory lock(s) failed and was closed; they are lost: " + cause);
         }
     }
 
@@ -387,8 +398,10 @@ public final class AdvisoryLocks implements AutoCloseable {
                 locked = lock.tryLock(bound.networkTimeoutMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new LockStoreException("Interrupted while the JPA lock store (advisory) waited to " + operation
-                        + " key '" + abbreviate(key) + "'", e);
+                throw new LockStoreException(
+                        "Interrupted while the JPA lock store (advisory) waited to " + operation + " key '"
+                                + abbreviate(key) + "'",
+                        e);
             }
             if (!locked) {
                 throw new LockStoreException("The JPA lock store (advisory) could not " + operation + " key '"

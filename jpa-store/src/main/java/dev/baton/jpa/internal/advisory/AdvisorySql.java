@@ -33,8 +33,9 @@ abstract class AdvisorySql {
         return switch (database) {
             case POSTGRESQL -> new Postgres(sequence);
             case MARIADB -> new MariaDb(sequence);
-            case H2 -> throw new LockConfigurationException("baton.jpa.mode=advisory needs PostgreSQL or MariaDB: H2 has no"
-                    + " advisory (session) locks. Use baton.jpa.mode=table (the default) on H2");
+            case H2 ->
+                throw new LockConfigurationException("baton.jpa.mode=advisory needs PostgreSQL or MariaDB: H2 has no"
+                        + " advisory (session) locks. Use baton.jpa.mode=table (the default) on H2");
         };
     }
 
@@ -54,11 +55,13 @@ abstract class AdvisorySql {
     abstract String nextTokenSql(String sequence);
 
     long nextToken(Connection c, CallBound bound) throws SQLException {
-        try (PreparedStatement ps = prepare(c, nextTokenSql(sequence), bound); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = prepare(c, nextTokenSql(sequence), bound);
+                ResultSet rs = ps.executeQuery()) {
             rs.next();
             long token = rs.getLong(1);
             if (token <= 0) {
-                throw new SQLException("the fencing sequence " + sequence + " gave " + token + ", not a positive token");
+                throw new SQLException(
+                        "the fencing sequence " + sequence + " gave " + token + ", not a positive token");
             }
             return token;
         }
@@ -80,7 +83,8 @@ abstract class AdvisorySql {
     }
 
     static String string(Connection c, String sql, CallBound bound) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql, bound); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = prepare(c, sql, bound);
+                ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getString(1);
         }
@@ -106,8 +110,10 @@ abstract class AdvisorySql {
         @Override
         boolean holds(Connection c, LockName name, CallBound bound) throws SQLException {
             // a bigint lock shows in pg_locks as classid = high 32 bits, objid = low 32 bits, objsubid = 1
-            try (PreparedStatement ps = prepare(c, "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
-                    + " AND pid = pg_backend_pid() AND granted AND objsubid = 1 AND classid::bigint = ? AND objid::bigint = ?)",
+            try (PreparedStatement ps = prepare(
+                    c,
+                    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
+                            + " AND pid = pg_backend_pid() AND granted AND objsubid = 1 AND classid::bigint = ? AND objid::bigint = ?)",
                     bound)) {
                 ps.setLong(1, name.id() >>> 32);
                 ps.setLong(2, name.id() & 0xFFFF_FFFFL);
@@ -137,7 +143,8 @@ abstract class AdvisorySql {
 
         @Override
         String currentSchemaSql() {
-            return "SELECT DATABASE()"; // lock names are server-wide: the database keeps stores on different databases apart
+            return "SELECT DATABASE()"; // lock names are server-wide: the database keeps stores on different databases
+            // apart
         }
 
         @Override

@@ -46,7 +46,8 @@ public record LockName(long id, String name) {
             id = id << 8 | (digest[i] & 0xFF);
         }
         String encoded = encode(namespace + '/' + key);
-        String name = encoded.length() <= MAX_NAME ? encoded
+        String name = encoded.length() <= MAX_NAME
+                ? encoded
                 : HASHED_PREFIX + HexFormat.of().formatHex(digest).substring(0, MAX_NAME - HASHED_PREFIX.length());
         return new LockName(id, name);
     }
@@ -55,7 +56,13 @@ public record LockName(long id, String name) {
         StringBuilder out = new StringBuilder(text.length() + 8);
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xFF;
-            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == ':' || c == '-' || c == '/') {
+            if (c >= 'a' && c <= 'z'
+                    || c >= '0' && c <= '9'
+                    || c == '_'
+                    || c == '.'
+                    || c == ':'
+                    || c == '-'
+                    || c == '/') {
                 out.append((char) c);
             } else {
                 out.append('%').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xF, 16));

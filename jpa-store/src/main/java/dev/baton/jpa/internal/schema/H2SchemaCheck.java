@@ -61,12 +61,15 @@ final class H2SchemaCheck extends SchemaCheck {
         return ps;
     }
 
-    private static final String SCHEMA_AND_NAME = "UPPER(%1$s_SCHEMA) = UPPER(COALESCE(?, SCHEMA()))"
-            + " AND UPPER(%1$s_NAME) = UPPER(?)";
+    private static final String SCHEMA_AND_NAME =
+            "UPPER(%1$s_SCHEMA) = UPPER(COALESCE(?, SCHEMA()))" + " AND UPPER(%1$s_NAME) = UPPER(?)";
 
     private void checkTable(Connection c, Findings f, Name t) throws SQLException {
-        try (PreparedStatement ps = named(c, "SELECT TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES WHERE "
-                + SCHEMA_AND_NAME.formatted("TABLE"), t); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = named(
+                        c,
+                        "SELECT TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES WHERE " + SCHEMA_AND_NAME.formatted("TABLE"),
+                        t);
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("table " + table + " not found in INFORMATION_SCHEMA.TABLES");
             }
@@ -84,7 +87,8 @@ final class H2SchemaCheck extends SchemaCheck {
         }
 
         String describe() {
-            String declared = type.startsWith("TIMESTAMP") ? "TIMESTAMP(" + precision + ")" + type.substring(9)
+            String declared = type.startsWith("TIMESTAMP")
+                    ? "TIMESTAMP(" + precision + ")" + type.substring(9)
                     : type + (length > 0 ? "(" + length + ")" : "");
             return declared + (collated() ? " COLLATION " + collation : "");
         }
@@ -92,11 +96,16 @@ final class H2SchemaCheck extends SchemaCheck {
 
     private void checkColumns(Connection c, Findings f, Name t) throws SQLException {
         Map<String, Column> columns = new HashMap<>();
-        try (PreparedStatement ps = named(c, "SELECT LOWER(COLUMN_NAME), DATA_TYPE, CHARACTER_MAXIMUM_LENGTH,"
-                + " DATETIME_PRECISION, COLLATION_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE "
-                + SCHEMA_AND_NAME.formatted("TABLE"), t); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = named(
+                        c,
+                        "SELECT LOWER(COLUMN_NAME), DATA_TYPE, CHARACTER_MAXIMUM_LENGTH,"
+                                + " DATETIME_PRECISION, COLLATION_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE "
+                                + SCHEMA_AND_NAME.formatted("TABLE"),
+                        t);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                columns.put(rs.getString(1), new Column(rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getString(5)));
+                columns.put(
+                        rs.getString(1), new Column(rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getString(5)));
             }
         }
         for (String name : new String[] {"lock_key", "owner"}) {
@@ -110,39 +119,55 @@ final class H2SchemaCheck extends SchemaCheck {
                         + column.collation + " (SET COLLATION), which can make different keys one lock; use a"
                         + " database without a collation");
             } else if (!"CHARACTER VARYING".equals(column.type) || column.length < min) {
-                f.add("column " + name + " of " + table + " is " + column.describe() + ": it must be VARCHAR(" + min
-                        + ") or longer (VARCHAR_IGNORECASE ignores case, CHAR pads with spaces)",
+                f.add(
+                        "column " + name + " of " + table + " is " + column.describe() + ": it must be VARCHAR(" + min
+                                + ") or longer (VARCHAR_IGNORECASE ignores case, CHAR pads with spaces)",
                         "ALTER TABLE " + table + " ALTER COLUMN " + name + " SET DATA TYPE VARCHAR(" + min + ")");
             }
         }
         checkTurnColumns(f, columns);
         Column token = columns.get("token");
         if (token != null && !"BIGINT".equals(token.type)) {
-            f.add("column token of " + table + " is " + token.describe() + ": fencing tokens are BIGINT",
+            f.add(
+                    "column token of " + table + " is " + token.describe() + ": fencing tokens are BIGINT",
                     "ALTER TABLE " + table + " ALTER COLUMN token SET DATA TYPE BIGINT");
         }
         Column expiry = columns.get("expires_at");
         if (expiry != null && !("TIMESTAMP WITH TIME ZONE".equals(expiry.type) && expiry.precision >= 6)) {
-            f.add("column expires_at of " + table + " is " + expiry.describe() + ": it must be TIMESTAMP(6) WITH TIME ZONE"
-                    + " (fewer fractional digits cut leases short; without time zone a session's zone moves them)",
+            f.add(
+                    "column expires_at of " + table + " is " + expiry.describe()
+                            + ": it must be TIMESTAMP(6) WITH TIME ZONE"
+                            + " (fewer fractional digits cut leases short; without time zone a session's zone moves them)",
                     "ALTER TABLE " + table + " ALTER COLUMN expires_at SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
         }
     }
 
     private void checkTurnColumns(Findings f, Map<String, Column> columns) {
-        requireTurnColumns(f, columns.keySet(), Map.of("turn_waiter", "VARCHAR(64)",
-                "turn_since", "TIMESTAMP(6) WITH TIME ZONE", "turn_until", "TIMESTAMP(6) WITH TIME ZONE"));
+        requireTurnColumns(
+                f,
+                columns.keySet(),
+                Map.of(
+                        "turn_waiter",
+                        "VARCHAR(64)",
+                        "turn_since",
+                        "TIMESTAMP(6) WITH TIME ZONE",
+                        "turn_until",
+                        "TIMESTAMP(6) WITH TIME ZONE"));
         Column waiter = columns.get("turn_waiter");
         if (waiter != null && !waiter.collated() && !("CHARACTER VARYING".equals(waiter.type) && waiter.length >= 64)) {
-            f.add("column turn_waiter of " + table + " is " + waiter.describe() + ": it must be VARCHAR(64) or longer,"
-                    + " like owner", "ALTER TABLE " + table + " ALTER COLUMN turn_waiter SET DATA TYPE VARCHAR(64)");
+            f.add(
+                    "column turn_waiter of " + table + " is " + waiter.describe()
+                            + ": it must be VARCHAR(64) or longer," + " like owner",
+                    "ALTER TABLE " + table + " ALTER COLUMN turn_waiter SET DATA TYPE VARCHAR(64)");
         }
         for (String name : new String[] {"turn_since", "turn_until"}) {
             Column time = columns.get(name);
             if (time != null && !("TIMESTAMP WITH TIME ZONE".equals(time.type) && time.precision >= 6)) {
-                f.add("column " + name + " of " + table + " is " + time.describe() + ": it must be TIMESTAMP(6) WITH"
-                        + " TIME ZONE, like expires_at", "ALTER TABLE " + table + " ALTER COLUMN " + name
-                        + " SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
+                f.add(
+                        "column " + name + " of " + table + " is " + time.describe() + ": it must be TIMESTAMP(6) WITH"
+                                + " TIME ZONE, like expires_at",
+                        "ALTER TABLE " + table + " ALTER COLUMN " + name
+                                + " SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
             }
         }
     }
@@ -150,12 +175,16 @@ final class H2SchemaCheck extends SchemaCheck {
     private void checkPrimaryKey(Connection c, Findings f, Name t) throws SQLException {
         List<String> primary = new ArrayList<>();
         String constraint = null;
-        try (PreparedStatement ps = named(c, "SELECT k.CONSTRAINT_NAME, LOWER(k.COLUMN_NAME)"
-                + " FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS tc JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE k"
-                + " ON k.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = tc.CONSTRAINT_NAME"
-                + " WHERE tc.CONSTRAINT_TYPE = 'PRIMARY KEY' AND "
-                + SCHEMA_AND_NAME.formatted("tc.TABLE")
-                + " ORDER BY k.ORDINAL_POSITION", t); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = named(
+                        c,
+                        "SELECT k.CONSTRAINT_NAME, LOWER(k.COLUMN_NAME)"
+                                + " FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS tc JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE k"
+                                + " ON k.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = tc.CONSTRAINT_NAME"
+                                + " WHERE tc.CONSTRAINT_TYPE = 'PRIMARY KEY' AND "
+                                + SCHEMA_AND_NAME.formatted("tc.TABLE")
+                                + " ORDER BY k.ORDINAL_POSITION",
+                        t);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 constraint = rs.getString(1);
                 primary.add(rs.getString(2));
@@ -164,18 +193,29 @@ final class H2SchemaCheck extends SchemaCheck {
         if (primary.equals(List.of("lock_key"))) {
             return;
         }
-        f.add("table " + table + (primary.isEmpty() ? " has no primary key" : " has the primary key ("
-                + String.join(", ", primary) + ")") + ": it must be exactly (lock_key), or two first acquisitions of a"
-                + " key insert two rows (two holders)", "ALTER TABLE " + table
-                + (constraint == null ? "" : " DROP CONSTRAINT \"" + constraint.replace("\"", "\"\"") + "\"; ALTER TABLE "
-                        + table) + " ADD PRIMARY KEY (lock_key)");
+        f.add(
+                "table " + table
+                        + (primary.isEmpty()
+                                ? " has no primary key"
+                                : " has the primary key (" + String.join(", ", primary) + ")")
+                        + ": it must be exactly (lock_key), or two first acquisitions of a"
+                        + " key insert two rows (two holders)",
+                "ALTER TABLE " + table
+                        + (constraint == null
+                                ? ""
+                                : " DROP CONSTRAINT \"" + constraint.replace("\"", "\"\"") + "\"; ALTER TABLE " + table)
+                        + " ADD PRIMARY KEY (lock_key)");
     }
 
     private void checkSequence(Connection c, Findings f, Name s) throws SQLException {
         long increment;
         boolean cycle;
-        try (PreparedStatement ps = named(c, "SELECT INCREMENT, CYCLE_OPTION FROM INFORMATION_SCHEMA.SEQUENCES WHERE "
-                + SCHEMA_AND_NAME.formatted("SEQUENCE"), s); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = named(
+                        c,
+                        "SELECT INCREMENT, CYCLE_OPTION FROM INFORMATION_SCHEMA.SEQUENCES WHERE "
+                                + SCHEMA_AND_NAME.formatted("SEQUENCE"),
+                        s);
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("sequence " + sequence + " not found in INFORMATION_SCHEMA.SEQUENCES");
             }
@@ -185,12 +225,17 @@ final class H2SchemaCheck extends SchemaCheck {
         String restart = "RESTART WITH (SELECT GREATEST(COALESCE(MAX(token), 0) + 1, 1) FROM " + table + ")";
         if (increment <= 0) {
             // CACHE: a descending sequence keeps a cache size the new options reject; 32 is H2's default
-            f.add("sequence " + sequence + " has INCREMENT BY " + increment + ": tokens must grow with every acquisition",
-                    "ALTER SEQUENCE " + sequence + " INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 32 "
+            f.add(
+                    "sequence " + sequence + " has INCREMENT BY " + increment
+                            + ": tokens must grow with every acquisition",
+                    "ALTER SEQUENCE " + sequence
+                            + " INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 32 "
                             + restart);
         }
         if (cycle) {
-            f.add("sequence " + sequence + " is CYCLE: at its maximum it starts again from its minimum, so tokens go back",
+            f.add(
+                    "sequence " + sequence
+                            + " is CYCLE: at its maximum it starts again from its minimum, so tokens go back",
                     "ALTER SEQUENCE " + sequence + " NO CYCLE" + (increment > 0 ? " " + restart : ""));
         }
     }

@@ -77,8 +77,12 @@ final class MariaDbSchemaCheck extends SchemaCheck {
     }
 
     private void checkTable(Connection c, Findings f, Name t) throws SQLException {
-        try (PreparedStatement ps = inSchema(c, "SELECT TABLE_TYPE, ENGINE FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ?", t); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = inSchema(
+                        c,
+                        "SELECT TABLE_TYPE, ENGINE FROM information_schema.TABLES"
+                                + " WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ?",
+                        t);
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 f.addWithoutFix("table " + table + " is not a table of its schema in information_schema.TABLES (a"
                         + " TEMPORARY table has locks of its own per connection); create it from the shipped DDL");
@@ -88,70 +92,100 @@ final class MariaDbSchemaCheck extends SchemaCheck {
                 f.addWithoutFix("table " + table + " is a " + rs.getString(1) + ", not a table; create it from the"
                         + " shipped DDL");
             } else if (!"InnoDB".equalsIgnoreCase(rs.getString(2))) {
-                f.add("table " + table + " has ENGINE " + rs.getString(2) + ": it must be InnoDB (MEMORY forgets every"
-                        + " lock at a restart while holders still run; others have no row locks or transactions)",
+                f.add(
+                        "table " + table + " has ENGINE " + rs.getString(2)
+                                + ": it must be InnoDB (MEMORY forgets every"
+                                + " lock at a restart while holders still run; others have no row locks or transactions)",
                         "ALTER TABLE " + table + " ENGINE = InnoDB");
             }
         }
     }
 
-    private record Column(String type, String dataType, long length, String charset, String collation, long precision) {
-    }
+    private record Column(
+            String type, String dataType, long length, String charset, String collation, long precision) {}
 
     private void checkColumns(Connection c, Findings f, Name t) throws SQLException {
         Map<String, Column> columns = new HashMap<>();
-        try (PreparedStatement ps = inSchema(c, "SELECT LOWER(COLUMN_NAME), COLUMN_TYPE, LOWER(DATA_TYPE),"
-                + " CHARACTER_MAXIMUM_LENGTH, CHARACTER_SET_NAME, COLLATION_NAME, DATETIME_PRECISION"
-                + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ?", t);
+        try (PreparedStatement ps = inSchema(
+                        c,
+                        "SELECT LOWER(COLUMN_NAME), COLUMN_TYPE, LOWER(DATA_TYPE),"
+                                + " CHARACTER_MAXIMUM_LENGTH, CHARACTER_SET_NAME, COLLATION_NAME, DATETIME_PRECISION"
+                                + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ?",
+                        t);
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                columns.put(rs.getString(1), new Column(rs.getString(2), rs.getString(3), rs.getLong(4),
-                        lower(rs.getString(5)), lower(rs.getString(6)), rs.getLong(7)));
+                columns.put(
+                        rs.getString(1),
+                        new Column(
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getLong(4),
+                                lower(rs.getString(5)),
+                                lower(rs.getString(6)),
+                                rs.getLong(7)));
             }
         }
         Column key = columns.get("lock_key");
         if (key != null) {
-            boolean text = "varchar".equals(key.dataType) && key.length >= 500 && "utf8mb4".equals(key.charset)
-                    && key.collation != null && key.collation.endsWith("_nopad_bin");
+            boolean text = "varchar".equals(key.dataType)
+                    && key.length >= 500
+                    && "utf8mb4".equals(key.charset)
+                    && key.collation != null
+                    && key.collation.endsWith("_nopad_bin");
             boolean binary = "varbinary".equals(key.dataType) && key.length >= 2000;
             if (!text && !binary) {
-                String why = key.collation == null ? ""
-                        : key.collation.endsWith("_ci") ? ", which ignores case ('k' and 'K' would be one lock)"
-                        : key.collation.endsWith("_bin") && !key.collation.contains("nopad")
-                                ? ", which is PAD SPACE ('a' and 'a ' would be one lock)" : "";
-                f.add("column lock_key of " + table + " is " + key.type
-                        + (key.charset == null ? "" : " CHARACTER SET " + key.charset)
-                        + (key.collation == null ? "" : " COLLATE " + key.collation) + why + ": keys must be compared"
-                        + " byte for byte with NO PAD and hold any Unicode text of 500 characters",
+                String why = key.collation == null
+                        ? ""
+                        : key.collation.endsWith("_ci")
+                                ? ", which ignores case ('k' and 'K' would be one lock)"
+                                : key.collation.endsWith("_bin") && !key.collation.contains("nopad")
+                                        ? ", which is PAD SPACE ('a' and 'a ' would be one lock)"
+                                        : "";
+                f.add(
+                        "column lock_key of " + table + " is " + key.type
+                                + (key.charset == null ? "" : " CHARACTER SET " + key.charset)
+                                + (key.collation == null ? "" : " COLLATE " + key.collation) + why
+                                + ": keys must be compared"
+                                + " byte for byte with NO PAD and hold any Unicode text of 500 characters",
                         "ALTER TABLE " + table + " MODIFY lock_key VARCHAR(500) CHARACTER SET utf8mb4 COLLATE"
                                 + " utf8mb4_nopad_bin NOT NULL");
             }
         }
         Column owner = columns.get("owner");
         if (owner != null) {
-            boolean text = "varchar".equals(owner.dataType) && owner.length >= 64 && owner.collation != null
+            boolean text = "varchar".equals(owner.dataType)
+                    && owner.length >= 64
+                    && owner.collation != null
                     && owner.collation.endsWith("_bin");
             boolean binary = "varbinary".equals(owner.dataType) && owner.length >= 64;
             if (!text && !binary) {
-                f.add("column owner of " + table + " is " + owner.type
-                        + (owner.collation == null ? "" : " COLLATE " + owner.collation) + ": it must be VARCHAR(64) or"
-                        + " longer with a _bin collation (an owner must never match another owner's lock)",
-                        "ALTER TABLE " + table + " MODIFY owner VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL");
+                f.add(
+                        "column owner of " + table + " is " + owner.type
+                                + (owner.collation == null ? "" : " COLLATE " + owner.collation)
+                                + ": it must be VARCHAR(64) or"
+                                + " longer with a _bin collation (an owner must never match another owner's lock)",
+                        "ALTER TABLE " + table
+                                + " MODIFY owner VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL");
             }
         }
         checkTurnColumns(f, columns);
         Column token = columns.get("token");
         if (token != null && !"bigint".equals(token.dataType)) {
-            f.add("column token of " + table + " is " + token.type + ": fencing tokens are BIGINT",
+            f.add(
+                    "column token of " + table + " is " + token.type + ": fencing tokens are BIGINT",
                     "ALTER TABLE " + table + " MODIFY token BIGINT NOT NULL");
         }
         Column expiry = columns.get("expires_at");
         if (expiry != null && !("datetime".equals(expiry.dataType) && expiry.precision == 6)) {
             boolean timestamp = "timestamp".equals(expiry.dataType);
-            f.add("column expires_at of " + table + " is " + expiry.type + ": it must be DATETIME(6) ("
-                    + (timestamp ? "TIMESTAMP converts by the session's time zone and cannot hold the 1970 expiry of a"
-                            + " released lock" : "without microseconds a lease is cut short and can end before it is"
-                            + " written, so a second owner takes the key at once: two holders") + ")",
+            f.add(
+                    "column expires_at of " + table + " is " + expiry.type + ": it must be DATETIME(6) ("
+                            + (timestamp
+                                    ? "TIMESTAMP converts by the session's time zone and cannot hold the 1970 expiry of a"
+                                            + " released lock"
+                                    : "without microseconds a lease is cut short and can end before it is"
+                                            + " written, so a second owner takes the key at once: two holders")
+                            + ")",
                     // the expiries are UTC: convert a TIMESTAMP column under UTC, not the session's zone
                     (timestamp ? "SET time_zone = '+00:00'; " : "") + "ALTER TABLE " + table
                             + " MODIFY expires_at DATETIME(6) NOT NULL");
@@ -159,31 +193,52 @@ final class MariaDbSchemaCheck extends SchemaCheck {
     }
 
     private void checkTurnColumns(Findings f, Map<String, Column> columns) {
-        requireTurnColumns(f, columns.keySet(), Map.of("turn_waiter", "VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL",
-                "turn_since", "DATETIME(6) NULL", "turn_until", "DATETIME(6) NULL"));
+        requireTurnColumns(
+                f,
+                columns.keySet(),
+                Map.of(
+                        "turn_waiter",
+                        "VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL",
+                        "turn_since",
+                        "DATETIME(6) NULL",
+                        "turn_until",
+                        "DATETIME(6) NULL"));
         Column waiter = columns.get("turn_waiter");
-        if (waiter != null && !("varchar".equals(waiter.dataType) && waiter.length >= 64 && waiter.collation != null
-                && waiter.collation.endsWith("_bin") || "varbinary".equals(waiter.dataType) && waiter.length >= 64)) {
-            f.add("column turn_waiter of " + table + " is " + waiter.type
-                    + (waiter.collation == null ? "" : " COLLATE " + waiter.collation) + ": it must be VARCHAR(64) or"
-                    + " longer with a _bin collation, like owner (a waiter must never match another waiter's turn)",
-                    "ALTER TABLE " + table + " MODIFY turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL");
+        if (waiter != null
+                && !("varchar".equals(waiter.dataType)
+                                && waiter.length >= 64
+                                && waiter.collation != null
+                                && waiter.collation.endsWith("_bin")
+                        || "varbinary".equals(waiter.dataType) && waiter.length >= 64)) {
+            f.add(
+                    "column turn_waiter of " + table + " is " + waiter.type
+                            + (waiter.collation == null ? "" : " COLLATE " + waiter.collation)
+                            + ": it must be VARCHAR(64) or"
+                            + " longer with a _bin collation, like owner (a waiter must never match another waiter's turn)",
+                    "ALTER TABLE " + table
+                            + " MODIFY turn_waiter VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL");
         }
         for (String name : new String[] {"turn_since", "turn_until"}) {
             Column time = columns.get(name);
             if (time != null && !("datetime".equals(time.dataType) && time.precision == 6)) {
-                f.add("column " + name + " of " + table + " is " + time.type + ": it must be DATETIME(6), like"
-                        + " expires_at", ("timestamp".equals(time.dataType) ? "SET time_zone = '+00:00'; " : "")
-                        + "ALTER TABLE " + table + " MODIFY " + name + " DATETIME(6) NULL");
+                f.add(
+                        "column " + name + " of " + table + " is " + time.type + ": it must be DATETIME(6), like"
+                                + " expires_at",
+                        ("timestamp".equals(time.dataType) ? "SET time_zone = '+00:00'; " : "") + "ALTER TABLE " + table
+                                + " MODIFY " + name + " DATETIME(6) NULL");
             }
         }
     }
 
     private void checkKeys(Connection c, Findings f, Name t) throws SQLException {
         Map<String, List<String>> unique = new LinkedHashMap<>();
-        try (PreparedStatement ps = inSchema(c, "SELECT INDEX_NAME, LOWER(COLUMN_NAME), SUB_PART"
-                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ? AND NON_UNIQUE = 0"
-                + " ORDER BY INDEX_NAME, SEQ_IN_INDEX", t); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = inSchema(
+                        c,
+                        "SELECT INDEX_NAME, LOWER(COLUMN_NAME), SUB_PART"
+                                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ? AND NON_UNIQUE = 0"
+                                + " ORDER BY INDEX_NAME, SEQ_IN_INDEX",
+                        t);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String sub = rs.getString(3);
                 unique.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
@@ -192,27 +247,36 @@ final class MariaDbSchemaCheck extends SchemaCheck {
         }
         List<String> primary = unique.remove("PRIMARY");
         if (primary == null) {
-            f.add("table " + table + " has no primary key: without it INSERT ... ON DUPLICATE KEY UPDATE never meets"
-                    + " the key's row and a second owner inserts a second row for the same key (two holders)",
+            f.add(
+                    "table " + table + " has no primary key: without it INSERT ... ON DUPLICATE KEY UPDATE never meets"
+                            + " the key's row and a second owner inserts a second row for the same key (two holders)",
                     "ALTER TABLE " + table + " ADD PRIMARY KEY (lock_key)");
         } else if (!primary.equals(List.of("lock_key"))) {
             boolean prefix = primary.size() == 1 && primary.get(0).startsWith("lock_key(");
-            f.add("the primary key of " + table + " is (" + String.join(", ", primary) + ")"
-                    + (prefix ? ", a prefix of lock_key: keys that begin alike would share one row" : "")
-                    + ": it must be exactly (lock_key), one row per key",
+            f.add(
+                    "the primary key of " + table + " is (" + String.join(", ", primary) + ")"
+                            + (prefix ? ", a prefix of lock_key: keys that begin alike would share one row" : "")
+                            + ": it must be exactly (lock_key), one row per key",
                     "ALTER TABLE " + table + " DROP PRIMARY KEY, ADD PRIMARY KEY (lock_key)");
         }
         for (Map.Entry<String, List<String>> index : unique.entrySet()) {
-            f.add("table " + table + " has the unique index " + index.getKey() + " (" + String.join(", ", index.getValue())
-                    + "): INSERT ... ON DUPLICATE KEY UPDATE fires on every unique index and would update another"
-                    + " key's row", "ALTER TABLE " + table + " DROP INDEX `" + index.getKey().replace("`", "``") + "`");
+            f.add(
+                    "table " + table + " has the unique index " + index.getKey() + " ("
+                            + String.join(", ", index.getValue())
+                            + "): INSERT ... ON DUPLICATE KEY UPDATE fires on every unique index and would update another"
+                            + " key's row",
+                    "ALTER TABLE " + table + " DROP INDEX `" + index.getKey().replace("`", "``") + "`");
         }
     }
 
     private void checkSequence(Connection c, Findings f) throws SQLException {
         Name s = Name.of(sequence);
-        try (PreparedStatement ps = inSchema(c, "SELECT TABLE_TYPE FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ?", s); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = inSchema(
+                        c,
+                        "SELECT TABLE_TYPE FROM information_schema.TABLES"
+                                + " WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ?",
+                        s);
+                ResultSet rs = ps.executeQuery()) {
             if (rs.next() && !"SEQUENCE".equalsIgnoreCase(rs.getString(1))) {
                 f.addWithoutFix(sequence + " is a " + rs.getString(1) + ", not a sequence; create the sequence from the"
                         + " shipped DDL");
@@ -222,7 +286,8 @@ final class MariaDbSchemaCheck extends SchemaCheck {
         long increment;
         boolean cycle;
         long next;
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + sequence)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT * FROM " + sequence)) {
             if (!rs.next()) {
                 throw new SQLException("sequence " + sequence + " has no row");
             }
@@ -233,15 +298,23 @@ final class MariaDbSchemaCheck extends SchemaCheck {
         if (increment <= 0 || cycle) {
             long restart = Math.max(highestToken(c) + 1, next);
             if (increment <= 0) {
-                f.add("sequence " + sequence + " has INCREMENT BY " + increment + (increment == 0 ? " (the step of"
-                        + " auto_increment_increment: in Galera or multi-primary setups each server hands out its own"
-                        + " interleaved values, so tokens of one key go back)" : "") + ": tokens must grow with every"
-                        + " acquisition", "ALTER SEQUENCE " + sequence + " INCREMENT BY 1 MINVALUE 1 MAXVALUE"
+                f.add(
+                        "sequence " + sequence + " has INCREMENT BY " + increment
+                                + (increment == 0
+                                        ? " (the step of"
+                                                + " auto_increment_increment: in Galera or multi-primary setups each server hands out its own"
+                                                + " interleaved values, so tokens of one key go back)"
+                                        : "")
+                                + ": tokens must grow with every"
+                                + " acquisition",
+                        "ALTER SEQUENCE " + sequence + " INCREMENT BY 1 MINVALUE 1 MAXVALUE"
                                 + " 9223372036854775806 START WITH 1 RESTART WITH " + restart);
             }
             if (cycle) {
-                f.add("sequence " + sequence + " is CYCLE: at its maximum it starts again from its minimum, so tokens go"
-                        + " back", "ALTER SEQUENCE " + sequence + " NOCYCLE"
+                f.add(
+                        "sequence " + sequence
+                                + " is CYCLE: at its maximum it starts again from its minimum, so tokens go" + " back",
+                        "ALTER SEQUENCE " + sequence + " NOCYCLE"
                                 + (increment > 0 ? "; ALTER SEQUENCE " + sequence + " RESTART WITH " + restart : ""));
             }
         }

@@ -77,8 +77,8 @@ final class PostgresSchemaCheck extends SchemaCheck {
     }
 
     private void checkTable(Connection c, Findings f) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT relkind, relpersistence FROM pg_class WHERE oid = CAST(? AS regclass)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT relkind, relpersistence FROM pg_class WHERE oid = CAST(? AS regclass)")) {
             ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -91,8 +91,10 @@ final class PostgresSchemaCheck extends SchemaCheck {
                             + " store's upsert needs a table with a primary key; create one from the shipped DDL");
                 }
                 if ("u".equals(persistence)) {
-                    f.add("table " + table + " is UNLOGGED: a crash of PostgreSQL empties it, so every lock is free"
-                            + " again while its holders still run (two holders)", "ALTER TABLE " + table + " SET LOGGED");
+                    f.add(
+                            "table " + table + " is UNLOGGED: a crash of PostgreSQL empties it, so every lock is free"
+                                    + " again while its holders still run (two holders)",
+                            "ALTER TABLE " + table + " SET LOGGED");
                 } else if ("t".equals(persistence)) {
                     f.addWithoutFix("table " + table + " is TEMPORARY: every connection sees its own rows, so every"
                             + " instance has locks of its own. Drop it and create the table from the shipped DDL");
@@ -102,8 +104,8 @@ final class PostgresSchemaCheck extends SchemaCheck {
     }
 
     private void checkSequence(Connection c, Findings f, int major) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT relkind, relpersistence FROM pg_class WHERE oid = CAST(? AS regclass)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT relkind, relpersistence FROM pg_class WHERE oid = CAST(? AS regclass)")) {
             ps.setString(1, sequence);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -115,7 +117,8 @@ final class PostgresSchemaCheck extends SchemaCheck {
                     return;
                 }
                 if ("u".equals(rs.getString(2))) {
-                    f.add("sequence " + sequence + " is UNLOGGED: a crash of PostgreSQL resets it, so tokens go back",
+                    f.add(
+                            "sequence " + sequence + " is UNLOGGED: a crash of PostgreSQL resets it, so tokens go back",
                             "ALTER SEQUENCE " + sequence + " SET LOGGED; " + restartAboveTokens());
                 }
             }
@@ -141,17 +144,26 @@ final class PostgresSchemaCheck extends SchemaCheck {
             }
         }
         if (cache != 1) {
-            f.add("sequence " + sequence + " has CACHE " + cache + ": every session takes " + cache + " values at a time,"
-                    + " so two instances taking turns on a key get tokens 1, " + (cache + 1) + ", 2, " + (cache + 2)
-                    + ", ... and a stale holder's token passes a fence check", "ALTER SEQUENCE " + sequence + " CACHE 1");
+            f.add(
+                    "sequence " + sequence + " has CACHE " + cache + ": every session takes " + cache
+                            + " values at a time,"
+                            + " so two instances taking turns on a key get tokens 1, " + (cache + 1) + ", 2, "
+                            + (cache + 2)
+                            + ", ... and a stale holder's token passes a fence check",
+                    "ALTER SEQUENCE " + sequence + " CACHE 1");
         }
         if (increment <= 0) {
-            f.add("sequence " + sequence + " has INCREMENT BY " + increment + ": tokens must grow with every acquisition",
-                    "ALTER SEQUENCE " + sequence + " INCREMENT BY 1 NO MINVALUE NO MAXVALUE START WITH 1 RESTART WITH 1; "
+            f.add(
+                    "sequence " + sequence + " has INCREMENT BY " + increment
+                            + ": tokens must grow with every acquisition",
+                    "ALTER SEQUENCE " + sequence
+                            + " INCREMENT BY 1 NO MINVALUE NO MAXVALUE START WITH 1 RESTART WITH 1; "
                             + restartAboveTokens());
         }
         if (cycle) {
-            f.add("sequence " + sequence + " is CYCLE: at its maximum it starts again from its minimum, so tokens go back",
+            f.add(
+                    "sequence " + sequence
+                            + " is CYCLE: at its maximum it starts again from its minimum, so tokens go back",
                     "ALTER SEQUENCE " + sequence + " NO CYCLE; " + restartAboveTokens());
         }
     }
@@ -162,8 +174,7 @@ final class PostgresSchemaCheck extends SchemaCheck {
                 + " (SELECT COALESCE(MAX(token), 0) FROM " + table + ")) + 1, false)";
     }
 
-    private record Column(String name, String typname, String declared, int typmod, int attnum, Collation collation) {
-    }
+    private record Column(String name, String typname, String declared, int typmod, int attnum, Collation collation) {}
 
     /**
      * A collation as the catalog describes it.
@@ -184,8 +195,9 @@ final class PostgresSchemaCheck extends SchemaCheck {
         }
 
         boolean bytewise() {
-            return deterministic && ("b".equals(provider)
-                    || "c".equals(provider) && locale != null && BYTEWISE_LIBC.contains(lower(locale)));
+            return deterministic
+                    && ("b".equals(provider)
+                            || "c".equals(provider) && locale != null && BYTEWISE_LIBC.contains(lower(locale)));
         }
 
         String describe() {
@@ -206,20 +218,29 @@ final class PostgresSchemaCheck extends SchemaCheck {
             locale = "COALESCE(co.collcollate, co.colllocale)";
         }
         Map<String, Column> columns = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT a.attname, t.typname, format_type(a.atttypid, a.atttypmod),"
-                + " a.atttypmod, a.attnum, co.collname, co.collprovider, " + locale + ", " + deterministic
-                + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
-                + " LEFT JOIN pg_collation co ON co.oid = a.attcollation"
-                + " WHERE a.attrelid = CAST(? AS regclass) AND a.attnum > 0 AND NOT a.attisdropped"
-                + " AND a.attname IN ('lock_key', 'owner', 'token', 'expires_at', 'turn_waiter', 'turn_since',"
-                + " 'turn_until')")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT a.attname, t.typname, format_type(a.atttypid, a.atttypmod),"
+                        + " a.atttypmod, a.attnum, co.collname, co.collprovider, " + locale + ", " + deterministic
+                        + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+                        + " LEFT JOIN pg_collation co ON co.oid = a.attcollation"
+                        + " WHERE a.attrelid = CAST(? AS regclass) AND a.attnum > 0 AND NOT a.attisdropped"
+                        + " AND a.attname IN ('lock_key', 'owner', 'token', 'expires_at', 'turn_waiter', 'turn_since',"
+                        + " 'turn_until')")) {
             ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    Collation collation = rs.getString(6) == null ? null
+                    Collation collation = rs.getString(6) == null
+                            ? null
                             : new Collation(rs.getString(6), rs.getString(7), rs.getString(8), rs.getBoolean(9));
-                    columns.put(rs.getString(1), new Column(rs.getString(1), rs.getString(2), rs.getString(3),
-                            rs.getInt(4), rs.getInt(5), collation));
+                    columns.put(
+                            rs.getString(1),
+                            new Column(
+                                    rs.getString(1),
+                                    rs.getString(2),
+                                    rs.getString(3),
+                                    rs.getInt(4),
+                                    rs.getInt(5),
+                                    collation));
                 }
             }
         }
@@ -229,8 +250,9 @@ final class PostgresSchemaCheck extends SchemaCheck {
     private static Collation databaseDefault(Connection c, int major) throws SQLException {
         String provider = major >= 15 ? "datlocprovider" : "'c'";
         String icu = major >= 17 ? "datlocale" : major >= 15 ? "daticulocale" : "NULL";
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT datcollate, " + provider + ", "
-                + icu + " FROM pg_database WHERE datname = current_database()")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT datcollate, " + provider + ", " + icu
+                        + " FROM pg_database WHERE datname = current_database()")) {
             if (!rs.next()) {
                 throw new SQLException("the current database is not in pg_database");
             }
@@ -248,13 +270,16 @@ final class PostgresSchemaCheck extends SchemaCheck {
             boolean typeOk = isVarchar(key, 500);
             if (!typeOk) {
                 type = "VARCHAR(500)";
-                f.add("column lock_key of " + table + " is " + key.declared + ": it must be varchar(500) or longer, or"
-                        + " text (char(n) pads keys with spaces, other types do not keep keys exactly)",
+                f.add(
+                        "column lock_key of " + table + " is " + key.declared
+                                + ": it must be varchar(500) or longer, or"
+                                + " text (char(n) pads keys with spaces, other types do not keep keys exactly)",
                         "ALTER TABLE " + table + " ALTER COLUMN lock_key TYPE VARCHAR(500) COLLATE \"C\"");
             }
             Collation collation = key.collation == null ? null : key.collation.resolve(databaseDefault);
             if (typeOk && collation != null && !collation.bytewise()) {
-                String which = key.collation.isDefault() ? "the database's default collation " + collation.describe()
+                String which = key.collation.isDefault()
+                        ? "the database's default collation " + collation.describe()
                         : "collation " + collation.describe();
                 String why = !collation.deterministic
                         ? "it is non-deterministic: keys that differ in case or accents (k and K) are one lock"
@@ -262,7 +287,8 @@ final class PostgresSchemaCheck extends SchemaCheck {
                                 + " after an upgrade the primary key index can miss a key's row and the store inserts a"
                                 + " second row for the same key (two holders). Keys need a byte-wise collation such as"
                                 + " \"C\"";
-                f.add("column lock_key of " + table + " uses " + which + "; " + why,
+                f.add(
+                        "column lock_key of " + table + " uses " + which + "; " + why,
                         "ALTER TABLE " + table + " ALTER COLUMN lock_key TYPE " + type + " COLLATE \"C\"");
             }
         }
@@ -272,46 +298,64 @@ final class PostgresSchemaCheck extends SchemaCheck {
             Collation collation = owner.collation == null ? null : owner.collation.resolve(databaseDefault);
             boolean collationOk = collation == null || collation.deterministic;
             if (!typeOk || !collationOk) {
-                f.add("column owner of " + table + " is " + owner.declared
-                        + (collationOk ? "" : " with the non-deterministic collation " + collation.describe()
-                                + " (owners that differ in case would be one owner)")
-                        + ": it must be varchar(64) or longer, or text, with a deterministic collation",
+                f.add(
+                        "column owner of " + table + " is " + owner.declared
+                                + (collationOk
+                                        ? ""
+                                        : " with the non-deterministic collation " + collation.describe()
+                                                + " (owners that differ in case would be one owner)")
+                                + ": it must be varchar(64) or longer, or text, with a deterministic collation",
                         "ALTER TABLE " + table + " ALTER COLUMN owner TYPE VARCHAR(64) COLLATE \"C\"");
             }
         }
         Column token = columns.get("token");
         if (token != null && !"int8".equals(token.typname)) {
-            f.add("column token of " + table + " is " + token.declared + ": fencing tokens are bigint", "ALTER TABLE "
-                    + table + " ALTER COLUMN token TYPE BIGINT");
+            f.add(
+                    "column token of " + table + " is " + token.declared + ": fencing tokens are bigint",
+                    "ALTER TABLE " + table + " ALTER COLUMN token TYPE BIGINT");
         }
         Column expiry = columns.get("expires_at");
         if (expiry != null && !("timestamptz".equals(expiry.typname) && (expiry.typmod < 0 || expiry.typmod >= 6))) {
-            f.add("column expires_at of " + table + " is " + expiry.declared + ": it must be timestamp(6) with time zone"
-                    + " (with fewer fractional digits a lease is rounded and can end before it began; without time"
-                    + " zone a session's TimeZone setting moves every lease)",
+            f.add(
+                    "column expires_at of " + table + " is " + expiry.declared
+                            + ": it must be timestamp(6) with time zone"
+                            + " (with fewer fractional digits a lease is rounded and can end before it began; without time"
+                            + " zone a session's TimeZone setting moves every lease)",
                     "ALTER TABLE " + table + " ALTER COLUMN expires_at TYPE TIMESTAMP(6) WITH TIME ZONE");
         }
     }
 
     private void checkTurnColumns(Findings f, Map<String, Column> columns, Collation databaseDefault) {
-        requireTurnColumns(f, columns.keySet(), Map.of("turn_waiter", "VARCHAR(64) COLLATE \"C\"",
-                "turn_since", "TIMESTAMP(6) WITH TIME ZONE", "turn_until", "TIMESTAMP(6) WITH TIME ZONE"));
+        requireTurnColumns(
+                f,
+                columns.keySet(),
+                Map.of(
+                        "turn_waiter",
+                        "VARCHAR(64) COLLATE \"C\"",
+                        "turn_since",
+                        "TIMESTAMP(6) WITH TIME ZONE",
+                        "turn_until",
+                        "TIMESTAMP(6) WITH TIME ZONE"));
         Column waiter = columns.get("turn_waiter");
         if (waiter != null) {
             Collation collation = waiter.collation == null ? null : waiter.collation.resolve(databaseDefault);
             if (!isVarchar(waiter, 64) || collation != null && !collation.deterministic) {
-                f.add("column turn_waiter of " + table + " is " + waiter.declared + (collation == null
-                        || collation.deterministic ? "" : " with the non-deterministic collation " + collation.describe())
-                        + ": it must be varchar(64) or longer, or text, with a deterministic collation, like owner",
+                f.add(
+                        "column turn_waiter of " + table + " is " + waiter.declared
+                                + (collation == null || collation.deterministic
+                                        ? ""
+                                        : " with the non-deterministic collation " + collation.describe())
+                                + ": it must be varchar(64) or longer, or text, with a deterministic collation, like owner",
                         "ALTER TABLE " + table + " ALTER COLUMN turn_waiter TYPE VARCHAR(64) COLLATE \"C\"");
             }
         }
         for (String name : new String[] {"turn_since", "turn_until"}) {
             Column time = columns.get(name);
             if (time != null && !isTimestamptz6(time)) {
-                f.add("column " + name + " of " + table + " is " + time.declared + ": it must be timestamp(6) with"
-                        + " time zone, like expires_at", "ALTER TABLE " + table + " ALTER COLUMN " + name
-                        + " TYPE TIMESTAMP(6) WITH TIME ZONE");
+                f.add(
+                        "column " + name + " of " + table + " is " + time.declared + ": it must be timestamp(6) with"
+                                + " time zone, like expires_at",
+                        "ALTER TABLE " + table + " ALTER COLUMN " + name + " TYPE TIMESTAMP(6) WITH TIME ZONE");
             }
         }
     }
@@ -328,21 +372,24 @@ final class PostgresSchemaCheck extends SchemaCheck {
     private void checkKeys(Connection c, Findings f, int keyAttnum, Collation databaseDefault, int major)
             throws SQLException {
         String deterministic = major >= 12 ? "co.collisdeterministic" : "TRUE";
-        String locale = major >= 17 ? "COALESCE(co.collcollate, co.colllocale)"
+        String locale = major >= 17
+                ? "COALESCE(co.collcollate, co.colllocale)"
                 : major >= 15 ? "COALESCE(co.collcollate, co.colliculocale)" : "co.collcollate";
         boolean primary = false;
         String otherPrimary = null;
-        try (PreparedStatement ps = c.prepareStatement("SELECT quote_ident(n.nspname) || '.' || quote_ident(ic.relname),"
-                + " i.indisprimary, CAST(i.indkey AS TEXT), i.indexprs IS NULL AND i.indpred IS NULL,"
-                + " (SELECT quote_ident(conname) FROM pg_constraint WHERE conindid = i.indexrelid AND contype = 'p'),"
-                + " co.collname, co.collprovider, " + locale + ", " + deterministic
-                + " FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_namespace n ON n.oid = ic.relnamespace"
-                + " LEFT JOIN pg_collation co ON co.oid = i.indcollation[0]"
-                + " WHERE i.indrelid = CAST(? AS regclass) AND i.indisunique")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT quote_ident(n.nspname) || '.' || quote_ident(ic.relname),"
+                        + " i.indisprimary, CAST(i.indkey AS TEXT), i.indexprs IS NULL AND i.indpred IS NULL,"
+                        + " (SELECT quote_ident(conname) FROM pg_constraint WHERE conindid = i.indexrelid AND contype = 'p'),"
+                        + " co.collname, co.collprovider, " + locale + ", " + deterministic
+                        + " FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_namespace n ON n.oid = ic.relnamespace"
+                        + " LEFT JOIN pg_collation co ON co.oid = i.indcollation[0]"
+                        + " WHERE i.indrelid = CAST(? AS regclass) AND i.indisunique")) {
             ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    boolean onKeyOnly = rs.getBoolean(4) && String.valueOf(keyAttnum).equals(rs.getString(3).strip());
+                    boolean onKeyOnly = rs.getBoolean(4)
+                            && String.valueOf(keyAttnum).equals(rs.getString(3).strip());
                     if (rs.getBoolean(2)) {
                         if (onKeyOnly) {
                             primary = true;
@@ -350,23 +397,32 @@ final class PostgresSchemaCheck extends SchemaCheck {
                             otherPrimary = rs.getString(5);
                         }
                     } else if (onKeyOnly && rs.getString(6) != null) {
-                        Collation collation = new Collation(rs.getString(6), rs.getString(7), rs.getString(8),
-                                rs.getBoolean(9)).resolve(databaseDefault);
+                        Collation collation = new Collation(
+                                        rs.getString(6), rs.getString(7), rs.getString(8), rs.getBoolean(9))
+                                .resolve(databaseDefault);
                         if (!collation.bytewise()) {
-                            f.add("unique index " + rs.getString(1) + " on lock_key uses collation " + collation.describe()
-                                    + ": INSERT ... ON CONFLICT (lock_key) takes it as an arbiter too, so keys it"
-                                    + " compares as equal are one lock", "DROP INDEX " + rs.getString(1));
+                            f.add(
+                                    "unique index " + rs.getString(1) + " on lock_key uses collation "
+                                            + collation.describe()
+                                            + ": INSERT ... ON CONFLICT (lock_key) takes it as an arbiter too, so keys it"
+                                            + " compares as equal are one lock",
+                                    "DROP INDEX " + rs.getString(1));
                         }
                     }
                 }
             }
         }
         if (!primary) {
-            String what = "table " + table + " has " + (otherPrimary == null ? "no primary key" : "its primary key "
-                    + otherPrimary + " on other columns than lock_key alone") + ": the store needs exactly one row per"
+            String what = "table " + table + " has "
+                    + (otherPrimary == null
+                            ? "no primary key"
+                            : "its primary key " + otherPrimary + " on other columns than lock_key alone")
+                    + ": the store needs exactly one row per"
                     + " key, its primary key (lock_key)";
-            f.add(what, "ALTER TABLE " + table + (otherPrimary == null ? "" : " DROP CONSTRAINT " + otherPrimary + ",")
-                    + " ADD PRIMARY KEY (lock_key)");
+            f.add(
+                    what,
+                    "ALTER TABLE " + table + (otherPrimary == null ? "" : " DROP CONSTRAINT " + otherPrimary + ",")
+                            + " ADD PRIMARY KEY (lock_key)");
         }
     }
 }

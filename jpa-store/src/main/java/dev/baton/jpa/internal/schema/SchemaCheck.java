@@ -91,14 +91,20 @@ public abstract class SchemaCheck {
     abstract String databaseName();
 
     private String message(List<String> problems) {
-        StringBuilder m = new StringBuilder("The JPA lock store refuses to run on table ").append(table)
-                .append(" and sequence ").append(sequence).append(" (").append(databaseName()).append("): ")
+        StringBuilder m = new StringBuilder("The JPA lock store refuses to run on table ")
+                .append(table)
+                .append(" and sequence ")
+                .append(sequence)
+                .append(" (")
+                .append(databaseName())
+                .append("): ")
                 .append(problems.size() == 1 ? "this breaks" : "these break")
                 .append(" what its locks and fencing tokens rest on.");
         for (String problem : problems) {
             m.append("\n - ").append(problem);
         }
-        m.append("\nThe shipped DDL (META-INF/baton/sql/").append(database().folder())
+        m.append("\nThe shipped DDL (META-INF/baton/sql/")
+                .append(database().folder())
                 .append("/create.sql) has none of these problems. The store checks again at its next operation.");
         return m.toString();
     }
@@ -115,7 +121,8 @@ public abstract class SchemaCheck {
      * @param definitions the column definition of each turn column on this database
      */
     void requireTurnColumns(Findings f, Set<String> present, Map<String, String> definitions) {
-        List<String> missing = TURN_COLUMNS.stream().filter(c -> !present.contains(c)).toList();
+        List<String> missing =
+                TURN_COLUMNS.stream().filter(c -> !present.contains(c)).toList();
         if (missing.isEmpty()) {
             return;
         }
@@ -123,9 +130,10 @@ public abstract class SchemaCheck {
         for (String column : missing) {
             fix.add("ALTER TABLE " + table + " ADD COLUMN " + column + " " + definitions.get(column));
         }
-        f.add("table " + table + " has no column" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
-                + ": every acquisition reads and writes the key's next turn there (the waiter that has waited"
-                + " longest takes a contended key next); a table created before turns existed lacks them",
+        f.add(
+                "table " + table + " has no column" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
+                        + ": every acquisition reads and writes the key's next turn there (the waiter that has waited"
+                        + " longest takes a contended key next); a table created before turns existed lacks them",
                 String.join("; ", fix));
     }
 
@@ -168,7 +176,9 @@ public abstract class SchemaCheck {
 
         static Name of(String qualified) {
             int dot = qualified.indexOf('.');
-            return dot < 0 ? new Name(null, qualified) : new Name(qualified.substring(0, dot), qualified.substring(dot + 1));
+            return dot < 0
+                    ? new Name(null, qualified)
+                    : new Name(qualified.substring(0, dot), qualified.substring(dot + 1));
         }
     }
 

@@ -30,6 +30,7 @@ class ConflictTest {
 
     /** Deliberately long: a request that used it instead of the override would hang the test. */
     static final String GLOBAL_TIMEOUT = "30s";
+
     static final long METHOD_TIMEOUT_MILLIS = 300;
     /** The holders' lease: a Retry-After is never longer. */
     static final long HOLDER_TTL_SECONDS = 20;
@@ -38,8 +39,12 @@ class ConflictTest {
     static WebArchive deployment() {
         return RuntimeTck.withConfig(
                 RuntimeTck.scenario("baton-tck-conflict").addClasses(GateResource.class),
-                "baton.timeout", GLOBAL_TIMEOUT, "baton.ttl", HOLDER_TTL_SECONDS + "s",
-                GateResource.class.getName() + "/waitFor/Synchronized/timeout", METHOD_TIMEOUT_MILLIS + "ms");
+                "baton.timeout",
+                GLOBAL_TIMEOUT,
+                "baton.ttl",
+                HOLDER_TTL_SECONDS + "s",
+                GateResource.class.getName() + "/waitFor/Synchronized/timeout",
+                METHOD_TIMEOUT_MILLIS + "ms");
     }
 
     @ArquillianResource
@@ -55,13 +60,16 @@ class ConflictTest {
 
         assertThat(waiter.status()).as(waiter.body()).isEqualTo(409);
         assertProblem(waiter);
-        assertThat(waiter.body()).contains("gate:t1")
+        assertThat(waiter.body())
+                .contains("gate:t1")
                 .as("the body carries the configured timeout and how long the request waited")
                 .contains("\"timeoutMillis\":" + METHOD_TIMEOUT_MILLIS + ",")
                 .containsPattern("\"waitedMillis\":\\d+,");
-        assertThat(waitedMillis(waiter.body())).as("waited at least the timeout, and no longer than the request took")
+        assertThat(waitedMillis(waiter.body()))
+                .as("waited at least the timeout, and no longer than the request took")
                 .isBetween(METHOD_TIMEOUT_MILLIS, waitedMillis);
-        assertThat(waitedMillis).as("waited for the per-method timeout, not baton.timeout=" + GLOBAL_TIMEOUT)
+        assertThat(waitedMillis)
+                .as("waited for the per-method timeout, not baton.timeout=" + GLOBAL_TIMEOUT)
                 .isLessThan(RuntimeTck.scaled(Duration.ofSeconds(15)).toMillis());
 
         release("t1", holder);
@@ -70,10 +78,14 @@ class ConflictTest {
 
     /** An RFC 9457 problem: its media type, and the members a client reads. */
     private static void assertProblem(Http.Response conflict) {
-        assertThat(conflict.header("Content-Type")).as("the 409's media type (headers %s)", conflict.headers())
+        assertThat(conflict.header("Content-Type"))
+                .as("the 409's media type (headers %s)", conflict.headers())
                 .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(conflict.body()).as("an RFC 9457 problem").contains("\"status\":409")
-                .contains("\"type\":\"urn:dev.baton:problem:lock-timeout\"").contains("\"title\":");
+        assertThat(conflict.body())
+                .as("an RFC 9457 problem")
+                .contains("\"status\":409")
+                .contains("\"type\":\"urn:dev.baton:problem:lock-timeout\"")
+                .contains("\"title\":");
     }
 
     @Test
@@ -84,12 +96,16 @@ class ConflictTest {
 
         assertThat(conflict.status()).as(conflict.body()).isEqualTo(409);
         assertProblem(conflict);
-        assertThat(conflict.body()).contains("gate:t2")
-                .as("a request that does not wait has a timeout of zero").contains("\"timeoutMillis\":0,");
+        assertThat(conflict.body())
+                .contains("gate:t2")
+                .as("a request that does not wait has a timeout of zero")
+                .contains("\"timeoutMillis\":0,");
         // the store reported the holder's remaining lease (every store of the suite's deployments does): when to retry
-        String retryAfter = conflict.header("Retry-After").orElseThrow(() -> new AssertionError(
-                "no Retry-After header on a 409 whose holder's lease is known: " + conflict.headers() + " " + conflict.body()));
-        assertThat(Long.parseLong(retryAfter.trim())).as("Retry-After, whole seconds up to the holder's ttl")
+        String retryAfter = conflict.header("Retry-After")
+                .orElseThrow(() -> new AssertionError("no Retry-After header on a 409 whose holder's lease is known: "
+                        + conflict.headers() + " " + conflict.body()));
+        assertThat(Long.parseLong(retryAfter.trim()))
+                .as("Retry-After, whole seconds up to the holder's ttl")
                 .isBetween(1L, HOLDER_TTL_SECONDS);
 
         release("t2", holder);
@@ -97,7 +113,8 @@ class ConflictTest {
     }
 
     private CompletableFuture<Http.Response> hold(String id) {
-        CompletableFuture<Http.Response> holder = CompletableFuture.supplyAsync(() -> Http.post(base, "api/gate/hold/" + id));
+        CompletableFuture<Http.Response> holder =
+                CompletableFuture.supplyAsync(() -> Http.post(base, "api/gate/hold/" + id));
         await().atMost(RuntimeTck.scaled(Duration.ofSeconds(30)))
                 .until(() -> holder.isDone() || "true".equals(Http.getBody(base, "api/gate/entered/" + id)));
         assertThat(holder).as("the holder must still be inside").isNotDone();

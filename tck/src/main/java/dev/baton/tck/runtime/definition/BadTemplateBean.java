@@ -8,6 +8,5 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class BadTemplateBean {
 
     @Synchronized("order:{customer}")
-    public void ship(String orderId) {
-    }
+    public void ship(String orderId) {}
 }

@@ -11,8 +11,7 @@ class JaxrsMutualExclusionTest extends MutualExclusionScenario {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return RuntimeTck.scenario("baton-tck-exclusion-jaxrs")
-                .addClasses(JaxrsWorkerResource.class);
+        return RuntimeTck.scenario("baton-tck-exclusion-jaxrs").addClasses(JaxrsWorkerResource.class);
     }
 
     @Override

@@ -31,7 +31,9 @@ abstract class MutualExclusionScenario {
     void concurrentRequestsForOneKeyNeverOverlap() {
         List<Http.Response> responses = Concurrently.send(CALLERS, () -> Http.post(base, "api/work/one"));
 
-        assertThat(responses).allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
-        assertThat(Http.getBody(base, "api/probe?" + Http.query("name", kind() + ":one"))).isEqualTo("calls=" + CALLERS + ",most=1");
+        assertThat(responses)
+                .allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
+        assertThat(Http.getBody(base, "api/probe?" + Http.query("name", kind() + ":one")))
+                .isEqualTo("calls=" + CALLERS + ",most=1");
     }
 }

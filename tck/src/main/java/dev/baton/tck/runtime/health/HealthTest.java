@@ -36,21 +36,31 @@ class HealthTest {
     @Test
     void readinessFollowsTheStore() {
         Http.Response up = awaitReadiness("UP with the store answering", r -> r.status() == 200);
-        assertThat(up.body()).as("the readiness answer").contains("baton-stores").contains("UP");
+        assertThat(up.body())
+                .as("the readiness answer")
+                .contains("baton-stores")
+                .contains("UP");
 
         assertThat(Http.post(base, "api/store/down").status()).isEqualTo(200);
         Http.Response down = awaitReadiness("DOWN with the store unreachable", r -> r.status() == 503);
-        assertThat(down.body()).as("the readiness answer").contains("baton-stores").contains("DOWN");
+        assertThat(down.body())
+                .as("the readiness answer")
+                .contains("baton-stores")
+                .contains("DOWN");
 
         assertThat(Http.post(base, "api/store/up").status()).isEqualTo(200);
         Http.Response again = awaitReadiness("UP again once the store answers", r -> r.status() == 200);
-        assertThat(again.body()).as("the readiness answer").contains("baton-stores").contains("UP");
+        assertThat(again.body())
+                .as("the readiness answer")
+                .contains("baton-stores")
+                .contains("UP");
     }
 
     /** {@code GET /health/ready} of the server (not of the application) until {@code done}, at most 30 s (scaled). */
     private Http.Response awaitReadiness(String what, Predicate<Http.Response> done) {
         URI ready = URI.create(base.toExternalForm()).resolve("/health/ready");
-        long deadline = System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(30)).toNanos();
+        long deadline =
+                System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(30)).toNanos();
         Http.Response response = Http.get(ready);
         while (!done.test(response) && System.nanoTime() - deadline < 0) {
             try {
@@ -61,7 +71,9 @@ class HealthTest {
             }
             response = Http.get(ready);
         }
-        assertThat(done.test(response)).as("readiness %s: %s %s", what, response.status(), response.body()).isTrue();
+        assertThat(done.test(response))
+                .as("readiness %s: %s %s", what, response.status(), response.body())
+                .isTrue();
         return response;
     }
 }

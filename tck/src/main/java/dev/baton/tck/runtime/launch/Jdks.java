@@ -17,8 +17,7 @@ import java.util.stream.Stream;
  */
 public final class Jdks {
 
-    private Jdks() {
-    }
+    private Jdks() {}
 
     /**
      * The JDK to start a process on.
@@ -33,18 +32,20 @@ public final class Jdks {
     public static Path atLeast(int minimum, String configured, String setting) {
         if (configured != null && !configured.isBlank()) {
             Path home = Path.of(configured.trim());
-            int version = version(home).orElseThrow(() -> new IllegalStateException(
-                    setting + "=" + home + " is not a JDK (it has no release file)"));
+            int version = version(home)
+                    .orElseThrow(() ->
+                            new IllegalStateException(setting + "=" + home + " is not a JDK (it has no release file)"));
             if (version < minimum) {
-                throw new IllegalStateException("Java " + minimum + "+ is needed, " + setting + "=" + home
-                        + " is Java " + version);
+                throw new IllegalStateException(
+                        "Java " + minimum + "+ is needed, " + setting + "=" + home + " is Java " + version);
             }
             return home;
         }
-        return beside(minimum).orElseThrow(() -> new IllegalStateException("Java " + minimum
-                + "+ is needed; this JVM is " + Runtime.version() + " and none was found beside "
-                + Path.of(System.getProperty("java.home")) + ": set " + setting + "=/path/to/jdk-" + minimum
-                + "-or-newer"));
+        return beside(minimum)
+                .orElseThrow(() -> new IllegalStateException("Java " + minimum
+                        + "+ is needed; this JVM is " + Runtime.version() + " and none was found beside "
+                        + Path.of(System.getProperty("java.home")) + ": set " + setting + "=/path/to/jdk-" + minimum
+                        + "-or-newer"));
     }
 
     /**
@@ -65,7 +66,8 @@ public final class Jdks {
         try (Stream<Path> homes = Files.list(parent)) {
             return homes.filter(home -> Files.isExecutable(home.resolve("bin").resolve("java")))
                     .filter(home -> version(home).orElse(0) >= minimum)
-                    .max(Comparator.comparingInt((Path home) -> version(home).orElse(0)).thenComparing(Path::toString));
+                    .max(Comparator.comparingInt((Path home) -> version(home).orElse(0))
+                            .thenComparing(Path::toString));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the JDKs in " + parent, e);
         }
@@ -86,7 +88,9 @@ public final class Jdks {
         try {
             for (String line : Files.readAllLines(release, StandardCharsets.UTF_8)) {
                 if (line.startsWith("JAVA_VERSION=")) {
-                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "").trim();
+                    String version = line.substring("JAVA_VERSION=".length())
+                            .replace("\"", "")
+                            .trim();
                     String feature = version.split("[.+_-]")[0];
                     return Optional.of(Integer.parseInt("1".equals(feature) ? version.split("\\.")[1] : feature));
                 }
@@ -104,7 +108,9 @@ public final class Jdks {
      * @return {@code <home>/bin/java} ({@code java.exe} on Windows)
      */
     public static Path launcher(Path home) {
-        boolean windows = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("windows");
+        boolean windows = System.getProperty("os.name", "")
+                .toLowerCase(java.util.Locale.ROOT)
+                .startsWith("windows");
         return home.resolve("bin").resolve(windows ? "java.exe" : "java");
     }
 }

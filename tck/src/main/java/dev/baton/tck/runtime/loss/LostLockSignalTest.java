@@ -29,10 +29,13 @@ class LostLockSignalTest {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return RuntimeTck.withConfig(RuntimeTck.scenario("baton-tck-lost-lock-signal")
+        return RuntimeTck.withConfig(
+                RuntimeTck.scenario("baton-tck-lost-lock-signal")
                         .addClasses(DisowningStore.class, LosingWorker.class, LossResource.class),
-                "baton.renew-interval", "100ms",
-                "baton.interrupt-on-loss", "true");
+                "baton.renew-interval",
+                "100ms",
+                "baton.interrupt-on-loss",
+                "true");
     }
 
     @Test
@@ -40,8 +43,9 @@ class LostLockSignalTest {
         Http.Response work = Http.post(base, "api/loss/job");
 
         assertThat(work.status()).as(work.body()).isEqualTo(200);
-        assertThat(work.body()).startsWith(
-                "interrupted=true,held=false,whenLost=LockLostException,checkHeld=LockLostException,token=");
+        assertThat(work.body())
+                .startsWith(
+                        "interrupted=true,held=false,whenLost=LockLostException,checkHeld=LockLostException,token=");
         Matcher token = TOKEN.matcher(work.body());
         assertThat(token.find()).isTrue();
         // the event is fired by the thread that saw the loss, maybe just after the work was interrupted

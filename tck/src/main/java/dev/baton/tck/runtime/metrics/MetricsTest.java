@@ -41,12 +41,18 @@ class MetricsTest {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return RuntimeTck.withConfig(RuntimeTck.scenario("baton-tck-metrics").addClasses(GateResource.class),
-                "baton.store", "memory", "baton.managers", MANAGER,
+        return RuntimeTck.withConfig(
+                RuntimeTck.scenario("baton-tck-metrics").addClasses(GateResource.class),
+                "baton.store",
+                "memory",
+                "baton.managers",
+                MANAGER,
                 // /metrics is MicroProfile Metrics' endpoint; on Payara Micro 6 the OpenTelemetry bean also meters
                 // (exported nowhere by default), and auto would choose it
-                "baton.metrics.api", "microprofile-metrics",
-                GateResource.class.getName() + "/Synchronized/manager", MANAGER);
+                "baton.metrics.api",
+                "microprofile-metrics",
+                GateResource.class.getName() + "/Synchronized/manager",
+                MANAGER);
     }
 
     @ArquillianResource
@@ -56,7 +62,8 @@ class MetricsTest {
     void theServersMetricsCountTheAcquisitionsAndTimeoutsExactly() {
         PrometheusText before = scrape();
 
-        CompletableFuture<Http.Response> holder = CompletableFuture.supplyAsync(() -> Http.post(base, "api/gate/hold/busy"));
+        CompletableFuture<Http.Response> holder =
+                CompletableFuture.supplyAsync(() -> Http.post(base, "api/gate/hold/busy"));
         await().atMost(RuntimeTck.scaled(Duration.ofSeconds(30)))
                 .until(() -> holder.isDone() || "true".equals(Http.getBody(base, "api/gate/entered/busy")));
         assertThat(holder).as("the holder must still be inside").isNotDone();
@@ -74,18 +81,29 @@ class MetricsTest {
         // the last release may still be on its way out of the request when its answer arrives
         await().atMost(RuntimeTck.scaled(Duration.ofSeconds(10))).untilAsserted(() -> {
             PrometheusText now = scrape();
-            assertThat(now.find(HELD, ON_MANAGER)).as("the gauge of locks held on %s among Baton's samples %s", MANAGER,
-                    now.samples().stream().filter(sample -> sample.name().startsWith("baton")).toList())
-                    .singleElement().satisfies(held -> assertThat(held.value()).isZero());
+            assertThat(now.find(HELD, ON_MANAGER))
+                    .as(
+                            "the gauge of locks held on %s among Baton's samples %s",
+                            MANAGER,
+                            now.samples().stream()
+                                    .filter(sample -> sample.name().startsWith("baton"))
+                                    .toList())
+                    .singleElement()
+                    .satisfies(held -> assertThat(held.value()).isZero());
         });
         String exposition = scrapeText();
         // for the record (the report's output file): what the server serves of Baton's metrics
-        exposition.lines().filter(line -> line.startsWith("baton_") && line.contains(MANAGER))
+        exposition
+                .lines()
+                .filter(line -> line.startsWith("baton_") && line.contains(MANAGER))
                 .forEach(line -> System.out.println("scraped: " + line));
         PrometheusText after = PrometheusText.parse(exposition);
-        assertThat(increase(before, after, "acquired")).as("acquisitions (the holder and the requests on free keys)")
+        assertThat(increase(before, after, "acquired"))
+                .as("acquisitions (the holder and the requests on free keys)")
                 .isEqualTo(FREE_REQUESTS + 1.0);
-        assertThat(increase(before, after, "timed_out")).as("timeouts (refused while held)").isEqualTo(TIMEOUTS);
+        assertThat(increase(before, after, "timed_out"))
+                .as("timeouts (refused while held)")
+                .isEqualTo(TIMEOUTS);
         assertThat(increase(before, after, "failed")).as("failed acquisitions").isZero();
     }
 
@@ -101,7 +119,9 @@ class MetricsTest {
 
     private String scrapeText() {
         Http.Response metrics = Http.get(URI.create(base.toExternalForm()).resolve("/metrics"));
-        assertThat(metrics.status()).as("GET /metrics of the server: %s", metrics.body()).isEqualTo(200);
+        assertThat(metrics.status())
+                .as("GET /metrics of the server: %s", metrics.body())
+                .isEqualTo(200);
         return metrics.body();
     }
 }

@@ -52,8 +52,8 @@ public final class PrometheusText {
             try {
                 samples.add(new LineParser(line).sample());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("line " + (i + 1) + " of the exposition is not a sample ("
-                        + e.getMessage() + "): " + line, e);
+                throw new IllegalArgumentException(
+                        "line " + (i + 1) + " of the exposition is not a sample (" + e.getMessage() + "): " + line, e);
             }
         }
         return new PrometheusText(Collections.unmodifiableList(samples));
@@ -74,8 +74,10 @@ public final class PrometheusText {
      */
     public double counter(String name, Map<String, String> labels) {
         String total = name + "_total";
-        return samples.stream().filter(s -> (s.name().equals(name) || s.name().equals(total)) && s.has(labels))
-                .mapToDouble(Sample::value).sum();
+        return samples.stream()
+                .filter(s -> (s.name().equals(name) || s.name().equals(total)) && s.has(labels))
+                .mapToDouble(Sample::value)
+                .sum();
     }
 
     /**
@@ -84,7 +86,9 @@ public final class PrometheusText {
      * @return the matching samples
      */
     public List<Sample> find(String name, Map<String, String> labels) {
-        return samples.stream().filter(s -> s.name().equals(name) && s.has(labels)).toList();
+        return samples.stream()
+                .filter(s -> s.name().equals(name) && s.has(labels))
+                .toList();
     }
 
     /** Reads one sample line, left to right. */
@@ -144,7 +148,11 @@ public final class PrometheusText {
         }
 
         private static boolean isNameChar(char c, boolean first) {
-            return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':' || !first && c >= '0' && c <= '9';
+            return c >= 'a' && c <= 'z'
+                    || c >= 'A' && c <= 'Z'
+                    || c == '_'
+                    || c == ':'
+                    || !first && c >= '0' && c <= '9';
         }
 
         /** A label value after its opening quote, up to and past its closing quote. */
@@ -161,7 +169,8 @@ public final class PrometheusText {
                         case '\\' -> value.append('\\');
                         case '"' -> value.append('"');
                         case 'n' -> value.append('\n');
-                        default -> throw new IllegalArgumentException("unknown escape \\" + escaped + " at column " + at);
+                        default ->
+                            throw new IllegalArgumentException("unknown escape \\" + escaped + " at column " + at);
                     }
                 } else {
                     value.append(c);

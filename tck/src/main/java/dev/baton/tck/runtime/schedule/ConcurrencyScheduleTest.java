@@ -16,7 +16,10 @@ class ConcurrencyScheduleTest extends ExclusiveScheduleScenario {
     @Deployment(testable = false)
     static WebArchive deployment() {
         return RuntimeTck.scenario("baton-tck-concurrency-schedule")
-                .addClasses(ConcurrencyScheduledJob.class, ConcurrencyScheduleStarter.class, ScheduleLog.class,
+                .addClasses(
+                        ConcurrencyScheduledJob.class,
+                        ConcurrencyScheduleStarter.class,
+                        ScheduleLog.class,
                         ScheduleResource.class);
     }
 

@@ -34,7 +34,9 @@ public class ConcurrencyScheduledJob {
     @Asynchronous(runAt = @Schedule(cron = "*/2 * * * * *"))
     public CompletableFuture<Void> run() {
         long fired = System.currentTimeMillis();
-        log.ran(Math.floorDiv(fired, 2_000) * 2, locks.current().map(Lock::key).filter(KEY::equals).isPresent(),
+        log.ran(
+                Math.floorDiv(fired, 2_000) * 2,
+                locks.current().map(Lock::key).filter(KEY::equals).isPresent(),
                 "fired=" + fired);
         return null; // go on with the schedule
     }

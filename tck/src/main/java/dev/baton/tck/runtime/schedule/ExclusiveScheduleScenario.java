@@ -41,43 +41,65 @@ abstract class ExclusiveScheduleScenario {
 
     @Test
     void firesAndRunsOncePerPlannedTime() {
-        Map<Long, Integer> runs = await("runs of " + PLANNED_TIMES + " planned times", this::runs,
-                r -> r.size() >= PLANNED_TIMES);
+        Map<Long, Integer> runs =
+                await("runs of " + PLANNED_TIMES + " planned times", this::runs, r -> r.size() >= PLANNED_TIMES);
 
-        assertThat(runs).as("runs per planned time (epoch second); %s", details()).hasSizeGreaterThanOrEqualTo(PLANNED_TIMES);
+        assertThat(runs)
+                .as("runs per planned time (epoch second); %s", details())
+                .hasSizeGreaterThanOrEqualTo(PLANNED_TIMES);
         assertThat(runs.values()).as("one run per planned time; %s", details()).containsOnly(1);
-        assertThat(runs.keySet()).as("planned times on the schedule's even seconds; %s", details())
+        assertThat(runs.keySet())
+                .as("planned times on the schedule's even seconds; %s", details())
                 .allMatch(second -> second % 2 == 0);
         Map<String, Integer> state = state();
-        assertThat(state.get("unguarded")).as("runs without the schedule's lock (Locks.current()); %s", details()).isZero();
-        assertThat(state.get("other")).as("no firing skipped for a store or manager failure; %s", details()).isZero();
+        assertThat(state.get("unguarded"))
+                .as("runs without the schedule's lock (Locks.current()); %s", details())
+                .isZero();
+        assertThat(state.get("other"))
+                .as("no firing skipped for a store or manager failure; %s", details())
+                .isZero();
     }
 
     @Test
     void firingsAreSkippedWhileTheKeyIsHeldElsewhere() {
         await("a first run", this::state, s -> s.get("runs") >= 1);
 
-        Map<String, Integer> atHold = parse(post("api/schedule/hold?key=" + URLEncoder.encode(key(), StandardCharsets.UTF_8)));
+        Map<String, Integer> atHold =
+                parse(post("api/schedule/hold?key=" + URLEncoder.encode(key(), StandardCharsets.UTF_8)));
         Map<String, Integer> whileHeld;
         Map<String, Integer> atRelease;
         try {
-            whileHeld = await(SKIPS + " skipped firings while the key is held", this::state,
+            whileHeld = await(
+                    SKIPS + " skipped firings while the key is held",
+                    this::state,
                     s -> s.get("skipped") >= atHold.get("skipped") + SKIPS);
         } finally {
             atRelease = parse(post("api/schedule/release"));
         }
 
-        assertThat(whileHeld.get("skipped")).as("ScheduleSkipped events while held; %s", details())
+        assertThat(whileHeld.get("skipped"))
+                .as("ScheduleSkipped events while held; %s", details())
                 .isGreaterThanOrEqualTo(atHold.get("skipped") + SKIPS);
-        assertThat(atRelease.get("runs")).as("runs while the key was held elsewhere (from %s to %s); %s", atHold,
-                atRelease, details()).isEqualTo(atHold.get("runs"));
-        assertThat(atRelease.get("held")).as("the test's lock was held until it gave it back").isEqualTo(1);
-        assertThat(atRelease.get("other")).as("no firing skipped for a store or manager failure; %s", details()).isZero();
+        assertThat(atRelease.get("runs"))
+                .as("runs while the key was held elsewhere (from %s to %s); %s", atHold, atRelease, details())
+                .isEqualTo(atHold.get("runs"));
+        assertThat(atRelease.get("held"))
+                .as("the test's lock was held until it gave it back")
+                .isEqualTo(1);
+        assertThat(atRelease.get("other"))
+                .as("no firing skipped for a store or manager failure; %s", details())
+                .isZero();
 
-        Map<String, Integer> after = await("runs again after the key was given back", this::state,
+        Map<String, Integer> after = await(
+                "runs again after the key was given back",
+                this::state,
                 s -> s.get("runs") >= atRelease.get("runs") + 2);
-        assertThat(after.get("runs")).as("runs after release; %s", details()).isGreaterThanOrEqualTo(atRelease.get("runs") + 2);
-        assertThat(runs().values()).as("one run per planned time; %s", details()).containsOnly(1);
+        assertThat(after.get("runs"))
+                .as("runs after release; %s", details())
+                .isGreaterThanOrEqualTo(atRelease.get("runs") + 2);
+        assertThat(runs().values())
+                .as("one run per planned time; %s", details())
+                .containsOnly(1);
     }
 
     private Map<String, Integer> state() {
@@ -124,7 +146,8 @@ abstract class ExclusiveScheduleScenario {
 
     /** Reads {@code read} until {@code done} holds, at most 60 s (scaled); the last value read. */
     private <T> T await(String what, java.util.function.Supplier<T> read, Predicate<T> done) {
-        long deadline = System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(60)).toNanos();
+        long deadline =
+                System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(60)).toNanos();
         T value = read.get();
         while (!done.test(value) && System.nanoTime() - deadline < 0) {
             try {

@@ -32,7 +32,9 @@ public class ScheduleLog {
      * @param detail how the planned time was found, for a failure's message
      */
     void ran(long plannedSecond, boolean guarded, String detail) {
-        runsByPlannedSecond.computeIfAbsent(plannedSecond, k -> new AtomicInteger()).incrementAndGet();
+        runsByPlannedSecond
+                .computeIfAbsent(plannedSecond, k -> new AtomicInteger())
+                .incrementAndGet();
         runs.incrementAndGet();
         if (!guarded) {
             unguarded.incrementAndGet();
@@ -61,7 +63,8 @@ public class ScheduleLog {
 
     /** One line per planned time with runs: {@code <epoch second>=<runs>}, in order. */
     String runsByPlannedTime() {
-        return runsByPlannedSecond.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().get())
+        return runsByPlannedSecond.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue().get())
                 .collect(Collectors.joining("\n"));
     }
 

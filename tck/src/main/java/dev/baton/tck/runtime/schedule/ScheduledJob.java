@@ -34,7 +34,9 @@ public class ScheduledJob {
     public void run(Timer timer) {
         long next = timer.getNextTimeout().getTime();
         long planned = Math.floorDiv(next - PERIOD_MILLIS + 500, 1000);
-        log.ran(planned, locks.current().map(Lock::key).filter(KEY::equals).isPresent(),
+        log.ran(
+                planned,
+                locks.current().map(Lock::key).filter(KEY::equals).isPresent(),
                 "next=" + next + " fired=" + System.currentTimeMillis());
     }
 }

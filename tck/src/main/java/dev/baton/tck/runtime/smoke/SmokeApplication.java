@@ -10,5 +10,4 @@ import jakarta.ws.rs.core.Application;
  */
 @ApplicationScoped
 @ApplicationPath("api")
-public class SmokeApplication extends Application {
-}
+public class SmokeApplication extends Application {}

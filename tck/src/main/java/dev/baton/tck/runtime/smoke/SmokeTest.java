@@ -25,7 +25,8 @@ class SmokeTest {
         return RuntimeTck.withConfig(
                 RuntimeTck.war("baton-tck-smoke")
                         .addClasses(SmokeApplication.class, SmokeResource.class, SmokeBean.class),
-                "tck.smoke.greeting", "hello from microprofile-config.properties");
+                "tck.smoke.greeting",
+                "hello from microprofile-config.properties");
     }
 
     @ArquillianResource

@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LockTable {
 
-    private record Entry(String owner, long expiresAtNanos) {
-    }
+    private record Entry(String owner, long expiresAtNanos) {}
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();

@@ -7,5 +7,4 @@ import jakarta.ws.rs.core.Application;
 /** JAX-RS activation of every scenario ({@code /api}); a bean so Helidon MP finds it too. */
 @ApplicationScoped
 @ApplicationPath("api")
-public class TckApplication extends Application {
-}
+public class TckApplication extends Application {}

@@ -11,10 +11,10 @@ public class Counter {
 
     @Id
     private String name;
+
     private long counted;
 
-    protected Counter() {
-    }
+    protected Counter() {}
 
     Counter(String name) {
         this.name = name;

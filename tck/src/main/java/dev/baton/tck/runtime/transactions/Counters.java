@@ -5,8 +5,7 @@ import jakarta.persistence.EntityManager;
 /** The increment both counters run: find or create the row, add one. */
 final class Counters {
 
-    private Counters() {
-    }
+    private Counters() {}
 
     static long increment(EntityManager em, String name) {
         Counter counter = em.find(Counter.class, name);

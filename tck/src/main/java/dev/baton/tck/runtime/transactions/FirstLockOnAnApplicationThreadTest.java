@@ -35,8 +35,14 @@ class FirstLockOnAnApplicationThreadTest {
     @Deployment(testable = false)
     static WebArchive deployment() {
         return RuntimeTck.scenario("baton-tck-first-lock-on-application-thread")
-                .addClasses(Counter.class, Counters.class, IncrementingCounter.class, CounterResource.class,
-                        TransactionalCounter.class, ApplicationThreadStartup.class, StartupResource.class)
+                .addClasses(
+                        Counter.class,
+                        Counters.class,
+                        IncrementingCounter.class,
+                        CounterResource.class,
+                        TransactionalCounter.class,
+                        ApplicationThreadStartup.class,
+                        StartupResource.class)
                 .addAsResource(IncrementingCounter.class.getPackage(), "persistence.xml", "META-INF/persistence.xml");
     }
 
@@ -45,18 +51,23 @@ class FirstLockOnAnApplicationThreadTest {
         String startup = startupOutcome();
         assertThat(startup).as("the startup thread's locked increment").startsWith("done 1 ");
 
-        List<Http.Response> responses = Concurrently.send(CALLERS, () -> Http.post(base, "api/counter/" + ApplicationThreadStartup.COUNTER));
+        List<Http.Response> responses =
+                Concurrently.send(CALLERS, () -> Http.post(base, "api/counter/" + ApplicationThreadStartup.COUNTER));
 
-        assertThat(responses).allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
-        assertThat(responses).extracting(Http.Response::body)
+        assertThat(responses)
+                .allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
+        assertThat(responses)
+                .extracting(Http.Response::body)
                 .as("each holder read the previous holder's committed value (startup: %s)", startup)
                 .containsExactlyInAnyOrder("2", "3", "4", "5", "6", "7");
-        assertThat(Http.getBody(base, "api/counter/" + ApplicationThreadStartup.COUNTER)).isEqualTo(Integer.toString(CALLERS + 1));
+        assertThat(Http.getBody(base, "api/counter/" + ApplicationThreadStartup.COUNTER))
+                .isEqualTo(Integer.toString(CALLERS + 1));
     }
 
     /** Polls until the startup thread is done, within the scaled bound. */
     private String startupOutcome() throws InterruptedException {
-        long deadline = System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(60)).toNanos();
+        long deadline =
+                System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(60)).toNanos();
         String outcome = Http.getBody(base, "api/startup");
         while (outcome.equals("pending") && System.nanoTime() < deadline) {
             Thread.sleep(100);

@@ -27,11 +27,17 @@ class LostLockRollbackTest {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return RuntimeTck.withConfig(RuntimeTck.scenario("baton-tck-lost-lock-rollback")
-                        .addClasses(Counter.class, Counters.class, DisowningStore.class, LosingCounter.class,
+        return RuntimeTck.withConfig(
+                RuntimeTck.scenario("baton-tck-lost-lock-rollback")
+                        .addClasses(
+                                Counter.class,
+                                Counters.class,
+                                DisowningStore.class,
+                                LosingCounter.class,
                                 LostLockResource.class)
                         .addAsResource(Counter.class.getPackage(), "persistence.xml", "META-INF/persistence.xml"),
-                "baton.renew-interval", "100ms");
+                "baton.renew-interval",
+                "100ms");
     }
 
     @Test
@@ -39,7 +45,11 @@ class LostLockRollbackTest {
         Http.Response write = Http.post(base, "api/lost/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);
         assertThat(write.body()).as("the commit of a holder that lost its lock").startsWith("rolled back");
-        assertThat(Http.getBody(base, "api/lost/doomed")).as("nothing the holder wrote is kept").isEqualTo("0");
-        assertThat(Http.getBody(base, "api/lost/events/count")).as("LockLost events observed").isEqualTo("1");
+        assertThat(Http.getBody(base, "api/lost/doomed"))
+                .as("nothing the holder wrote is kept")
+                .isEqualTo("0");
+        assertThat(Http.getBody(base, "api/lost/events/count"))
+                .as("LockLost events observed")
+                .isEqualTo("1");
     }
 }

@@ -28,11 +28,17 @@ class ProgrammaticLostLockRollbackTest {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return RuntimeTck.withConfig(RuntimeTck.scenario("baton-tck-lost-lock-rollback-api")
-                        .addClasses(Counter.class, Counters.class, DisowningStore.class, LosingCounter.class,
+        return RuntimeTck.withConfig(
+                RuntimeTck.scenario("baton-tck-lost-lock-rollback-api")
+                        .addClasses(
+                                Counter.class,
+                                Counters.class,
+                                DisowningStore.class,
+                                LosingCounter.class,
                                 LostLockResource.class)
                         .addAsResource(Counter.class.getPackage(), "persistence.xml", "META-INF/persistence.xml"),
-                "baton.renew-interval", "100ms");
+                "baton.renew-interval",
+                "100ms");
     }
 
     @Test
@@ -40,7 +46,11 @@ class ProgrammaticLostLockRollbackTest {
         Http.Response write = Http.post(base, "api/lost/programmatic/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);
         assertThat(write.body()).as("the commit of a holder that lost its lock").startsWith("rolled back");
-        assertThat(Http.getBody(base, "api/lost/doomed")).as("nothing the holder wrote is kept").isEqualTo("0");
-        assertThat(Http.getBody(base, "api/lost/events/count")).as("LockLost events observed").isEqualTo("1");
+        assertThat(Http.getBody(base, "api/lost/doomed"))
+                .as("nothing the holder wrote is kept")
+                .isEqualTo("0");
+        assertThat(Http.getBody(base, "api/lost/events/count"))
+                .as("LockLost events observed")
+                .isEqualTo("1");
     }
 }

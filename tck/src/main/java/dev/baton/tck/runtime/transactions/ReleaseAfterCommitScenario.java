@@ -38,8 +38,10 @@ abstract class ReleaseAfterCommitScenario {
     void concurrentIncrementsOfOneRowLoseNoUpdate() {
         List<Http.Response> responses = Concurrently.send(CALLERS, () -> Http.post(base, "api/counter/shared"));
 
-        assertThat(responses).allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
-        assertThat(responses).extracting(Http.Response::body)
+        assertThat(responses)
+                .allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
+        assertThat(responses)
+                .extracting(Http.Response::body)
                 .as("each holder read the previous holder's committed value")
                 .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6");
         assertThat(Http.getBody(base, "api/counter/shared")).isEqualTo(Integer.toString(CALLERS));

@@ -44,7 +44,11 @@ record Journal(List<Call> calls) {
             if (field.length != 5) {
                 throw new IllegalStateException("malformed journal line in " + file + ": " + line);
             }
-            calls.add(new Call(field[0], field[1], field[2], field[3].equals("-") ? 0 : Long.parseLong(field[3]),
+            calls.add(new Call(
+                    field[0],
+                    field[1],
+                    field[2],
+                    field[3].equals("-") ? 0 : Long.parseLong(field[3]),
                     Boolean.parseBoolean(field[4])));
         }
         return new Journal(List.copyOf(calls));
@@ -52,7 +56,9 @@ record Journal(List<Call> calls) {
 
     /** The successful acquires, in order. */
     List<Call> acquired() {
-        return calls.stream().filter(c -> c.operation().equals("acquire") && c.result()).toList();
+        return calls.stream()
+                .filter(c -> c.operation().equals("acquire") && c.result())
+                .toList();
     }
 
     /** Every release call, whatever its result. */
@@ -93,7 +99,11 @@ record Journal(List<Call> calls) {
                 text.append("\n  ").append(c);
             }
         }
-        return text.append("\n  (and ").append(renewed).append(" successful, ").append(refused)
-                .append(" refused renewals)").toString();
+        return text.append("\n  (and ")
+                .append(renewed)
+                .append(" successful, ")
+                .append(refused)
+                .append(" refused renewals)")
+                .toString();
     }
 }

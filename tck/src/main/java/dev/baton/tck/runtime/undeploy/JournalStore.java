@@ -40,7 +40,11 @@ public class JournalStore implements LockStore {
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
         AcquireResult result = LOCKS.acquire(key, owner, ttlMillis);
-        append("acquire", key, owner, Long.toString(result.isAcquired() ? result.fencingToken() : 0),
+        append(
+                "acquire",
+                key,
+                owner,
+                Long.toString(result.isAcquired() ? result.fencingToken() : 0),
                 Boolean.toString(result.isAcquired()));
         return result;
     }
@@ -65,8 +69,13 @@ public class JournalStore implements LockStore {
         String line = String.join("\t", operation, key, owner, token, result) + "\n";
         synchronized (WRITING) {
             try {
-                Files.writeString(journal(), line, StandardCharsets.UTF_8,
-                        StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+                Files.writeString(
+                        journal(),
+                        line,
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.APPEND);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot append to the journal " + journal(), e);
             }
@@ -76,7 +85,8 @@ public class JournalStore implements LockStore {
     private static Path journal() {
         Path file = journal;
         if (file == null) {
-            file = Path.of(ConfigProvider.getConfig(JournalStore.class.getClassLoader()).getValue(JOURNAL, String.class));
+            file = Path.of(ConfigProvider.getConfig(JournalStore.class.getClassLoader())
+                    .getValue(JOURNAL, String.class));
             journal = file;
         }
         return file;

@@ -32,7 +32,8 @@ class ReleaseOnUndeployTest {
 
     static final String DEPLOYMENT = "baton-tck-release-on-undeploy";
 
-    static final Path JOURNAL = RuntimeTck.workDirectory().resolve("baton-tck-undeploy-" + UUID.randomUUID() + ".journal");
+    static final Path JOURNAL =
+            RuntimeTck.workDirectory().resolve("baton-tck-undeploy-" + UUID.randomUUID() + ".journal");
 
     /** The default manager's renewal interval: renewals show in the journal that the locks are held. */
     static final String RENEW_INTERVAL = "200ms";
@@ -42,13 +43,20 @@ class ReleaseOnUndeployTest {
 
     @Deployment(name = DEPLOYMENT, managed = false, testable = false)
     static WebArchive deployment() {
-        return RuntimeTck.withConfig(RuntimeTck.scenario(DEPLOYMENT).addClasses(JournalStore.class, LockHolder.class),
-                JournalStore.JOURNAL, JOURNAL.toString(),
-                "baton.ttl", "5s",
-                "baton.renew-interval", RENEW_INTERVAL,
-                "baton.managers", LockHolder.AUDIT,
-                "baton." + LockHolder.AUDIT + ".ttl", "10m",
-                "baton." + LockHolder.AUDIT + ".prefix", LockHolder.AUDIT + "/");
+        return RuntimeTck.withConfig(
+                RuntimeTck.scenario(DEPLOYMENT).addClasses(JournalStore.class, LockHolder.class),
+                JournalStore.JOURNAL,
+                JOURNAL.toString(),
+                "baton.ttl",
+                "5s",
+                "baton.renew-interval",
+                RENEW_INTERVAL,
+                "baton.managers",
+                LockHolder.AUDIT,
+                "baton." + LockHolder.AUDIT + ".ttl",
+                "10m",
+                "baton." + LockHolder.AUDIT + ".prefix",
+                LockHolder.AUDIT + "/");
     }
 
     @Test
@@ -61,23 +69,33 @@ class ReleaseOnUndeployTest {
         Journal held;
         try {
             held = await("every lock acquired and renewed", journal -> heldAndRenewed(journal, keys));
-            assertThat(heldAndRenewed(held, keys)).as("every lock acquired once and renewed within %s; journal:%s",
-                    RuntimeTck.scaled(Duration.ofSeconds(30)), held).isTrue();
-            assertThat(held.releases()).as("the application never releases a lock itself; journal:%s", held).isEmpty();
+            assertThat(heldAndRenewed(held, keys))
+                    .as(
+                            "every lock acquired once and renewed within %s; journal:%s",
+                            RuntimeTck.scaled(Duration.ofSeconds(30)), held)
+                    .isTrue();
+            assertThat(held.releases())
+                    .as("the application never releases a lock itself; journal:%s", held)
+                    .isEmpty();
         } finally {
             deployer.undeploy(DEPLOYMENT);
         }
 
         // Some adapters (Payara Micro's) return from undeploy once they signalled the server to stop, before
         // the application has stopped: the journal is read until every lock shows a release, within the bound.
-        Journal after = await("every lock released by its owner after undeploy", journal -> journal.acquired().stream()
-                .allMatch(lock -> journal.releasedAt(lock) >= 0));
+        Journal after = await(
+                "every lock released by its owner after undeploy",
+                journal -> journal.acquired().stream().allMatch(lock -> journal.releasedAt(lock) >= 0));
         List<Journal.Call> acquired = after.acquired();
-        assertThat(acquired).as("locks acquired; journal:%s", after).extracting(Journal.Call::key)
+        assertThat(acquired)
+                .as("locks acquired; journal:%s", after)
+                .extracting(Journal.Call::key)
                 .containsExactlyInAnyOrderElementsOf(keys);
-        assertThat(acquired).as("released by their owners at undeploy (not left to expire); journal:%s", after)
+        assertThat(acquired)
+                .as("released by their owners at undeploy (not left to expire); journal:%s", after)
                 .allMatch(lock -> after.releasedAt(lock) >= 0);
-        assertThat(after.releases()).as("release calls: one per lock, none for a lock not held; journal:%s", after)
+        assertThat(after.releases())
+                .as("release calls: one per lock, none for a lock not held; journal:%s", after)
                 .hasSameSizeAs(acquired)
                 .allMatch(Journal.Call::result);
     }

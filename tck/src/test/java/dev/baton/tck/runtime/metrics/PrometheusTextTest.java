@@ -38,31 +38,53 @@ class PrometheusTextTest {
     void countersAreSummedOverTheSamplesWithTheLabelsWithOrWithoutTotal() {
         PrometheusText text = PrometheusText.parse(MICROPROFILE_METRICS);
 
-        assertThat(text.counter("baton_lock_acquisitions", Map.of("baton_manager", "tck-metrics", "baton_outcome", "acquired")))
+        assertThat(text.counter(
+                        "baton_lock_acquisitions", Map.of("baton_manager", "tck-metrics", "baton_outcome", "acquired")))
                 .isEqualTo(5.0);
-        assertThat(text.counter("baton_lock_acquisitions", Map.of("baton_outcome", "acquired"))).as("over both managers")
+        assertThat(text.counter("baton_lock_acquisitions", Map.of("baton_outcome", "acquired")))
+                .as("over both managers")
                 .isEqualTo(22.0);
-        assertThat(text.counter("baton_lock_acquisitions", Map.of("baton_manager", "tck-metrics", "baton_outcome", "failed")))
-                .as("no sample: 0").isZero();
-        assertThat(text.counter("baton_lock_acquisitions_total", Map.of())).as("the suffix is not added twice").isEqualTo(25.0);
+        assertThat(text.counter(
+                        "baton_lock_acquisitions", Map.of("baton_manager", "tck-metrics", "baton_outcome", "failed")))
+                .as("no sample: 0")
+                .isZero();
+        assertThat(text.counter("baton_lock_acquisitions_total", Map.of()))
+                .as("the suffix is not added twice")
+                .isEqualTo(25.0);
         assertThat(PrometheusText.parse("baton_lock_acquisitions{baton_outcome=\"acquired\"} 4\n")
-                .counter("baton_lock_acquisitions", Map.of("baton_outcome", "acquired"))).as("without the suffix").isEqualTo(4.0);
+                        .counter("baton_lock_acquisitions", Map.of("baton_outcome", "acquired")))
+                .as("without the suffix")
+                .isEqualTo(4.0);
     }
 
     @Test
     void gaugesSummariesAndSpecialValues() {
         PrometheusText text = PrometheusText.parse(MICROPROFILE_METRICS);
 
-        assertThat(text.find("baton_locks_held", Map.of("baton_manager", "tck-metrics"))).singleElement()
+        assertThat(text.find("baton_locks_held", Map.of("baton_manager", "tck-metrics")))
+                .singleElement()
                 .satisfies(held -> {
                     assertThat(held.value()).isZero();
-                    assertThat(held.labels()).containsExactly(Map.entry("baton_manager", "tck-metrics"),
-                            Map.entry("baton_store", "memory"), Map.entry("mp_scope", "application"));
+                    assertThat(held.labels())
+                            .containsExactly(
+                                    Map.entry("baton_manager", "tck-metrics"),
+                                    Map.entry("baton_store", "memory"),
+                                    Map.entry("mp_scope", "application"));
                 });
-        assertThat(text.find("baton_lock_wait_duration_seconds_count", Map.of()).get(0).value()).isEqualTo(5.0);
-        assertThat(text.find("baton_lock_wait_duration_seconds", Map.of("quantile", "0.5")).get(0).value()).isNaN();
-        assertThat(text.find("baton_lock_wait_duration_seconds_max", Map.of()).get(0).value()).isInfinite();
-        assertThat(text.find("baton_locks_held", Map.of("baton_manager", "other"))).isEmpty();
+        assertThat(text.find("baton_lock_wait_duration_seconds_count", Map.of())
+                        .get(0)
+                        .value())
+                .isEqualTo(5.0);
+        assertThat(text.find("baton_lock_wait_duration_seconds", Map.of("quantile", "0.5"))
+                        .get(0)
+                        .value())
+                .isNaN();
+        assertThat(text.find("baton_lock_wait_duration_seconds_max", Map.of())
+                        .get(0)
+                        .value())
+                .isInfinite();
+        assertThat(text.find("baton_locks_held", Map.of("baton_manager", "other")))
+                .isEmpty();
     }
 
     @Test
@@ -70,17 +92,22 @@ class PrometheusTextTest {
         PrometheusText text = PrometheusText.parse(OPEN_METRICS);
 
         assertThat(text.samples()).hasSize(4);
-        assertThat(text.counter("baton_lock_acquisitions", Map.of("baton_manager", "tck-metrics"))).as("the timestamp is not the value")
+        assertThat(text.counter("baton_lock_acquisitions", Map.of("baton_manager", "tck-metrics")))
+                .as("the timestamp is not the value")
                 .isEqualTo(6.0);
         assertThat(text.samples().get(1).value()).isEqualTo(1.7e9);
         assertThat(text.samples().get(2).labels().get("baton_manager")).isEqualTo("a\\b \"quoted\"\nline");
-        assertThat(text.find("up", Map.of())).singleElement().satisfies(up -> assertThat(up.labels()).isEmpty());
+        assertThat(text.find("up", Map.of()))
+                .singleElement()
+                .satisfies(up -> assertThat(up.labels()).isEmpty());
     }
 
     @Test
     void aLineThatIsNoSampleIsReportedWithItsNumber() {
-        assertThatThrownBy(() -> PrometheusText.parse("ok 1\nbroken{a=\"1\" 2\n")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("line 2").hasMessageContaining("broken{a=\"1\" 2");
+        assertThatThrownBy(() -> PrometheusText.parse("ok 1\nbroken{a=\"1\" 2\n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 2")
+                .hasMessageContaining("broken{a=\"1\" 2");
         assertThatThrownBy(() -> PrometheusText.parse("x{a=\"1} 2")).hasMessageContaining("unterminated label value");
         assertThatThrownBy(() -> PrometheusText.parse("x{a=\"\\t\"} 2")).hasMessageContaining("unknown escape \\t");
         assertThatThrownBy(() -> PrometheusText.parse("x 1 2 3")).hasMessageContaining("at most a timestamp");

@@ -17,8 +17,7 @@ public final class OrdersDemo {
 
     private static final PrintStream OUT = System.out;
 
-    private OrdersDemo() {
-    }
+    private OrdersDemo() {}
 
     /**
      * Runs the demo.
@@ -53,8 +52,9 @@ public final class OrdersDemo {
                 // unpaid orders are cancelled after 4 s instead of 60 (step 4)
                 .systemProperty("orders.unpaid.cancel-after", "4")
                 .start()) {
-            OUT.printf("Up in %d s at %s (log: %s)%n%n", (System.nanoTime() - start) / 1_000_000_000,
-                    server.baseUri(), relative(server.logFile()));
+            OUT.printf(
+                    "Up in %d s at %s (log: %s)%n%n",
+                    (System.nanoTime() - start) / 1_000_000_000, server.baseUri(), relative(server.logFile()));
             new OrdersScenario(server.baseUri(), OUT).run("42");
             OUT.println();
             tryItYourself(microJar, war);
@@ -67,16 +67,19 @@ public final class OrdersDemo {
     private static void tryItYourself(Path microJar, Path war) {
         URI api = URI.create("http://localhost:8080/orders/api/orders/7");
         OUT.println("Try it yourself:");
-        OUT.printf("  java -jar %s --nocluster --port 8080 --contextroot orders --deploy %s%n", relative(microJar),
-                relative(war));
+        OUT.printf(
+                "  java -jar %s --nocluster --port 8080 --contextroot orders --deploy %s%n",
+                relative(microJar), relative(war));
         OUT.printf("  curl -X POST '%s/payments?amount=1000'%n", api);
         OUT.printf("  curl -X POST '%s/shipment?packingMillis=5000' &   # holds order:7 for 5 s%n", api);
         OUT.printf("  curl -X POST  %s/shipment                         # 409 Conflict meanwhile%n", api);
         OUT.printf("  curl -X POST  %s/invoice%n", api);
         OUT.printf("  curl          %s/lock                              # the lock table's row%n", api);
         OUT.printf("  curl          %s%n", api);
-        OUT.printf("  curl -X POST  %s-unpaid                            # created unpaid: cancelled after 60 s%n", api);
-        OUT.printf("  curl          %s                                     # the exclusive timer's runs per planned time%n",
+        OUT.printf(
+                "  curl -X POST  %s-unpaid                            # created unpaid: cancelled after 60 s%n", api);
+        OUT.printf(
+                "  curl          %s                                     # the exclusive timer's runs per planned time%n",
                 URI.create("http://localhost:8080/orders/api/sweeps"));
     }
 

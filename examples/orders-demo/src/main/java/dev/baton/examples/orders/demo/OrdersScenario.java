@@ -39,26 +39,25 @@ public final class OrdersScenario {
     }
 
     /** One answered payment request: which request it was and the order's state it returned. */
-    public record Payment(int request, long payments, long paidCents, String body) {
-    }
+    public record Payment(int request, long payments, long paidCents, String body) {}
 
     /** What the payments step saw: each answer (sorted by payment count) and the order afterwards. */
-    public record Payments(long paymentsBefore, long paidCentsBefore, List<Payment> answers, long paymentsAfter,
-            long paidCentsAfter) {
-    }
+    public record Payments(
+            long paymentsBefore,
+            long paidCentsBefore,
+            List<Payment> answers,
+            long paymentsAfter,
+            long paidCentsAfter) {}
 
     /** What the shipment step saw: the second shipment's 409 and the slow one's answer. */
-    public record Conflict(int status, String body, int slowStatus, String slowBody) {
-    }
+    public record Conflict(int status, String body, int slowStatus, String slowBody) {}
 
     /** Everything the scenario saw. */
     /** What the unpaid-order step saw: the order as created, as cancelled, and the timer's runs per planned time. */
-    public record Unpaid(String created, String cancelled, String sweeps) {
-    }
+    public record Unpaid(String created, String cancelled, String sweeps) {}
 
-    public record Result(Payments payments, Conflict conflict, List<String> invoices, List<Long> fencingTokens,
-            Unpaid unpaid) {
-    }
+    public record Result(
+            Payments payments, Conflict conflict, List<String> invoices, List<Long> fencingTokens, Unpaid unpaid) {}
 
     private static final Pattern PAYMENTS = Pattern.compile("\"payments\"\\s*:\\s*(\\d+)");
     private static final Pattern PAID = Pattern.compile("\"paidCents\"\\s*:\\s*(\\d+)");
@@ -91,7 +90,8 @@ public final class OrdersScenario {
         Payments payments = concurrentPayments(orderId, 8, 1250);
         Conflict conflict = busyShipment(orderId, 2000);
         List<String> invoices = invoices(orderId, 5);
-        List<Long> tokens = invoices.stream().map(number -> Long.parseLong(number.substring(number.lastIndexOf('-') + 1)))
+        List<Long> tokens = invoices.stream()
+                .map(number -> Long.parseLong(number.substring(number.lastIndexOf('-') + 1)))
                 .toList();
         Unpaid unpaid = unpaidOrderCancelled(orderId + "-unpaid");
         return new Result(payments, conflict, invoices, tokens, unpaid);
@@ -106,8 +106,10 @@ public final class OrdersScenario {
         expect(before, 200, 404);
         long paymentsBefore = before.statusCode() == 404 ? 0 : number(PAYMENTS, before);
         long paidBefore = before.statusCode() == 404 ? 0 : number(PAID, before);
-        say("1. %d concurrent payments of %s on order %s; PaymentService.pay (a stateless EJB) is"
-                + " @Synchronized(\"order:{orderId}\"):", callers, money(amountCents), orderId);
+        say(
+                "1. %d concurrent payments of %s on order %s; PaymentService.pay (a stateless EJB) is"
+                        + " @Synchronized(\"order:{orderId}\"):",
+                callers, money(amountCents), orderId);
 
         ExecutorService pool = Executors.newFixedThreadPool(callers);
         List<Payment> answers = new ArrayList<>();
@@ -136,8 +138,8 @@ public final class OrdersScenario {
         List<Long> counts = answers.stream().map(Payment::payments).toList();
         for (int i = 0; i < callers; i++) {
             if (counts.get(i) != paymentsBefore + i + 1) {
-                throw new UnexpectedAnswer("the payment counts were " + counts + ", not " + (paymentsBefore + 1)
-                        + ".." + (paymentsBefore + callers) + ": two payments read the same order");
+                throw new UnexpectedAnswer("the payment counts were " + counts + ", not " + (paymentsBefore + 1) + ".."
+                        + (paymentsBefore + callers) + ": two payments read the same order");
             }
         }
         HttpResponse<String> after = send("GET", "api/orders/" + orderId);
@@ -148,8 +150,9 @@ public final class OrdersScenario {
             throw new UnexpectedAnswer("after " + callers + " payments of " + amountCents + " cents the order is "
                     + after.body() + ": an update was lost");
         }
-        say("   GET order %s -> %s: %d payments, %s, none lost", orderId, after.body(), paymentsAfter,
-                money(paidAfter));
+        say(
+                "   GET order %s -> %s: %d payments, %s, none lost",
+                orderId, after.body(), paymentsAfter, money(paidAfter));
         return new Payments(paymentsBefore, paidBefore, List.copyOf(answers), paymentsAfter, paidAfter);
     }
 
@@ -159,8 +162,10 @@ public final class OrdersScenario {
      * 409 Conflict at once. If the second shipment happens to get the lock first, the round is repeated.
      */
     Conflict busyShipment(String orderId, long packingMillis) throws InterruptedException {
-        say("2. A slow shipment of order %s packs for %.1f s while holding order:%s; a second shipment,"
-                + " @Synchronized(await = false), does not wait:", orderId, packingMillis / 1000.0, orderId);
+        say(
+                "2. A slow shipment of order %s packs for %.1f s while holding order:%s; a second shipment,"
+                        + " @Synchronized(await = false), does not wait:",
+                orderId, packingMillis / 1000.0, orderId);
         for (int round = 1; round <= 5; round++) {
             CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -191,14 +196,16 @@ public final class OrdersScenario {
             }
             say("   (round %d: the second shipment got the lock first; again)", round);
         }
-        throw new UnexpectedAnswer("no 409 Conflict for a second shipment of order " + orderId
-                + " while a slow one packed, in 5 rounds");
+        throw new UnexpectedAnswer(
+                "no 409 Conflict for a second shipment of order " + orderId + " while a slow one packed, in 5 rounds");
     }
 
     /** Issues invoices one after another; each number ends with its lock's fencing token, which only grows. */
     List<String> invoices(String orderId, int count) throws InterruptedException {
-        say("3. %d invoices of order %s, each issued under Locks.callWithLock(\"order:%s\"); the number ends"
-                + " with the lock's fencing token, written to the order by a fenced UPDATE:", count, orderId, orderId);
+        say(
+                "3. %d invoices of order %s, each issued under Locks.callWithLock(\"order:%s\"); the number ends"
+                        + " with the lock's fencing token, written to the order by a fenced UPDATE:",
+                count, orderId, orderId);
         Pattern number = Pattern.compile("INV-" + Pattern.quote(orderId) + "-(\\d+)");
         List<String> invoices = new ArrayList<>();
         long previous = Long.MIN_VALUE;
@@ -212,8 +219,8 @@ public final class OrdersScenario {
             }
             long token = Long.parseLong(matcher.group(1));
             if (token <= previous) {
-                throw new UnexpectedAnswer("fencing token " + token + " after " + previous + " in " + invoices
-                        + ", " + invoice + ": tokens must strictly increase");
+                throw new UnexpectedAnswer("fencing token " + token + " after " + previous + " in " + invoices + ", "
+                        + invoice + ": tokens must strictly increase");
             }
             previous = token;
             invoices.add(invoice);
@@ -221,11 +228,14 @@ public final class OrdersScenario {
         say("   %s: tokens strictly increasing", String.join("  ", invoices));
         String order = expect(send("GET", "api/orders/" + orderId), 200).body();
         if (!order.contains("\"invoiceToken\":" + previous)) {
-            throw new UnexpectedAnswer("order " + orderId + " does not carry the last fencing token " + previous + ": " + order);
+            throw new UnexpectedAnswer(
+                    "order " + orderId + " does not carry the last fencing token " + previous + ": " + order);
         }
-        String lock = expect(send("GET", "api/orders/" + orderId + "/lock"), 200).body();
+        String lock =
+                expect(send("GET", "api/orders/" + orderId + "/lock"), 200).body();
         if (!lock.contains("\"token\":" + previous)) {
-            throw new UnexpectedAnswer("the lock table's row of order:" + orderId + " is not at token " + previous + ": " + lock);
+            throw new UnexpectedAnswer(
+                    "the lock table's row of order:" + orderId + " is not at token " + previous + ": " + lock);
         }
         say("   GET order %s -> %s", orderId, order);
         say("   GET order %s/lock -> %s (the JPA store's row, in the WAR's own database)", orderId, lock);
@@ -281,7 +291,8 @@ public final class OrdersScenario {
             return answer.get(90, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            throw cause instanceof UnexpectedAnswer unexpected ? unexpected
+            throw cause instanceof UnexpectedAnswer unexpected
+                    ? unexpected
                     : new UnexpectedAnswer(what + " failed: " + cause);
         } catch (TimeoutException e) {
             throw new UnexpectedAnswer(what + " got no answer in 90 s");
@@ -294,15 +305,16 @@ public final class OrdersScenario {
                 return answer;
             }
         }
-        throw new UnexpectedAnswer(answer.request().method() + " " + answer.request().uri() + " answered "
-                + answer.statusCode() + " " + answer.body());
+        throw new UnexpectedAnswer(answer.request().method() + " "
+                + answer.request().uri() + " answered " + answer.statusCode() + " " + answer.body());
     }
 
     private static long number(Pattern field, HttpResponse<String> answer) {
         Matcher matcher = field.matcher(answer.body());
         if (!matcher.find()) {
-            throw new UnexpectedAnswer(answer.request().method() + " " + answer.request().uri() + " answered "
-                    + answer.body() + ", without " + field.pattern().replaceAll("\\\\.*", ""));
+            throw new UnexpectedAnswer(
+                    answer.request().method() + " " + answer.request().uri() + " answered " + answer.body()
+                            + ", without " + field.pattern().replaceAll("\\\\.*", ""));
         }
         return Long.parseLong(matcher.group(1));
     }

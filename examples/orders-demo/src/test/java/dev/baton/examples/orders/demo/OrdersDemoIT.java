@@ -26,8 +26,8 @@ class OrdersDemoIT {
     void theScenarioSeesSerializedPaymentsAConflictAndGrowingFencingTokens() throws Exception {
         ByteArrayOutputStream narration = new ByteArrayOutputStream();
         OrdersScenario.Result result;
-        try (PayaraMicroProcess server = PayaraMicroProcess.builder(file("baton.demo.payaraMicro"),
-                        file("baton.demo.war"))
+        try (PayaraMicroProcess server = PayaraMicroProcess.builder(
+                        file("baton.demo.payaraMicro"), file("baton.demo.war"))
                 .name("orders-demo-it")
                 .contextRoot("orders")
                 .systemProperty("orders.unpaid.cancel-after", "4")
@@ -43,10 +43,13 @@ class OrdersDemoIT {
         }
 
         OrdersScenario.Payments payments = result.payments();
-        assertThat(payments.answers()).extracting(OrdersScenario.Payment::payments)
+        assertThat(payments.answers())
+                .extracting(OrdersScenario.Payment::payments)
                 .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
-        assertThat(payments.answers()).extracting(OrdersScenario.Payment::paidCents)
-                .containsExactlyElementsOf(LongStream.rangeClosed(1, 8).map(n -> n * 1250).boxed().toList());
+        assertThat(payments.answers())
+                .extracting(OrdersScenario.Payment::paidCents)
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, 8).map(n -> n * 1250).boxed().toList());
         assertThat(payments.paymentsAfter()).isEqualTo(8);
         assertThat(payments.paidCentsAfter()).isEqualTo(10_000);
 
@@ -63,7 +66,9 @@ class OrdersDemoIT {
         assertThat(unpaid.created()).contains("\"payments\":0").contains("\"cancelled\":false");
         assertThat(unpaid.cancelled()).contains("\"payments\":0").contains("\"cancelled\":true");
         assertThat(unpaid.sweeps().lines().filter(line -> !line.isEmpty() && Character.isDigit(line.charAt(0))))
-                .as(unpaid.sweeps()).isNotEmpty().allMatch(line -> line.contains(" runs=1 "));
+                .as(unpaid.sweeps())
+                .isNotEmpty()
+                .allMatch(line -> line.contains(" runs=1 "));
 
         assertThat(narration.toString(StandardCharsets.UTF_8))
                 .contains("409 Conflict")
@@ -81,13 +86,17 @@ class OrdersDemoIT {
         }
         List<InetSocketAddress> listening = ListeningSockets.of(server.processHandle());
         assertThat(listening).extracting(InetSocketAddress::getPort).contains(server.port());
-        assertThat(listening).as("listening sockets of Payara Micro (pid %d)", server.pid()).hasSizeGreaterThan(1)
+        assertThat(listening)
+                .as("listening sockets of Payara Micro (pid %d)", server.pid())
+                .hasSizeGreaterThan(1)
                 .allMatch(address -> address.getAddress().isLoopbackAddress());
     }
 
     private static Path file(String property) {
         String value = System.getProperty(property);
-        assertThat(value).as("system property %s (set by the servers profile)", property).isNotBlank();
+        assertThat(value)
+                .as("system property %s (set by the servers profile)", property)
+                .isNotBlank();
         return Path.of(value);
     }
 }

@@ -21,8 +21,7 @@ final class PostgresOrdersWar {
     private static final String WEB_XML = "WEB-INF/web.xml";
     private static final Pattern USER = Pattern.compile("[?&]user=([^&]+)");
 
-    private PostgresOrdersWar() {
-    }
+    private PostgresOrdersWar() {}
 
     /**
      * @param war the example WAR as built (H2)
@@ -51,8 +50,9 @@ final class PostgresOrdersWar {
                 }
                 out.putNextEntry(new ZipEntry(entry.getName()));
                 if (entry.getName().equals(WEB_XML)) {
-                    out.write(pointAtPostgres(new String(in.readAllBytes(), StandardCharsets.UTF_8), jdbcUrl, userElement)
-                            .getBytes(StandardCharsets.UTF_8));
+                    out.write(
+                            pointAtPostgres(new String(in.readAllBytes(), StandardCharsets.UTF_8), jdbcUrl, userElement)
+                                    .getBytes(StandardCharsets.UTF_8));
                     rewritten = true;
                 } else {
                     in.transferTo(out);
@@ -73,8 +73,8 @@ final class PostgresOrdersWar {
 
     private static String pointAtPostgres(String webXml, String jdbcUrl, boolean userElement) {
         String xmlUrl = jdbcUrl.replace("&", "&amp;");
-        String result = webXml
-                .replace("<class-name>org.h2.jdbcx.JdbcDataSource</class-name>",
+        String result = webXml.replace(
+                        "<class-name>org.h2.jdbcx.JdbcDataSource</class-name>",
                         "<class-name>org.postgresql.ds.PGSimpleDataSource</class-name>")
                 .replaceAll("jdbc:h2:[^<]*", Matcher.quoteReplacement(xmlUrl));
         Matcher user = USER.matcher(jdbcUrl);
@@ -82,7 +82,8 @@ final class PostgresOrdersWar {
             result = result.replace("</url>", "</url>\n    <user>" + user.group(1) + "</user>");
         }
         if (result.contains("jdbc:h2:") || result.contains("org.h2.") || !result.contains("PGSimpleDataSource")) {
-            throw new IllegalStateException("web.xml of the example no longer has the expected H2 data sources:\n" + webXml);
+            throw new IllegalStateException(
+                    "web.xml of the example no longer has the expected H2 data sources:\n" + webXml);
         }
         return result;
     }

@@ -52,25 +52,31 @@ final class TwoInstancesDatabase implements AutoCloseable {
                 .setDataDirectory(workDirectory.resolve("pg-data"))
                 .setCleanDataDirectory(true)
                 .start();
-        return new TwoInstancesDatabase("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres?user=postgres",
-                postgres);
+        return new TwoInstancesDatabase(
+                "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres?user=postgres", postgres);
     }
 
     private static TwoInstancesDatabase onServer(String serverUrl) {
         Matcher url = URL.matcher(serverUrl);
         if (!url.matches()) {
-            throw new IllegalStateException(VARIABLE + "='" + serverUrl + "' is not a jdbc:postgresql://host:port/database URL");
+            throw new IllegalStateException(
+                    VARIABLE + "='" + serverUrl + "' is not a jdbc:postgresql://host:port/database URL");
         }
-        String database = "baton_two_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection c = DriverManager.getConnection(serverUrl); Statement st = c.createStatement()) {
+        String database =
+                "baton_two_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = DriverManager.getConnection(serverUrl);
+                Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE " + database);
         } catch (SQLException e) {
-            throw new IllegalStateException("The PostgreSQL server of " + VARIABLE + " (" + serverUrl
-                    + ") could not be reached or refused CREATE DATABASE: " + e, e);
+            throw new IllegalStateException(
+                    "The PostgreSQL server of " + VARIABLE + " (" + serverUrl
+                            + ") could not be reached or refused CREATE DATABASE: " + e,
+                    e);
         }
         String query = url.group(3) == null ? "" : url.group(3);
         return new TwoInstancesDatabase(url.group(1) + database + query, () -> {
-            try (Connection c = DriverManager.getConnection(serverUrl); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(serverUrl);
+                    Statement st = c.createStatement()) {
                 st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
             }
         });

@@ -116,8 +116,14 @@ abstract class TwoInstancesScenario {
         Path directory = target.resolve("two-instances/" + getClass().getSimpleName());
         database = TwoInstancesDatabase.start(directory);
         String url = database.jdbcUrl();
-        Path war = prepare(PostgresOrdersWar.write(Path.of(required("baton.demo.war")),
-                Path.of(required("baton.demo.postgresDriver")), url, directory.resolve("orders.war"), userAsElement()), directory);
+        Path war = prepare(
+                PostgresOrdersWar.write(
+                        Path.of(required("baton.demo.war")),
+                        Path.of(required("baton.demo.postgresDriver")),
+                        url,
+                        directory.resolve("orders.war"),
+                        userAsElement()),
+                directory);
         // one after the other: the second finds the tables the first created
         first = start("instance-a", war, directory);
         second = start("instance-b", war, directory);
@@ -145,31 +151,39 @@ abstract class TwoInstancesScenario {
     void concurrentPaymentsThroughBothInstancesLoseNoUpdate() throws Exception {
         int perInstance = 12;
         // the order exists first, so that the race below is about updates, not about creating it
-        assertThat(post(first, "orders/shared/payments?amount=100").statusCode()).isEqualTo(200);
+        assertThat(post(first, "orders/shared/payments?amount=100").statusCode())
+                .isEqualTo(200);
         ExecutorService pool = Executors.newFixedThreadPool(2 * perInstance);
         try {
             List<Future<HttpResponse<String>>> answers = new ArrayList<>();
             for (int i = 0; i < perInstance; i++) {
                 for (Instance instance : List.of(first, second)) {
                     // each payment reads the order, waits 100 ms, writes it back: unlocked, they overwrite each other
-                    answers.add(pool.submit(() -> post(instance, "orders/shared/payments?amount=100&processingMillis=100")));
+                    answers.add(pool.submit(
+                            () -> post(instance, "orders/shared/payments?amount=100&processingMillis=100")));
                 }
             }
             List<Long> counts = new ArrayList<>();
             for (Future<HttpResponse<String>> answer : answers) {
                 HttpResponse<String> response = answer.get(3, TimeUnit.MINUTES);
-                assertThat(response.statusCode()).as("%s %s", response.uri(), response.body()).isEqualTo(200);
+                assertThat(response.statusCode())
+                        .as("%s %s", response.uri(), response.body())
+                        .isEqualTo(200);
                 counts.add(number(PAYMENTS, response.body()));
             }
             // every payment saw all the ones before it, whichever instance served them
-            assertThat(counts).doesNotHaveDuplicates().hasSize(2 * perInstance).allMatch(n -> n >= 2 && n <= 1 + 2 * perInstance);
+            assertThat(counts)
+                    .doesNotHaveDuplicates()
+                    .hasSize(2 * perInstance)
+                    .allMatch(n -> n >= 2 && n <= 1 + 2 * perInstance);
         } finally {
             pool.shutdownNow();
         }
 
         for (Instance instance : List.of(first, second)) {
             String order = get(instance, "orders/shared").body();
-            assertThat(order).contains("\"payments\":" + (1 + 2 * perInstance))
+            assertThat(order)
+                    .contains("\"payments\":" + (1 + 2 * perInstance))
                     .contains("\"paidCents\":" + (1 + 2 * perInstance) * 100);
         }
     }
@@ -182,7 +196,8 @@ abstract class TwoInstancesScenario {
         for (int round = 0; round < 5; round++) {
             CompletableFuture<HttpResponse<String>> packing = CompletableFuture.supplyAsync(
                     () -> unchecked(() -> post(first, "orders/busy/shipment?packingMillis=4000")));
-            while (!packing.isDone() && !get(second, "orders/busy/holder").body().contains("\"held\":true")) {
+            while (!packing.isDone()
+                    && !get(second, "orders/busy/holder").body().contains("\"held\":true")) {
                 Thread.sleep(20);
             }
             HttpResponse<String> other = packing.isDone() ? null : post(second, "orders/busy/shipment");
@@ -198,7 +213,8 @@ abstract class TwoInstancesScenario {
 
     @Test
     void fencingTokensKeepIncreasingAcrossInstances() throws Exception {
-        assertThat(post(first, "orders/fenced/payments?amount=100").statusCode()).isEqualTo(200);
+        assertThat(post(first, "orders/fenced/payments?amount=100").statusCode())
+                .isEqualTo(200);
         long previous = 0;
         for (int round = 0; round < 10; round++) {
             Instance instance = round % 2 == 0 ? first : second;
@@ -213,7 +229,8 @@ abstract class TwoInstancesScenario {
             assertThat(get(instance, "orders/fenced/holder").body()).contains("\"held\":false");
             if (locksInTheWarsDatabase()) {
                 // and read the same row of the JPA store's table, at that token
-                assertThat(get(instance, "orders/fenced/lock").body()).contains("\"token\":" + previous)
+                assertThat(get(instance, "orders/fenced/lock").body())
+                        .contains("\"token\":" + previous)
                         .contains("\"held\":false");
             }
             assertThat(get(instance, "orders/fenced").body()).contains("\"invoiceToken\":" + previous);
@@ -229,7 +246,8 @@ abstract class TwoInstancesScenario {
     @Test
     void theExclusiveTimerRunsOncePerPlannedTimeAcrossInstances() throws Exception {
         int plannedTimes = 15;
-        long before = sweeps(first).keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+        long before =
+                sweeps(first).keySet().stream().mapToLong(Long::longValue).max().orElse(0);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         Map<Long, String> window;
         do {
@@ -237,14 +255,21 @@ abstract class TwoInstancesScenario {
             window = new TreeMap<>(sweeps(second));
             window.keySet().removeIf(planned -> planned <= before);
         } while (window.size() < plannedTimes && System.nanoTime() - deadline < 0);
-        String both = get(first, "sweeps?limit=1000").body() + get(second, "sweeps?limit=1").body();
+        String both = get(first, "sweeps?limit=1000").body()
+                + get(second, "sweeps?limit=1").body();
 
-        assertThat(window).as("planned times run since both instances are up:%n%s", both).hasSizeGreaterThanOrEqualTo(plannedTimes);
-        assertThat(window.values()).as("runs per planned time, counted by the database:%n%s", both)
+        assertThat(window)
+                .as("planned times run since both instances are up:%n%s", both)
+                .hasSizeGreaterThanOrEqualTo(plannedTimes);
+        assertThat(window.values())
+                .as("runs per planned time, counted by the database:%n%s", both)
                 .allMatch(line -> line.contains(" runs=1 "));
         long skipped = skippedHere(first) + skippedHere(second);
-        assertThat(skipped).as("firings skipped because the other instance ran them:%n%s", both).isPositive();
-        System.out.printf("exclusive timer, two instances: %d planned times, one run each; %d firings skipped%n%s%n",
+        assertThat(skipped)
+                .as("firings skipped because the other instance ran them:%n%s", both)
+                .isPositive();
+        System.out.printf(
+                "exclusive timer, two instances: %d planned times, one run each; %d firings skipped%n%s%n",
                 window.size(), skipped, both);
     }
 
@@ -282,8 +307,12 @@ abstract class TwoInstancesScenario {
     private static HttpResponse<String> send(Instance instance, String method, String path)
             throws IOException, InterruptedException {
         URI uri = instance.baseUri().resolve("api/" + path);
-        return CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        return CLIENT.send(
+                HttpRequest.newBuilder(uri)
+                        .timeout(Duration.ofMinutes(2))
+                        .method(method, HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private interface Call<T> {

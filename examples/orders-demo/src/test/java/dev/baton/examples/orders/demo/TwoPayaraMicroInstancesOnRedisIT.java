@@ -34,13 +34,20 @@ class TwoPayaraMicroInstancesOnRedisIT extends TwoPayaraMicroInstancesIT {
         } else {
             int port = freePort();
             Path data = Files.createDirectories(directory.resolve("redis"));
-            RedisServer redis = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("dir " + data)
-                    .setting("save \"\"").setting("appendonly no").setting("maxmemory-policy noeviction").build();
+            RedisServer redis = RedisServer.newRedisServer()
+                    .port(port)
+                    .bind("127.0.0.1")
+                    .setting("dir " + data)
+                    .setting("save \"\"")
+                    .setting("appendonly no")
+                    .setting("maxmemory-policy noeviction")
+                    .build();
             redis.start();
             stopAfterTheInstances(redis::stop);
             redisUrl = "redis://127.0.0.1:" + port;
         }
-        return withLibraries(war, Path.of(required("baton.demo.redisLibraries")), directory.resolve("orders-redis.war"));
+        return withLibraries(
+                war, Path.of(required("baton.demo.redisLibraries")), directory.resolve("orders-redis.war"));
     }
 
     @Override
@@ -49,7 +56,8 @@ class TwoPayaraMicroInstancesOnRedisIT extends TwoPayaraMicroInstancesIT {
         configuration.put("baton.store", "redis");
         configuration.put("baton.redis.url", redisUrl);
         // a key prefix of this run's own, so a shared Redis keeps runs apart
-        configuration.put("baton.redis.key-prefix", "baton-two-" + ProcessHandle.current().pid() + ":");
+        configuration.put(
+                "baton.redis.key-prefix", "baton-two-" + ProcessHandle.current().pid() + ":");
         return configuration;
     }
 
@@ -62,7 +70,9 @@ class TwoPayaraMicroInstancesOnRedisIT extends TwoPayaraMicroInstancesIT {
     private static Path withLibraries(Path war, Path libraries, Path target) throws IOException {
         List<Path> jars;
         try (Stream<Path> files = Files.list(libraries)) {
-            jars = files.filter(file -> file.toString().endsWith(".jar")).sorted().toList();
+            jars = files.filter(file -> file.toString().endsWith(".jar"))
+                    .sorted()
+                    .toList();
         }
         if (jars.stream().noneMatch(jar -> jar.getFileName().toString().startsWith("baton-redis-store"))) {
             throw new IllegalStateException(libraries + " holds no baton-redis-store jar (copied by the build)");

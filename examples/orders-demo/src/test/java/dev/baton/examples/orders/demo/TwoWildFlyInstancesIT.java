@@ -12,8 +12,13 @@ class TwoWildFlyInstancesIT extends TwoInstancesScenario {
 
     @Override
     Instance start(String name, Path war, Path directory) throws Exception {
-        WildFlyProcess server = WildFlyProcess.start(Path.of(required("baton.demo.wildflyHome")), name, war,
-                directory.resolve(name), configuration(), Duration.ofMinutes(3));
+        WildFlyProcess server = WildFlyProcess.start(
+                Path.of(required("baton.demo.wildflyHome")),
+                name,
+                war,
+                directory.resolve(name),
+                configuration(),
+                Duration.ofMinutes(3));
         return new Instance("WildFly " + name, server.baseUri(), server);
     }
 

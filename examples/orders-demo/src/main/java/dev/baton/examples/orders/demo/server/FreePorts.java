@@ -8,8 +8,7 @@ import java.net.ServerSocket;
 /** Free TCP ports on the loopback interface, for servers started by the examples and their tests. */
 public final class FreePorts {
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     /**
      * A port that was free on 127.0.0.1 a moment ago (the operating system picks it). Another process

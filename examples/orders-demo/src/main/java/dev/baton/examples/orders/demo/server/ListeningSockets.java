@@ -26,8 +26,7 @@ public final class ListeningSockets {
     private static final Path PROC = Path.of("/proc");
     private static final String LISTEN = "0A";
 
-    private ListeningSockets() {
-    }
+    private ListeningSockets() {}
 
     /** @return whether this machine has the {@code /proc} files read here (Linux) */
     public static boolean supported() {
@@ -67,7 +66,9 @@ public final class ListeningSockets {
      * @return the addresses other machines could connect to; empty if it listens on loopback only
      */
     public static List<InetSocketAddress> notOnLoopback(ProcessHandle process) {
-        return of(process).stream().filter(address -> !address.getAddress().isLoopbackAddress()).toList();
+        return of(process).stream()
+                .filter(address -> !address.getAddress().isLoopbackAddress())
+                .toList();
     }
 
     private static List<String> socketInodes(long pid) {

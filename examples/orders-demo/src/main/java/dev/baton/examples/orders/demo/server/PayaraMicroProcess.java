@@ -48,6 +48,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
     private static final int LOG_TAIL_LINES = 40;
     /** Hazelcast's first port; a second process on the machine takes the next one. */
     private static final int DATA_GRID_PORT = 6900;
+
     private static final String DEPLOYMENT_FAILED = "Exception while loading the app";
     private static final Pattern BOOTED = Pattern.compile("Payara Micro .+ ready in .+\\(ms\\)");
 
@@ -175,8 +176,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 // deployment); from then on the application's context root must exist (it redirects)
                 if (BOOTED.matcher(log).find() || status(client, health) == 200) {
                     if (!contextRoot.isEmpty() && status(client, application) == 404) {
-                        throw failure("started without the application at /" + contextRoot
-                                + ": its deployment failed");
+                        throw failure("started without the application at /" + contextRoot + ": its deployment failed");
                     }
                     return;
                 }
@@ -192,7 +192,8 @@ public final class PayaraMicroProcess implements AutoCloseable {
     }
 
     private static int status(HttpClient client, URI uri) throws InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build();
+        HttpRequest request =
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build();
         try {
             return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException notListeningYet) {
@@ -204,9 +205,11 @@ public final class PayaraMicroProcess implements AutoCloseable {
         String log = logTail(Integer.MAX_VALUE);
         List<String> lines = log.lines().toList();
         String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        String firstError = lines.stream().filter(line -> line.contains("[SEVERE]")).findFirst()
-                .map(line -> String.join("\n", lines.subList(lines.indexOf(line),
-                        Math.min(lines.size(), lines.indexOf(line) + 3))))
+        String firstError = lines.stream()
+                .filter(line -> line.contains("[SEVERE]"))
+                .findFirst()
+                .map(line -> String.join(
+                        "\n", lines.subList(lines.indexOf(line), Math.min(lines.size(), lines.indexOf(line) + 3))))
                 .map(error -> "\nits first error:\n" + error)
                 .orElse("");
         stop();
@@ -336,8 +339,10 @@ public final class PayaraMicroProcess implements AutoCloseable {
             try {
                 Files.createDirectories(logDirectory);
                 Path preboot = logDirectory.resolve(name + "-preboot.asadmin");
-                Files.writeString(preboot, "set configs.config.server-config.network-config.network-listeners"
-                        + ".network-listener.http-listener.address=" + LOOPBACK + "\n");
+                Files.writeString(
+                        preboot,
+                        "set configs.config.server-config.network-config.network-listeners"
+                                + ".network-listener.http-listener.address=" + LOOPBACK + "\n");
                 Process process = new ProcessBuilder(command(preboot))
                         .redirectErrorStream(true)
                         .redirectOutput(logFile().toFile())
@@ -356,15 +361,24 @@ public final class PayaraMicroProcess implements AutoCloseable {
             command.addAll(jvmArgs);
             command.add("-Dhazelcast.socket.bind.any=false");
             systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-            command.addAll(List.of("-jar", microJar.toString(),
-                    "--interfaces", LOOPBACK,
-                    "--clustermode", "tcpip:" + LOOPBACK + ":" + DATA_GRID_PORT,
-                    "--hzpublicaddress", LOOPBACK,
-                    "--clustername", name,
+            command.addAll(List.of(
+                    "-jar",
+                    microJar.toString(),
+                    "--interfaces",
+                    LOOPBACK,
+                    "--clustermode",
+                    "tcpip:" + LOOPBACK + ":" + DATA_GRID_PORT,
+                    "--hzpublicaddress",
+                    LOOPBACK,
+                    "--clustername",
+                    name,
                     "--disablephonehome",
-                    "--port", Integer.toString(port),
-                    "--prebootcommandfile", preboot.toString(),
-                    "--contextroot", contextRoot.isEmpty() ? "/" : contextRoot));
+                    "--port",
+                    Integer.toString(port),
+                    "--prebootcommandfile",
+                    preboot.toString(),
+                    "--contextroot",
+                    contextRoot.isEmpty() ? "/" : contextRoot));
             command.addAll(payaraArgs);
             command.addAll(List.of("--deploy", war.toString()));
             return command;

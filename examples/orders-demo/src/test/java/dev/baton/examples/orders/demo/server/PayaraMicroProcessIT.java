@@ -17,7 +17,9 @@ class PayaraMicroProcessIT {
     @Test
     void aWarThatDoesNotDeployFailsTheStartWithTheLogTail() throws Exception {
         String microJar = System.getProperty("baton.demo.payaraMicro");
-        assertThat(microJar).as("system property baton.demo.payaraMicro (set by the servers profile)").isNotBlank();
+        assertThat(microJar)
+                .as("system property baton.demo.payaraMicro (set by the servers profile)")
+                .isNotBlank();
         Path broken = Files.writeString(work.resolve("broken.war"), "not a zip");
         PayaraMicroProcess.Builder server = PayaraMicroProcess.builder(Path.of(microJar), broken)
                 .name("broken-war")
@@ -30,6 +32,7 @@ class PayaraMicroProcessIT {
                 .hasMessageContaining("without the application at /broken")
                 .hasMessageContaining(work.resolve("broken-war.log").toString());
         // failed as soon as Payara Micro had booted, not after the start timeout
-        assertThat(System.nanoTime() - start).isLessThan(java.time.Duration.ofMinutes(2).toNanos());
+        assertThat(System.nanoTime() - start)
+                .isLessThan(java.time.Duration.ofMinutes(2).toNanos());
     }
 }

@@ -28,8 +28,8 @@ class PayaraMicroProcessTest {
 
     @Test
     void aProcessThatExitsBeforeItIsReadyFailsTheStartWithItsOutput() {
-        PayaraMicroProcess.Builder missingJar = PayaraMicroProcess
-                .builder(work.resolve("no-such-payara-micro.jar"), work.resolve("orders.war"))
+        PayaraMicroProcess.Builder missingJar = PayaraMicroProcess.builder(
+                        work.resolve("no-such-payara-micro.jar"), work.resolve("orders.war"))
                 .name("exits-at-once")
                 .startTimeout(Duration.ofSeconds(30));
 

@@ -27,6 +27,7 @@ public final class WildFlyProcess implements AutoCloseable {
 
     /** The sockets of {@code standalone.xml}, before the offset: ajp, http, https, management, transactions. */
     private static final int[] PORTS = {8009, 8080, 8443, 9990, 9993, 4712, 4713};
+
     private static final int LOG_TAIL_LINES = 60;
 
     private final String name;
@@ -54,8 +55,14 @@ public final class WildFlyProcess implements AutoCloseable {
      * @param startTimeout how long the boot and the deployment may take
      * @return the running server
      */
-    public static WildFlyProcess start(Path home, String name, Path war, Path baseDirectory, Map<String, String> systemProperties,
-            Duration startTimeout) throws IOException, InterruptedException {
+    public static WildFlyProcess start(
+            Path home,
+            String name,
+            Path war,
+            Path baseDirectory,
+            Map<String, String> systemProperties,
+            Duration startTimeout)
+            throws IOException, InterruptedException {
         Path script = home.resolve("bin/standalone.sh");
         if (!Files.isExecutable(script)) {
             throw new IllegalStateException("no WildFly distribution at " + home + " (" + script + " is missing)");
@@ -68,12 +75,21 @@ public final class WildFlyProcess implements AutoCloseable {
         String contextRoot = warName.substring(0, warName.length() - ".war".length());
 
         int offset = freeOffset();
-        List<String> command = new ArrayList<>(List.of(script.toString(), "-c", "standalone.xml",
-                "-Djboss.server.base.dir=" + baseDirectory, "-Djboss.socket.binding.port-offset=" + offset,
-                "-b", "127.0.0.1", "-bmanagement", "127.0.0.1", "-Djava.net.preferIPv4Stack=true"));
+        List<String> command = new ArrayList<>(List.of(
+                script.toString(),
+                "-c",
+                "standalone.xml",
+                "-Djboss.server.base.dir=" + baseDirectory,
+                "-Djboss.socket.binding.port-offset=" + offset,
+                "-b",
+                "127.0.0.1",
+                "-bmanagement",
+                "127.0.0.1",
+                "-Djava.net.preferIPv4Stack=true"));
         systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         Path log = baseDirectory.resolveSibling(name + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("JBOSS_HOME", home.toString());
         WildFlyProcess server = new WildFlyProcess(name, builder.start(), PORTS[1] + offset, contextRoot, log);

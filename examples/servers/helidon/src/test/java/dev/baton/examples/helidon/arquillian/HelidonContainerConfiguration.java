@@ -29,10 +29,12 @@ public class HelidonContainerConfiguration implements ContainerConfiguration {
     @Override
     public void validate() throws ConfigurationException {
         if (classpathFile == null || classpathFile.isBlank()) {
-            throw new ConfigurationException("helidon: 'classpathFile' is required (the output of dependency:build-classpath)");
+            throw new ConfigurationException(
+                    "helidon: 'classpathFile' is required (the output of dependency:build-classpath)");
         }
         if (startupTimeoutInSeconds <= 0) {
-            throw new ConfigurationException("helidon: 'startupTimeoutInSeconds' must be positive, not " + startupTimeoutInSeconds);
+            throw new ConfigurationException(
+                    "helidon: 'startupTimeoutInSeconds' must be positive, not " + startupTimeoutInSeconds);
         }
     }
 

@@ -55,8 +55,7 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
     private String helidonClasspath;
     private final Map<String, Running> running = new LinkedHashMap<>();
 
-    private record Running(Process process, Path directory, Path log) {
-    }
+    private record Running(Process process, Path directory, Path log) {}
 
     @Override
     public Class<HelidonContainerConfiguration> getConfigurationClass() {
@@ -71,7 +70,8 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
     @Override
     public void start() throws LifecycleException {
         try {
-            helidonClasspath = Files.readString(Path.of(configuration.getClasspathFile()), StandardCharsets.UTF_8).trim();
+            helidonClasspath = Files.readString(Path.of(configuration.getClasspathFile()), StandardCharsets.UTF_8)
+                    .trim();
         } catch (IOException e) {
             throw new LifecycleException("helidon: cannot read classpathFile " + configuration.getClasspathFile(), e);
         }
@@ -112,7 +112,8 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         classpath.add(helidonClasspath);
 
         int port = freePort();
-        Path log = Path.of(configuration.getLogDirectory()).toAbsolutePath()
+        Path log = Path.of(configuration.getLogDirectory())
+                .toAbsolutePath()
                 .resolve("helidon-" + name.replaceAll("[^A-Za-z0-9._-]", "_") + ".log");
         List<String> command = new ArrayList<>();
         command.add(java.toString());
@@ -210,8 +211,10 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         app.process().destroy();
         try {
             if (!app.process().waitFor(30, TimeUnit.SECONDS)) {
-                // Shutdown hooks did not finish: the application did not stop normally (its @PreDestroy may not have run).
-                LOG.warning(() -> "helidon: " + name + " did not stop within 30 s of SIGTERM, killed; see " + app.log());
+                // Shutdown hooks did not finish: the application did not stop normally (its @PreDestroy may not have
+                // run).
+                LOG.warning(
+                        () -> "helidon: " + name + " did not stop within 30 s of SIGTERM, killed; see " + app.log());
                 app.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {

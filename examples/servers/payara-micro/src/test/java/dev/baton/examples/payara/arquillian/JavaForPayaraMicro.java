@@ -7,8 +7,8 @@ import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.jboss.arquillian.container.spi.client.container.DeploymentException;
 import org.jboss.arquillian.container.spi.event.DeployDeployment;
-import org.jboss.arquillian.core.spi.EventContext;
 import org.jboss.arquillian.core.api.annotation.Observes;
+import org.jboss.arquillian.core.spi.EventContext;
 
 /**
  * Starts Payara Micro on a JDK new enough for it, and stops one whose deployment failed. arquillian-payara-micro-managed starts each deployment's
@@ -52,11 +52,15 @@ public class JavaForPayaraMicro {
      * beside it: a failed deployment stops the processes it started.
      */
     private static void stopStartedSince(Set<Long> running) {
-        ProcessHandle.current().children().filter(child -> !running.contains(child.pid())).forEach(child -> {
-            LOG.warning(() -> "the deployment failed: stopping the Payara Micro it started (pid " + child.pid() + ")");
-            child.descendants().forEach(ProcessHandle::destroyForcibly);
-            child.destroyForcibly();
-        });
+        ProcessHandle.current()
+                .children()
+                .filter(child -> !running.contains(child.pid()))
+                .forEach(child -> {
+                    LOG.warning(() ->
+                            "the deployment failed: stopping the Payara Micro it started (pid " + child.pid() + ")");
+                    child.descendants().forEach(ProcessHandle::destroyForcibly);
+                    child.destroyForcibly();
+                });
     }
 
     private static Set<Long> children() {

@@ -24,10 +24,13 @@ public class LoopbackOnly {
             LOG.warning("no /proc on this machine: cannot check that Payara Micro listens on 127.0.0.1 only");
             return;
         }
-        List<ProcessHandle> servers = ProcessHandle.current().children()
-                .filter(child -> child.info().commandLine().orElse("").contains("payara-micro")).toList();
+        List<ProcessHandle> servers = ProcessHandle.current()
+                .children()
+                .filter(child -> child.info().commandLine().orElse("").contains("payara-micro"))
+                .toList();
         if (servers.isEmpty()) {
-            throw new DeploymentException("no Payara Micro process among this JVM's children: cannot check its sockets");
+            throw new DeploymentException(
+                    "no Payara Micro process among this JVM's children: cannot check its sockets");
         }
         for (ProcessHandle server : servers) {
             List<InetSocketAddress> exposed = ListeningSockets.notOnLoopback(server);

@@ -26,12 +26,13 @@ public class LoopbackRewriter {
     private InstanceProducer<ProtocolMetaData> metadata;
 
     public void rewrite(@Observes ProtocolMetaData deployed) throws DeploymentException {
-        if (deployed.getContexts(HTTPContext.class).stream().allMatch(http -> http.getServlets().isEmpty())) {
+        if (deployed.getContexts(HTTPContext.class).stream()
+                .allMatch(http -> http.getServlets().isEmpty())) {
             throw new DeploymentException("Payara Micro started without the application: the deployment failed"
                     + " (its reason is in the Payara Micro output above)");
         }
-        boolean local = deployed.getContexts(HTTPContext.class).stream()
-                .allMatch(http -> LOOPBACK.equals(http.getHost()));
+        boolean local =
+                deployed.getContexts(HTTPContext.class).stream().allMatch(http -> LOOPBACK.equals(http.getHost()));
         if (local) {
             return;
         }
