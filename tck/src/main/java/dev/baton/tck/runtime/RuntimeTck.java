@@ -59,6 +59,12 @@ public final class RuntimeTck {
      */
     public static final String TAG_METRICS = "metrics";
 
+    /**
+     * Tag of scenarios deployed as an EAR (an EJB module and a web module, the Baton jars in {@code lib/}): a
+     * server that deploys only WARs (Payara Micro, Helidon MP) excludes it.
+     */
+    public static final String TAG_EAR = "ear";
+
     private RuntimeTck() {}
 
     /**
@@ -139,7 +145,8 @@ public final class RuntimeTck {
         }
     }
 
-    static List<File> libraries() {
+    /** The Baton jars named by {@value #LIBRARIES}, in the order given (a directory's jars sorted by name). */
+    public static List<File> libraries() {
         String value = System.getProperty(LIBRARIES, "").trim();
         List<File> jars = new ArrayList<>();
         if (value.isEmpty()) {
