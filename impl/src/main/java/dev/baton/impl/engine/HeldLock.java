@@ -7,9 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -61,21 +59,11 @@ public final class HeldLock implements Lock {
     /** Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on. */
     private final ReentrantLock binding = new ReentrantLock();
 
-    private volatile ScheduledFuture<?> renewal;
-    private volatile ScheduledFuture<?> watchdog;
-    /** When the next renewal is due, by the local monotonic clock: batches take along locks due soon. */
-    private volatile long renewalDueAtNanos;
-    /** A renewal call is in flight: at most one per lock. */
-    private final AtomicBoolean renewing = new AtomicBoolean();
-    /** The renewal in flight has been sent to the store (not only handed to the store-call executor). */
-    private volatile boolean renewalSent;
-    /** When the renewal in flight was sent. */
-    private volatile long renewalSentAtNanos;
+    /** Its renewal's bookkeeping, kept by {@link Renewals}. */
+    private final LockRenewal renewal = new LockRenewal();
 
     private volatile LockLostException lossReason;
     private volatile long lostAtNanos;
-    /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
-    private volatile Throwable renewalFailure;
 
     HeldLock(
             LockEngine engine,
@@ -112,12 +100,12 @@ public final class HeldLock implements Lock {
 
     @Override
     public boolean isHeld() {
-        return state.get() == State.HELD && leaseEndNanos - System.nanoTime() > 0;
+        return state.get() == State.HELD && leaseEndNanos - engine.time().nanoTime() > 0;
     }
 
     @Override
     public Instant validUntil() {
-        return Instant.now().plusNanos(leaseEndNanos - System.nanoTime());
+        return Instant.now().plusNanos(leaseEndNanos - engine.time().nanoTime());
     }
 
     @Override
@@ -160,8 +148,7 @@ public final class HeldLock implements Lock {
         } while (!state.compareAndSet(previous, State.RELEASED));
         // From here on a loss being reported cannot interrupt the thread, which is done with the work.
         unbindThread();
-        cancel(renewal);
-        cancel(watchdog);
+        renewal.stop();
         try {
             if (previous == State.ABANDONED) {
                 // Left to expire at shutdown: the store is closed; only the local bookkeeping is left.
@@ -185,7 +172,7 @@ public final class HeldLock implements Lock {
 
     /**
      * Ends the work under this lock but leaves the lock held in the store until {@code untilNanos} (a
-     * {@link System#nanoTime()} value), when it expires by itself: renewals stop, one renewal sets its lease
+     * value of the engine's clock, {@link System#nanoTime()} in production), when it expires by itself: renewals stop, one renewal sets its lease
      * to exactly the time left, and it is never released. If that time has already passed, or the lock is not
      * held any more (lost), this is {@link #release()}. A kept lock fires no {@code LockReleased} event: it is
      * not released. What an exclusive schedule needs, so that a late firing of the same planned time finds
@@ -196,7 +183,7 @@ public final class HeldLock implements Lock {
      */
     public boolean keepUntil(long untilNanos) {
         for (State s = state.get(); s == State.HELD || s == State.REVOKED; s = state.get()) {
-            if (untilNanos - System.nanoTime() <= 0) {
+            if (untilNanos - engine.time().nanoTime() <= 0) {
                 break;
             }
             if (state.compareAndSet(s, State.KEPT)) {
@@ -209,16 +196,15 @@ public final class HeldLock implements Lock {
 
     private boolean kept(long untilNanos, boolean wasHeld) {
         unbindThread();
-        cancel(renewal);
-        cancel(watchdog);
+        renewal.stop();
         try {
             // A renewal already sent could reach the store after ours and lengthen the lease past the hold:
             // take the renewal slot, so none is in flight and none starts (a kept lock is not renewable).
             long giveUpAt = leaseEndNanos + TimeUnit.SECONDS.toNanos(1);
-            while (!startRenewing() && System.nanoTime() - giveUpAt < 0) {
+            while (!renewal.start() && engine.time().nanoTime() - giveUpAt < 0) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
-            long leftNanos = untilNanos - System.nanoTime();
+            long leftNanos = untilNanos - engine.time().nanoTime();
             if (leftNanos <= 0) {
                 try {
                     engine.release(this, wasHeld); // the hold ended meanwhile
@@ -269,7 +255,7 @@ public final class HeldLock implements Lock {
             return false;
         }
         lossReason = new LockLostException(key, fencingToken, reason, cause);
-        lostAtNanos = System.nanoTime();
+        lostAtNanos = engine.time().nanoTime();
         return true;
     }
 
@@ -312,8 +298,7 @@ public final class HeldLock implements Lock {
     boolean abandon() {
         for (State s = state.get(); s == State.REVOKED || s == State.LOST; s = state.get()) {
             if (state.compareAndSet(s, State.ABANDONED)) {
-                cancel(renewal);
-                cancel(watchdog);
+                renewal.stop();
                 ended.complete(null);
                 return s == State.REVOKED;
             }
@@ -383,72 +368,9 @@ public final class HeldLock implements Lock {
     void leaseRenewed(long sentAtNanos) {
         leaseStartNanos = sentAtNanos;
         leaseEndNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
-        renewalFailure = null;
     }
 
-    void renewalFailed(Throwable failure) {
-        renewalFailure = failure;
-    }
-
-    Throwable renewalFailure() {
-        return renewalFailure;
-    }
-
-    void renewal(ScheduledFuture<?> task) {
-        renewal = task;
-        if (!renewable()) {
-            task.cancel(false);
-        }
-    }
-
-    void renewalDueAt(long nanos) {
-        renewalDueAtNanos = nanos;
-    }
-
-    long renewalDueAt() {
-        return renewalDueAtNanos;
-    }
-
-    /** @return true if no renewal call was in flight, and now one is */
-    boolean startRenewing() {
-        return renewing.compareAndSet(false, true);
-    }
-
-    void renewingDone() {
-        renewalSent = false;
-        renewing.set(false);
-    }
-
-    /** The renewal in flight is being sent to the store now. */
-    void renewalSent(long sentAtNanos) {
-        renewalSentAtNanos = sentAtNanos;
-        renewalSent = true;
-    }
-
-    /** @return whether a renewal call has been sent to the store and has not come back */
-    boolean renewalInFlight() {
-        return renewalSent;
-    }
-
-    long renewalSentAt() {
-        return renewalSentAtNanos;
-    }
-
-    /** The scheduled renewal will not be needed: another lock's batch renews this one now. */
-    void cancelRenewal() {
-        cancel(renewal);
-    }
-
-    void watchdog(ScheduledFuture<?> task) {
-        watchdog = task;
-        if (state.get() != State.HELD) {
-            task.cancel(false);
-        }
-    }
-
-    private static void cancel(ScheduledFuture<?> task) {
-        if (task != null) {
-            task.cancel(false);
-        }
+    LockRenewal renewal() {
+        return renewal;
     }
 }

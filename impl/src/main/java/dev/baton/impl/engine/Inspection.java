@@ -58,7 +58,7 @@ public final class Inspection {
 
     /** @return the locks this manager holds now, by the local estimate of their leases */
     public List<LockInfo> held() {
-        long now = System.nanoTime();
+        long now = engine.time().nanoTime();
         List<LockInfo> held = new ArrayList<>();
         for (HeldLock lock : engine.heldLocks()) {
             long remaining = lock.leaseEndNanos() - now;

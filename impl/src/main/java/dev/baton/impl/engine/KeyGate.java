@@ -1,7 +1,7 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.time.EngineTime;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -19,8 +19,8 @@ final class KeyGate {
     private volatile Thread contender;
     private volatile HeldLock holder;
 
-    boolean tryEnter(long timeoutNanos) throws InterruptedException {
-        return timeoutNanos <= 0 ? permit.tryAcquire() : permit.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
+    boolean tryEnter(EngineTime time, long timeoutNanos) throws InterruptedException {
+        return time.tryAcquire(permit, timeoutNanos);
     }
 
     void leave() {

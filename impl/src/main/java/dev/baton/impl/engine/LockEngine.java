@@ -9,6 +9,7 @@ import dev.baton.LockTimeoutException;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
@@ -31,7 +32,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One lock manager's runtime: acquires (waiting locally, then polling the store), renews and releases
@@ -80,6 +80,7 @@ public final class LockEngine implements AutoCloseable {
     private final Executor notifications;
 
     private final EngineMetrics metrics;
+    private final EngineTime time;
 
     /**
      * @param settings the manager's settings
@@ -113,10 +114,29 @@ public final class LockEngine implements AutoCloseable {
             Executor storeCalls,
             LockListener listener,
             EngineMetrics metrics) {
+        this(settings, store, EngineTime.system(scheduler), storeCalls, listener, metrics);
+    }
+
+    /**
+     * @param settings the manager's settings
+     * @param store the store; the engine closes it on {@link #close()}
+     * @param time the clock, timers and timed waits: renewals, lease ends, poll pauses, timeouts
+     * @param storeCalls runs the renewal calls to the store and tells holders of losses; not shut down by the engine
+     * @param listener told of acquisitions, releases and losses
+     * @param metrics told what happens, for metrics
+     */
+    public LockEngine(
+            ManagerSettings settings,
+            LockStore store,
+            EngineTime time,
+            Executor storeCalls,
+            LockListener listener,
+            EngineMetrics metrics) {
         this.metrics = metrics;
         this.settings = settings;
         this.store = store;
         this.listener = listener;
+        this.time = time;
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
         this.turns = capabilities.contains(StoreCapability.WAITING_TURNS);
@@ -125,7 +145,7 @@ public final class LockEngine implements AutoCloseable {
         this.renewals = new Renewals(
                 store,
                 settings,
-                scheduler,
+                time,
                 storeCalls,
                 capabilities.contains(StoreCapability.BATCH_RENEW),
                 held,
@@ -138,6 +158,11 @@ public final class LockEngine implements AutoCloseable {
      */
     public String name() {
         return settings.name();
+    }
+
+    /** @return the engine's clock, timers and timed waits */
+    EngineTime time() {
+        return time;
     }
 
     /**
@@ -187,14 +212,14 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll) {
-        long started = System.nanoTime();
-        Refusal refusal = new Refusal();
+        long started = time.nanoTime();
+        Refusal refusal = new Refusal(time);
         HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait, poll, refusal);
         if (lock == null) {
             throw new LockTimeoutException(
                     key,
                     wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
-                    Duration.ofNanos(System.nanoTime() - started),
+                    Duration.ofNanos(time.nanoTime() - started),
                     refusal.remainingNow());
         }
         return lock;
@@ -210,23 +235,23 @@ public final class LockEngine implements AutoCloseable {
      * @return the held lock, or null
      */
     public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait) {
-        return acquireOrNull(key, ttlMillis, timeoutMillis, wait, settings.poll(), new Refusal());
+        return acquireOrNull(key, ttlMillis, timeoutMillis, wait, settings.poll(), new Refusal(time));
     }
 
     /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
     private HeldLock acquireOrNull(
             String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll, Refusal refusal) {
-        long started = System.nanoTime();
+        long started = time.nanoTime();
         HeldLock lock;
         try {
             lock = acquireUnmetered(key, ttlMillis, timeoutMillis, wait, poll, refusal);
         } catch (LockException e) {
-            metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
+            metrics.acquisition(EngineMetrics.Outcome.FAILED, time.nanoTime() - started);
             throw e;
         }
         metrics.acquisition(
                 lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
-                System.nanoTime() - started);
+                time.nanoTime() - started);
         if (lock != null) {
             metrics.acquiredOnThisThread(key, lock.fencingToken());
         }
@@ -242,7 +267,7 @@ public final class LockEngine implements AutoCloseable {
             throw shutDown(key);
         }
         subscribeOnce();
-        long startedAt = System.nanoTime();
+        long startedAt = time.nanoTime();
         long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(wait ? timeoutMillis : 0);
         KeyGate gate = enterGate(storeKey);
         boolean entered = false;
@@ -252,11 +277,11 @@ public final class LockEngine implements AutoCloseable {
             if (holder != null && holder.boundThread() == Thread.currentThread()) {
                 throw new LockAlreadyHeldException(key);
             }
-            entered = gate.tryEnter(wait ? deadline - System.nanoTime() : 0);
+            entered = gate.tryEnter(time, wait ? deadline - time.nanoTime() : 0);
             if (!entered) {
                 HeldLock local = gate.holder(); // another thread of this JVM kept it: its lease is known here
                 if (local != null) {
-                    long now = System.nanoTime();
+                    long now = time.nanoTime();
                     refusal.told(
                             OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - now))),
                             now);
@@ -298,17 +323,17 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public Attempt tryOnce(String key, long ttlMillis) {
-        long started = System.nanoTime();
+        long started = time.nanoTime();
         Attempt attempt;
         try {
             attempt = tryOnceUnmetered(key, ttlMillis);
         } catch (LockException e) {
-            metrics.acquisition(EngineMetrics.Outcome.FAILED, System.nanoTime() - started);
+            metrics.acquisition(EngineMetrics.Outcome.FAILED, time.nanoTime() - started);
             throw e;
         }
         metrics.acquisition(
                 attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
-                System.nanoTime() - started);
+                time.nanoTime() - started);
         if (attempt.lock() != null) {
             metrics.acquiredOnThisThread(key, attempt.lock().fencingToken());
         }
@@ -325,17 +350,17 @@ public final class LockEngine implements AutoCloseable {
         boolean entered = false;
         HeldLock lock = null;
         try {
-            entered = gate.tryEnter(0);
+            entered = gate.tryEnter(time, 0);
             if (!entered) {
                 HeldLock local = gate.holder();
                 return Attempt.notAcquired(
                         local == null
                                 ? OptionalLong.empty()
                                 : OptionalLong.of(Math.max(
-                                        0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - System.nanoTime()))));
+                                        0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - time.nanoTime()))));
             }
             String owner = OwnerTokens.next();
-            long sentAt = System.nanoTime();
+            long sentAt = time.nanoTime();
             AcquireResult result;
             try {
                 result = store.acquire(storeKey, owner, ttlMillis, 0);
@@ -345,7 +370,7 @@ public final class LockEngine implements AutoCloseable {
             if (!result.isAcquired()) {
                 return Attempt.notAcquired(result.remainingLeaseMillis());
             }
-            long took = System.nanoTime() - sentAt;
+            long took = time.nanoTime() - sentAt;
             if (took >= TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
                 // As in contend: the lease, counted from the call, is over; another owner may hold the key by now.
                 BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(took), ttlMillis);
@@ -410,7 +435,7 @@ public final class LockEngine implements AutoCloseable {
                     throw shutDown(key);
                 }
                 String owner = OwnerTokens.next();
-                long sentAt = System.nanoTime();
+                long sentAt = time.nanoTime();
                 // The store waits for someone else's lock no longer than the caller may: not at all for a try.
                 long bound = wait ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
                 AcquireResult result;
@@ -429,7 +454,7 @@ public final class LockEngine implements AutoCloseable {
                 } catch (RuntimeException e) {
                     throw storeFailure("acquiring", key, e);
                 }
-                long answeredAt = System.nanoTime();
+                long answeredAt = time.nanoTime();
                 inTurn = result.isNextInTurn();
                 refusal.told(result.remainingLeaseMillis(), answeredAt);
                 if (result.isAcquired()) {
@@ -450,7 +475,7 @@ public final class LockEngine implements AutoCloseable {
                     BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(answeredAt - sentAt), ttlMillis);
                     giveBack(key, storeKey, owner);
                 }
-                long remaining = deadline - System.nanoTime();
+                long remaining = deadline - time.nanoTime();
                 if (!wait || remaining <= 0) {
                     return null;
                 }
@@ -458,7 +483,7 @@ public final class LockEngine implements AutoCloseable {
                     continue; // the store is slow, not the key busy: try again at once
                 }
                 subscribeOnce(); // the store has answered, so it knows its backend now: it may offer notifications
-                LockSupport.parkNanos(gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result)));
+                time.park(gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result)));
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
@@ -597,7 +622,7 @@ public final class LockEngine implements AutoCloseable {
      */
     boolean keep(HeldLock lock, long holdMillis) {
         try {
-            long bound = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - System.nanoTime()));
+            long bound = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - time.nanoTime()));
             return store.renew(lock.storeKey(), lock.owner(), holdMillis, bound);
         } catch (RuntimeException e) {
             BatonLog.keepFailed(lock.key(), holdMillis, e);
@@ -614,7 +639,7 @@ public final class LockEngine implements AutoCloseable {
             gate.holder(null);
         }
         if (held.remove(lock)) {
-            metrics.released(System.nanoTime() - lock.acquiredAtNanos());
+            metrics.released(time.nanoTime() - lock.acquiredAtNanos());
         }
         gate.leave();
         exitGate(lock.storeKey(), gate);
@@ -827,7 +852,7 @@ public final class LockEngine implements AutoCloseable {
                     BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
                 }
                 if (lock.isAbandoned() && held.remove(lock)) {
-                    metrics.released(System.nanoTime() - lock.acquiredAtNanos());
+                    metrics.released(time.nanoTime() - lock.acquiredAtNanos());
                 }
             }
             unsubscribe();

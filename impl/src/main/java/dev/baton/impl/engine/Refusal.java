@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.time.EngineTime;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -11,8 +12,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class Refusal {
 
+    private final EngineTime time;
     private long remainingMillis = -1;
     private long toldAtNanos;
+
+    Refusal(EngineTime time) {
+        this.time = time;
+    }
 
     /** The holder's lease ran {@code remaining} more at {@code atNanos} (empty: unknown). */
     void told(OptionalLong remaining, long atNanos) {
@@ -27,7 +33,7 @@ final class Refusal {
         if (remainingMillis < 0) {
             return null;
         }
-        long left = TimeUnit.MILLISECONDS.toNanos(remainingMillis) - (System.nanoTime() - toldAtNanos);
+        long left = TimeUnit.MILLISECONDS.toNanos(remainingMillis) - (time.nanoTime() - toldAtNanos);
         return Duration.ofNanos(Math.max(0, left));
     }
 }

@@ -2,6 +2,7 @@ package dev.baton.impl.engine;
 
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -58,7 +58,7 @@ final class Renewals {
 
     private final LockStore store;
     private final ManagerSettings settings;
-    private final ScheduledExecutorService scheduler;
+    private final EngineTime time;
     private final Executor storeCalls;
     private final boolean batches;
     private final Collection<HeldLock> held;
@@ -71,7 +71,7 @@ final class Renewals {
     Renewals(
             LockStore store,
             ManagerSettings settings,
-            ScheduledExecutorService scheduler,
+            EngineTime time,
             Executor storeCalls,
             boolean batches,
             Collection<HeldLock> held,
@@ -80,7 +80,7 @@ final class Renewals {
         this.metrics = metrics;
         this.store = store;
         this.settings = settings;
-        this.scheduler = scheduler;
+        this.time = time;
         this.storeCalls = storeCalls;
         this.batches = batches;
         this.held = held;
@@ -99,12 +99,12 @@ final class Renewals {
 
     /** Plans the lock's next renewal for {@code dueAtNanos}, or now if that has passed. */
     private void scheduleAt(HeldLock lock, long dueAtNanos) {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         long delay = Math.max(0, dueAtNanos - now);
         // What the renewal's lateness is measured against: when it could run at the earliest.
-        lock.renewalDueAt(now + delay);
+        lock.renewal().dueAt(now + delay);
         try {
-            lock.renewal(scheduler.schedule(() -> due(lock), delay, TimeUnit.NANOSECONDS));
+            lock.renewal().next(time.schedule(() -> due(lock), delay));
         } catch (RejectedExecutionException e) {
             // The scheduler is shutting down (application stop): the lease runs out by itself.
             BatonLog.renewalFailed(lock.key(), e);
@@ -113,7 +113,7 @@ final class Renewals {
 
     /** On the scheduler: hands the store call to the store-call executor, so the clock never waits for a store. */
     private void due(HeldLock lock) {
-        if (!lock.renewable() || !lock.startRenewing()) {
+        if (!lock.renewable() || !lock.renewal().start()) {
             return; // released, lost, or already taken along by another lock's batch
         }
         List<HeldLock> batch = batches ? batchWith(lock) : List.of(lock);
@@ -121,7 +121,7 @@ final class Renewals {
             storeCalls.execute(() -> renew(batch));
         } catch (RejectedExecutionException e) {
             // Shutting down (application stop): the lease runs out by itself; the watchdog reports it.
-            batch.forEach(HeldLock::renewingDone);
+            batch.forEach(l -> l.renewal().done());
             BatonLog.renewalFailed(lock.key(), e);
         }
     }
@@ -130,18 +130,19 @@ final class Renewals {
     private List<HeldLock> batchWith(HeldLock first) {
         List<HeldLock> batch = new ArrayList<>();
         batch.add(first);
-        long horizon = System.nanoTime() + intervalNanos(first) / 2;
+        long horizon = time.nanoTime() + intervalNanos(first) / 2;
         for (HeldLock other : held) {
             if (other != first
                     && other.ttlMillis() == first.ttlMillis()
                     && other.renewable()
-                    && other.renewalDueAt() - horizon <= 0
-                    && other.startRenewing()) {
+                    && other.renewal().dueAt() - horizon <= 0
+                    && other.renewal().start()) {
                 if (other.ttlMillis() != first.ttlMillis()) {
-                    other.renewingDone(); // extended to another ttl just before its slot was taken: renewed on its own
+                    other.renewal()
+                            .done(); // extended to another ttl just before its slot was taken: renewed on its own
                     continue;
                 }
-                other.cancelRenewal();
+                other.renewal().cancelNext();
                 batch.add(other);
             }
         }
@@ -149,15 +150,15 @@ final class Renewals {
     }
 
     private void renew(List<HeldLock> batch) {
-        long sentAt = System.nanoTime();
+        long sentAt = time.nanoTime();
         List<HeldLock> live = new ArrayList<>(batch.size());
         long boundNanos = Long.MAX_VALUE;
         for (HeldLock lock : batch) {
             if (!lock.renewable()) {
-                lock.renewingDone();
+                lock.renewal().done();
             } else if (sentAt - lock.leaseEndNanos() >= 0) {
-                lock.renewingDone();
-                lose(lock, ended(lock, sentAt, sentAt - lock.renewalDueAt()));
+                lock.renewal().done();
+                lose(lock, ended(lock, sentAt, sentAt - lock.renewal().dueAt()));
             } else {
                 live.add(lock);
                 boundNanos = Math.min(boundNanos, lock.leaseEndNanos() - sentAt);
@@ -169,7 +170,7 @@ final class Renewals {
         long ttl = live.get(0).ttlMillis();
         // What is left of the (shortest) lease: a renewal that comes back later is of no use.
         long bound = Math.max(1, TimeUnit.NANOSECONDS.toMillis(boundNanos));
-        live.forEach(lock -> lock.renewalSent(sentAt));
+        live.forEach(lock -> lock.renewal().sent(sentAt));
         Set<Lease> renewed;
         try {
             // without batches a renewal is the one lock it fell due for
@@ -181,11 +182,11 @@ final class Renewals {
         }
         metrics.renewals(renewed.size(), 0);
         for (HeldLock lock : live) {
-            lock.renewingDone();
+            lock.renewal().done();
             if (!renewed.contains(lease(lock))) {
                 losses.lose(lock, LossKind.DISOWNED, DISOWNED, null);
             } else if (lock.renewable()) {
-                lock.leaseRenewed(sentAt);
+                renewed(lock, sentAt);
                 scheduleAt(lock, sentAt + intervalNanos(lock));
             }
         }
@@ -201,44 +202,49 @@ final class Renewals {
      * @throws RuntimeException what the store threw; the lock keeps its lease, and a renewal is due at once
      */
     boolean extend(HeldLock lock, long ttlMillis) {
-        while (!lock.startRenewing()) {
-            if (!lock.renewable() || System.nanoTime() - lock.leaseEndNanos() >= 0) {
+        while (!lock.renewal().start()) {
+            if (!lock.renewable() || time.nanoTime() - lock.leaseEndNanos() >= 0) {
                 lock.checkHeld();
                 return false;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
-        lock.cancelRenewal();
-        long sentAt = System.nanoTime();
+        lock.renewal().cancelNext();
+        long sentAt = time.nanoTime();
         long bound = TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - sentAt);
         if (!lock.renewable() || bound <= 0) {
-            lock.renewingDone();
+            lock.renewal().done();
             scheduleAt(lock, sentAt); // the regular path reports the loss, with its reason
             lock.checkHeld();
             return false;
         }
-        lock.renewalSent(sentAt);
+        lock.renewal().sent(sentAt);
         boolean renewed;
         try {
             renewed = store.renew(lock.storeKey(), lock.owner(), ttlMillis, bound);
         } catch (RuntimeException e) {
-            lock.renewingDone();
+            lock.renewal().done();
             scheduleAt(lock, sentAt); // the old lease still runs: renew it as usual, now
             throw e;
         }
         if (!renewed) {
-            lock.renewingDone();
+            lock.renewal().done();
             losses.lose(lock, LossKind.DISOWNED, DISOWNED, null);
             return false;
         }
         // The new ttl before the slot is given back: another lock's batch takes along only locks of its own ttl.
         lock.ttlMillis(ttlMillis);
-        lock.leaseRenewed(sentAt);
-        lock.renewingDone();
+        renewed(lock, sentAt);
+        lock.renewal().done();
         if (lock.renewable()) {
             scheduleAt(lock, sentAt + intervalNanos(lock));
         }
         return true;
+    }
+
+    private static void renewed(HeldLock lock, long sentAt) {
+        lock.leaseRenewed(sentAt);
+        lock.renewal().succeeded();
     }
 
     private Set<Lease> single(HeldLock lock, long ttl, long bound) {
@@ -246,17 +252,17 @@ final class Renewals {
     }
 
     private void failed(HeldLock lock, RuntimeException e) {
-        lock.renewingDone();
-        long now = System.nanoTime();
+        lock.renewal().done();
+        long now = time.nanoTime();
         long remainingNanos = lock.leaseEndNanos() - now;
         if (remainingNanos <= 0) {
             losses.lose(lock, LossKind.RENEWALS_FAILED, RENEWALS_FAILED, e);
             return;
         }
-        if (lock.renewalFailure() == null) {
+        if (lock.renewal().failure() == null) {
             BatonLog.renewalFailed(lock.key(), e);
         }
-        lock.renewalFailed(e);
+        lock.renewal().failed(e);
         long retry = TimeUnit.MILLISECONDS.toNanos(Math.min(RETRY_MAX_MILLIS, Math.max(1, lock.ttlMillis() / 10)));
         // Check again at the latest right after the lease would end.
         scheduleAt(lock, now + Math.min(retry, remainingNanos + TimeUnit.MILLISECONDS.toNanos(1)));
@@ -274,11 +280,11 @@ final class Renewals {
 
     /** Checks the lease at its end by the local clock, whatever the renewal call in flight is doing. */
     private void watchLease(HeldLock lock) {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         long delayNanos = Math.max(0, lock.leaseEndNanos() - now) + TimeUnit.MILLISECONDS.toNanos(1);
         long dueAt = now + delayNanos;
         try {
-            lock.watchdog(scheduler.schedule(() -> leaseEndReached(lock, dueAt), delayNanos, TimeUnit.NANOSECONDS));
+            lock.renewal().watchdog(time.schedule(() -> leaseEndReached(lock, dueAt), delayNanos));
         } catch (RejectedExecutionException e) {
             // Shutting down: isHeld() still turns false at the lease's end, by the clock.
         }
@@ -288,7 +294,7 @@ final class Renewals {
         if (!lock.stillHeldState()) {
             return; // released, lost, or revoked at shutdown (its holder was told already)
         }
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         if (now - lock.leaseEndNanos() < 0) {
             watchLease(lock); // renewed in the meantime: watch the new end
             return;
@@ -297,7 +303,7 @@ final class Renewals {
     }
 
     private void lose(HeldLock lock, Ended ended) {
-        losses.lose(lock, ended.kind(), ended.reason(), lock.renewalFailure());
+        losses.lose(lock, ended.kind(), ended.reason(), lock.renewal().failure());
     }
 
     /**
@@ -314,20 +320,21 @@ final class Renewals {
                             + " ms late (a long GC pause, a stopped (SIGSTOP) or"
                             + " suspended process or VM, or starved renewal threads), so no renewal could be sent in time");
         }
-        if (lock.renewalFailure() != null) {
+        if (lock.renewal().failure() != null) {
             return new Ended(LossKind.RENEWALS_FAILED, RENEWALS_FAILED);
         }
-        if (lock.renewalInFlight()) {
+        if (lock.renewal().inFlight()) {
             return new Ended(
                     LossKind.STORE_TOO_SLOW,
                     "its lease ran out before a renewal came back (sent "
-                            + TimeUnit.NANOSECONDS.toMillis(now - lock.renewalSentAt())
+                            + TimeUnit.NANOSECONDS.toMillis(now - lock.renewal().sentAt())
                             + " ms earlier: the store is slow or unreachable)");
         }
         return new Ended(
                 LossKind.RENEWAL_NOT_SENT,
                 "its lease ended before a renewal could be sent: the renewal due "
-                        + TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lock.renewalDueAt()))
+                        + TimeUnit.NANOSECONDS.toMillis(
+                                Math.max(0, now - lock.renewal().dueAt()))
                         + " ms earlier had not run (this process was not running, or its renewal threads were starved)");
     }
 }

@@ -21,7 +21,7 @@ public record Vitals(int held, int overdueRenewals, long mostOverdueMillis, int 
      * @return its vitals now
      */
     public static Vitals of(LockEngine engine) {
-        long now = System.nanoTime();
+        long now = engine.time().nanoTime();
         int held = 0;
         int overdue = 0;
         long worst = 0;
@@ -35,9 +35,13 @@ public record Vitals(int held, int overdueRenewals, long mostOverdueMillis, int 
                     continue;
                 }
             }
-            if (lock.renewable() && !lock.renewalInFlight() && now - lock.renewalDueAt() > slack) {
+            if (lock.renewable()
+                    && !lock.renewal().inFlight()
+                    && now - lock.renewal().dueAt() > slack) {
                 overdue++;
-                worst = Math.max(worst, TimeUnit.NANOSECONDS.toMillis(now - lock.renewalDueAt()));
+                worst = Math.max(
+                        worst,
+                        TimeUnit.NANOSECONDS.toMillis(now - lock.renewal().dueAt()));
             }
             if (lock.lossUntold() && now - lock.lostAtNanos() > slack) {
                 untold++;

@@ -1,27 +1,25 @@
 package dev.baton.impl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockStoreException;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
+import dev.baton.impl.testing.VirtualTime;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * With a store that declares {@code BATCH_RENEW}, the locks of one engine are renewed in few round trips
@@ -33,62 +31,74 @@ class BatchRenewalTest {
     private static final int LOCKS = 30;
     private static final long TTL = 300;
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final BatchStore store = new BatchStore();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.virtualTime();
+
+    private final VirtualTime time = engines.time();
+    private final BatchStore store = new BatchStore(time);
     private final LostKeys listener = new LostKeys();
     private final List<String> lost = listener.keys();
 
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
-
     @Test
-    void locksTakenAtDifferentTimesAreRenewedTogether() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, TTL, 1_000, false, listener);
+    void locksTakenAtDifferentTimesAreRenewedTogether() {
+        LockEngine engine = engines.engine(store).ttl(TTL).listener(listener).build();
         List<HeldLock> locks = new ArrayList<>();
-        for (int i = 0; i < LOCKS; i++) { // spread over one renewal interval (100 ms)
+        for (int i = 0; i < LOCKS; i++) { // one every 3 ms, over most of a renewal interval (100 ms)
             locks.add(engine.acquire("batch-" + i, TTL, 1_000, true));
-            Thread.sleep(3);
+            time.advanceMillis(3);
         }
-
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10 * TTL);
-        while (System.nanoTime() < end) {
-            assertThat(locks)
-                    .allSatisfy(lock -> assertThat(lock.isHeld()).as(lock.key()).isTrue());
-            assertThat(store.acquire("batch-" + (int) (Math.random() * LOCKS), "intruder", TTL)
-                            .isAcquired())
-                    .as("nobody else can take them")
-                    .isFalse();
-            Thread.sleep(20);
+        // At 100 ms the first lock's renewal takes along those due within half an interval (by 150 ms): the
+        // 17 taken by 48 ms. At 151 ms the 18th's takes along the other 12 and the first 17 (due at 200 ms):
+        // from then on all 30 fall due together, one round trip per interval.
+        time.advanceMillis(100 - time.millis());
+        assertThat(store.batches).containsExactly("100 ms: 17");
+        time.advanceMillis(10 * TTL - time.millis());
+        List<String> expected = new ArrayList<>(List.of("100 ms: 17"));
+        for (long at = 151; at <= 10 * TTL; at += 100) {
+            expected.add(at + " ms: " + LOCKS);
         }
-
+        assertThat(store.batches).containsExactlyElementsOf(expected);
         assertThat(store.singleRenewals.get())
                 .as("renew() calls: every renewal went through renewAll")
                 .isZero();
-        int leasesRenewed = store.leasesRenewed.get();
-        int batchCalls = store.batchCalls.get();
-        // ten ttls = thirty renewal intervals: thirty locks renewed about thirty times each
-        assertThat(leasesRenewed).isGreaterThanOrEqualTo(LOCKS * 25);
-        assertThat(batchCalls)
-                .as("round trips for %d lease renewals", leasesRenewed)
-                .isLessThanOrEqualTo(leasesRenewed / 5);
-        assertThat(store.largestBatch.get()).isGreaterThan(LOCKS / 3);
+        assertThat(locks)
+                .allSatisfy(lock -> assertThat(lock.isHeld()).as(lock.key()).isTrue());
+        for (int i = 0; i < LOCKS; i++) {
+            assertThat(store.acquire("batch-" + i, "intruder", TTL).isAcquired())
+                    .as("nobody else can take batch-%d", i)
+                    .isFalse();
+        }
         assertThat(lost).isEmpty();
         locks.forEach(HeldLock::release);
     }
 
     @Test
-    void aLeaseTheBatchDidNotRenewIsLostAndTheOthersAreKept() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, TTL, 1_000, false, listener);
+    void aLeaseTheBatchDidNotRenewIsLostAndTheOthersAreKept() {
+        LockEngine engine = engines.engine(store).ttl(TTL).listener(listener).build();
         List<HeldLock> locks = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             locks.add(engine.acquire("kept-" + i, TTL, 1_000, true));
         }
         store.disowned.add("kept-2");
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> lost.contains("kept-2"));
-        Thread.sleep(3 * TTL);
+        time.advanceMillis(99);
+        assertThat(lost).isEmpty();
+        time.advanceMillis(1); // the first batch: the store renews all but kept-2
+        assertThat(store.batches).containsExactly("100 ms: 5");
+        assertThat(lost).containsExactly("kept-2");
+        time.advanceMillis(3 * TTL);
+        assertThat(store.batches)
+                .containsExactly(
+                        "100 ms: 5",
+                        "200 ms: 4",
+                        "300 ms: 4",
+                        "400 ms: 4",
+                        "500 ms: 4",
+                        "600 ms: 4",
+                        "700 ms: 4",
+                        "800 ms: 4",
+                        "900 ms: 4",
+                        "1000 ms: 4");
         assertThat(lost).containsExactly("kept-2");
         for (int i = 0; i < 5; i++) {
             assertThat(locks.get(i).isHeld()).as("kept-" + i).isEqualTo(i != 2);
@@ -98,28 +108,37 @@ class BatchRenewalTest {
 
     @Test
     void aFailingBatchIsRetriedUntilEachLeaseIsOver() throws Exception {
-        long ttl = 1_000; // renewed every 333 ms, retried every 100 ms: wide margins for a loaded machine
-        LockEngine engine = Engines.engine(store, scheduler, ttl, 1_000, false, listener);
+        long ttl = 1_000; // renewed every 333 ms, retried every 100 ms
+        LockEngine engine = engines.engine(store).ttl(ttl).listener(listener).build();
         List<HeldLock> locks = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             locks.add(engine.acquire("flaky-" + i, ttl, 1_000, true));
         }
-        // down across the first renewal, for well under a lease: retried, nothing lost
+        // down across the first renewal (333 ms), for well under a lease: retried at 433 ms, nothing lost
         store.down = true;
-        Thread.sleep(ttl * 2 / 5);
+        time.advanceMillis(400);
         store.down = false;
-        Thread.sleep(ttl);
+        time.advanceMillis(33);
         assertThat(store.failedBatches.get())
                 .as("renewal batches refused while down")
-                .isPositive();
+                .isOne();
+        assertThat(store.batches).containsExactly("433 ms: 5");
+        time.advanceMillis(300);
         assertThat(lost).isEmpty();
         assertThat(locks).allSatisfy(lock -> assertThat(lock.isHeld()).isTrue());
 
-        // down for good: every lock is lost when its lease is over, not before
-        long downAt = System.nanoTime();
+        // down for good before the renewal at 766 ms: every lock is lost when its lease (renewed at 433 ms) is
+        // over, not before
         store.down = true;
-        await().atMost(Duration.ofSeconds(5)).until(() -> lost.size() == 5);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - downAt)).isGreaterThanOrEqualTo(ttl / 3);
+        time.advanceMillis(433 + ttl - time.millis());
+        assertThat(lost).isEmpty();
+        assertThat(locks).allSatisfy(lock -> assertThat(lock.isHeld()).isFalse());
+        time.advanceMillis(1);
+        assertThat(lost).hasSize(5);
+        assertThat(store.batches).containsExactly("433 ms: 5");
+        assertThat(store.failedBatches.get())
+                .as("at 333, 766 and every 100 ms until 1,366 ms")
+                .isEqualTo(8);
         assertThat(locks)
                 .allSatisfy(
                         lock -> assertThat(lock.whenLost().toCompletableFuture().get())
@@ -130,14 +149,21 @@ class BatchRenewalTest {
     /** The memory store, declaring batch renewal and counting the calls. */
     private static final class BatchStore implements LockStore {
 
-        final MemoryLockStore memory = new MemoryLockStore();
+        final VirtualTime time;
+        final MemoryLockStore memory;
+        /** Each successful batch, as {@code "<virtual ms>: <size>"}. */
+        final List<String> batches = new CopyOnWriteArrayList<>();
+
         final AtomicInteger singleRenewals = new AtomicInteger();
         final AtomicInteger batchCalls = new AtomicInteger();
-        final AtomicInteger leasesRenewed = new AtomicInteger();
-        final AtomicInteger largestBatch = new AtomicInteger();
         final AtomicInteger failedBatches = new AtomicInteger();
         final Set<String> disowned = ConcurrentHashMap.newKeySet();
         volatile boolean down;
+
+        BatchStore(VirtualTime time) {
+            this.time = time;
+            this.memory = new MemoryLockStore(time::nanoTime);
+        }
 
         @Override
         public AcquireResult acquire(String key, String owner, long ttlMillis) {
@@ -157,12 +183,11 @@ class BatchRenewalTest {
                 throw new LockStoreException("the backend is down");
             }
             batchCalls.incrementAndGet();
-            largestBatch.accumulateAndGet(leases.size(), Math::max);
+            batches.add(time.millis() + " ms: " + leases.size());
             Set<Lease> renewed = new HashSet<>();
             for (Lease lease : leases) {
                 if (!disowned.contains(lease.key()) && memory.renew(lease.key(), lease.owner(), ttlMillis)) {
                     renewed.add(lease);
-                    leasesRenewed.incrementAndGet();
                 }
             }
             return renewed;

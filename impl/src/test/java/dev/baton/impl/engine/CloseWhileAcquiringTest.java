@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockException;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Closing an engine (application stop) while a caller is inside the store's acquire, or waiting for a key:
@@ -21,14 +20,10 @@ import org.junit.jupiter.api.Test;
  */
 class CloseWhileAcquiringTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
     /** The store other instances use too: the engine closing its client must not close it for them. */
     private final FaultyStore backend = new FaultyStore();
-
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
 
     @Test
     void aLockWonWhileTheEngineClosesIsReleasedAndNotHandedOut() throws Exception {
@@ -43,7 +38,7 @@ class CloseWhileAcquiringTest {
                 Thread.currentThread().interrupt();
             }
         };
-        LockEngine engine = Engines.engine(store, scheduler, 30_000, 10_000);
+        LockEngine engine = engines.engine(store, 30_000, 10_000);
         CompletableFuture<HeldLock> acquiring =
                 CompletableFuture.supplyAsync(() -> engine.acquire("closing", 30_000, 10_000, true));
         assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
@@ -62,7 +57,7 @@ class CloseWhileAcquiringTest {
 
     @Test
     void aWaiterDoesNotTakeTheKeyAfterTheEngineClosed() throws Exception {
-        LockEngine engine = Engines.engine(backend, scheduler, 30_000, 10_000);
+        LockEngine engine = engines.engine(backend, 30_000, 10_000);
         // Another instance holds the key for a short while; our waiter polls for it.
         assertThat(backend.acquire("remote", "another-instance", 500).isAcquired())
                 .isTrue();

@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockException;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The first acquisition subscribes to the store's release notifications (a LISTEN connection, a pub/sub
@@ -22,12 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class CloseWhileSubscribingTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
     @Test
     void aSubscriptionMadeWhileTheEngineClosesIsClosedOnce() throws Exception {
@@ -44,7 +39,7 @@ class CloseWhileSubscribingTest {
             }
             return subscriptionsClosed::incrementAndGet;
         };
-        LockEngine engine = Engines.engine(store, scheduler, 30_000, 10_000);
+        LockEngine engine = engines.engine(store, 30_000, 10_000);
         CompletableFuture<HeldLock> first =
                 CompletableFuture.supplyAsync(() -> engine.acquire("first", 30_000, 10_000, true));
         assertThat(subscribing.await(30, TimeUnit.SECONDS)).isTrue();

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.LockLostException;
 import dev.baton.LockStoreException;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.Lease;
 import java.time.Duration;
@@ -17,15 +17,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code Lock.extend}: the lease in the store, the renewals after it, and a renewal in flight meanwhile. */
 class ExtendTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
+
     private final MemoryLockStore memory = new MemoryLockStore();
     /** Every lease a batch renewed, as {@code ttl key}. */
     private final List<String> batched = new CopyOnWriteArrayList<>();
@@ -65,13 +66,7 @@ class ExtendTest {
             }
         }
     };
-    private final LockEngine engine = Engines.engine(store, scheduler, 600, 1_000);
-
-    @AfterEach
-    void stop() {
-        engine.close();
-        scheduler.shutdownNow();
-    }
+    private final LockEngine engine = engines.engine(store, 600, 1_000);
 
     private long remainingInStore(String key) {
         return memory.inspect(key).orElseThrow().remainingLeaseMillis();

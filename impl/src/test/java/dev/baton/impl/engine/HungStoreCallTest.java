@@ -1,32 +1,39 @@
 package dev.baton.impl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockLostException;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
+import dev.baton.impl.testing.StoreCallThreads;
+import dev.baton.impl.testing.VirtualTime;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockStore;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A renewal call that never comes back (a store connection stuck in the network, a database that
  * does not answer) must neither keep its lock "held" past the lease, nor hold up the renewal of the
- * other locks: the scheduler (2 threads, as Baton's private one) only keeps time.
+ * other locks: the timers only keep time. On virtual time, with store calls on real threads (some hang).
  */
 class HungStoreCallTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.virtualTime();
+
+    private final VirtualTime time = engines.time();
+    /** Real threads for the store calls: some of them hang. */
+    private final StoreCallThreads calls = new StoreCallThreads();
+
     private final CountDownLatch unblock = new CountDownLatch(1);
     private final HangingStore store = new HangingStore();
     private final LostKeys listener = new LostKeys();
@@ -35,53 +42,71 @@ class HungStoreCallTest {
     @AfterEach
     void stop() {
         unblock.countDown();
-        scheduler.shutdownNow();
     }
 
     @Test
     void aLockWhoseRenewalHangsIsReportedLostAtItsLeaseEnd() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, 300, 1_000, false, listener);
+        LockEngine engine = engines.storeCalls(calls)
+                .engine(store)
+                .ttl(300)
+                .listener(listener)
+                .build();
         store.hangingKeys.add("stuck");
-        long beforeAcquire = System.nanoTime(); // the lease starts when the acquire call is sent, not before
         HeldLock lock = engine.acquire("stuck", 300, 1_000, true);
 
-        LockLostException reason = lock.whenLost().toCompletableFuture().get(5, TimeUnit.SECONDS);
-
-        long lostAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beforeAcquire);
-        assertThat(lostAfterMillis)
-                .as("reported at the lease's end, not before")
-                .isGreaterThanOrEqualTo(300);
-        assertThat(store.hungCalls.getCount())
-                .as("the renewal call is still hanging")
-                .isZero();
-        assertThat(reason).hasMessageContaining("stuck").hasMessageContaining("store is slow or unreachable");
+        time.advanceMillis(100); // the renewal is sent, and hangs
+        calls.awaitRunning(1);
+        VirtualTime.awaitReal(() -> store.hungCalls.getCount() == 0, "the renewal call reached the store");
+        time.advanceMillis(199);
+        assertThat(lock.isHeld()).as("held until the lease's end at 300 ms").isTrue();
+        time.advanceMillis(1);
         assertThat(lock.isHeld()).isFalse();
+        assertThat(lock.whenLost().toCompletableFuture()).isNotDone();
+        time.advanceMillis(1); // the lease watchdog, 1 ms after the lease's end
+
+        LockLostException reason = lock.whenLost().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(reason)
+                .hasMessageContaining("stuck")
+                .hasMessageContaining("sent 201 ms earlier: the store is slow or unreachable");
         // the event follows the completion of whenLost(), on the same thread
-        await().atMost(Duration.ofSeconds(2)).until(() -> !lost.isEmpty());
+        VirtualTime.awaitReal(() -> !lost.isEmpty(), "the lost event");
         assertThat(lost).containsExactly("stuck");
+        calls.awaitRunning(1); // the renewal call is still hanging
     }
 
     @Test
-    void hangingRenewalsDoNotStopTheOthers() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, 300, 1_000, false, listener);
+    void hangingRenewalsDoNotStopTheOthers() {
+        LockEngine engine = engines.storeCalls(calls)
+                .engine(store)
+                .ttl(300)
+                .listener(listener)
+                .build();
         List<HeldLock> stuck = new ArrayList<>();
-        for (int i = 0; i < 5; i++) { // more hanging calls than the scheduler has threads
+        for (int i = 0; i < 5; i++) { // more hanging calls than Baton's scheduler has threads
             store.hangingKeys.add("stuck-" + i);
             stuck.add(engine.acquire("stuck-" + i, 300, 1_000, true));
         }
         HeldLock healthy = engine.acquire("healthy", 300, 1_000, true);
 
-        // ten leases long: the healthy lock is renewed throughout, the others are lost at their lease end
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3_000);
-        while (System.nanoTime() < end) {
+        // ten leases long: the healthy lock is renewed every 100 ms throughout, the others are lost at their lease end
+        for (int interval = 1; interval <= 30; interval++) {
+            time.advanceMillis(100);
+            calls.awaitRunning(5); // only the hanging renewals are left
+            assertThat(store.healthyRenewals.get())
+                    .as("renewals of the healthy lock")
+                    .isEqualTo(interval);
             assertThat(healthy.isHeld()).isTrue();
             assertThat(store.acquire("healthy", "intruder", 300).isAcquired())
                     .as("nobody else can take it")
                     .isFalse();
-            Thread.sleep(25);
+            if (interval == 3) {
+                assertThat(stuck).allSatisfy(lock -> assertThat(lock.isHeld()).isFalse());
+                assertThat(lost).as("reported at 301 ms, not yet").isEmpty();
+            }
+            if (interval == 4) {
+                assertThat(lost).containsExactlyInAnyOrder("stuck-0", "stuck-1", "stuck-2", "stuck-3", "stuck-4");
+            }
         }
-        assertThat(stuck).allSatisfy(lock -> assertThat(lock.isHeld()).isFalse());
-        await().atMost(Duration.ofSeconds(2)).until(() -> lost.size() == 5);
         assertThat(lost).doesNotContain("healthy");
         assertThat(healthy.release()).isTrue();
     }
@@ -89,7 +114,8 @@ class HungStoreCallTest {
     /** The memory store, whose renewals of some keys block until the test ends. */
     private final class HangingStore implements LockStore {
 
-        final MemoryLockStore memory = new MemoryLockStore();
+        final MemoryLockStore memory = new MemoryLockStore(time::nanoTime);
+        final AtomicInteger healthyRenewals = new AtomicInteger();
         final Set<String> hangingKeys = ConcurrentHashMap.newKeySet();
         final CountDownLatch hungCalls = new CountDownLatch(1);
 
@@ -107,6 +133,8 @@ class HungStoreCallTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            } else {
+                healthyRenewals.incrementAndGet();
             }
             return memory.renew(key, owner, ttlMillis);
         }

@@ -7,7 +7,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockInfo;
 import dev.baton.LockLostException;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
@@ -16,27 +16,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code Locks.inspect}, {@code held} and {@code forceRelease}, on two engines sharing one store: two instances. */
 class InspectionTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final MemoryLockStore store = new MemoryLockStore();
-    private final LockEngine here = Engines.engine(store, scheduler, 300, 1_000);
-    private final LockEngine there = Engines.engine(store, scheduler, 300, 1_000);
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
-    @AfterEach
-    void stop() {
-        here.close();
-        there.close();
-        scheduler.shutdownNow();
-    }
+    private final MemoryLockStore store = new MemoryLockStore();
+    private final LockEngine here = engines.engine(store, 300, 1_000);
+    private final LockEngine there = engines.engine(store, 300, 1_000);
 
     private static EngineLocks locks(LockEngine engine, boolean forceRelease) {
         return new EngineLocks(
@@ -152,7 +146,7 @@ class InspectionTest {
                 return "blind";
             }
         };
-        LockEngine engine = Engines.engine(blind, scheduler, 300, 1_000);
+        LockEngine engine = engines.engine(blind, 300, 1_000);
         try {
             EngineLocks locks = locks(engine, true);
             assertThatThrownBy(() -> locks.inspect("k"))

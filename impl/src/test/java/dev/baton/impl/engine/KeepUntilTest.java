@@ -4,18 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link HeldLock#keepUntil}: the engine primitive of exclusive schedules. A kept lock is held in the store
@@ -24,12 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class KeepUntilTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
     /** A memory store whose first renewal (the periodic one) can be held in flight by a latch. */
     static final class GatedRenewals implements LockStore {
@@ -67,7 +62,7 @@ class KeepUntilTest {
     @Test
     void aKeptLockIsHeldUntilTheSetTimeThenExpiresWithoutBeingReleasedOrRenewed() throws Exception {
         MemoryLockStore store = new MemoryLockStore();
-        LockEngine engine = Engines.engine(store, scheduler, 120, 1_000);
+        LockEngine engine = engines.engine(store, 120, 1_000);
         HeldLock lock = engine.acquire("kept", 120, 0, false);
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(700);
 
@@ -94,7 +89,7 @@ class KeepUntilTest {
     @Test
     void aRenewalInFlightDoesNotLengthenTheHold() throws Exception {
         GatedRenewals store = new GatedRenewals();
-        LockEngine engine = Engines.engine(store, scheduler, 3_000, 1_000);
+        LockEngine engine = engines.engine(store, 3_000, 1_000);
         HeldLock lock = engine.acquire("kept", 3_000, 0, false);
         assertThat(store.firstRenewalSent.await(5, TimeUnit.SECONDS))
                 .as("the periodic renewal is in flight")
@@ -122,7 +117,7 @@ class KeepUntilTest {
     @Test
     void aHoldThatHasPassedReleasesAtOnce() {
         MemoryLockStore store = new MemoryLockStore();
-        LockEngine engine = Engines.engine(store, scheduler, 10_000, 1_000);
+        LockEngine engine = engines.engine(store, 10_000, 1_000);
         HeldLock lock = engine.acquire("late", 10_000, 0, false);
         assertThat(lock.keepUntil(System.nanoTime() - 1)).isFalse();
         assertThat(store.acquire("late", "other-instance", 60_000).isAcquired()).isTrue();
@@ -131,7 +126,7 @@ class KeepUntilTest {
     @Test
     void tryOnceReportsTheHoldersRemainingLease() {
         MemoryLockStore store = new MemoryLockStore();
-        LockEngine engine = Engines.engine(store, scheduler, 10_000, 1_000);
+        LockEngine engine = engines.engine(store, 10_000, 1_000);
         assertThat(store.acquire("taken", "other-instance", 5_000).isAcquired()).isTrue();
         Attempt remote = engine.tryOnce("taken", 10_000);
         assertThat(remote.acquired()).isFalse();

@@ -2,17 +2,16 @@ package dev.baton.impl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A store that learns its backend when it connects (the JPA store: PostgreSQL notifies, MariaDB does
@@ -21,17 +20,13 @@ import org.junit.jupiter.api.Test;
  */
 class LateNotificationTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
     @Test
     void notificationsDeclaredAfterTheFirstOperationAreSubscribedToAndWakeTheWaiter() throws Exception {
         FaultyStore store = new FaultyStore();
-        LockEngine engine = Engines.engine(store, scheduler, 30_000, 20_000);
+        LockEngine engine = engines.engine(store, 30_000, 20_000);
         List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
         try {
             HeldLock first = engine.acquire("job", 30_000, 10_000, true); // connected: now the store can notify

@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockTimeoutException;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A store whose answer comes back late: the engine passes each call its bound (the caller's remaining
@@ -22,18 +21,19 @@ import org.junit.jupiter.api.Test;
  */
 class LateStoreAnswerTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
+
     private final FaultyStore store = new FaultyStore();
     private final LostKeys listener = new LostKeys();
 
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
-
     @Test
     void anAcquisitionAnsweredAfterItsLeaseEndedIsNotHandedOutAndTheCallerKeepsWaiting() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, 1_000, 5_000, false, listener);
+        LockEngine engine = engines.engine(store)
+                .ttl(1_000)
+                .timeout(5_000)
+                .listener(listener)
+                .build();
         AtomicInteger calls = new AtomicInteger();
         store.onAcquire = () -> store.acquireReplyDelayMillis = calls.incrementAndGet() == 1 ? 1_200 : 0;
 
@@ -55,7 +55,8 @@ class LateStoreAnswerTest {
 
     @Test
     void aTryAnsweredAfterItsLeaseEndedIsNotAcquired() {
-        LockEngine engine = Engines.engine(store, scheduler, 300, 5_000, false, listener);
+        LockEngine engine =
+                engines.engine(store).ttl(300).timeout(5_000).listener(listener).build();
         store.acquireReplyDelayMillis = 500;
 
         assertThat(engine.acquireOrNull("late-try", 300, 0, false))
@@ -74,7 +75,11 @@ class LateStoreAnswerTest {
     @Test
     void anAcquisitionWithATimeoutOnASlowStoreDoesNotReturnALostLock() {
         // Every answer takes longer than the lease: the caller gets a timeout, never a lock already over.
-        LockEngine engine = Engines.engine(store, scheduler, 1_000, 3_000, false, listener);
+        LockEngine engine = engines.engine(store)
+                .ttl(1_000)
+                .timeout(3_000)
+                .listener(listener)
+                .build();
         store.acquireReplyDelayMillis = 1_200;
 
         long started = System.nanoTime();
@@ -93,7 +98,11 @@ class LateStoreAnswerTest {
 
     @Test
     void eachStoreCallGetsItsBound() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, 1_500, 3_000, false, listener);
+        LockEngine engine = engines.engine(store)
+                .ttl(1_500)
+                .timeout(3_000)
+                .listener(listener)
+                .build();
 
         assertThat(engine.acquireOrNull("try", 1_500, 0, false)).isNotNull();
         assertThat(store.acquireBounds).as("a try does not wait for anyone").containsExactly(0L);

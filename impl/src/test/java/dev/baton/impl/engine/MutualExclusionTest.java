@@ -3,13 +3,12 @@ package dev.baton.impl.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.ExclusionDetector;
 import dev.baton.impl.testing.Threads;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Many threads, many rounds: never two holders at once, within one engine and across engines sharing a store. */
 class MutualExclusionTest {
@@ -17,16 +16,12 @@ class MutualExclusionTest {
     private static final int THREADS = 8;
     private static final int ROUNDS = 250;
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
     @Test
     void threadsOfOneEngineNeverHoldTheSameKeyTogether() throws Exception {
-        LockEngine engine = Engines.engine(new MemoryLockStore(), scheduler, 30_000, 60_000);
+        LockEngine engine = engines.engine(new MemoryLockStore(), 30_000, 60_000);
         ExclusionDetector detector = new ExclusionDetector();
         Threads.race(THREADS, t -> {
             for (int i = 0; i < ROUNDS; i++) {
@@ -44,9 +39,7 @@ class MutualExclusionTest {
     @Test
     void twoEnginesOnOneStoreBehaveLikeTwoInstances() throws Exception {
         MemoryLockStore shared = new MemoryLockStore();
-        LockEngine[] instances = {
-            Engines.engine(shared, scheduler, 30_000, 60_000), Engines.engine(shared, scheduler, 30_000, 60_000)
-        };
+        LockEngine[] instances = {engines.engine(shared, 30_000, 60_000), engines.engine(shared, 30_000, 60_000)};
         ExclusionDetector detector = new ExclusionDetector();
         ConcurrentHashMap<Long, Boolean> tokens = new ConcurrentHashMap<>();
         Threads.race(THREADS, t -> {
@@ -67,7 +60,7 @@ class MutualExclusionTest {
 
     @Test
     void differentKeysDoNotExcludeEachOther() throws Exception {
-        LockEngine engine = Engines.engine(new MemoryLockStore(), scheduler, 30_000, 60_000);
+        LockEngine engine = engines.engine(new MemoryLockStore(), 30_000, 60_000);
         java.util.concurrent.CyclicBarrier allInside = new java.util.concurrent.CyclicBarrier(THREADS);
         Threads.race(THREADS, t -> {
             try (HeldLock lock = engine.acquire("key-" + t, 30_000, 1_000, true)) {
@@ -80,7 +73,7 @@ class MutualExclusionTest {
 
     @Test
     void fencingTokensIncreaseWithEveryAcquisitionOfAKey() {
-        LockEngine engine = Engines.engine(new MemoryLockStore(), scheduler, 30_000, 1_000);
+        LockEngine engine = engines.engine(new MemoryLockStore(), 30_000, 1_000);
         long previous = 0;
         for (int i = 0; i < 100; i++) {
             try (HeldLock lock = engine.acquire("fenced", 30_000, 1_000, true)) {

@@ -2,24 +2,27 @@ package dev.baton.impl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.LockLostException;
 import dev.baton.LockStoreException;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.impl.testing.VirtualTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+/** Renewals on virtual time: every renewal and every loss at its exact moment. */
 class RenewalTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final FaultyStore store = new FaultyStore();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.virtualTime();
+
+    private final VirtualTime time = engines.time();
+    private final FaultyStore store = new FaultyStore(time::nanoTime);
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final LockListener listener = new LockListener() {
         @Override
@@ -38,47 +41,56 @@ class RenewalTest {
         }
     };
 
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
-
     @Test
-    void renewalKeepsAShortLeaseAliveForTenTtls() throws Exception {
-        // 450 ms: short, yet a lease a loaded 2-core machine's scheduler stalls (up to ~400 ms seen) do not end.
-        LockEngine engine = Engines.engine(store, scheduler, 450, 1_000, false, listener);
-        HeldLock lock = engine.acquire("renewed", 450, 1_000, true);
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(4_500);
-        while (System.nanoTime() < end) {
+    void aLockIsRenewedEveryThirdOfItsTtlForTenTtls() {
+        LockEngine engine = engines.engine(store).ttl(300).listener(listener).build();
+        HeldLock lock = engine.acquire("renewed", 300, 1_000, true);
+        for (int interval = 1; interval <= 30; interval++) {
+            time.advanceMillis(99);
+            assertThat(store.renewCalls.get())
+                    .as("renewals before %d ms", time.millis())
+                    .isEqualTo(interval - 1);
+            time.advanceMillis(1);
+            assertThat(store.renewCalls.get())
+                    .as("renewals at %d ms", time.millis())
+                    .isEqualTo(interval);
             assertThat(lock.isHeld()).as("held; lost: %s", lock.lossReason()).isTrue();
             // Nobody else can take it meanwhile: the store itself still has it.
-            assertThat(store.acquire("renewed", "intruder-owner", 450).isAcquired())
+            assertThat(store.acquire("renewed", "intruder-owner", 300).isAcquired())
                     .isFalse();
-            Thread.sleep(25);
         }
-        assertThat(store.renewCalls.get()).isGreaterThanOrEqualTo(10);
+        // Each renewal may take what is left of the lease it renews: two thirds of it.
+        assertThat(store.renewBounds).hasSize(30).containsOnly(200L);
         assertThat(lock.release()).isTrue();
+        time.advanceMillis(1_000);
+        assertThat(store.renewCalls.get()).as("no renewal after the release").isEqualTo(30);
         assertThat(events).containsExactly("acquired renewed", "released renewed");
     }
 
     @Test
     void aStoreThatGoesDownMakesTheLockLostOnlyWhenItsLeaseIsOver() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, 1_500, 1_000, false, listener);
+        LockEngine engine = engines.engine(store).ttl(1_500).listener(listener).build();
         HeldLock lock = engine.acquire("fragile", 1_500, 1_000, true);
-        await().until(() -> store.renewCalls.get() >= 1);
-        long leaseEnd = lock.leaseEndNanos();
+        time.advanceMillis(500); // the first renewal: the lease now ends at 2,000 ms
+        assertThat(store.renewCalls.get()).isOne();
         store.down = true;
-        await().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeld());
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> lock.whenLost().toCompletableFuture().isDone());
-        long lostAt = System.nanoTime();
-        assertThat(lostAt - leaseEnd)
-                .as("lost only after the lease could have expired")
-                .isGreaterThanOrEqualTo(0);
+
+        time.advanceMillis(1_499); // renewal at 1,000 ms fails; retried every ttl/10 = 150 ms
+        assertThat(store.renewCalls.get()).as("the renewal and its retries").isEqualTo(1 + 1 + 6);
+        assertThat(lock.isHeld()).as("held until its lease ends").isTrue();
+        time.advanceMillis(1);
+        assertThat(lock.isHeld()).as("the lease ended at 2,000 ms").isFalse();
+        assertThat(lock.whenLost().toCompletableFuture()).isNotDone();
+        time.advanceMillis(1); // the watchdog (and the last retry) look 1 ms after the lease's end
+        assertThat(lock.whenLost().toCompletableFuture()).isDone();
+
         LockLostException reason = lock.whenLost().toCompletableFuture().get();
-        assertThat(reason).hasMessageContaining("'fragile'").hasCauseInstanceOf(LockStoreException.class);
+        assertThat(reason)
+                .hasMessageContaining("'fragile'")
+                .hasMessageContaining("renewing failed until its lease was over")
+                .hasCauseInstanceOf(LockStoreException.class);
         assertThatThrownBy(lock::checkHeld).isSameAs(reason);
-        assertThat(events).contains("lost fragile");
+        assertThat(events).containsExactly("acquired fragile", "lost fragile");
         // Releasing a lost lock: the store is down, so release reports it; the local state is clean anyway.
         assertThatThrownBy(lock::release).isInstanceOf(LockStoreException.class);
         assertThat(engine.heldCount()).isZero();
@@ -86,45 +98,48 @@ class RenewalTest {
 
     @Test
     void aRenewalRefusedByTheStoreLosesTheLockAtOnce() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, 30_000, 1_000, false, listener);
         // Renewal every 100 ms while the lease is 30 s: the loss must come from the store's answer, not the lease.
-        HeldLock lock = new LockEngine(
-                        new dev.baton.impl.config.ManagerSettings(
-                                "", java.util.Optional.empty(), 30_000, 1_000, "", 100, false),
-                        store,
-                        scheduler,
-                        Engines.STORE_CALLS,
-                        listener)
-                .acquire("disowned", 30_000, 1_000, true);
+        LockEngine engine = engines.engine(store)
+                .ttl(30_000)
+                .renewEvery(100)
+                .listener(listener)
+                .build();
+        HeldLock lock = engine.acquire("disowned", 30_000, 1_000, true);
         store.renewAnswersFalse = true;
-        await().atMost(Duration.ofSeconds(5)).until(() -> !lock.isHeld());
-        assertThat(lock.validUntil()).isAfter(java.time.Instant.now().plusSeconds(20));
+        time.advanceMillis(99);
+        assertThat(lock.isHeld()).isTrue();
+        time.advanceMillis(1);
+        assertThat(lock.isHeld()).isFalse();
+        assertThat(lock.validUntil()).isAfter(Instant.now().plusSeconds(29));
         assertThat(lock.whenLost().toCompletableFuture().get().getMessage()).contains("no longer holds it");
-        engine.close();
     }
 
     @Test
-    void interruptOnLossInterruptsTheWorker() throws Exception {
-        LockEngine engine = new LockEngine(
-                new dev.baton.impl.config.ManagerSettings("", java.util.Optional.empty(), 30_000, 1_000, "", 50, true),
-                store,
-                scheduler,
-                Engines.STORE_CALLS,
-                listener);
-        HeldLock lock = engine.acquire("interrupted", 30_000, 1_000, true);
+    void interruptOnLossInterruptsTheWorker() {
+        LockEngine engine = engines.engine(store)
+                .ttl(30_000)
+                .renewEvery(50)
+                .interruptOnLoss()
+                .listener(listener)
+                .build();
+        HeldLock lock = engine.acquire("interrupted", 30_000, 1_000, true); // bound to this thread
         store.renewAnswersFalse = true;
-        assertThatThrownBy(() -> Thread.sleep(20_000)).isInstanceOf(InterruptedException.class);
+        time.advanceMillis(49);
+        assertThat(Thread.interrupted()).as("interrupted before the loss").isFalse();
+        time.advanceMillis(1);
+        assertThat(Thread.interrupted()).as("interrupted at the loss").isTrue();
         assertThat(lock.isHeld()).isFalse();
         lock.close();
     }
 
     @Test
     void closingTheEngineReleasesTheLocksItsHoldersGiveBackAndLeavesTheOthersToExpire() {
-        LockEngine engine = Engines.engine(store, scheduler, 30_000, 1_000, false, listener);
+        LockEngine engine = engines.engine(store).listener(listener).build();
         HeldLock givenBack = engine.acquire("a", 30_000, 1_000, true);
         givenBack.whenLost().thenRun(givenBack::close); // the documented way to give a lock back at shutdown
         HeldLock leftOpen = engine.acquire("b", 30_000, 1_000, true);
-        engine.close(java.time.Duration.ofSeconds(5));
+        // Told (and given back) while closing, on the calling thread here: the short grace only ends the wait for "b".
+        engine.close(Duration.ofMillis(50));
         assertThat(engine.heldCount()).isZero();
         assertThat(givenBack.whenLost().toCompletableFuture()).isDone();
         assertThat(leftOpen.whenLost().toCompletableFuture()).isDone();
@@ -134,5 +149,9 @@ class RenewalTest {
         assertThat(store.acquire("b", "someone-else", 1_000).isAcquired())
                 .as("its work may still run: left to expire, not released")
                 .isFalse();
+        time.advanceMillis(30_000);
+        assertThat(store.acquire("b", "someone-else", 1_000).isAcquired())
+                .as("expired with its lease, not renewed after the shutdown")
+                .isTrue();
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.LockLostException;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockStore;
 import java.util.ArrayList;
@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The renewal scheduler only keeps time: user code told of a loss ({@code whenLost()} callbacks,
@@ -31,7 +31,9 @@ class SlowLossCallbackTest {
     /** The healthy lock's lease: long enough for a loaded machine's scheduler stalls, short enough to need renewing. */
     private static final long HEALTHY_TTL = 1_000;
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler(); // 2 threads, as Baton's own
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime(); // 2 threads, as Baton's own
+
     private final CountDownLatch unblock = new CountDownLatch(1);
     private final HangingStore store = new HangingStore();
     private final List<String> blockedListeners = new ArrayList<>();
@@ -40,7 +42,6 @@ class SlowLossCallbackTest {
     @AfterEach
     void stop() {
         unblock.countDown();
-        scheduler.shutdownNow();
     }
 
     @Test
@@ -56,7 +57,11 @@ class SlowLossCallbackTest {
                 }
             }
         };
-        LockEngine engine = Engines.engine(store, scheduler, TTL, 1_000, false, slowObserver);
+        LockEngine engine = engines.engine(store)
+                .ttl(TTL)
+                .timeout(1_000)
+                .listener(slowObserver)
+                .build();
         List<HeldLock> stuck = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             store.hangingKeys.add("stuck-" + i);

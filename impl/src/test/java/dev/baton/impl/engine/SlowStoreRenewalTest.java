@@ -2,14 +2,13 @@ package dev.baton.impl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A store that is slow but answers (600 ms per renewal round trip, against a 1,500 ms lease) keeps its
@@ -23,18 +22,16 @@ class SlowStoreRenewalTest {
     private static final long TTL = 1_500;
     private static final long ROUND_TRIP = 600;
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
+
     private final FaultyStore store = new FaultyStore();
     private final LostKeys listener = new LostKeys();
 
-    @AfterEach
-    void stop() {
-        scheduler.shutdownNow();
-    }
-
     @Test
     void renewalsThatSucceedSlowlyNeverLoseTheLock() throws Exception {
-        LockEngine engine = Engines.engine(store, scheduler, TTL, 1_000, false, listener);
+        LockEngine engine =
+                engines.engine(store).ttl(TTL).timeout(1_000).listener(listener).build();
         store.renewDelayMillis = ROUND_TRIP;
         List<HeldLock> locks = new ArrayList<>();
         for (int i = 0; i < 4; i++) {

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.ExclusionDetector;
 import dev.baton.impl.testing.FaultyStore;
 import dev.baton.impl.testing.Threads;
-import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A store that breaks its contract and throws an exception of its own (a driver's, a client's) instead of
@@ -19,15 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class StoreFailureTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final FaultyStore store = new FaultyStore();
-    private final LockEngine engine = Engines.engine(store, scheduler, 30_000, 10_000);
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
-    @AfterEach
-    void stop() {
-        engine.close();
-        scheduler.shutdownNow();
-    }
+    private final FaultyStore store = new FaultyStore();
+    private final LockEngine engine = engines.engine(store, 30_000, 10_000);
 
     @Test
     void aForeignExceptionFromAcquireIsALockStoreExceptionAndLeavesNothingBehind() throws Exception {

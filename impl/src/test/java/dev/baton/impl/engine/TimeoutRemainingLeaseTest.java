@@ -5,32 +5,27 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.baton.LockTimeoutException;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A {@link LockTimeoutException} says how long the holder keeps the key, when that is known (the 409's Retry-After). */
 class TimeoutRemainingLeaseTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final MemoryLockStore store = new MemoryLockStore();
-    private final LockEngine engine = Engines.engine(store, scheduler, 5_000, 1_000);
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
-    @AfterEach
-    void stop() {
-        engine.close();
-        scheduler.shutdownNow();
-    }
+    private final MemoryLockStore store = new MemoryLockStore();
+    private final LockEngine engine = engines.engine(store, 5_000, 1_000);
 
     @Test
     void theStoresReportOfTheHoldersLeaseCountedDownToTheTimeout() {
-        LockEngine elsewhere = Engines.engine(store, scheduler, 5_000, 1_000);
+        LockEngine elsewhere = engines.engine(store, 5_000, 1_000);
         try {
             elsewhere.acquire("busy", 5_000, 1_000, true);
 
@@ -73,8 +68,8 @@ class TimeoutRemainingLeaseTest {
                 return result.isAcquired() ? result : dev.baton.spi.AcquireResult.notAcquired();
             }
         };
-        LockEngine quiet = Engines.engine(silent, scheduler, 5_000, 1_000);
-        LockEngine elsewhere = Engines.engine(store, scheduler, 5_000, 1_000);
+        LockEngine quiet = engines.engine(silent, 5_000, 1_000);
+        LockEngine elsewhere = engines.engine(store, 5_000, 1_000);
         try {
             elsewhere.acquire("busy", 5_000, 1_000, true);
 

@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * A real {@link MemoryLockStore} with switchable faults, to show how the runtime reacts to a store that
@@ -21,7 +22,7 @@ import java.util.function.Function;
  */
 public final class FaultyStore implements LockStore {
 
-    private final MemoryLockStore delegate = new MemoryLockStore();
+    private final MemoryLockStore delegate;
     public volatile boolean down;
     public volatile boolean renewAnswersFalse;
     /** Thrown by acquire instead of working, when set: an exception of the store's own, not a LockStoreException. */
@@ -45,6 +46,16 @@ public final class FaultyStore implements LockStore {
     public final List<Long> renewBounds = new CopyOnWriteArrayList<>();
     /** Every release call, as {@code key owner result}. */
     public final List<String> releases = new CopyOnWriteArrayList<>();
+
+    /** On {@link System#nanoTime()}. */
+    public FaultyStore() {
+        this(System::nanoTime);
+    }
+
+    /** @param nanoClock the clock the store's leases run on, like {@link System#nanoTime()} */
+    public FaultyStore(LongSupplier nanoClock) {
+        delegate = new MemoryLockStore(nanoClock);
+    }
 
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {

@@ -1,0 +1,106 @@
+package dev.baton.impl.engine;
+
+import dev.baton.impl.time.EngineTime.Scheduled;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The renewal bookkeeping of one held lock, kept by {@link Renewals}: its planned renewal and lease
+ * watchdog, when the next renewal is due, the one renewal call it may have in flight, and the failure of
+ * the last attempt. The lock itself only stops it ({@link #stop}) and takes its slot before a last lease
+ * change ({@link #start}).
+ */
+final class LockRenewal {
+
+    private volatile Scheduled next;
+    private volatile Scheduled watchdog;
+    /** Set once the lock is released, lost for good, kept or abandoned: a timer planned after that is cancelled. */
+    private volatile boolean stopped;
+    /** When the next renewal is due, by the engine's clock: batches take along locks due soon. */
+    private volatile long dueAtNanos;
+    /** A renewal call is in flight: at most one per lock. */
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+    /** The renewal in flight has been sent to the store (not only handed to the store-call executor). */
+    private volatile boolean sent;
+    /** When the renewal in flight was sent. */
+    private volatile long sentAtNanos;
+    /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
+    private volatile Throwable failure;
+
+    /** Cancels the planned renewal and the watchdog, and any planned later. */
+    void stop() {
+        stopped = true;
+        cancel(next);
+        cancel(watchdog);
+    }
+
+    void next(Scheduled task) {
+        next = task;
+        if (stopped) {
+            task.cancel();
+        }
+    }
+
+    /** The planned renewal will not be needed: another lock's batch renews this one now. */
+    void cancelNext() {
+        cancel(next);
+    }
+
+    void watchdog(Scheduled task) {
+        watchdog = task;
+        if (stopped) {
+            task.cancel();
+        }
+    }
+
+    void dueAt(long nanos) {
+        dueAtNanos = nanos;
+    }
+
+    long dueAt() {
+        return dueAtNanos;
+    }
+
+    /** @return true if no renewal call was in flight, and now one is: the caller holds the slot */
+    boolean start() {
+        return inFlight.compareAndSet(false, true);
+    }
+
+    /** Gives the slot back. */
+    void done() {
+        sent = false;
+        inFlight.set(false);
+    }
+
+    /** The renewal in flight is being sent to the store now. */
+    void sent(long atNanos) {
+        sentAtNanos = atNanos;
+        sent = true;
+    }
+
+    /** @return whether a renewal call has been sent to the store and has not come back */
+    boolean inFlight() {
+        return sent;
+    }
+
+    long sentAt() {
+        return sentAtNanos;
+    }
+
+    void failed(Throwable e) {
+        failure = e;
+    }
+
+    void succeeded() {
+        failure = null;
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+
+    private static void cancel(Scheduled task) {
+        if (task != null) {
+            task.cancel();
+        }
+    }
+}

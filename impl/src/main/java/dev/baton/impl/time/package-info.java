@@ -1,0 +1,2 @@
+/** The time the lock engine keeps (clock, timers, timed waits), injectable so tests can run it virtually. */
+package dev.baton.impl.time;
