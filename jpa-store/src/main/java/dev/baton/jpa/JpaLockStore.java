@@ -7,6 +7,7 @@ import dev.baton.jpa.internal.Autocommit;
 import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.jpa.internal.Dialect;
+import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
@@ -558,7 +559,7 @@ public final class JpaLockStore implements LockStore {
     private Dialect connect() {
         // Connecting (and the schema action) gets the statement timeout, whatever the first call's bound.
         try (CallBound bound = CallBound.open(statementTimeoutMillis)) {
-            Dialect d = inTransaction(c -> Dialect.detect(c, table, sequence));
+            Dialect d = inTransaction(c -> DialectFactory.detect(c, table, sequence));
             if (schemaAction == SchemaAction.CREATE) {
                 create(d);
             }

@@ -1,17 +1,11 @@
 package dev.baton.jpa.internal;
 
-import dev.baton.LockConfigurationException;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.Turn;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,14 +15,12 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The statements of one database. Acquire, renew and release are each ONE statement whose check and
+ * The statements of one database, one small subclass each (which database it is: {@link DialectFactory};
+ * the DDL: {@link SchemaScript}). Acquire, renew and release are each ONE statement whose check and
  * write are atomic in the database, timed by the database's clock; tokens come from a sequence
  * drawn inside the statement, after the check.
  *
@@ -62,39 +54,6 @@ public abstract class Dialect {
     protected Dialect(String table, String sequence) {
         this.table = table;
         this.sequence = sequence;
-    }
-
-    /**
-     * The dialect of the database {@code connection} talks to.
-     *
-     * @param connection a connection
-     * @param table the table name (a valid identifier)
-     * @param sequence the sequence name (a valid identifier)
-     * @return the dialect
-     * @throws SQLException if the metadata cannot be read
-     * @throws LockConfigurationException if the database is not supported
-     */
-    public static Dialect detect(Connection connection, String table, String sequence) throws SQLException {
-        DatabaseMetaData meta = connection.getMetaData();
-        String product = meta.getDatabaseProductName();
-        String version = meta.getDatabaseProductVersion();
-        int major = meta.getDatabaseMajorVersion();
-        int minor = meta.getDatabaseMinorVersion();
-        String p = product == null ? "" : product.toLowerCase(Locale.ROOT);
-        String v = version == null ? "" : version.toLowerCase(Locale.ROOT);
-        if (p.contains("postgresql") && (major > 9 || major == 9 && minor >= 5)) {
-            return new PostgresDialect(table, sequence);
-        }
-        if ((p.contains("mariadb") || p.contains("mysql") && v.contains("mariadb"))
-                && (major > 10 || major == 10 && minor >= 5)) {
-            return new MariaDbDialect(table, sequence);
-        }
-        if (p.equals("h2") && major >= 2) {
-            return new H2Dialect(table, sequence);
-        }
-        throw new LockConfigurationException("Unsupported database for the JPA lock store: " + product + " " + version
-                + ". Supported: PostgreSQL 9.5+, MariaDB 10.5+ and H2 2.x"
-                + (p.contains("mysql") ? " (MySQL has no sequences and no RETURNING; it is not supported yet)" : ""));
     }
 
     /**
@@ -603,48 +562,7 @@ public abstract class Dialect {
      * @return the statements, in order
      */
     public List<String> createStatements() {
-        String script = readScript(database());
-        script = replaceWord(script, DEFAULT_TABLE, table);
-        script = replaceWord(script, DEFAULT_SEQUENCE, sequence);
-        List<String> statements = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : script.split("\n")) {
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("--")) {
-                continue;
-            }
-            current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
-                String sql = current.toString().strip();
-                statements.add(sql.substring(0, sql.length() - 1));
-                current.setLength(0);
-            }
-        }
-        return statements;
-    }
-
-    /**
-     * The shipped DDL of a database.
-     *
-     * @param database the database
-     * @return the script's text
-     */
-    public static String readScript(JpaDatabase database) {
-        String path = "META-INF/baton/sql/" + database.folder() + "/create.sql";
-        try (InputStream in = Dialect.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + path);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String replaceWord(String text, String word, String replacement) {
-        return Pattern.compile("\\b" + Pattern.quote(word) + "\\b")
-                .matcher(text)
-                .replaceAll(Matcher.quoteReplacement(replacement));
+        return SchemaScript.statements(database(), table, sequence);
     }
 
     /** @return the table name */

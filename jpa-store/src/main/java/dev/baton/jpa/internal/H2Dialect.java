@@ -110,7 +110,7 @@ final class H2Dialect extends Dialect {
     }
 
     /**
-     * Per {@value #BATCH_CHUNK} leases, in the store's transaction: the rows are locked first (so the
+     * Per {@value Dialect#BATCH_CHUNK} leases, in the store's transaction: the rows are locked first (so the
      * clock of the update is not stale, see {@link #lockRows}), then one {@code UPDATE} extends the live
      * leases among them and {@code FINAL TABLE} names them; a lease that is not named was lost.
      */
