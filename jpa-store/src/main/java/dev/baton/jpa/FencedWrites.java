@@ -80,7 +80,7 @@ public final class FencedWrites {
             throw new IllegalArgumentException("The lock table name '" + table + "' is not " + Identifiers.rule());
         }
         return new FencedWrites(JdbcAccess.withConnection(
-                em, connection -> Dialect.detect(connection, table, Dialect.DEFAULT_SEQUENCE)));
+                em, connection -> DialectFactory.detect(connection, table, Dialect.DEFAULT_SEQUENCE)));
     }
 
     /**

@@ -3,9 +3,11 @@ package dev.baton.jpa;
 import dev.baton.LockException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
+import dev.baton.jpa.internal.Autocommit;
 import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.jpa.internal.Dialect;
+import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
@@ -44,7 +46,7 @@ import java.util.regex.Pattern;
  * and H2 are supported; the dialect is chosen from the connection's metadata at the first operation.
  *
  * <p>Every operation runs in a transaction of its own ({@link TransactionRunner}), never in the
- * caller's. The store connects lazily: creating it touches nothing, and after the database was down
+ * caller's; on PostgreSQL under the default runner, as one autocommit statement: one round trip. The store connects lazily: creating it touches nothing, and after the database was down
  * the next operation simply tries again.
  *
  * <p>Every call is bounded (see {@link LockStore}, "Bounded calls"): it waits for a row lock of
@@ -225,9 +227,9 @@ public final class JpaLockStore implements LockStore {
     }
 
     /**
-     * Renews many locks in one transaction of two statements per hundred leases (see the module's
-     * README), instead of one transaction per lock. Bounded by the {@linkplain Builder#statementTimeout
-     * statement timeout}.
+     * Renews many locks in a few statements instead of one call per lock (see the module's README): on
+     * PostgreSQL one autocommit statement per thousand leases, on MariaDB and H2 one transaction of two
+     * statements per hundred. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
@@ -235,8 +237,10 @@ public final class JpaLockStore implements LockStore {
     }
 
     /**
-     * {@inheritDoc} In one transaction, as {@link #renewAll(Collection, long)}: if a row of one of the
-     * leases stays locked by another transaction longer than {@code maxWaitMillis}, the whole call fails.
+     * {@inheritDoc} As {@link #renewAll(Collection, long)}: if a row of one of the leases stays locked by
+     * another transaction longer than {@code maxWaitMillis}, the whole call fails (on PostgreSQL, the batches
+     * before it may have been renewed: each commits on its own; a lease renewed and not reported is only
+     * held a little longer).
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
@@ -439,10 +443,9 @@ public final class JpaLockStore implements LockStore {
             Dialect d = dialect();
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return inTransaction(c -> {
-                        d.limitLockWaits(c, bound);
-                        return op.run(d, c, bound);
-                    });
+                    return inAutocommit(d)
+                            ? inTransaction(c -> Autocommit.run(c, cc -> op.run(d, cc, bound)))
+                            : inTransaction(c -> op.run(d, c, bound));
                 } catch (LockException e) {
                     throw e;
                 } catch (RuntimeException e) {
@@ -522,6 +525,17 @@ public final class JpaLockStore implements LockStore {
         }
     }
 
+    /**
+     * Whether an operation runs in autocommit: one statement, one round trip, no COMMIT. Only where the
+     * dialect's operations are single atomic statements and the driver switches autocommit without a round
+     * trip (PostgreSQL), and only under the default runner: a {@link TransactionRunner} of the application's
+     * (JTA) gives a connection enlisted in its transaction, which must stay as it is; there the statement
+     * runs in that transaction, still with its limits in the same round trip.
+     */
+    private boolean inAutocommit(Dialect d) {
+        return d.autocommit() && runner == ResourceLocalTransactionRunner.INSTANCE;
+    }
+
     private <T> T inTransaction(JdbcWork<T> work) {
         return runner.inNewTransaction(factory(), em -> JdbcAccess.withConnection(em, work));
     }
@@ -545,7 +559,7 @@ public final class JpaLockStore implements LockStore {
     private Dialect connect() {
         // Connecting (and the schema action) gets the statement timeout, whatever the first call's bound.
         try (CallBound bound = CallBound.open(statementTimeoutMillis)) {
-            Dialect d = inTransaction(c -> Dialect.detect(c, table, sequence));
+            Dialect d = inTransaction(c -> DialectFactory.detect(c, table, sequence));
             if (schemaAction == SchemaAction.CREATE) {
                 create(d);
             }

@@ -189,11 +189,19 @@ public abstract class OutageSuite {
                         .as("ms the renewal waited for the silent transaction (the server ends it after 1 s)")
                         .isLessThan(2_500);
 
-                assertThatThrownBy(() -> late.get(60, TimeUnit.SECONDS))
-                        .as("the cut-off client's call, whose session the server ended")
-                        .isInstanceOf(ExecutionException.class)
-                        .cause()
-                        .isInstanceOf(LockStoreException.class);
+                if (backend.database() == JpaDatabase.POSTGRESQL) {
+                    // One autocommit statement, sent whole with its Sync: no COMMIT to cut off, the server ran
+                    // and committed it (a refusal), and its answer still reached the client.
+                    assertThat(late.get(60, TimeUnit.SECONDS).isAcquired())
+                            .as("the cut-off client's call, whose one statement got through")
+                            .isFalse();
+                } else {
+                    assertThatThrownBy(() -> late.get(60, TimeUnit.SECONDS))
+                            .as("the cut-off client's call, whose session the server ended")
+                            .isInstanceOf(ExecutionException.class)
+                            .cause()
+                            .isInstanceOf(LockStoreException.class);
+                }
                 proxy.heal();
                 assertThat(store.acquire(key, JpaTestOwners.owner(), 1_000).isAcquired())
                         .as("the key is still held")

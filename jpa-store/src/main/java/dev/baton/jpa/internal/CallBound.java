@@ -80,9 +80,16 @@ public final class CallBound implements AutoCloseable {
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, left));
     }
 
-    /** @return the statement timeout in whole seconds (JDBC's unit), at least 1 */
+    /**
+     * The statement timeout, a last resort for a connection whose network timeout could not be set: a second
+     * after the network timeout, so that one fires first where it is set. A query timeout cancels over a new
+     * connection, and on a database that stops answering that cancel waits too (pgjdbc: its
+     * {@code cancelSignalTimeout}, 10 s), with the statement waiting for it.
+     *
+     * @return the statement timeout in whole seconds (JDBC's unit), at least 2
+     */
     public int queryTimeoutSeconds() {
-        return (int) Math.min(Integer.MAX_VALUE, (networkTimeoutMillis() + 999L) / 1000);
+        return (int) Math.min(Integer.MAX_VALUE, (networkTimeoutMillis() + 999L) / 1000 + 1);
     }
 
     /**

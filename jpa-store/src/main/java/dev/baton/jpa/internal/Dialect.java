@@ -1,33 +1,26 @@
 package dev.baton.jpa.internal;
 
-import dev.baton.LockConfigurationException;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.Turn;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The statements of one database. Acquire, renew and release are each ONE statement whose check and
+ * The statements of one database, one small subclass each (which database it is: {@link DialectFactory};
+ * the DDL: {@link SchemaScript}). Acquire, renew and release are each ONE statement whose check and
  * write are atomic in the database, timed by the database's clock; tokens come from a sequence
  * drawn inside the statement, after the check.
  *
@@ -61,39 +54,6 @@ public abstract class Dialect {
     protected Dialect(String table, String sequence) {
         this.table = table;
         this.sequence = sequence;
-    }
-
-    /**
-     * The dialect of the database {@code connection} talks to.
-     *
-     * @param connection a connection
-     * @param table the table name (a valid identifier)
-     * @param sequence the sequence name (a valid identifier)
-     * @return the dialect
-     * @throws SQLException if the metadata cannot be read
-     * @throws LockConfigurationException if the database is not supported
-     */
-    public static Dialect detect(Connection connection, String table, String sequence) throws SQLException {
-        DatabaseMetaData meta = connection.getMetaData();
-        String product = meta.getDatabaseProductName();
-        String version = meta.getDatabaseProductVersion();
-        int major = meta.getDatabaseMajorVersion();
-        int minor = meta.getDatabaseMinorVersion();
-        String p = product == null ? "" : product.toLowerCase(Locale.ROOT);
-        String v = version == null ? "" : version.toLowerCase(Locale.ROOT);
-        if (p.contains("postgresql") && (major > 9 || major == 9 && minor >= 5)) {
-            return new PostgresDialect(table, sequence);
-        }
-        if ((p.contains("mariadb") || p.contains("mysql") && v.contains("mariadb"))
-                && (major > 10 || major == 10 && minor >= 5)) {
-            return new MariaDbDialect(table, sequence);
-        }
-        if (p.equals("h2") && major >= 2) {
-            return new H2Dialect(table, sequence);
-        }
-        throw new LockConfigurationException("Unsupported database for the JPA lock store: " + product + " " + version
-                + ". Supported: PostgreSQL 9.5+, MariaDB 10.5+ and H2 2.x"
-                + (p.contains("mysql") ? " (MySQL has no sequences and no RETURNING; it is not supported yet)" : ""));
     }
 
     /**
@@ -140,7 +100,7 @@ public abstract class Dialect {
                 bound)) {
             ps.setString(1, key);
             ps.setString(2, waiter);
-            return ps.executeUpdate() == 1;
+            return update(ps) == 1;
         }
     }
 
@@ -176,12 +136,13 @@ public abstract class Dialect {
             ps.setLong(1, ttlParameter(ttlMillis));
             ps.setString(2, key);
             ps.setString(3, owner);
-            return ps.executeUpdate() == 1;
+            return update(ps) == 1;
         }
     }
 
     /**
-     * Extends every live lock among {@code leases}, in the caller's one transaction: per chunk of
+     * Extends every live lock among {@code leases} and names them: a lease not named was lost. By default
+     * (MariaDB, whose {@code UPDATE} has no {@code RETURNING}), in the store's one transaction: per chunk of
      * {@value #BATCH_CHUNK} leases, a {@code SELECT ... FOR UPDATE} finds and locks the live ones, and
      * one {@code UPDATE} extends exactly those. The row locks keep any other statement on those keys
      * out between the two, so the renewal takes effect at the moment of the check.
@@ -195,12 +156,8 @@ public abstract class Dialect {
      *     was locked
      */
     public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound) throws SQLException {
-        List<Lease> ordered = new ArrayList<>(leases);
-        // one lock order for every instance: fewer deadlocks between batches that share keys
-        ordered.sort(Comparator.comparing(Lease::key).thenComparing(Lease::owner));
         Set<Lease> renewed = new HashSet<>();
-        for (int from = 0; from < ordered.size(); from += BATCH_CHUNK) {
-            List<Lease> chunk = ordered.subList(from, Math.min(ordered.size(), from + BATCH_CHUNK));
+        for (List<Lease> chunk : inBatches(leases, BATCH_CHUNK)) {
             List<Lease> live = new ArrayList<>();
             lockRows(c, chunk.stream().map(Lease::key).distinct().toList(), bound);
             try (PreparedStatement ps = prepare(
@@ -210,10 +167,8 @@ public abstract class Dialect {
                             + " ORDER BY lock_key " + renewalLockClause(),
                     bound)) {
                 bindLeases(ps, 1, chunk);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        live.add(new Lease(rs.getString(1), rs.getString(2)));
-                    }
+                try (ResultSet rs = query(ps)) {
+                    readLeases(rs, live);
                 }
             }
             if (live.isEmpty()) {
@@ -226,7 +181,7 @@ public abstract class Dialect {
                     bound)) {
                 ps.setLong(1, ttlParameter(ttlMillis));
                 bindLeases(ps, 2, live);
-                int updated = ps.executeUpdate();
+                int updated = update(ps);
                 if (updated != live.size()) {
                     throw new SQLException("renewing " + live.size() + " locked leases updated " + updated + " rows");
                 }
@@ -236,7 +191,29 @@ public abstract class Dialect {
         return renewed;
     }
 
-    private static String leaseMatch(int count) {
+    /**
+     * The leases without repeats, sorted (one lock order for every instance, so batches that share keys
+     * rarely deadlock; a deadlock is retried: {@link #isTransient}), cut into batches.
+     *
+     * @param leases the leases
+     * @param size the most leases per batch
+     * @return the batches, in order
+     */
+    protected static List<List<Lease>> inBatches(Collection<Lease> leases, int size) {
+        List<Lease> ordered = new ArrayList<>(new HashSet<>(leases));
+        ordered.sort(Comparator.comparing(Lease::key).thenComparing(Lease::owner));
+        List<List<Lease>> batches = new ArrayList<>();
+        for (int from = 0; from < ordered.size(); from += size) {
+            batches.add(ordered.subList(from, Math.min(ordered.size(), from + size)));
+        }
+        return batches;
+    }
+
+    /**
+     * @param count how many leases
+     * @return a predicate that matches a row of any of them: {@code (lock_key = ? AND owner = ?) OR ...}
+     */
+    protected static String leaseMatch(int count) {
         StringBuilder sql = new StringBuilder();
         for (int i = 0; i < count; i++) {
             sql.append(i == 0 ? "" : " OR ").append("(lock_key = ? AND owner = ?)");
@@ -244,7 +221,28 @@ public abstract class Dialect {
         return sql.toString();
     }
 
-    private static void bindLeases(PreparedStatement ps, int first, List<Lease> leases) throws SQLException {
+    /**
+     * Reads the leases a statement names, key and owner in its first two columns.
+     *
+     * @param rs the result set
+     * @param into where to add them
+     * @throws SQLException if reading failed
+     */
+    protected static void readLeases(ResultSet rs, Collection<Lease> into) throws SQLException {
+        while (rs.next()) {
+            into.add(new Lease(rs.getString(1), rs.getString(2)));
+        }
+    }
+
+    /**
+     * Binds leases as {@link #leaseMatch} expects them.
+     *
+     * @param ps the statement
+     * @param first the index of the first parameter
+     * @param leases the leases
+     * @throws SQLException if binding failed
+     */
+    protected static void bindLeases(PreparedStatement ps, int first, List<Lease> leases) throws SQLException {
         int index = first;
         for (Lease lease : leases) {
             ps.setString(index++, lease.key());
@@ -267,7 +265,7 @@ public abstract class Dialect {
         try (PreparedStatement ps = prepare(c, releaseSql(bound), bound)) {
             ps.setString(1, key);
             ps.setString(2, owner);
-            return ps.executeUpdate() == 1;
+            return update(ps) == 1;
         }
     }
 
@@ -295,7 +293,7 @@ public abstract class Dialect {
                 + " WHERE lock_key = ? AND expires_at > " + now();
         try (PreparedStatement ps = prepare(c, sql, bound)) {
             ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = query(ps)) {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
@@ -311,18 +309,6 @@ public abstract class Dialect {
      * @return an SQL expression of the milliseconds from now to {@code expires_at}
      */
     protected abstract String remainingMillis();
-
-    /**
-     * Limits the row lock waits of the statements that follow in the store's transaction to the time
-     * the call has left, where the database sets that per transaction (PostgreSQL's
-     * {@code lock_timeout}). The default does nothing: the statements carry their limit
-     * ({@link #statementPrefix(CallBound)}, {@link #lockRows}).
-     *
-     * @param c the connection of the store's transaction, before its first statement of the call
-     * @param bound the call's bound
-     * @throws SQLException if it failed
-     */
-    public void limitLockWaits(Connection c, CallBound bound) throws SQLException {}
 
     /**
      * Locks the rows of {@code keys} first, waiting at most the time the call has left, where a
@@ -362,6 +348,40 @@ public abstract class Dialect {
             // not supported: the other bounds still hold
         }
         return ps;
+    }
+
+    /**
+     * Runs a query prepared with {@link #prepare}.
+     *
+     * @param ps the statement
+     * @return its result set
+     * @throws SQLException if it failed
+     */
+    protected ResultSet query(PreparedStatement ps) throws SQLException {
+        return ps.executeQuery();
+    }
+
+    /**
+     * Runs an update prepared with {@link #prepare}.
+     *
+     * @param ps the statement
+     * @return its update count
+     * @throws SQLException if it failed
+     */
+    protected int update(PreparedStatement ps) throws SQLException {
+        return ps.executeUpdate();
+    }
+
+    /**
+     * Whether the store may run each operation in autocommit, as one round trip: every operation of this
+     * dialect is one statement, atomic by itself, that carries its own lock wait limit (or several statements
+     * whose atomicity does not depend on a common transaction), and the driver switches autocommit on for it
+     * without a round trip of its own. Otherwise (the default) each operation runs in a transaction.
+     *
+     * @return whether operations run in autocommit
+     */
+    public boolean autocommit() {
+        return false;
     }
 
     /**
@@ -542,48 +562,7 @@ public abstract class Dialect {
      * @return the statements, in order
      */
     public List<String> createStatements() {
-        String script = readScript(database());
-        script = replaceWord(script, DEFAULT_TABLE, table);
-        script = replaceWord(script, DEFAULT_SEQUENCE, sequence);
-        List<String> statements = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : script.split("\n")) {
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("--")) {
-                continue;
-            }
-            current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
-                String sql = current.toString().strip();
-                statements.add(sql.substring(0, sql.length() - 1));
-                current.setLength(0);
-            }
-        }
-        return statements;
-    }
-
-    /**
-     * The shipped DDL of a database.
-     *
-     * @param database the database
-     * @return the script's text
-     */
-    public static String readScript(JpaDatabase database) {
-        String path = "META-INF/baton/sql/" + database.folder() + "/create.sql";
-        try (InputStream in = Dialect.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + path);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String replaceWord(String text, String word, String replacement) {
-        return Pattern.compile("\\b" + Pattern.quote(word) + "\\b")
-                .matcher(text)
-                .replaceAll(Matcher.quoteReplacement(replacement));
+        return SchemaScript.statements(database(), table, sequence);
     }
 
     /** @return the table name */

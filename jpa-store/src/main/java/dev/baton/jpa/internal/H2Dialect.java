@@ -2,14 +2,17 @@ package dev.baton.jpa.internal;
 
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Lease;
 import dev.baton.spi.Turn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * H2 2.x: {@code MERGE INTO ... USING} whose update branch only fires on an expired row, read back
@@ -104,6 +107,32 @@ final class H2Dialect extends Dialect {
                 return refused(rs.getLong(1), rs.getBoolean(2));
             }
         }
+    }
+
+    /**
+     * Per {@value Dialect#BATCH_CHUNK} leases, in the store's transaction: the rows are locked first (so the
+     * clock of the update is not stale, see {@link #lockRows}), then one {@code UPDATE} extends the live
+     * leases among them and {@code FINAL TABLE} names them; a lease that is not named was lost.
+     */
+    @Override
+    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound) throws SQLException {
+        Set<Lease> renewed = new HashSet<>();
+        for (List<Lease> chunk : inBatches(leases, BATCH_CHUNK)) {
+            lockRows(c, chunk.stream().map(Lease::key).distinct().toList(), bound);
+            try (PreparedStatement ps = prepare(
+                    c,
+                    "SELECT lock_key, owner FROM FINAL TABLE (UPDATE " + table + " SET expires_at = "
+                            + expiryAfter("?") + " WHERE (" + leaseMatch(chunk.size()) + ") AND expires_at > "
+                            + now() + ")",
+                    bound)) {
+                ps.setLong(1, ttlMillis);
+                bindLeases(ps, 2, chunk);
+                try (ResultSet rs = query(ps)) {
+                    readLeases(rs, renewed);
+                }
+            }
+        }
+        return renewed;
     }
 
     @Override

@@ -1,0 +1,145 @@
+package dev.baton.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.jpa.testing.Backend;
+import dev.baton.jpa.testing.Provider;
+import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Lease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link JpaLockStore#renewAll}: many held locks renewed well within one renewal interval, with a result
+ * per lease (renewed, or lost to a release, a takeover or a missing row).
+ */
+class RenewalBatchTest {
+
+    /** The leases' ttl; a holder renews every third of it. */
+    private static final long TTL_MILLIS = 30_000;
+
+    static Stream<Arguments> backends() {
+        return Stream.of(
+                Arguments.of(new Backend(JpaDatabase.POSTGRESQL, Provider.HIBERNATE), 10_000),
+                Arguments.of(new Backend(JpaDatabase.POSTGRESQL, Provider.ECLIPSELINK), 10_000),
+                Arguments.of(new Backend(JpaDatabase.MARIADB, Provider.HIBERNATE), 1_000),
+                Arguments.of(new Backend(JpaDatabase.H2, Provider.HIBERNATE), 1_000));
+    }
+
+    @ParameterizedTest(name = "{0}, {1} locks")
+    @MethodSource("backends")
+    void manyHeldLocksAreRenewedWithinOneIntervalAndLostOnesAreReported(Backend backend, int count) throws Exception {
+        String table = backend.tableName("batch");
+        try (JpaLockStore store = backend.store(table);
+                JpaLockStore other = backend.store(table)) {
+            String owner = JpaTestOwners.owner();
+            String prefix = "batch:" + UUID.randomUUID() + ":";
+            List<Lease> held = acquireAll(store, prefix, owner, count);
+
+            // Three of them lost: released; expired and taken over by another owner; its row gone.
+            Lease released = held.get(1);
+            Lease takenOver = held.get(count / 2);
+            Lease deleted = held.get(count - 2);
+            assertThat(store.release(released.key(), owner)).isTrue();
+            assertThat(store.release(takenOver.key(), owner)).isTrue();
+            String newOwner = JpaTestOwners.owner();
+            assertThat(other.acquire(takenOver.key(), newOwner, TTL_MILLIS).isAcquired())
+                    .isTrue();
+            backend.execute("DELETE FROM " + table + " WHERE lock_key = '" + deleted.key() + "'");
+            long takenOverExpiry = expiryMillis(backend, table, takenOver.key());
+
+            long t0 = System.nanoTime();
+            Set<Lease> renewed = store.renewAll(held, 3 * TTL_MILLIS);
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            System.out.println(
+                    "RenewalBatchTest: " + backend + " renewed " + count + " locks in " + tookMillis + " ms");
+
+            List<Lease> expected = new ArrayList<>(held);
+            expected.removeAll(List.of(released, takenOver, deleted));
+            assertThat(renewed).as("the leases renewed").hasSize(count - 3).containsAll(expected);
+            assertThat(tookMillis)
+                    .as("ms to renew %d locks, within one renewal interval (a third of the ttl)", count)
+                    .isLessThan(TTL_MILLIS / 3);
+            assertThat(countExpiringAfter(backend, table, prefix, 2 * TTL_MILLIS))
+                    .as("rows whose lease was extended to the new ttl")
+                    .isEqualTo(count - 3);
+            assertThat(expiryMillis(backend, table, takenOver.key()))
+                    .as("the new owner's lease, which the renewal of the old one leaves alone")
+                    .isEqualTo(takenOverExpiry);
+            assertThat(store.acquire(takenOver.key(), JpaTestOwners.owner(), TTL_MILLIS)
+                            .isAcquired())
+                    .isFalse();
+            assertThat(other.release(takenOver.key(), newOwner)).isTrue();
+            assertThat(store.renewAll(List.of(released, takenOver, deleted), TTL_MILLIS))
+                    .as("lost leases stay lost")
+                    .isEmpty();
+        }
+    }
+
+    private static List<Lease> acquireAll(JpaLockStore store, String prefix, String owner, int count) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Lease>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String key = prefix + i;
+                futures.add(pool.submit(() -> {
+                    assertThat(store.acquire(key, owner, TTL_MILLIS).isAcquired())
+                            .as(key)
+                            .isTrue();
+                    return new Lease(key, owner);
+                }));
+            }
+            List<Lease> held = new ArrayList<>();
+            for (Future<Lease> f : futures) {
+                held.add(f.get(5, TimeUnit.MINUTES));
+            }
+            return held;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Rows of the prefix whose lease ends more than {@code millis} from now, by the database clock. */
+    private static int countExpiringAfter(Backend backend, String table, String prefix, long millis)
+            throws SQLException {
+        String later = switch (backend.database()) {
+            case POSTGRESQL -> "clock_timestamp() + INTERVAL '" + millis + " milliseconds'";
+            case MARIADB -> "UTC_TIMESTAMP(6) + INTERVAL " + millis * 1000 + " MICROSECOND";
+            case H2 -> "DATEADD(MILLISECOND, " + millis + ", CURRENT_TIMESTAMP)";
+        };
+        try (Connection c = TestDatabases.connect(backend.database());
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT COUNT(*) FROM " + table + " WHERE lock_key LIKE ? AND expires_at > " + later)) {
+            ps.setString(1, prefix + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    private static long expiryMillis(Backend backend, String table, String key) throws SQLException {
+        try (Connection c = TestDatabases.connect(backend.database());
+                PreparedStatement ps = c.prepareStatement("SELECT expires_at FROM " + table + " WHERE lock_key = ?")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).as("the row of " + key).isTrue();
+                return rs.getTimestamp(1).getTime();
+            }
+        }
+    }
+}
