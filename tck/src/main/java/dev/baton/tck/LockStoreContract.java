@@ -1660,10 +1660,22 @@ public abstract class LockStoreContract {
 
         @Test
         void inspectingALockChangesNothing() {
-            String key = key("short");
-            String owner = newOwner();
-            acquired(key, owner, SHORT_TTL);
-            Optional<Holder> seen = store.inspect(key);
+            String key = null;
+            String owner = null;
+            Optional<Holder> seen = Optional.empty();
+            // A loaded machine can take longer than the short lease between acquire and inspect: such a
+            // round says nothing, so it is tried again on a new key; an empty answer inside the lease fails.
+            for (int round = 0; round < 5 && seen.isEmpty(); round++) {
+                key = key("short" + round);
+                owner = newOwner();
+                long started = System.nanoTime();
+                acquired(key, owner, SHORT_TTL);
+                seen = store.inspect(key);
+                long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                if (seen.isEmpty() && took < SHORT_TTL) {
+                    break;
+                }
+            }
             pause(Duration.ofMillis(SHORT_TTL).plus(scaled(100)));
 
             assertThat(seen).as("the holder of %s, just taken", describe(key)).isPresent();
