@@ -79,9 +79,7 @@ class BuildCompatibleExtensionTest {
     @Test
     void withThePortableExtensionABadMethodIsReportedOnce() {
         String message = "@Synchronized on " + UnknownParameter.class.getName() + ".pay()";
-        TestConfig.install();
-        assertThatThrownBy(() ->
-                        Deployments.weld(UnknownParameter.class).initialize().close())
+        Deployments.assertDeploymentFails(new String[0], UnknownParameter.class)
                 .satisfies(failure -> assertThat(problems(failure, message)).isEqualTo(1));
     }
 
