@@ -84,9 +84,7 @@ class DeploymentsTest {
         @Produces
         @Singleton
         @Named("reports")
-        LockStore store() {
-            return new MemoryLockStore();
-        }
+        static final LockStore STORE = new MemoryLockStore();
     }
 
     @Test
