@@ -40,28 +40,42 @@ public final class Deployments {
      */
     public static AbstractThrowableAssert<?, ? extends Throwable> assertDeploymentFails(
             String[] config, Class<?>... beans) {
+        return assertDeploymentFails(config, weld(beans), names(beans));
+    }
+
+    /**
+     * {@link #assertDeploymentFails(String[], Class...)} for a Weld set up otherwise (another extension).
+     *
+     * @param config {@code key=value} properties
+     * @param weld the container to boot
+     * @param deployment what it deploys, for messages
+     * @return the assertion on the container's failure, for checks of its messages
+     * @throws AssertionError if the deployment succeeds, or fails otherwise than described
+     */
+    public static AbstractThrowableAssert<?, ? extends Throwable> assertDeploymentFails(
+            String[] config, Weld weld, String deployment) {
         TestConfig.install(config);
         try {
-            return assertThat(bootFailure(beans));
+            return assertThat(bootFailure(weld, deployment));
         } finally {
             TestConfig.uninstall();
         }
     }
 
-    private static Throwable bootFailure(Class<?>... beans) {
+    private static Throwable bootFailure(Weld weld, String deployment) {
         Throwable failure;
-        try (WeldContainer container = weld(beans).initialize()) {
+        try (WeldContainer container = weld.initialize()) {
             failure = null;
         } catch (Throwable t) {
             failure = t;
         }
         if (failure == null) {
-            throw new AssertionError("Expected the deployment of " + names(beans)
+            throw new AssertionError("Expected the deployment of " + deployment
                     + " to fail with a LockConfigurationException, but the container started");
         }
         if (!(failure instanceof DefinitionException) && !(failure instanceof DeploymentException)) {
             throw new AssertionError(
-                    "Expected the deployment of " + names(beans) + " to fail with a CDI DefinitionException or "
+                    "Expected the deployment of " + deployment + " to fail with a CDI DefinitionException or "
                             + "DeploymentException, but booting the container threw "
                             + failure.getClass().getName()
                             + ":\n" + stackTrace(failure),
@@ -69,7 +83,7 @@ public final class Deployments {
         }
         if (lockConfigurationExceptions(failure).isEmpty()) {
             throw new AssertionError(
-                    "Expected the deployment of " + names(beans) + " to fail because of a LockConfigurationException, "
+                    "Expected the deployment of " + deployment + " to fail because of a LockConfigurationException, "
                             + "but none is among the causes or suppressed exceptions of the container's failure:\n"
                             + stackTrace(failure),
                     failure);
