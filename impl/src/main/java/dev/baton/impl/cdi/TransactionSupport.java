@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 interface TransactionSupport extends ReleaseDeferral {
 
+    /** The binary name of JTA's synchronization registry, the one JTA type Baton looks up. */
+    String REGISTRY = "jakarta.transaction.TransactionSynchronizationRegistry";
+
     /** No JTA: always release at once. */
     TransactionSupport NONE = new TransactionSupport() {
         @Override
@@ -60,10 +63,7 @@ interface TransactionSupport extends ReleaseDeferral {
      */
     static TransactionSupport detect(CdiBeanLookup beans) {
         try {
-            Class.forName(
-                    "jakarta.transaction.TransactionSynchronizationRegistry",
-                    false,
-                    TransactionSupport.class.getClassLoader());
+            Class.forName(REGISTRY, false, TransactionSupport.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return NONE;
         }
