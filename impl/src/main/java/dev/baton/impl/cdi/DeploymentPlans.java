@@ -8,6 +8,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.schedule.SchedulePlan;
 import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.impl.store.StoreRegistry;
+import jakarta.enterprise.inject.spi.Bean;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -232,6 +233,21 @@ final class DeploymentPlans {
      */
     SchedulePlan schedulePlan(Class<?> beanClass, Method method) {
         return lookup(schedulePlans, beanClass, method, this::lateSchedule);
+    }
+
+    /**
+     * The class a method's plan is keyed by: the intercepted bean's; the method's declaring class where the
+     * container does not tell the bean, or where the bean's class is not the method's (a producer's bean
+     * intercepted through an {@code InterceptionFactory} is the producer's class).
+     *
+     * @param bean the intercepted bean, or null
+     * @param method the intercepted method
+     * @return the class to key its plan by
+     */
+    static Class<?> beanClass(Bean<?> bean, Method method) {
+        Class<?> declaring = method.getDeclaringClass();
+        Class<?> beanClass = bean != null ? bean.getBeanClass() : declaring;
+        return declaring.isAssignableFrom(beanClass) ? beanClass : declaring;
     }
 
     /**

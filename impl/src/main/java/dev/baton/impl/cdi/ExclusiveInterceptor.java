@@ -45,15 +45,10 @@ public class ExclusiveInterceptor implements Serializable {
 
     private Object fire(InvocationContext context) throws Exception {
         return ScheduledFiring.fire(
-                runtime.schedulePlan(beanClass(context), context.getMethod()),
+                runtime.schedulePlan(DeploymentPlans.beanClass(bean, context.getMethod()), context.getMethod()),
                 context.getTimer(),
                 runtime::scheduleEngine,
                 runtime::scheduleSkipped,
                 context::proceed);
-    }
-
-    /** The intercepted bean's class; the method's declaring class where the container does not tell the bean. */
-    private Class<?> beanClass(InvocationContext context) {
-        return bean != null ? bean.getBeanClass() : context.getMethod().getDeclaringClass();
     }
 }

@@ -36,7 +36,7 @@ public class SynchronizedInterceptor implements Serializable {
 
     @AroundInvoke
     Object synchronize(InvocationContext context) throws Exception {
-        MethodPlan plan = runtime.plan(beanClass(context), context.getMethod());
+        MethodPlan plan = runtime.plan(DeploymentPlans.beanClass(bean, context.getMethod()), context.getMethod());
         String key = plan.keys().key(context.getMethod(), context.getParameters());
         HeldLock lock = runtime.engine(plan.manager())
                 .acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll());
@@ -64,10 +64,5 @@ public class SynchronizedInterceptor implements Serializable {
                 release.run();
             }
         }
-    }
-
-    /** The intercepted bean's class; the method's declaring class where the container does not tell the bean. */
-    private Class<?> beanClass(InvocationContext context) {
-        return bean != null ? bean.getBeanClass() : context.getMethod().getDeclaringClass();
     }
 }

@@ -99,4 +99,16 @@ class InheritedMethodKeyTest {
         }
         assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo(Invoices.class.getName() + ".work");
     }
+
+    @Test
+    void thePlanClassIsTheBeansUnlessTheBeanIsNotTheMethodsOwn() throws Exception {
+        var beans = CDI.current().getBeanManager();
+        var method = Worker.class.getMethod("work");
+        var invoicesBean = beans.resolve(beans.getBeans(Invoices.class));
+        assertThat(DeploymentPlans.beanClass(invoicesBean, method)).isEqualTo(Invoices.class);
+        // No bean told (some containers), or a bean whose class does not have the method (a producer's):
+        assertThat(DeploymentPlans.beanClass(null, method)).isEqualTo(Worker.class);
+        var unrelated = beans.resolve(beans.getBeans(LockRuntime.class));
+        assertThat(DeploymentPlans.beanClass(unrelated, method)).isEqualTo(Worker.class);
+    }
 }
