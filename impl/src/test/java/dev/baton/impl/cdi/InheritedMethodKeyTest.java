@@ -51,6 +51,9 @@ class InheritedMethodKeyTest {
     @ApplicationScoped
     public static class Receipts extends Worker {}
 
+    /** Not a bean of this deployment: its plan is built at its first call, as for a bean the extension did not see. */
+    public static class Unseen extends Worker {}
+
     @Inject
     Invoices invoices;
 
@@ -76,6 +79,15 @@ class InheritedMethodKeyTest {
         MethodPlan ofDeclaring = runtime.plan(Worker.class, method);
         assertThat(ofDeclaring.keys().key(method, new Object[0])).isEqualTo(Worker.class.getName() + ".work");
         assertThat(runtime.plan(Worker.class, method)).isSameAs(ofDeclaring);
+    }
+
+    @Test
+    void aPlanBuiltAtTheFirstCallUsesTheBeanClassForTheDefaultKeyToo() throws Exception {
+        LockRuntime runtime = CDI.current().select(LockRuntime.class).get();
+        var method = Worker.class.getMethod("work");
+        // The key a deployed bean of this class would get, not the superclass's shared by every such bean.
+        assertThat(runtime.plan(Unseen.class, method).keys().key(method, new Object[0]))
+                .isEqualTo(Unseen.class.getName() + ".work");
     }
 
     @Test
