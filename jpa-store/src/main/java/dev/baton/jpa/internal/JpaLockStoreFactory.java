@@ -57,6 +57,11 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     }
 
     @Override
+    public Set<String> beanTypes() {
+        return Set.of("jakarta.persistence.EntityManagerFactory", TransactionRunner.class.getName());
+    }
+
+    @Override
     public void validate(StoreContext context) {
         requirePersistenceApi();
         identifier(context, TABLE, Dialect.DEFAULT_TABLE);
