@@ -121,11 +121,11 @@ public final class JpaLockStore implements LockStore {
         this.factorySource = builder.factorySource;
         this.ownsFactory = builder.ownsFactory;
         this.dataSource = builder.dataSource;
-        this.suspender = builder.suspender;
+        this.suspender = builder.suspender != null ? builder.suspender : TransactionSuspender.NONE;
         this.table = builder.table;
         this.sequence = builder.sequence;
         this.schemaAction = builder.schemaAction;
-        this.runner = builder.runner;
+        this.runner = builder.runner != null ? builder.runner : ResourceLocalTransactionRunner.INSTANCE;
         this.statementTimeoutMillis = builder.statementTimeoutMillis;
         this.mode = builder.mode;
     }
@@ -888,13 +888,7 @@ public final class JpaLockStore implements LockStore {
                 throw new IllegalStateException("A TransactionSuspender is for stores on a data source; on an"
                         + " EntityManagerFactory use a TransactionRunner");
             }
-            if (runner == null) {
-                runner = ResourceLocalTransactionRunner.INSTANCE;
-            }
-            if (suspender == null) {
-                suspender = TransactionSuspender.NONE;
-            }
-            return new JpaLockStore(this);
+            return new JpaLockStore(this); // the builder stays reusable: defaults are applied by the store
         }
 
         private static String identifier(String what, String name) {

@@ -69,8 +69,7 @@ public class NotSupportedSuspender implements TransactionSuspender {
                     found = jndi;
                 }
             } catch (NamingException | RuntimeException e) {
-                // no naming context on this thread (Java SE, a thread of the store's own): no guard
-                return null;
+                // no naming context (Java SE, or a thread without one): no guard, and no lookup per call either
             }
         }
         registry = found;
