@@ -26,6 +26,8 @@ public class PaymentService {
      *
      * @param processingMillis how long the payment provider takes (0 to 10 000 ms), between reading
      *     the order and writing it back: the window in which an unlocked payment would lose another
+     * @throws PaymentRefusedException if the amount is not positive (the transaction rolls back, the
+     *     lock's acquisition does not)
      */
     @Synchronized("order:{orderId}")
     public CustomerOrder pay(String orderId, long amountCents, long processingMillis) {
@@ -41,6 +43,11 @@ public class PaymentService {
         if (order == null) {
             order = new CustomerOrder(orderId);
             em.persist(order);
+        }
+        if (amountCents <= 0) {
+            // after the order was created, so that the rollback has something to undo
+            throw new PaymentRefusedException("a payment of " + amountCents + " cents on order " + orderId
+                    + " is refused: the amount must be positive");
         }
         order.pay(amountCents);
         return order;

@@ -138,6 +138,32 @@ class OrdersExampleIT {
                 .isEqualTo(404);
     }
 
+    /**
+     * The lock store shares the orders' JTA data source ({@code baton.jpa.data-source}) but runs its statements
+     * with the caller's transaction suspended: a first payment that is refused rolls back the order it created,
+     * not the acquisition of {@code order:<id>}, whose row stays behind with a token, released.
+     */
+    @Test
+    void aRefusedPaymentRollsBackTheOrderButNotTheLock() throws Exception {
+        HttpResponse<String> refused = send("POST", "api/orders/it-refused/payments?amount=-5");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("must be positive");
+
+        HttpResponse<String> order = send("GET", "api/orders/it-refused");
+        assertThat(order.statusCode())
+                .as("the order the refused payment created was rolled back: " + order.body())
+                .isEqualTo(404);
+        HttpResponse<String> lock = send("GET", "api/orders/it-refused/lock");
+        assertThat(lock.statusCode())
+                .as("the acquisition was committed on its own, whatever the caller's transaction did: " + lock.body())
+                .isEqualTo(200);
+        assertThat(lock.body()).contains("\"key\":\"order:it-refused\"").contains("\"held\":false");
+
+        HttpResponse<String> paid = send("POST", "api/orders/it-refused/payments?amount=300");
+        assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
+        assertThat(paid.body()).contains("\"paidCents\":300").contains("\"payments\":1");
+    }
+
     private static long token(String invoiceNumber) {
         assertThat(invoiceNumber).startsWith("INV-it-invoice-");
         return Long.parseLong(invoiceNumber.substring(invoiceNumber.lastIndexOf('-') + 1));
