@@ -11,7 +11,7 @@ import java.util.OptionalDouble;
  *
  * <pre>{@code
  * LockOptions.defaults().withTtl(Duration.ofMinutes(2)).withTimeout(Duration.ofSeconds(3))
- * LockOptions.defaults().withoutWaiting()
+ * LockOptions.defaults().withAwait(false)
  * LockOptions.defaults().withPollInterval(Duration.ofMillis(2), Duration.ofMillis(20)).withPollJitter(0.2)
  * }</pre>
  */
@@ -21,16 +21,16 @@ public final class LockOptions {
 
     private final Duration ttl;
     private final Duration timeout;
-    private final boolean wait;
+    private final boolean await;
     private final Duration pollMin;
     private final Duration pollMax;
     private final Double pollJitter;
 
     private LockOptions(
-            Duration ttl, Duration timeout, boolean wait, Duration pollMin, Duration pollMax, Double pollJitter) {
+            Duration ttl, Duration timeout, boolean await, Duration pollMin, Duration pollMax, Double pollJitter) {
         this.ttl = ttl;
         this.timeout = timeout;
-        this.wait = wait;
+        this.await = await;
         this.pollMin = pollMin;
         this.pollMax = pollMax;
         this.pollJitter = pollJitter;
@@ -53,7 +53,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if the ttl is out of range
      */
     public LockOptions withTtl(Duration ttl) {
-        return new LockOptions(checkDuration("ttl", ttl), timeout, wait, pollMin, pollMax, pollJitter);
+        return new LockOptions(checkDuration("ttl", ttl), timeout, await, pollMin, pollMax, pollJitter);
     }
 
     /**
@@ -68,12 +68,15 @@ public final class LockOptions {
     }
 
     /**
-     * Returns options that try once and fail at once when another holder has the lock.
+     * Returns options that wait for the lock (up to the timeout), or that try once and fail at once when another
+     * holder has it: {@code withAwait(false)} is {@code @Synchronized(await = false)} and the configuration's
+     * {@code Synchronized/await=false}.
      *
+     * @param await false to try once
      * @return new options
      */
-    public LockOptions withoutWaiting() {
-        return new LockOptions(ttl, timeout, false, pollMin, pollMax, pollJitter);
+    public LockOptions withAwait(boolean await) {
+        return new LockOptions(ttl, timeout, await, pollMin, pollMax, pollJitter);
     }
 
     /**
@@ -93,7 +96,7 @@ public final class LockOptions {
             throw new IllegalArgumentException(
                     "poll max interval (" + max + ") must not be shorter than the poll min interval (" + min + ")");
         }
-        return new LockOptions(ttl, timeout, wait, min, max, pollJitter);
+        return new LockOptions(ttl, timeout, await, min, max, pollJitter);
     }
 
     /**
@@ -108,7 +111,7 @@ public final class LockOptions {
         if (!(jitter >= 0 && jitter <= 1)) {
             throw new IllegalArgumentException("poll jitter must be from 0 to 1, was " + jitter);
         }
-        return new LockOptions(ttl, timeout, wait, pollMin, pollMax, jitter);
+        return new LockOptions(ttl, timeout, await, pollMin, pollMax, jitter);
     }
 
     /**
@@ -130,12 +133,12 @@ public final class LockOptions {
     }
 
     /**
-     * Whether to wait for the lock.
+     * Whether to wait for the lock, as {@link Synchronized#await()}.
      *
      * @return false when the acquisition tries once
      */
-    public boolean isWait() {
-        return wait;
+    public boolean await() {
+        return await;
     }
 
     /**
@@ -184,7 +187,7 @@ public final class LockOptions {
         return o instanceof LockOptions other
                 && Objects.equals(ttl, other.ttl)
                 && Objects.equals(timeout, other.timeout)
-                && wait == other.wait
+                && await == other.await
                 && Objects.equals(pollMin, other.pollMin)
                 && Objects.equals(pollMax, other.pollMax)
                 && Objects.equals(pollJitter, other.pollJitter);
@@ -192,12 +195,12 @@ public final class LockOptions {
 
     @Override
     public int hashCode() {
-        return Objects.hash(ttl, timeout, wait, pollMin, pollMax, pollJitter);
+        return Objects.hash(ttl, timeout, await, pollMin, pollMax, pollJitter);
     }
 
     @Override
     public String toString() {
-        return "LockOptions[ttl=" + ttl + ", timeout=" + timeout + ", wait=" + wait + ", pollMin=" + pollMin
+        return "LockOptions[ttl=" + ttl + ", timeout=" + timeout + ", await=" + await + ", pollMin=" + pollMin
                 + ", pollMax=" + pollMax + ", pollJitter=" + pollJitter + "]";
     }
 }

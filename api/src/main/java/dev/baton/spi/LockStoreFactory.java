@@ -27,6 +27,19 @@ public interface LockStoreFactory {
     default void validate(StoreContext context) {}
 
     /**
+     * The bean types this factory asks {@link StoreContext#bean} for (a client, an {@code EntityManagerFactory}),
+     * by binary name: names, so that listing them loads no class of a library that may be missing. Baton's CDI
+     * extension remembers the application's beans of these types as the container deploys them, so it finds them
+     * where the container would not let Baton's own archive resolve them (a library jar of a WAR on some
+     * servers); it remembers no other bean of the application.
+     *
+     * @return the binary names of the bean types; none by default
+     */
+    default java.util.Set<String> beanTypes() {
+        return java.util.Set.of();
+    }
+
+    /**
      * Creates the store, without connecting.
      *
      * @param context the settings and beans

@@ -2,6 +2,7 @@ package dev.baton.impl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.baton.Lock;
 import dev.baton.LockLostException;
@@ -164,6 +165,25 @@ class LocksApiTest {
                     .isInstanceOf(dev.baton.LockConfigurationException.class)
                     .hasMessageContaining("baton.admin.force-release=true");
             assertThat(lock.isHeld()).isTrue();
+        }
+    }
+
+    @Test
+    void withAwaitFalseFailsAtOnceWhileAnotherHolderHasTheKey() throws Exception {
+        LockOptions once =
+                LockOptions.defaults().withTimeout(Duration.ofSeconds(30)).withAwait(false);
+        assertThat(once.await()).isFalse();
+        assertThat(LockOptions.defaults().await()).isTrue();
+        try (Lock held = locks.acquire("await-flag")) {
+            // Acquired on another thread: this JVM's own holder would fail fast whatever the flag.
+            var refused = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                long started = System.nanoTime();
+                Throwable failure = catchThrowable(() -> locks.acquire("await-flag", once));
+                return java.util.Map.entry(failure, Duration.ofNanos(System.nanoTime() - started));
+            });
+            var outcome = refused.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(outcome.getKey()).isInstanceOf(dev.baton.LockTimeoutException.class);
+            assertThat(outcome.getValue()).isLessThan(Duration.ofSeconds(10));
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
 import dev.baton.jpa.internal.Autocommit;
 import dev.baton.jpa.internal.CallBound;
+import dev.baton.jpa.internal.DataSourceJdbc;
 import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.DialectFactory;
@@ -40,6 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /**
  * The SQL lock store: one row per key in a table, written by one atomic statement per operation,
@@ -64,8 +66,8 @@ import java.util.regex.Pattern;
  * whose process dies or whose connection drops frees its keys at once; it then declares only
  * {@link StoreCapability#ENDS_WITH_CONNECTION}. Tokens come from the same sequence in both modes.
  *
- * <p>Create one with {@link #builder(EntityManagerFactory)}, or let {@code baton.store=jpa} create it
- * from configuration.
+ * <p>Create one with {@link #builder(DataSource)} or {@link #builder(EntityManagerFactory)}, or let
+ * {@code baton.store=jpa} create it from configuration.
  */
 public final class JpaLockStore implements LockStore {
 
@@ -100,6 +102,10 @@ public final class JpaLockStore implements LockStore {
 
     private final Supplier<EntityManagerFactory> factorySource;
     private final boolean ownsFactory;
+    /** Instead of an entity manager factory: plain JDBC on the data source's connections. */
+    private final DataSource dataSource;
+
+    private final TransactionSuspender suspender;
     private final String table;
     private final String sequence;
     private final SchemaAction schemaAction;
@@ -116,10 +122,12 @@ public final class JpaLockStore implements LockStore {
     private JpaLockStore(Builder builder) {
         this.factorySource = builder.factorySource;
         this.ownsFactory = builder.ownsFactory;
+        this.dataSource = builder.dataSource;
+        this.suspender = builder.suspender != null ? builder.suspender : TransactionSuspender.NONE;
         this.table = builder.table;
         this.sequence = builder.sequence;
         this.schemaAction = builder.schemaAction;
-        this.runner = builder.runner;
+        this.runner = builder.runner != null ? builder.runner : ResourceLocalTransactionRunner.INSTANCE;
         this.statementTimeoutMillis = builder.statementTimeoutMillis;
         this.mode = builder.mode;
     }
@@ -133,7 +141,22 @@ public final class JpaLockStore implements LockStore {
      */
     public static Builder builder(EntityManagerFactory factory) {
         Objects.requireNonNull(factory, "factory");
-        return new Builder(() -> factory, false);
+        return new Builder(() -> factory, false, null);
+    }
+
+    /**
+     * A builder for a store on a JDBC data source (not closed by the store), with no persistence unit:
+     * each operation takes a connection, runs in a local transaction of its own (on PostgreSQL one autocommit
+     * statement) and gives the connection back. For a JTA data source, supply a
+     * {@linkplain Builder#transactionSuspender suspender} so the store's connections stay out of the caller's
+     * transaction ({@code baton.jpa.data-source} does).
+     *
+     * @param dataSource the data source
+     * @return the builder
+     */
+    public static Builder builder(DataSource dataSource) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        return new Builder(null, false, dataSource);
     }
 
     /**
@@ -145,7 +168,7 @@ public final class JpaLockStore implements LockStore {
      */
     public static Builder builder(Supplier<EntityManagerFactory> factory) {
         Objects.requireNonNull(factory, "factory");
-        return new Builder(factory, true);
+        return new Builder(factory, true, null);
     }
 
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
@@ -164,7 +187,7 @@ public final class JpaLockStore implements LockStore {
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
         if (mode == LockMode.ADVISORY) {
-            return advisory().acquire(key, owner, ttlMillis, maxWaitMillis);
+            return outside(() -> advisory().acquire(key, owner, ttlMillis, maxWaitMillis));
         }
         return execute(
                 "acquire",
@@ -187,7 +210,7 @@ public final class JpaLockStore implements LockStore {
         requireValidWait(maxWaitMillis);
         Objects.requireNonNull(turn, "turn");
         if (mode == LockMode.ADVISORY) {
-            return advisory().acquire(key, owner, ttlMillis, maxWaitMillis); // no turns in this mode
+            return outside(() -> advisory().acquire(key, owner, ttlMillis, maxWaitMillis)); // no turns in this mode
         }
         return execute(
                 "acquire",
@@ -223,7 +246,7 @@ public final class JpaLockStore implements LockStore {
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
         if (mode == LockMode.ADVISORY) {
-            return advisory().renew(key, owner, ttlMillis, Math.max(1, maxWaitMillis));
+            return outside(() -> advisory().renew(key, owner, ttlMillis, Math.max(1, maxWaitMillis)));
         }
         return execute("renew", key, maxWaitMillis, (d, c, b) -> d.renew(c, key, owner, ttlMillis, b), null);
     }
@@ -259,7 +282,7 @@ public final class JpaLockStore implements LockStore {
             return Set.of();
         }
         if (mode == LockMode.ADVISORY) {
-            return renewEach(checked, ttlMillis, maxWaitMillis);
+            return outside(() -> renewEach(checked, ttlMillis, maxWaitMillis));
         }
         return execute(
                 "renewAll",
@@ -274,7 +297,7 @@ public final class JpaLockStore implements LockStore {
     public boolean release(String key, String owner) {
         check(key, owner);
         if (mode == LockMode.ADVISORY) {
-            return advisory().release(key, owner);
+            return outside(() -> advisory().release(key, owner));
         }
         return execute("release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
     }
@@ -307,8 +330,11 @@ public final class JpaLockStore implements LockStore {
 
     private boolean notifies() {
         Dialect d = dialect;
+        if (d == null || d.releaseChannel().isEmpty()) {
+            return false;
+        }
         EntityManagerFactory f = factory;
-        return d != null && f != null && d.releaseChannel().isPresent() && DedicatedConnection.supports(f);
+        return dataSource != null || f != null && DedicatedConnection.supports(f);
     }
 
     /**
@@ -336,7 +362,7 @@ public final class JpaLockStore implements LockStore {
             try {
                 if (releases == null) {
                     releases = new ReleaseListener(
-                            this::factory, dialect.releaseChannel().orElseThrow(), statementTimeoutMillis);
+                            this::dedicatedConnection, dialect.releaseChannel().orElseThrow(), statementTimeoutMillis);
                 }
                 r = releases;
             } finally {
@@ -517,7 +543,8 @@ public final class JpaLockStore implements LockStore {
         setup.lock();
         try {
             if (advisory == null) {
-                advisory = new AdvisoryLocks(this::factory, d.database(), table, sequence, statementTimeoutMillis);
+                advisory = new AdvisoryLocks(
+                        this::dedicatedConnection, d.database(), table, sequence, statementTimeoutMillis);
             }
             return advisory;
         } finally {
@@ -527,12 +554,13 @@ public final class JpaLockStore implements LockStore {
 
     /**
      * Whether an operation runs in autocommit: one statement, one round trip, no COMMIT. Only where the
-     * dialect's operations are single atomic statements (PostgreSQL, MariaDB), and only under the default runner: a {@link TransactionRunner} of the application's
-     * (JTA) gives a connection enlisted in its transaction, which must stay as it is; there the statement
-     * runs in that transaction, still with its limits in the same round trip.
+     * dialect's operations are single atomic statements (PostgreSQL, MariaDB), and only on a data source or
+     * under the default runner: a {@link TransactionRunner} of the application's (JTA) gives a connection
+     * enlisted in its transaction, which must stay as it is; there the statement runs in that transaction,
+     * still with its limits in the same round trip.
      */
     private boolean inAutocommit(Dialect d) {
-        return d.autocommit() && runner == ResourceLocalTransactionRunner.INSTANCE;
+        return d.autocommit() && (dataSource != null || runner == ResourceLocalTransactionRunner.INSTANCE);
     }
 
     /**
@@ -543,15 +571,49 @@ public final class JpaLockStore implements LockStore {
         if (!inAutocommit(d)) {
             return inTransaction(work);
         }
-        EntityManagerFactory f = factory();
-        if (d.autocommitOnPooledConnection() && DedicatedConnection.supports(f)) {
-            return PooledAutocommit.run(f, work);
+        if (dataSource == null && d.autocommitOnPooledConnection()) {
+            EntityManagerFactory f = factory();
+            if (DedicatedConnection.supports(f)) {
+                return PooledAutocommit.run(f, work);
+            }
         }
         return inTransaction(c -> Autocommit.run(c, work));
     }
 
     private <T> T inTransaction(JdbcWork<T> work) {
+        if (dataSource != null) {
+            return outside(() -> {
+                try {
+                    return DataSourceJdbc.inTransaction(dataSource, work);
+                } catch (SQLException e) {
+                    throw new DataSourceJdbc.Failure(e);
+                }
+            });
+        }
         return runner.inNewTransaction(factory(), em -> JdbcAccess.withConnection(em, work));
+    }
+
+    /** Runs store work on the caller's thread with its JTA transaction suspended (data source only). */
+    private <T> T outside(Supplier<T> work) {
+        return suspender.outsideTransaction(work);
+    }
+
+    /** A connection for longer than one operation (advisory lanes, the release listener). */
+    private DedicatedConnection dedicatedConnection() throws SQLException {
+        if (dataSource == null) {
+            return DedicatedConnection.take(factory());
+        }
+        try {
+            return outside(() -> {
+                try {
+                    return DedicatedConnection.take(dataSource);
+                } catch (SQLException e) {
+                    throw new DataSourceJdbc.Failure(e);
+                }
+            });
+        } catch (DataSourceJdbc.Failure e) {
+            throw e.sql();
+        }
     }
 
     private Dialect dialect() {
@@ -712,16 +774,19 @@ public final class JpaLockStore implements LockStore {
 
         private final Supplier<EntityManagerFactory> factorySource;
         private final boolean ownsFactory;
+        private final DataSource dataSource;
+        private TransactionSuspender suspender;
         private String table = Dialect.DEFAULT_TABLE;
         private String sequence = Dialect.DEFAULT_SEQUENCE;
         private SchemaAction schemaAction = SchemaAction.NONE;
-        private TransactionRunner runner = ResourceLocalTransactionRunner.INSTANCE;
+        private TransactionRunner runner;
         private long statementTimeoutMillis = DEFAULT_STATEMENT_TIMEOUT.toMillis();
         private LockMode mode = LockMode.TABLE;
 
-        private Builder(Supplier<EntityManagerFactory> factorySource, boolean ownsFactory) {
+        private Builder(Supplier<EntityManagerFactory> factorySource, boolean ownsFactory, DataSource dataSource) {
             this.factorySource = factorySource;
             this.ownsFactory = ownsFactory;
+            this.dataSource = dataSource;
         }
 
         /**
@@ -763,7 +828,8 @@ public final class JpaLockStore implements LockStore {
 
         /**
          * How the store gets a transaction of its own, default one {@code RESOURCE_LOCAL} transaction
-         * per operation.
+         * per operation. Only for a store on an entity manager factory ({@link #build} refuses it on a data
+         * source: there see {@link #transactionSuspender}).
          *
          * @param runner the runner
          * @return this builder
@@ -811,12 +877,35 @@ public final class JpaLockStore implements LockStore {
         }
 
         /**
+         * How a store on a data source keeps its connections out of the caller's JTA transaction, default
+         * {@link TransactionSuspender#NONE} (for data sources that never join one). Only for a store on a data
+         * source ({@link #build} refuses it on an entity manager factory: there see {@link #transactionRunner}).
+         *
+         * @param suspender runs the store's work with the caller's transaction suspended
+         * @return this builder
+         */
+        public Builder transactionSuspender(TransactionSuspender suspender) {
+            this.suspender = Objects.requireNonNull(suspender, "suspender");
+            return this;
+        }
+
+        /**
          * Creates the store; it does not connect yet.
          *
          * @return the store
+         * @throws IllegalStateException if a transaction runner was set on a data source, or a suspender on an
+         *     entity manager factory
          */
         public JpaLockStore build() {
-            return new JpaLockStore(this);
+            if (dataSource != null && runner != null) {
+                throw new IllegalStateException("A store on a data source runs its own JDBC transactions: a"
+                        + " TransactionRunner is for stores on an EntityManagerFactory (use transactionSuspender)");
+            }
+            if (dataSource == null && suspender != null) {
+                throw new IllegalStateException("A TransactionSuspender is for stores on a data source; on an"
+                        + " EntityManagerFactory use a TransactionRunner");
+            }
+            return new JpaLockStore(this); // the builder stays reusable: defaults are applied by the store
         }
 
         private static String identifier(String what, String name) {

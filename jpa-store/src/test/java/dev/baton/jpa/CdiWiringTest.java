@@ -61,12 +61,17 @@ class CdiWiringTest {
 
     @Test
     void locksComeFromTheTable() throws SQLException {
+        locksComeFrom(locks, TABLE);
+    }
+
+    /** Locks from {@code locks} are rows of {@code table} (on H2) and exclude each other across threads. */
+    static void locksComeFrom(Locks locks, String table) throws SQLException {
         String key = "cdi:" + UUID.randomUUID();
         long token;
         try (Lock lock = locks.acquire(key)) {
             token = lock.fencingToken();
             assertThat(lock.isHeld()).isTrue();
-            assertThat(rowToken(key)).isEqualTo(token);
+            assertThat(rowToken(table, key)).isEqualTo(token);
             assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire(key))
                             .join())
                     .as("another thread does not get it")
@@ -77,9 +82,9 @@ class CdiWiringTest {
         }
     }
 
-    private static long rowToken(String key) throws SQLException {
+    private static long rowToken(String table, String key) throws SQLException {
         try (Connection c = TestDatabases.connect(JpaDatabase.H2);
-                PreparedStatement ps = c.prepareStatement("SELECT token FROM " + TABLE + " WHERE lock_key = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT token FROM " + table + " WHERE lock_key = ?")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : -1;

@@ -185,6 +185,50 @@ class JpaLockStoreFactoryTest {
     }
 
     @Test
+    void aDataSourceTogetherWithAPersistenceUnitNamesBothKeys() {
+        Context context = new Context()
+                .with("data-source", "java:comp/DefaultDataSource")
+                .with("persistence-unit", "baton-hibernate");
+        assertThatThrownBy(() -> factory().validate(context))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.data-source='java:comp/DefaultDataSource'")
+                .hasMessageContaining("baton.jpa.persistence-unit='baton-hibernate'");
+        assertThatThrownBy(() -> factory().validate(new Context().with("data-source", " ")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.data-source");
+    }
+
+    @Test
+    void aDataSourceNameThatIsNotBoundFailsTheDeployment() {
+        dev.baton.jpa.testing.TestJndi.install();
+        try {
+            dev.baton.jpa.testing.TestJndi.bind("java:comp/env/notADataSource", "text");
+            assertThatThrownBy(() -> factory().validate(new Context().with("data-source", "jdbc/ordrs")))
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jpa.data-source='jdbc/ordrs'")
+                    .hasMessageContaining("nothing is bound");
+            assertThatThrownBy(
+                            () -> factory().validate(new Context().with("data-source", "java:comp/env/notADataSource")))
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jpa.data-source='java:comp/env/notADataSource'")
+                    .hasMessageContaining("java.lang.String, not a javax.sql.DataSource");
+        } finally {
+            dev.baton.jpa.testing.TestJndi.uninstall();
+        }
+    }
+
+    @Test
+    void withoutANamingContextTheDataSourceIsLookedUpAtTheFirstOperation() {
+        Context context = new Context().with("data-source", "java:comp/DefaultDataSource");
+        factory().validate(context);
+        try (LockStore store = factory().create(context)) {
+            assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jpa.data-source='java:comp/DefaultDataSource' could not be looked up");
+        }
+    }
+
+    @Test
     void aPersistenceUnitThatDoesNotExistFailsTheDeployment() {
         assertThatThrownBy(() -> factory().validate(new Context().with("persistence-unit", "baton-hibernat")))
                 .isInstanceOf(LockConfigurationException.class)

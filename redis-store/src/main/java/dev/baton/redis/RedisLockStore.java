@@ -255,7 +255,7 @@ public final class RedisLockStore implements LockStore {
     /** {@inheritDoc} One script: the record's owner, token and lease end, compared with Redis' clock. */
     @Override
     public Optional<Holder> inspect(String key) {
-        LockArguments.requireValidKey(key);
+        LockArguments.requireValidKeyAllowingNul(key);
         List<Object> answer = run(
                 "inspect",
                 key,
@@ -548,7 +548,7 @@ public final class RedisLockStore implements LockStore {
     }
 
     private static void check(String key, String owner) {
-        LockArguments.requireValidKey(key);
+        LockArguments.requireValidKeyAllowingNul(key);
         LockArguments.requireValidOwner(owner);
     }
 

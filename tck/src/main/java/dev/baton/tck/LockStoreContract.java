@@ -367,6 +367,7 @@ public abstract class LockStoreContract {
     public class Acquire {
 
         @Test
+        @TckRule(id = "S-3.1-01", spec = "§3.1")
         void freeKeyIsTakenWithAPositiveToken() {
             AcquireResult result = store.acquire(key("free"), newOwner(), LONG_TTL);
 
@@ -377,6 +378,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-02", spec = "§3.1")
         void liveKeyIsNotTakenByAnotherOwner() {
             String key = key("live");
             String holder = newOwner();
@@ -391,6 +393,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-03", spec = "§3.1")
         void liveKeyIsNotTakenAgainByTheSameOwner() {
             String key = key("live");
             String holder = newOwner();
@@ -410,6 +413,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-04", spec = "§3.1")
         void releasedKeyIsTakenAgainWithALargerToken() {
             String key = key("released");
             String first = newOwner();
@@ -424,6 +428,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-05", spec = "§3.1")
         void refusedAcquireChangesNothing() {
             String key = key("held");
             String holder = newOwner();
@@ -445,6 +450,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.2-01", spec = "§2.2")
         void expiredKeyIsTakenAgainWithALargerToken() {
             String key = key("expired");
             long firstToken = acquiredAndExpired(key, newOwner());
@@ -455,6 +461,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.2-02", spec = "§2.2")
         void expiredKeyIsTakenAgainAfterItsRecordWasTouched() {
             String key = key("expired");
             String first = newOwner();
@@ -473,6 +480,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.2-03", spec = "§2.2")
         void expiredKeyIsTakenAgainEvenByItsFormerOwner() {
             String key = key("expired");
             String owner = newOwner();
@@ -486,6 +494,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-06", spec = "§3.1")
         @Tag(ContractTags.CAPABILITIES)
         void notAcquiredReportsTheHoldersRemainingLease() {
             assumeCapability(StoreCapability.REMAINING_LEASE);
@@ -508,6 +517,7 @@ public abstract class LockStoreContract {
     public class Atomicity {
 
         @Test
+        @TckRule(id = "S-3.1-07", spec = "§3.1")
         void exactlyOneOfManyConcurrentCallersTakesAFreeKey() throws Exception {
             List<String> keys = new ArrayList<>();
             for (int round = 0; round < ROUNDS; round++) {
@@ -520,6 +530,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-08", spec = "§3.1")
         void exactlyOneOfManyConcurrentCallersTakesAnExpiredKey() throws Exception {
             List<String> keys = new ArrayList<>();
             long[] expiredTokens = new long[ROUNDS];
@@ -535,6 +546,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-09", spec = "§3.1")
         void concurrentCallersOnManyKeysGetExactlyOneWinnerPerKey() throws Exception {
             int keysPerRound = 8;
             int rounds = ROUNDS / 4;
@@ -568,6 +580,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-10", spec = "§3.1")
         void concurrentAcquireAndReleaseKeepsMutualExclusionAndNeverRepeatsAToken() throws Exception {
             String key = key("hot");
             int wanted = 500;
@@ -640,6 +653,7 @@ public abstract class LockStoreContract {
     public class Fencing {
 
         @Test
+        @TckRule(id = "S-2.4-01", spec = "§2.4")
         void tokensStrictlyIncreaseAcrossAThousandMixedCycles() {
             String key = key("cycles");
             List<Long> tokens = new ArrayList<>();
@@ -685,6 +699,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.4-02", spec = "§2.4")
         void releaseNeverResetsTheTokenCounter() {
             String key = key("released");
             List<Long> tokens = new ArrayList<>();
@@ -699,6 +714,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.4-03", spec = "§2.4")
         void expiryNeverResetsTheTokenCounter() {
             String key = key("expired");
             List<Long> tokens = new ArrayList<>();
@@ -721,6 +737,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.4-04", spec = "§2.4")
         void newStoreInstanceContinuesAboveEveryEarlierToken() {
             List<String> keys = List.of(key("released"), key("expired"), key("live"));
             String liveOwner = newOwner();
@@ -738,6 +755,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-11", spec = "§3.1")
         void newStoreInstanceSeesLocksThatAreStillLive() {
             String key = key("live");
             String holder = newOwner();
@@ -761,6 +779,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.1-12", spec = "§3.1")
         void racersOnTwoStoreInstancesGetExactlyOneWinner() throws Exception {
             assertOneWinnerAmongRacersOnTwoInstances();
         }
@@ -782,6 +801,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-7-01", spec = "§7")
         void newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce() {
             List<String> keys = List.of(key("released"), key("expired"), key("live"));
             String liveOwner = newOwner();
@@ -800,6 +820,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-7-02", spec = "§7")
         void onlyTheInstanceThatTookALockRenewsOrReleasesIt() {
             String key = key("held");
             String holder = newOwner();
@@ -827,6 +848,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-7-03", spec = "§7")
         void aLockNotRenewedWithinItsTtlIsEndedByItsInstanceAndFreeForAnother() {
             String key = key("expiring");
             String holder = newOwner();
@@ -847,6 +869,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-7-04", spec = "§7")
         void racersOnTwoStoreInstancesGetExactlyOneWinner() throws Exception {
             assertOneWinnerAmongRacersOnTwoInstances();
         }
@@ -906,6 +929,7 @@ public abstract class LockStoreContract {
     public class Renew {
 
         @Test
+        @TckRule(id = "S-3.2-01", spec = "§3.2")
         void holdersRenewSucceedsAndTheLockOutlivesItsFirstTtl() {
             String key = key("renewed");
             String holder = newOwner();
@@ -924,6 +948,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.2-02", spec = "§3.2")
         void anotherOwnersRenewFailsAndChangesNothing() {
             String key = key("held");
             String holder = newOwner();
@@ -946,6 +971,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.2-03", spec = "§3.2")
         void renewAfterExpiryFailsAndDoesNotRevive() {
             String key = key("expired");
             String holder = newOwner();
@@ -965,6 +991,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.2-04", spec = "§3.2")
         void renewAfterReleaseFails() {
             String key = key("released");
             String holder = newOwner();
@@ -983,6 +1010,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.2-05", spec = "§3.2")
         void renewByAFormerHolderLeavesTheSuccessorAlone() {
             String key = key("taken-over");
             String former = newOwner();
@@ -1001,6 +1029,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.2-06", spec = "§3.2")
         @Tag(ContractTags.CAPABILITIES)
         void renewSetsTheLeaseToTheNewTtl() {
             assumeCapability(StoreCapability.REMAINING_LEASE);
@@ -1024,6 +1053,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.4-01", spec = "§3.4")
         void renewAllRenewsExactlyTheLeasesStillHeld() {
             assertRenewAllRenewsExactlyTheHeld(1);
             assertThat(store.renewAll(List.of(), LONG_TTL))
@@ -1032,6 +1062,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.4-02", spec = "§3.4")
         @Tag(ContractTags.CAPABILITIES)
         void batchRenewRenewsExactlyTheLeasesStillHeldAmongMany() {
             assumeCapability(StoreCapability.BATCH_RENEW);
@@ -1110,6 +1141,7 @@ public abstract class LockStoreContract {
     public class Release {
 
         @Test
+        @TckRule(id = "S-3.3-01", spec = "§3.3")
         void holdersReleaseSucceedsOnceThenFails() {
             String key = key("held");
             String holder = newOwner();
@@ -1120,6 +1152,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.3-02", spec = "§3.3")
         void anotherOwnersReleaseFailsAndTheLockStaysHeld() {
             String key = key("held");
             String holder = newOwner();
@@ -1136,6 +1169,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.3-03", spec = "§3.3")
         void releaseAfterExpiryFails() {
             String key = key("expired");
             String holder = newOwner();
@@ -1147,6 +1181,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.3-04", spec = "§3.3")
         void releaseOfANeverTakenKeyFails() {
             String never = key("never");
             assertThat(store.release(never, newOwner()))
@@ -1155,6 +1190,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.3-05", spec = "§3.3")
         void staleOwnerNeverDeletesTheSuccessorsLock() {
             String key = key("taken-over");
             String stale = newOwner();
@@ -1173,6 +1209,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.3-06", spec = "§3.3")
         void staleReleaseRacingATakeoverNeverDeletesTheSuccessorsLock() throws Exception {
             ExecutorService taker = Executors.newSingleThreadExecutor(ContractSupport.daemonThreads("baton-tck-taker"));
             try {
@@ -1218,6 +1255,7 @@ public abstract class LockStoreContract {
     public class Keys {
 
         @Test
+        @TckRule(id = "S-2.1-01", spec = "§2.1")
         void keysDifferingOnlyInCaseAreDifferentLocks() {
             assertDistinct(key("k"), key("K"));
             assertDistinct(key("stra\u00dfe"), key("STRASSE"));
@@ -1225,6 +1263,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-02", spec = "§2.1")
         void keysDifferingOnlyInTrailingOrLeadingSpaceAreDifferentLocks() {
             assertDistinct(key("a"), key("a "));
             assertDistinct(key("a"), key("a\t"));
@@ -1233,6 +1272,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-03", spec = "§2.1")
         void nfcAndNfdFormsAreDifferentLocks() {
             String nfc = key(Normalizer.normalize("\u00e9", Normalizer.Form.NFC));
             String nfd = key(Normalizer.normalize("\u00e9", Normalizer.Form.NFD));
@@ -1242,6 +1282,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-04", spec = "§2.1")
         void fourByteUtf8KeysAreKeptExactly() {
             assertAllDistinct(List.of(
                     key("\ud83d\ude00"),
@@ -1255,6 +1296,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-05", spec = "§2.1")
         void fiveHundredCharAsciiKeysAreKeptExactly() {
             String a = keyOfLength(LockArguments.MAX_KEY_LENGTH, "x", "a");
             String b = keyOfLength(LockArguments.MAX_KEY_LENGTH, "x", "b");
@@ -1264,6 +1306,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-06", spec = "§2.1")
         void fiveHundredCharMultibyteKeysAreKeptExactly() {
             String a = keyOfLength(LockArguments.MAX_KEY_LENGTH, "\u00e9\u6f22\ud83d\ude00", "\u6f22");
             String b = keyOfLength(LockArguments.MAX_KEY_LENGTH, "\u00e9\u6f22\ud83d\ude00", "\u5b57");
@@ -1274,12 +1317,14 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-07", spec = "§2.1")
         void keysDifferingOnlyInTheLastCharAreDifferentLocks() {
             assertDistinct(key("lock-1"), key("lock-2"));
             assertDistinct(key("lock"), key("lock:1"));
         }
 
         @Test
+        @TckRule(id = "S-9-01", spec = "§9")
         void quotesAndBackslashesAreKeptExactly() {
             assertAllDistinct(List.of(
                     key("a'b"),
@@ -1294,6 +1339,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-9-02", spec = "§9")
         void likeWildcardsAreKeptExactly() {
             assertDistinct(key("abc"), key("a_c"));
             assertDistinct(key("abc"), key("a%"));
@@ -1301,6 +1347,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-9-03", spec = "§9")
         void sqlAndLuaMetacharactersAreKeptExactly() {
             assertAllDistinct(List.of(
                     key("'; DROP TABLE baton_locks; --"),
@@ -1325,6 +1372,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-08", spec = "§2.1")
         void whitespaceOnlyKeysAreKeptExactly() {
             String[] spaces = {" ", "\t", "\n", "\u00a0", "\u2003", "\u3000"};
             StringBuilder base = new StringBuilder();
@@ -1336,22 +1384,26 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-9-04", spec = "§9")
         void emptyKeyIsRejected() {
             assertKeyRejected("");
         }
 
         @Test
+        @TckRule(id = "S-9-05", spec = "§9")
         void nullKeyIsRejected() {
             assertKeyRejected(null);
         }
 
         @Test
+        @TckRule(id = "S-9-06", spec = "§9")
         void keyOfFiveHundredOneCharsIsRejected() {
             assertKeyRejected(keyOfLength(LockArguments.MAX_KEY_LENGTH + 1, "x", "y"));
             assertKeyRejected(keyOfLength(LockArguments.MAX_KEY_LENGTH + 1, "\u00e9", "\u00e9"));
         }
 
         @Test
+        @TckRule(id = "S-9-07", spec = "§9")
         void keysWithLoneSurrogatesAreRejected() {
             assertKeyRejected(key("\ud800"));
             assertKeyRejected(key("\udc00") + "x");
@@ -1360,6 +1412,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-9-08", spec = "§9")
         void nulIsKeptExactlyOrRejectedConsistently() {
             String base = key("nul");
             if (declares(StoreCapability.NUL_IN_KEYS)) {
@@ -1380,6 +1433,7 @@ public abstract class LockStoreContract {
     public class Durations {
 
         @Test
+        @TckRule(id = "S-2.5-01", spec = "§2.5")
         void ttlOfOneMillisecondWorks() {
             String key = key("short");
             long token = acquired(key, newOwner(), 1);
@@ -1390,6 +1444,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.5-02", spec = "§2.5")
         void ttlOfThirtyDaysWorks() {
             String key = key("month");
             String holder = newOwner();
@@ -1412,6 +1467,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.5-03", spec = "§2.5")
         void ttlOfTheMaximumDurationWorks() {
             String key = key("year");
             String holder = newOwner();
@@ -1433,11 +1489,13 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-9-09", spec = "§9")
         void nonPositiveTtlIsRejected() {
             assertTtlsRejected(0, -1, Long.MIN_VALUE);
         }
 
         @Test
+        @TckRule(id = "S-9-10", spec = "§9")
         void ttlAboveTheMaximumDurationIsRejected() {
             assertTtlsRejected(LockArguments.MAX_DURATION_MILLIS + 1, Long.MAX_VALUE);
         }
@@ -1468,6 +1526,7 @@ public abstract class LockStoreContract {
     public class Owners {
 
         @Test
+        @TckRule(id = "S-2.1-09", spec = "§2.1")
         void ownersAreComparedExactly() {
             String key = key("owned");
             String holder = "owner-abc-" + ContractSupport.randomHex(8);
@@ -1491,6 +1550,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-2.1-10", spec = "§2.1")
         void ownerOfSixtyFourPrintableCharsIsAccepted() {
             String key = key("owned");
             StringBuilder owner = new StringBuilder();
@@ -1507,6 +1567,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-9-11", spec = "§9")
         void badOwnersAreRejected() {
             String key = key("owned");
             List<String> bad = new ArrayList<>(List.of(
@@ -1541,6 +1602,7 @@ public abstract class LockStoreContract {
     public class Close {
 
         @Test
+        @TckRule(id = "S-3.5-01", spec = "§3.5")
         void everyOperationOnAClosedStoreFailsWithALockStoreException() {
             LockStore closing = newStore();
             String held = key("held");
@@ -1609,6 +1671,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.4-04", spec = "§3.4")
         void aKeyWithoutALiveLockHasNoHolder() {
             String never = key("never");
             assertThat(store.inspect(never))
@@ -1636,6 +1699,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.4-05", spec = "§3.4")
         void theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease() {
             String key = key("held");
             String owner = newOwner();
@@ -1659,11 +1723,24 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.4-06", spec = "§3.4")
         void inspectingALockChangesNothing() {
-            String key = key("short");
-            String owner = newOwner();
-            acquired(key, owner, SHORT_TTL);
-            Optional<Holder> seen = store.inspect(key);
+            String key = null;
+            String owner = null;
+            Optional<Holder> seen = Optional.empty();
+            // A loaded machine can take longer than the short lease between acquire and inspect: such a
+            // round says nothing, so it is tried again on a new key; an empty answer inside the lease fails.
+            for (int round = 0; round < 5 && seen.isEmpty(); round++) {
+                key = key("short" + round);
+                owner = newOwner();
+                long started = System.nanoTime();
+                acquired(key, owner, SHORT_TTL);
+                seen = store.inspect(key);
+                long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                if (seen.isEmpty() && took < SHORT_TTL) {
+                    break;
+                }
+            }
             pause(Duration.ofMillis(SHORT_TTL).plus(scaled(100)));
 
             assertThat(seen).as("the holder of %s, just taken", describe(key)).isPresent();
@@ -1674,6 +1751,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
+        @TckRule(id = "S-3.4-07", spec = "§3.4")
         void releasingAsTheInspectedOwnerFreesTheKeyAndTokensKeepIncreasing() {
             String key = key("forced");
             String owner = newOwner();
@@ -1739,6 +1817,7 @@ public abstract class LockStoreContract {
     public class Capabilities {
 
         @Test
+        @TckRule(id = "S-3.4-03", spec = "§3.4")
         void releaseNotificationTellsListenersOfARelease() throws Exception {
             assumeCapability(StoreCapability.RELEASE_NOTIFICATION);
             String first = key("first");

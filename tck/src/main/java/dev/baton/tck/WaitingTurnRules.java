@@ -75,6 +75,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-01", spec = "§5.2")
     void aFreeKeyIsTakenByAWaiterAtOnce() {
         AcquireResult result = poll(key("free"), newOwner(), 0, LONG_KEEP);
 
@@ -85,6 +86,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-02", spec = "§5.2")
     void theFirstWaiterOfAHeldKeyTakesItsTurnAndALaterOneDoesNot() {
         String key = key("held");
         held(key, newOwner());
@@ -95,6 +97,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-03", spec = "§5.2")
     void aLiveTurnKeepsAFreedKeyForItsWaiter() {
         String key = key("kept");
         String holder = newOwner();
@@ -127,6 +130,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-04", spec = "§5.2")
     void takingTheKeyClearsTheTurn() {
         String key = key("cleared");
         String holder = newOwner();
@@ -149,6 +153,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-05", spec = "§5.2")
     void aWaiterThatWaitedLongerTakesTheTurn() {
         String key = key("older");
         String holder = newOwner();
@@ -168,6 +173,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-06", spec = "§5.2")
     void anOlderWaiterTakesAFreedKeyFromAYoungerTurn() {
         String key = key("older-free");
         String holder = newOwner();
@@ -184,6 +190,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-07", spec = "§5.2")
     void anExpiredTurnHoldsNobodyUp() {
         String key = key("expired");
         String holder = newOwner();
@@ -202,6 +209,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-08", spec = "§5.2")
     void leaveTurnFreesOnlyItsWaitersTurn() {
         String key = key("leave");
         String holder = newOwner();
@@ -232,6 +240,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
+    @TckRule(id = "S-5.2-09", spec = "§5.2")
     void leaveTurnChecksItsArguments() {
         assertThatThrownBy(() -> store().leaveTurn("", "w1"))
                 .as("leaveTurn with an empty key")
@@ -246,6 +255,7 @@ abstract class WaitingTurnRules {
      * grow, and every waiter gets through (a turn whose waiter is elsewhere never blocks a key for good).
      */
     @Test
+    @TckRule(id = "S-5.2-10", spec = "§5.2")
     void turnsNeverLetTwoHoldersIn() throws Exception {
         String key = key("race");
         int threads = 8;

@@ -132,8 +132,13 @@ class RulesRanGuardTest {
     }
 
     private static Run run(List<? extends DiscoverySelector> selectors, String tagExpression) {
+        return run(selectors, tagExpression, Map.of());
+    }
+
+    /** Runs the selected tests, as Surefire would, with these JUnit configuration parameters. */
+    static Run run(List<? extends DiscoverySelector> selectors, String tagExpression, Map<String, String> parameters) {
         LauncherDiscoveryRequestBuilder request =
-                LauncherDiscoveryRequestBuilder.request().selectors(selectors);
+                LauncherDiscoveryRequestBuilder.request().selectors(selectors).configurationParameters(parameters);
         if (tagExpression != null) {
             request.filters(TagFilter.includeTags(tagExpression));
         }
@@ -144,9 +149,11 @@ class RulesRanGuardTest {
     }
 
     /** The results of one launch: rules that ran, rules skipped (aborted or disabled), and each test class's own result. */
-    private static final class Run implements TestExecutionListener {
+    static final class Run implements TestExecutionListener {
         final List<String> rules = new CopyOnWriteArrayList<>();
         final List<String> skipped = new CopyOnWriteArrayList<>();
+        final Map<String, String> skipReasons = new ConcurrentHashMap<>();
+        final List<Throwable> failures = new CopyOnWriteArrayList<>();
         final Map<String, TestExecutionResult> classes = new ConcurrentHashMap<>();
 
         @Override
@@ -155,6 +162,7 @@ class RulesRanGuardTest {
                 skipped.add(test.getDisplayName());
             } else if (test.isTest()) {
                 rules.add(test.getDisplayName() + "=" + result.getStatus());
+                result.getThrowable().ifPresent(failures::add);
             } else {
                 test.getSource()
                         .filter(ClassSource.class::isInstance)
@@ -166,6 +174,7 @@ class RulesRanGuardTest {
         @Override
         public void executionSkipped(TestIdentifier test, String reason) {
             skipped.add(test.getDisplayName());
+            skipReasons.put(test.getDisplayName(), reason);
         }
 
         TestExecutionResult contractClass(Class<?> type) {

@@ -27,6 +27,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 public class BatonExtension implements Extension, BatonDeployment {
 
     private final DeploymentPlans deployment = new DeploymentPlans();
+    /** The beans Baton may look up, as the container deployed them. */
     private final List<Bean<?>> deployedBeans = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
@@ -38,16 +39,34 @@ public class BatonExtension implements Extension, BatonDeployment {
         }
     }
 
-    void indexBean(@Observes ProcessBean<?> event) {
-        deployedBeans.add(event.getBean());
+    /** Set at the first bean: the store factories are on the class path by then. */
+    private volatile NeededBeans needed;
+
+    void recordBean(@Observes ProcessBean<?> event) {
+        NeededBeans types = needed;
+        if (types == null) {
+            types = NeededBeans.find();
+            needed = types;
+        }
+        if (types.needed(event.getBean())) {
+            deployedBeans.add(event.getBean());
+        }
     }
 
     /**
-     * @return every bean of the deployment, for lookups the container's visibility rules would refuse
+     * @return the deployment's beans of the types Baton looks up ({@link NeededBeans}), for lookups the
+     *     container's visibility rules would refuse
      */
     @Override
     public CdiBeanLookup beans(BeanManager beanManager) {
         return new CdiBeanLookup(beanManager, deployedBeans);
+    }
+
+    /**
+     * @return the beans remembered from {@code ProcessBean}, for tests
+     */
+    List<Bean<?>> recordedBeans() {
+        return List.copyOf(deployedBeans);
     }
 
     <T> void planMethods(@Observes ProcessManagedBean<T> event) {

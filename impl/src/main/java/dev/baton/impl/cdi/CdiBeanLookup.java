@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * Application beans for stores and integrations. Typesafe resolution first; when that finds nothing,
- * the beans the extension saw at deployment: some containers (Payara) do not let a bean archive of a
+ * the beans of the types Baton looks up that the extension saw at deployment ({@link NeededBeans}): some containers (Payara) do not let a bean archive of a
  * library jar, like Baton's, resolve beans of the application's {@code WEB-INF/classes}.
  */
 final class CdiBeanLookup implements BeanLookup {

@@ -8,6 +8,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.schedule.SchedulePlan;
 import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.impl.store.StoreRegistry;
+import jakarta.enterprise.inject.spi.Bean;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -206,37 +208,96 @@ final class DeploymentPlans {
     }
 
     /**
-     * The plan of a method of a bean class, or null if it was not processed at deployment.
+     * The plan of a method of a bean: the one built at deployment, else (a bean the container did not show the
+     * extension, a bridge method a container reports) built now, validated, and kept. Keyed like SmallRye Fault
+     * Tolerance keys its operations: by the intercepted bean's class, so a method that two beans inherit has
+     * one plan (and one default key) per bean.
      *
-     * @param beanClass the class (or a subclass or proxy of it)
-     * @param method the method
-     * @return the plan, or null
+     * @param beanClass the intercepted bean's class, or the method's declaring class where the container does not
+     *     tell the bean
+     * @param method the method the container reports
+     * @return the plan
+     * @throws LockConfigurationException if the method has no {@code @Synchronized} or its plan is invalid
      */
     MethodPlan plan(Class<?> beanClass, Method method) {
-        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            MethodPlan plan = plans.get(new PlanKey(c, method));
-            if (plan != null) {
-                return plan;
-            }
-        }
-        return null;
+        return lookup(plans, beanClass, method, this::lateBuild);
     }
 
     /**
-     * The plan of an {@code @Exclusive} method of a bean class, or null if it was not processed at deployment.
+     * The plan of an {@code @Exclusive} method of a bean, keyed as {@link #plan(Class, Method)} keys.
      *
-     * @param beanClass the class (or a subclass or proxy of it)
-     * @param method the method
-     * @return the plan, or null
+     * @param beanClass the intercepted bean's class, or the method's declaring class
+     * @param method the method the container reports
+     * @return the plan
+     * @throws LockConfigurationException if the method has no {@code @Exclusive} or its plan is invalid
      */
     SchedulePlan schedulePlan(Class<?> beanClass, Method method) {
-        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            SchedulePlan plan = schedulePlans.get(new PlanKey(c, method));
-            if (plan != null) {
-                return plan;
+        return lookup(schedulePlans, beanClass, method, this::lateSchedule);
+    }
+
+    /**
+     * The class a method's plan is keyed by: the intercepted bean's; the method's declaring class where the
+     * container does not tell the bean, or where the bean's class is not the method's (a producer's bean
+     * intercepted through an {@code InterceptionFactory} is the producer's class).
+     *
+     * @param bean the intercepted bean, or null
+     * @param method the intercepted method
+     * @return the class to key its plan by
+     */
+    static Class<?> beanClass(Bean<?> bean, Method method) {
+        Class<?> declaring = method.getDeclaringClass();
+        Class<?> beanClass = bean != null ? bean.getBeanClass() : declaring;
+        return declaring.isAssignableFrom(beanClass) ? beanClass : declaring;
+    }
+
+    /**
+     * One lookup for both kinds of plan: the plan of the method as reported, else of the real method behind a
+     * bridge, else built now; kept under the reported method so the next call is one map lookup.
+     */
+    private static <P> P lookup(
+            Map<PlanKey, P> plans, Class<?> beanClass, Method method, BiFunction<Class<?>, Method, P> build) {
+        PlanKey key = new PlanKey(beanClass, method);
+        P plan = plans.get(key);
+        if (plan == null) {
+            Method real = BridgeMethods.unbridged(method);
+            plan = plans.get(new PlanKey(beanClass, real));
+            if (plan == null) {
+                plan = build.apply(beanClass, real);
             }
+            P raced = plans.putIfAbsent(key, plan);
+            plan = raced != null ? raced : plan;
         }
-        return null;
+        return plan;
+    }
+
+    private SchedulePlan lateSchedule(Class<?> beanClass, Method method) {
+        Exclusive annotation = method.getAnnotation(Exclusive.class);
+        if (annotation == null) {
+            throw new LockConfigurationException(
+                    "No @Exclusive found for " + beanClass.getName() + "." + method.getName());
+        }
+        return SchedulePlans.build(beanClass, method, annotation, List.of(method.getAnnotations()), requireConfig());
+    }
+
+    /** Plans a method the deployment did not show: the same rules, the same bean class for its default key. */
+    private MethodPlan lateBuild(Class<?> beanClass, Method method) {
+        Synchronized onMethod = method.getAnnotation(Synchronized.class);
+        // @Synchronized is @Inherited: a bean class sees its superclass's.
+        Synchronized onClass = beanClass.getAnnotation(Synchronized.class);
+        if (onMethod == null && onClass == null) {
+            throw new LockConfigurationException(
+                    "No @Synchronized found for " + beanClass.getName() + "." + method.getName());
+        }
+        return MethodPlans.build(
+                beanClass, method, onMethod != null ? onMethod : onClass, onMethod == null, requireConfig());
+    }
+
+    private BatonConfig requireConfig() {
+        BatonConfig cfg = config();
+        if (cfg == null) {
+            throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
+        }
+        return cfg;
     }
 
     /**

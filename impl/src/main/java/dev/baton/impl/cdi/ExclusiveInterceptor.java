@@ -3,6 +3,8 @@ package dev.baton.impl.cdi;
 import dev.baton.Exclusive;
 import dev.baton.impl.schedule.ScheduledFiring;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Intercepted;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.AroundTimeout;
@@ -26,6 +28,11 @@ public class ExclusiveInterceptor implements Serializable {
     @Inject
     LockRuntime runtime;
 
+    /** The bean whose method runs: its class keys the method's plan (a method two beans inherit has two). */
+    @Inject
+    @Intercepted
+    Bean<?> bean;
+
     @AroundInvoke
     Object invoke(InvocationContext context) throws Exception {
         return fire(context);
@@ -38,7 +45,7 @@ public class ExclusiveInterceptor implements Serializable {
 
     private Object fire(InvocationContext context) throws Exception {
         return ScheduledFiring.fire(
-                runtime.schedulePlan(context.getTarget().getClass(), context.getMethod()),
+                runtime.schedulePlan(DeploymentPlans.beanClass(bean, context.getMethod()), context.getMethod()),
                 context.getTimer(),
                 runtime::scheduleEngine,
                 runtime::scheduleSkipped,

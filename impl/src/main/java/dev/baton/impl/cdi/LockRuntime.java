@@ -1,10 +1,8 @@
 package dev.baton.impl.cdi;
 
-import dev.baton.Exclusive;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockException;
 import dev.baton.Locks;
-import dev.baton.Synchronized;
 import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ManagerSettings;
@@ -15,7 +13,6 @@ import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.metrics.Meters;
 import dev.baton.impl.schedule.SchedulePlan;
-import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.spi.LockStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -47,8 +44,6 @@ public class LockRuntime {
 
     private final Map<String, LockEngine> engines = new ConcurrentHashMap<>();
     private final Map<String, Locks> locks = new ConcurrentHashMap<>();
-    private final Map<DeploymentPlans.PlanKey, MethodPlan> planCache = new ConcurrentHashMap<>();
-    private final Map<DeploymentPlans.PlanKey, SchedulePlan> schedulePlanCache = new ConcurrentHashMap<>();
 
     /** The portable extension, or the bean of the build-compatible one. */
     @Inject
@@ -234,43 +229,21 @@ public class LockRuntime {
     }
 
     /**
-     * The plan of a method; built now (and validated) for beans that deployment did not show us.
+     * @param beanClass the intercepted bean's class, or the method's declaring class
+     * @param method the intercepted method
+     * @return its plan (see {@link DeploymentPlans#plan(Class, Method)})
      */
-    MethodPlan plan(Class<?> targetClass, Method method) {
-        DeploymentPlans.PlanKey key = new DeploymentPlans.PlanKey(targetClass, method);
-        MethodPlan plan = planCache.get(key);
-        if (plan == null) {
-            Method real = method.isBridge() ? bridged(method) : method;
-            plan = deployment.plans().plan(targetClass, real);
-            if (plan == null) {
-                plan = lateBuild(targetClass, real);
-            }
-            planCache.put(key, plan);
-        }
-        return plan;
+    MethodPlan plan(Class<?> beanClass, Method method) {
+        return deployment.plans().plan(beanClass, method);
     }
 
     /**
-     * The plan of an {@code @Exclusive} method; built now (and validated) for beans that deployment did not show us.
+     * @param beanClass the intercepted bean's class, or the method's declaring class
+     * @param method the intercepted method
+     * @return its plan (see {@link DeploymentPlans#schedulePlan(Class, Method)})
      */
-    SchedulePlan schedulePlan(Class<?> targetClass, Method method) {
-        DeploymentPlans.PlanKey key = new DeploymentPlans.PlanKey(targetClass, method);
-        SchedulePlan plan = schedulePlanCache.get(key);
-        if (plan == null) {
-            Method real = method.isBridge() ? bridged(method) : method;
-            plan = deployment.plans().schedulePlan(targetClass, real);
-            if (plan == null) {
-                Exclusive annotation = real.getAnnotation(Exclusive.class);
-                if (annotation == null) {
-                    throw new LockConfigurationException(
-                            "No @Exclusive found for " + targetClass.getName() + "." + real.getName());
-                }
-                plan = SchedulePlans.build(
-                        real.getDeclaringClass(), real, annotation, List.of(real.getAnnotations()), config);
-            }
-            schedulePlanCache.put(key, plan);
-        }
-        return plan;
+    SchedulePlan schedulePlan(Class<?> beanClass, Method method) {
+        return deployment.plans().schedulePlan(beanClass, method);
     }
 
     /**
@@ -290,52 +263,6 @@ public class LockRuntime {
      */
     void scheduleSkipped(ScheduleSkipped event) {
         listener.skipped(event);
-    }
-
-    /**
-     * The method a compiler bridge calls. A bridge (a generic interface or superclass implemented) has
-     * erased parameter types; the plan, built at deployment, is the real method's.
-     */
-    private static Method bridged(Method bridge) {
-        for (Method candidate : bridge.getDeclaringClass().getDeclaredMethods()) {
-            if (!candidate.isBridge()
-                    && candidate.getName().equals(bridge.getName())
-                    && candidate.getParameterCount() == bridge.getParameterCount()
-                    && bridge.getReturnType().isAssignableFrom(candidate.getReturnType())
-                    && assignable(bridge.getParameterTypes(), candidate.getParameterTypes())) {
-                return candidate;
-            }
-        }
-        return bridge;
-    }
-
-    private static boolean assignable(Class<?>[] to, Class<?>[] from) {
-        for (int i = 0; i < to.length; i++) {
-            if (!to[i].isAssignableFrom(from[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private MethodPlan lateBuild(Class<?> targetClass, Method method) {
-        Synchronized onMethod = method.getAnnotation(Synchronized.class);
-        Class<?> beanClass = targetClass;
-        Synchronized onClass = null;
-        for (Class<?> c = targetClass; c != null && onClass == null; c = c.getSuperclass()) {
-            onClass = c.getAnnotation(Synchronized.class);
-            beanClass = c;
-        }
-        if (onMethod == null && onClass == null) {
-            throw new LockConfigurationException(
-                    "No @Synchronized found for " + targetClass.getName() + "." + method.getName());
-        }
-        return MethodPlans.build(
-                onMethod != null ? method.getDeclaringClass() : beanClass,
-                method,
-                onMethod != null ? onMethod : onClass,
-                onMethod == null,
-                config);
     }
 
     private LockEngine startEngine(String name) {

@@ -79,7 +79,7 @@ final class ManagerStores {
             return new SharedStore(beans.reference(bean.bean(), LockStore.class), false);
         }
         if (source instanceof StorePlan.UnconfiguredMemory) {
-            return new SharedStore(StoreRegistry.createDefault(), true);
+            return new SharedStore(StoreRegistry.createUnconfiguredMemory(config, beans), true);
         }
         throw noStore(manager);
     }

@@ -4,6 +4,8 @@ import dev.baton.Synchronized;
 import dev.baton.impl.engine.CurrentLocks;
 import dev.baton.impl.engine.HeldLock;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Intercepted;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -27,23 +29,29 @@ public class SynchronizedInterceptor implements Serializable {
     @Inject
     LockRuntime runtime;
 
+    /** The bean whose method runs: its class keys the method's plan (a method two beans inherit has two). */
+    @Inject
+    @Intercepted
+    Bean<?> bean;
+
     @AroundInvoke
     Object synchronize(InvocationContext context) throws Exception {
-        MethodPlan plan = runtime.plan(context.getTarget().getClass(), context.getMethod());
+        MethodPlan plan = runtime.plan(DeploymentPlans.beanClass(bean, context.getMethod()), context.getMethod());
         String key = plan.keys().key(context.getMethod(), context.getParameters());
         HeldLock lock = runtime.engine(plan.manager())
                 .acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll());
         boolean handedOver = false;
-        Runnable afterTransaction = null;
+        // Until the transaction support has answered, a failure releases at once.
+        Runnable release = lock::close;
         CurrentLocks.push(lock);
         try {
-            afterTransaction = runtime.transactions().releaseAfterCompletion(lock);
+            release = runtime.transactions().releaseAfterCompletion(lock);
             Object result = context.proceed();
             if (plan.async() && result instanceof CompletionStage<?> stage) {
                 lock.unbindThread();
                 // Released when the stage completes, and in a transaction not before it completes either.
-                Runnable release = afterTransaction != null ? afterTransaction : lock::close;
-                stage.whenComplete((value, failure) -> release.run());
+                Runnable releaseWhenDone = release;
+                stage.whenComplete((value, failure) -> releaseWhenDone.run());
                 handedOver = true;
             }
             return result;
@@ -53,11 +61,7 @@ public class SynchronizedInterceptor implements Serializable {
             // again in the same transaction fails fast instead of waiting for itself. It is released when
             // both the method has returned and the transaction has completed.
             if (!handedOver) {
-                if (afterTransaction != null) {
-                    afterTransaction.run();
-                } else {
-                    lock.close();
-                }
+                release.run();
             }
         }
     }

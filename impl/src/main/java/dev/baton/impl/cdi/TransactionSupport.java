@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 interface TransactionSupport extends ReleaseDeferral {
 
+    /** The binary name of JTA's synchronization registry, the one JTA type Baton looks up. */
+    String REGISTRY = "jakarta.transaction.TransactionSynchronizationRegistry";
+
     /** No JTA: always release at once. */
     TransactionSupport NONE = new TransactionSupport() {
         @Override
@@ -33,14 +36,14 @@ interface TransactionSupport extends ReleaseDeferral {
     boolean awaitCompletion(HeldLock lock, Runnable completed);
 
     /**
-     * If a JTA transaction is active on this thread, arranges for {@code lock} to be released after it
-     * completes and the method has returned, whichever comes last (a transaction that times out is rolled
-     * back on another thread while the method still runs), and for the transaction to be marked
-     * rollback-only if the lock is no longer held when it is about to commit.
+     * How the caller releases {@code lock} once the method has returned. In a JTA transaction on this thread, the
+     * lock is released after the transaction completes and the method has returned, whichever comes last (a
+     * transaction that times out is rolled back on another thread while the method still runs), and the
+     * transaction is marked rollback-only if the lock is no longer held when it is about to commit. Without one,
+     * the releaser releases at once.
      *
      * @param lock the lock of the invocation
-     * @return null if the release is not deferred and the caller must release; else what the caller runs
-     *     when the method has returned
+     * @return what the caller runs, once, when the method has returned
      */
     default Runnable releaseAfterCompletion(HeldLock lock) {
         // The transaction's completion and the method's return still to come.
@@ -50,7 +53,7 @@ interface TransactionSupport extends ReleaseDeferral {
                 lock.close();
             }
         };
-        return awaitCompletion(lock, done) ? done : null;
+        return awaitCompletion(lock, done) ? done : lock::close;
     }
 
     /**
@@ -60,10 +63,7 @@ interface TransactionSupport extends ReleaseDeferral {
      */
     static TransactionSupport detect(CdiBeanLookup beans) {
         try {
-            Class.forName(
-                    "jakarta.transaction.TransactionSynchronizationRegistry",
-                    false,
-                    TransactionSupport.class.getClassLoader());
+            Class.forName(REGISTRY, false, TransactionSupport.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return NONE;
         }

@@ -79,7 +79,7 @@ public final class EngineLocks implements Locks {
     @Override
     public Lock acquire(String key, LockOptions options) {
         return ApiLock.taken(
-                engine.acquire(key, ttl(options), timeout(options), options.isWait(), poll(options)), deferral);
+                engine.acquire(key, ttl(options), timeout(options), options.await(), poll(options)), deferral);
     }
 
     @Override

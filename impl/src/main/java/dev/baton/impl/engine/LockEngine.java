@@ -185,15 +185,15 @@ public final class LockEngine implements AutoCloseable {
      * @param key the application's key (the prefix is added here)
      * @param ttlMillis the lease
      * @param timeoutMillis how long to wait
-     * @param wait false to try once
+     * @param await false to try once
      * @return the held lock
      * @throws LockTimeoutException if not acquired in time
      * @throws LockAlreadyHeldException if this thread already holds the key
      * @throws LockInterruptedException if interrupted while waiting
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
-    public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait) {
-        return acquire(key, ttlMillis, timeoutMillis, wait, settings.poll());
+    public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean await) {
+        return acquire(key, ttlMillis, timeoutMillis, await, settings.poll());
     }
 
     /**
@@ -203,7 +203,7 @@ public final class LockEngine implements AutoCloseable {
      * @param key the application's key (the prefix is added here)
      * @param ttlMillis the lease
      * @param timeoutMillis how long to wait
-     * @param wait false to try once
+     * @param await false to try once
      * @param poll how to poll the store while waiting
      * @return the held lock
      * @throws LockTimeoutException if not acquired in time
@@ -211,14 +211,14 @@ public final class LockEngine implements AutoCloseable {
      * @throws LockInterruptedException if interrupted while waiting
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
-    public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll) {
+    public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll) {
         long started = time.nanoTime();
         Refusal refusal = new Refusal(time);
-        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, wait, poll, refusal);
+        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, await, poll, refusal);
         if (lock == null) {
             throw new LockTimeoutException(
                     key,
-                    wait ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
+                    await ? Duration.ofMillis(timeoutMillis) : Duration.ZERO,
                     Duration.ofNanos(time.nanoTime() - started),
                     refusal.remainingNow());
         }
@@ -231,20 +231,20 @@ public final class LockEngine implements AutoCloseable {
      * @param key the application's key
      * @param ttlMillis the lease
      * @param timeoutMillis how long to wait
-     * @param wait false to try once
+     * @param await false to try once
      * @return the held lock, or null
      */
-    public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean wait) {
-        return acquireOrNull(key, ttlMillis, timeoutMillis, wait, settings.poll(), new Refusal(time));
+    public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean await) {
+        return acquireOrNull(key, ttlMillis, timeoutMillis, await, settings.poll(), new Refusal(time));
     }
 
     /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
     private HeldLock acquireOrNull(
-            String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll, Refusal refusal) {
+            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, Refusal refusal) {
         long started = time.nanoTime();
         HeldLock lock;
         try {
-            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, wait, poll, refusal);
+            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, await, poll, refusal);
         } catch (LockException e) {
             metrics.acquisition(EngineMetrics.Outcome.FAILED, time.nanoTime() - started);
             throw e;
@@ -259,7 +259,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     private HeldLock acquireUnmetered(
-            String key, long ttlMillis, long timeoutMillis, boolean wait, PollPolicy poll, Refusal refusal) {
+            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, Refusal refusal) {
         String storeKey = storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         Objects.requireNonNull(poll, "poll");
@@ -268,7 +268,7 @@ public final class LockEngine implements AutoCloseable {
         }
         subscribeOnce();
         long startedAt = time.nanoTime();
-        long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(wait ? timeoutMillis : 0);
+        long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(await ? timeoutMillis : 0);
         KeyGate gate = enterGate(storeKey);
         boolean entered = false;
         HeldLock lock = null;
@@ -277,7 +277,7 @@ public final class LockEngine implements AutoCloseable {
             if (holder != null && holder.boundThread() == Thread.currentThread()) {
                 throw new LockAlreadyHeldException(key);
             }
-            entered = gate.tryEnter(time, wait ? deadline - time.nanoTime() : 0);
+            entered = gate.tryEnter(time, await ? deadline - time.nanoTime() : 0);
             if (!entered) {
                 HeldLock local = gate.holder(); // another thread of this JVM kept it: its lease is known here
                 if (local != null) {
@@ -288,7 +288,7 @@ public final class LockEngine implements AutoCloseable {
                 }
             }
             if (entered) {
-                lock = contend(gate, key, storeKey, ttlMillis, wait, poll, startedAt, deadline, refusal);
+                lock = contend(gate, key, storeKey, ttlMillis, await, poll, startedAt, deadline, refusal);
                 if (lock != null && closed.get()) {
                     // close() may have listed the held locks before this one joined them: nobody else would
                     // release it. Whoever releases it first (here or close()) also gives the gate back.
@@ -419,14 +419,14 @@ public final class LockEngine implements AutoCloseable {
             String key,
             String storeKey,
             long ttlMillis,
-            boolean wait,
+            boolean await,
             PollPolicy poll,
             long startedAt,
             long deadline,
             Refusal refusal)
             throws InterruptedException {
         gate.contending(Thread.currentThread());
-        String waiter = turns && wait ? OwnerTokens.next() : null;
+        String waiter = turns && await ? OwnerTokens.next() : null;
         boolean inTurn = false;
         HeldLock lock = null;
         try {
@@ -437,7 +437,7 @@ public final class LockEngine implements AutoCloseable {
                 String owner = OwnerTokens.next();
                 long sentAt = time.nanoTime();
                 // The store waits for someone else's lock no longer than the caller may: not at all for a try.
-                long bound = wait ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
+                long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
                 AcquireResult result;
                 try {
                     result = waiter == null
@@ -476,7 +476,7 @@ public final class LockEngine implements AutoCloseable {
                     giveBack(key, storeKey, owner);
                 }
                 long remaining = deadline - time.nanoTime();
-                if (!wait || remaining <= 0) {
+                if (!await || remaining <= 0) {
                     return null;
                 }
                 if (result.isAcquired()) {

@@ -15,8 +15,9 @@ import java.util.TreeMap;
 
 /**
  * Finds {@link LockStoreFactory}s with {@link ServiceLoader}, checks the stores the configuration names
- * ({@code baton.store}, {@code baton.<manager>.store}) and creates them. Which manager uses which store
- * (a configured one, an application bean, another manager's) the CDI layer decides.
+ * ({@code baton.store}, {@code baton.<manager>.store}) and creates them, the fallback memory store
+ * included: every store Baton makes is made here, by its factory, with a {@link ConfigStoreContext}. Which
+ * manager uses which store (a configured one, an application bean, another manager's) the CDI layer decides.
  */
 public final class StoreRegistry {
 
@@ -99,10 +100,14 @@ public final class StoreRegistry {
     }
 
     /**
-     * @return the in-memory store, used when nothing is configured and the application has no
-     *     {@code LockStore} bean
+     * Creates the in-memory store, the default manager's when nothing is configured and the application has no
+     * {@code LockStore} bean: made by its factory like any configured store, with a real context.
+     *
+     * @param config the configuration
+     * @param beans the application's beans
+     * @return the store
      */
-    public static LockStore createDefault() {
-        return new MemoryLockStoreFactory().create(null);
+    public static LockStore createUnconfiguredMemory(BatonConfig config, BeanLookup beans) {
+        return create(config, "", MemoryLockStoreFactory.NAME, beans);
     }
 }

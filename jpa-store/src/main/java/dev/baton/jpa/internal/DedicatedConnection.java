@@ -15,6 +15,16 @@ public final class DedicatedConnection {
 
     private static final Executor DIRECT = Runnable::run;
 
+    /** Lends connections for longer than one operation: the persistence unit's pool, or the data source. */
+    @FunctionalInterface
+    public interface Source {
+        /**
+         * @return a connection, in auto-commit mode while the store has it
+         * @throws SQLException if none could be had
+         */
+        DedicatedConnection take() throws SQLException;
+    }
+
     /** How the provider takes a connection back. */
     @FunctionalInterface
     interface Return {
@@ -84,6 +94,18 @@ public final class DedicatedConnection {
         }
         throw new IllegalStateException("The advisory mode of the JPA lock store needs Hibernate ORM or EclipseLink"
                 + " to hand it connections of the persistence unit; the provider is " + type);
+    }
+
+    /**
+     * Takes a connection of a data source; giving it back closes it (a pooled data source takes it back).
+     *
+     * @param dataSource the store's data source
+     * @return the connection
+     * @throws SQLException if none could be had
+     */
+    public static DedicatedConnection take(javax.sql.DataSource dataSource) throws SQLException {
+        Connection connection = dataSource.getConnection();
+        return new DedicatedConnection(connection, connection::close);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.baton.jpa.JpaLockStore;
 import dev.baton.jpa.LockMode;
 import dev.baton.jpa.SchemaAction;
 import dev.baton.jpa.TransactionRunner;
+import dev.baton.jpa.TransactionSuspender;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
@@ -19,6 +20,8 @@ import java.util.Set;
 /**
  * {@code baton.store=jpa}. Settings (below {@code baton.jpa.}, or {@code baton.<manager>.jpa.}):
  * <ul>
+ * <li>{@code data-source}: the JNDI name of a JDBC data source (JTA or not) the store runs its statements on,
+ * with the caller's JTA transaction suspended; no persistence unit needed;</li>
  * <li>{@code persistence-unit}: the persistence unit the store creates its own
  * {@link EntityManagerFactory} from; when absent, the application's {@link EntityManagerFactory}
  * CDI bean is used;</li>
@@ -39,6 +42,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     /** The store name. */
     public static final String NAME = "jpa";
 
+    static final String DATA_SOURCE = "data-source";
     static final String PERSISTENCE_UNIT = "persistence-unit";
     static final String TABLE = "table";
     static final String SEQUENCE = "sequence";
@@ -49,6 +53,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     private static final java.util.regex.Pattern DURATION =
             java.util.regex.Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
 
+    private static final System.Logger LOG = System.getLogger(JpaLockStoreFactory.class.getName());
+
     private static final String PROVIDER = "a Jakarta Persistence 3.1 provider (Hibernate ORM 6.6 or EclipseLink 4.0)";
 
     @Override
@@ -57,14 +63,33 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     }
 
     @Override
+    public Set<String> beanTypes() {
+        return Set.of("jakarta.persistence.EntityManagerFactory", TransactionRunner.class.getName());
+    }
+
+    @Override
     public void validate(StoreContext context) {
-        requirePersistenceApi();
         identifier(context, TABLE, Dialect.DEFAULT_TABLE);
         identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE);
         schemaAction(context);
         statementTimeout(context);
         LockMode mode = mode(context);
+        Optional<String> dataSource = dataSource(context);
         Optional<String> unit = persistenceUnit(context);
+        if (dataSource.isPresent()) {
+            if (unit.isPresent()) {
+                throw new LockConfigurationException(context.settingKey(DATA_SOURCE) + "='" + dataSource.get()
+                        + "' and " + context.settingKey(PERSISTENCE_UNIT) + "='" + unit.get()
+                        + "' are both set: the store runs on one of them; remove one");
+            }
+            try {
+                JndiDataSource.lookup(dataSource.get(), context.settingKey(DATA_SOURCE));
+            } catch (javax.naming.NamingException e) {
+                // no naming context while deploying (Java SE, some servers): the first operation looks it up
+            }
+            return;
+        }
+        requirePersistenceApi();
         if (unit.isPresent()) {
             boolean noProvider;
             try {
@@ -86,9 +111,11 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         } else {
             Optional<EntityManagerFactory> bean = factoryBean(context);
             if (bean.isEmpty()) {
-                throw new LockConfigurationException("The JPA lock store needs an EntityManagerFactory: set "
-                        + context.settingKey(PERSISTENCE_UNIT) + " to a persistence unit name, or let the application"
-                        + " provide an EntityManagerFactory CDI bean");
+                throw new LockConfigurationException("The JPA lock store needs a data source or an"
+                        + " EntityManagerFactory: set " + context.settingKey(DATA_SOURCE) + " to the JNDI name of a"
+                        + " data source (e.g. java:comp/DefaultDataSource), or " + context.settingKey(PERSISTENCE_UNIT)
+                        + " to a persistence unit name, or let the application provide an EntityManagerFactory CDI"
+                        + " bean");
             }
             if (mode == LockMode.ADVISORY && onH2(bean.get())) {
                 // known without connecting; otherwise the first operation tells (the store connects lazily)
@@ -102,17 +129,46 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     @Override
     public LockStore create(StoreContext context) {
         validate(context);
+        Optional<String> dataSource = dataSource(context);
         Optional<String> unit = persistenceUnit(context);
-        JpaLockStore.Builder builder = unit.isPresent()
-                ? JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(unit.get()))
-                : JpaLockStore.builder(factoryBean(context).orElseThrow());
-        context.bean(TransactionRunner.class).ifPresent(builder::transactionRunner);
+        JpaLockStore.Builder builder;
+        if (dataSource.isPresent()) {
+            builder = JpaLockStore.builder(new JndiDataSource(dataSource.get(), context.settingKey(DATA_SOURCE)))
+                    .transactionSuspender(suspender(context));
+        } else {
+            builder = unit.isPresent()
+                    ? JpaLockStore.builder(() -> Persistence.createEntityManagerFactory(unit.get()))
+                    : JpaLockStore.builder(factoryBean(context).orElseThrow());
+            context.bean(TransactionRunner.class).ifPresent(builder::transactionRunner);
+        }
         return builder.table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
                 .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
                 .schemaAction(schemaAction(context))
                 .statementTimeout(statementTimeout(context))
                 .mode(mode(context))
                 .build();
+    }
+
+    /**
+     * The {@code @Transactional(NOT_SUPPORTED)} bean where Jakarta Transactions is present (see
+     * {@link dev.baton.jpa.internal.jta.NotSupportedSuspender} for why that one), else none: without JTA no
+     * connection can join a transaction.
+     */
+    private static TransactionSuspender suspender(StoreContext context) {
+        if (!dev.baton.jpa.internal.jta.JtaExtension.present()) {
+            return TransactionSuspender.NONE;
+        }
+        Optional<? extends TransactionSuspender> bean =
+                context.bean(dev.baton.jpa.internal.jta.NotSupportedSuspender.class);
+        if (bean.isEmpty()) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "BATON-JPA-011 Jakarta Transactions is present but the store's @Transactional(NOT_SUPPORTED) bean"
+                            + " is not (is the CDI extension " + dev.baton.jpa.internal.jta.JtaExtension.class.getName()
+                            + " disabled?): on a JTA data source, a store call made inside a transaction would join it");
+            return TransactionSuspender.NONE;
+        }
+        return bean.get();
     }
 
     /** The application's {@code @ForLocks} factory, else its only {@code @Default} one. */
@@ -143,6 +199,15 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         } catch (ClassNotFoundException | LinkageError e) {
             throw new LockStoreDriverNotFoundException(NAME, "the Jakarta Persistence API and " + PROVIDER, e);
         }
+    }
+
+    private static Optional<String> dataSource(StoreContext context) {
+        Optional<String> name = context.setting(DATA_SOURCE).map(String::strip);
+        if (name.isPresent() && name.get().isEmpty()) {
+            throw new LockConfigurationException(context.settingKey(DATA_SOURCE) + "='' is empty: give the JNDI name"
+                    + " of a data source (e.g. java:comp/DefaultDataSource), or remove the key");
+        }
+        return name;
     }
 
     private static Optional<String> persistenceUnit(StoreContext context) {

@@ -1,6 +1,5 @@
 package dev.baton.jpa.internal;
 
-import jakarta.persistence.EntityManagerFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
@@ -12,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * The one listening connection of a JPA lock store on PostgreSQL: a connection of the store's persistence
@@ -45,7 +43,7 @@ public final class ReleaseListener implements AutoCloseable {
 
     static final long IDLE_CHECK_MILLIS = 10_000;
 
-    private final Supplier<EntityManagerFactory> factory;
+    private final DedicatedConnection.Source lender;
     private final String channel;
     private final long timeoutMillis;
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
@@ -58,12 +56,12 @@ public final class ReleaseListener implements AutoCloseable {
     private long connections;
 
     /**
-     * @param factory the store's entity manager factory
+     * @param connections lends the listening connection (the persistence unit's pool or the data source)
      * @param channel the channel (see {@link ReleaseChannel})
      * @param timeoutMillis how long {@link #add} waits for the {@code LISTEN}, and the bound of the idle check
      */
-    public ReleaseListener(Supplier<EntityManagerFactory> factory, String channel, long timeoutMillis) {
-        this.factory = factory;
+    public ReleaseListener(DedicatedConnection.Source connections, String channel, long timeoutMillis) {
+        this.lender = connections;
         this.channel = channel;
         this.timeoutMillis = timeoutMillis;
     }
@@ -159,7 +157,7 @@ public final class ReleaseListener implements AutoCloseable {
         while (!isClosed()) {
             DedicatedConnection dc = null;
             try {
-                dc = DedicatedConnection.take(factory.get());
+                dc = lender.take();
                 Notifications pg = Notifications.of(dc.connection(), true);
                 try (Statement st = dc.connection().createStatement()) {
                     st.execute("LISTEN \"" + channel + "\"");

@@ -15,22 +15,31 @@ public final class StoreConfig {
 
     /** Registers {@code baton.store=jpa} on {@code table} (and {@code <table>_seq}), created if missing. */
     public static void register(String table) {
+        register(table, Map.of());
+    }
+
+    /**
+     * As {@link #register(String)}, with more settings.
+     *
+     * @param table the table
+     * @param more more keys and values, e.g. {@code baton.jpa.data-source}
+     */
+    public static void register(String table, Map<String, String> more) {
+        Map<String, String> settings = new java.util.HashMap<>(more);
+        settings.putAll(Map.of(
+                "baton.store",
+                "jpa",
+                "baton.jpa.table",
+                table,
+                "baton.jpa.sequence",
+                table + "_seq",
+                "baton.jpa.schema-action",
+                "create"));
         ConfigProviderResolver.instance()
                 .registerConfig(
                         new SmallRyeConfigBuilder()
                                 .addDefaultInterceptors()
-                                .withSources(new PropertiesConfigSource(
-                                        Map.of(
-                                                "baton.store",
-                                                "jpa",
-                                                "baton.jpa.table",
-                                                table,
-                                                "baton.jpa.sequence",
-                                                table + "_seq",
-                                                "baton.jpa.schema-action",
-                                                "create"),
-                                        "test",
-                                        500))
+                                .withSources(new PropertiesConfigSource(settings, "test", 500))
                                 .build(),
                         Thread.currentThread().getContextClassLoader());
     }

@@ -47,6 +47,11 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
     }
 
     @Override
+    public java.util.Set<String> beanTypes() {
+        return java.util.Set.of("io.lettuce.core.RedisClient", "io.lettuce.core.cluster.RedisClusterClient");
+    }
+
+    @Override
     public void validate(StoreContext context) {
         requireLettuce();
         Settings.read(context);

@@ -7,7 +7,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The README's first command runs this demo: keep it working, and keep it telling the truth. */
+/**
+ * The README's Java SE demo ("No application server at hand?", {@code -Pdemo -pl examples/demo-se}) runs this:
+ * keep it working, and keep it telling the truth.
+ */
 class DemoTest {
 
     @Test

@@ -131,7 +131,7 @@ public final class MemoryLockStore implements LockStore {
 
     @Override
     public boolean leaveTurn(String key, String waiter) {
-        LockArguments.requireValidKey(key);
+        LockArguments.requireValidKeyAllowingNul(key);
         LockArguments.requireValidOwner(waiter);
         requireOpen();
         boolean[] left = {false};
@@ -166,7 +166,7 @@ public final class MemoryLockStore implements LockStore {
 
     @Override
     public boolean release(String key, String owner) {
-        LockArguments.requireValidKey(key);
+        LockArguments.requireValidKeyAllowingNul(key);
         LockArguments.requireValidOwner(owner);
         requireOpen();
         boolean[] released = {false};
@@ -184,7 +184,7 @@ public final class MemoryLockStore implements LockStore {
     /** {@inheritDoc} A plain read of the key's entry: nothing changes. */
     @Override
     public Optional<Holder> inspect(String key) {
-        LockArguments.requireValidKey(key);
+        LockArguments.requireValidKeyAllowingNul(key);
         requireOpen();
         Entry current = entries.get(key);
         long now = nanoClock.getAsLong();
@@ -227,7 +227,7 @@ public final class MemoryLockStore implements LockStore {
     }
 
     private static void check(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidKey(key);
+        LockArguments.requireValidKeyAllowingNul(key);
         LockArguments.requireValidOwner(owner);
         LockArguments.requireValidTtl(ttlMillis);
     }

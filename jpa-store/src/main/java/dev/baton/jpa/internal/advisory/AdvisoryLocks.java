@@ -5,7 +5,6 @@ import dev.baton.jpa.JpaDatabase;
 import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.spi.AcquireResult;
-import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 
 /**
  * The advisory mode of the JPA store: each held key is a database session lock (PostgreSQL
@@ -53,7 +51,7 @@ public final class AdvisoryLocks implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AdvisoryLocks.class.getName());
 
-    private final Supplier<EntityManagerFactory> factory;
+    private final DedicatedConnection.Source factory;
     private final AdvisorySql sql;
     private final String table;
     private final long statementTimeoutMillis;
@@ -66,7 +64,7 @@ public final class AdvisoryLocks implements AutoCloseable {
     /**
      * The advisory locks of one store instance.
      *
-     * @param factory the store's entity manager factory, whose pool lends the connections
+     * @param factory lends the connections (the persistence unit's pool or the data source)
      * @param database the database the store connected to
      * @param table the store's table: its name keeps stores on different tables apart
      * @param sequence the fencing sequence
@@ -74,7 +72,7 @@ public final class AdvisoryLocks implements AutoCloseable {
      * @throws dev.baton.LockConfigurationException if the database has no advisory locks
      */
     public AdvisoryLocks(
-            Supplier<EntityManagerFactory> factory,
+            DedicatedConnection.Source factory,
             JpaDatabase database,
             String table,
             String sequence,
@@ -410,10 +408,10 @@ public final class AdvisoryLocks implements AutoCloseable {
             }
         }
 
-        DedicatedConnection connection(Supplier<EntityManagerFactory> factory) {
+        DedicatedConnection connection(DedicatedConnection.Source factory) {
             if (connection == null) {
                 try {
-                    connection = DedicatedConnection.take(factory.get());
+                    connection = factory.take();
                 } catch (SQLException e) {
                     throw new LockStoreException("The JPA lock store (advisory) could not get a connection: " + e, e);
                 }

@@ -3,6 +3,8 @@ package dev.baton.tck.runtime.conflict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import java.net.URL;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ({@code application/problem+json}), the second with a {@code Retry-After} from the holder's remaining lease;
  * once the holder is done the lock is free again.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class ConflictTest {
 
     /** Deliberately long: a request that used it instead of the override would hang the test. */
@@ -51,6 +53,7 @@ class ConflictTest {
     URL base;
 
     @Test
+    @TckRule(id = "R-4.2-01", spec = "§4.2")
     void aWaitingRequestGets409AfterItsConfiguredTimeoutAndTheLockIsFreeAfterwards() {
         CompletableFuture<Http.Response> holder = hold("t1");
 
@@ -89,6 +92,7 @@ class ConflictTest {
     }
 
     @Test
+    @TckRule(id = "R-4.2-02", spec = "§4.2")
     void aRequestThatDoesNotWaitGets409AtOnce() {
         CompletableFuture<Http.Response> holder = hold("t2");
 

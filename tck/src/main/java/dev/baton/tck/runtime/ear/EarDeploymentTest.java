@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.ear;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Concurrently;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * an EJB call and a web call hold the key together, and hand out the same tokens twice.
  */
 @Tag(RuntimeTck.TAG_EAR)
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class EarDeploymentTest {
 
     static final int CALLERS = 8;
@@ -77,6 +79,7 @@ class EarDeploymentTest {
             """;
 
     @Test
+    @TckRule(id = "R-8.2-01", spec = "§8.2")
     void bothModulesShareOneLockRuntime() {
         AtomicInteger next = new AtomicInteger();
         List<Http.Response> responses = Concurrently.send(CALLERS, () -> {

@@ -1,9 +1,11 @@
 package dev.baton.tck.runtime.exclusion;
 
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.RuntimeTck;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Synchronized} on a stateless EJB method excludes concurrent requests for one key, although
@@ -21,5 +23,12 @@ class EjbMutualExclusionTest extends MutualExclusionScenario {
     @Override
     String kind() {
         return "ejb";
+    }
+
+    @Test
+    @TckRule(id = "R-4.1-02", spec = "§4.1")
+    @Override
+    void concurrentRequestsForOneKeyNeverOverlap() {
+        super.concurrentRequestsForOneKeyNeverOverlap();
     }
 }

@@ -1,8 +1,10 @@
 package dev.baton.tck.runtime.exclusion;
 
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.RuntimeTck;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Synchronized} on a JAX-RS resource method excludes concurrent requests for one key.
@@ -17,5 +19,12 @@ class JaxrsMutualExclusionTest extends MutualExclusionScenario {
     @Override
     String kind() {
         return "jaxrs";
+    }
+
+    @Test
+    @TckRule(id = "R-4.1-03", spec = "§4.1")
+    @Override
+    void concurrentRequestsForOneKeyNeverOverlap() {
+        super.concurrentRequestsForOneKeyNeverOverlap();
     }
 }

@@ -1,8 +1,10 @@
 package dev.baton.tck.runtime.exclusion;
 
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.RuntimeTck;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Synchronized(resolver = ...)} takes its key from a resolver bean of the application (a
@@ -19,5 +21,12 @@ class ResolverMutualExclusionTest extends MutualExclusionScenario {
     @Override
     String kind() {
         return "resolved";
+    }
+
+    @Test
+    @TckRule(id = "R-4.1-04", spec = "§4.1")
+    @Override
+    void concurrentRequestsForOneKeyNeverOverlap() {
+        super.concurrentRequestsForOneKeyNeverOverlap();
     }
 }

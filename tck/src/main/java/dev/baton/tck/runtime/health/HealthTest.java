@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import java.net.URI;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * reached — the application's {@link SwitchableStore} is switched off — and UP again when it answers again.
  */
 @Tag(RuntimeTck.TAG_HEALTH)
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class HealthTest {
 
     @Deployment(testable = false)
@@ -34,6 +36,7 @@ class HealthTest {
     URL base;
 
     @Test
+    @TckRule(id = "R-8.2-02", spec = "§8.2")
     void readinessFollowsTheStore() {
         Http.Response up = awaitReadiness("UP with the store answering", r -> r.status() == 200);
         assertThat(up.body())

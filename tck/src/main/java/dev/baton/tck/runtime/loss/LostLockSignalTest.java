@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.loss;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import java.net.URL;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * API promises, and with {@code baton.interrupt-on-loss=true} (read from
  * {@code microprofile-config.properties}) the method's thread is interrupted.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class LostLockSignalTest {
 
     private static final Pattern TOKEN = Pattern.compile("token=(\\d+)");
@@ -39,6 +41,7 @@ class LostLockSignalTest {
     }
 
     @Test
+    @TckRule(id = "R-5.1-01", spec = "§5.1")
     void theHolderOfALostLockIsToldAndInterrupted() {
         Http.Response work = Http.post(base, "api/loss/job");
 

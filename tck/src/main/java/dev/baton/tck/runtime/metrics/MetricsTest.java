@@ -3,6 +3,8 @@ package dev.baton.tck.runtime.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import dev.baton.tck.runtime.conflict.GateResource;
@@ -28,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * workload, so what earlier deployments left in a server-wide registry does not count.
  */
 @Tag(RuntimeTck.TAG_METRICS)
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class MetricsTest {
 
     static final String MANAGER = "tck-metrics";
@@ -59,6 +61,7 @@ class MetricsTest {
     URL base;
 
     @Test
+    @TckRule(id = "R-8.2-03", spec = "§8.2")
     void theServersMetricsCountTheAcquisitionsAndTimeoutsExactly() {
         PrometheusText before = scrape();
 

@@ -1,9 +1,11 @@
 package dev.baton.tck.runtime.schedule;
 
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.RuntimeTck;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Exclusive} on a Jakarta Concurrency 3.1 {@code @Asynchronous(runAt = @Schedule(cron = "*&#47;2 * * * * *"))}
@@ -26,5 +28,19 @@ class ConcurrencyScheduleTest extends ExclusiveScheduleScenario {
     @Override
     String key() {
         return ConcurrencyScheduledJob.KEY;
+    }
+
+    @Test
+    @TckRule(id = "R-5.6-03", spec = "§5.6")
+    @Override
+    void firesAndRunsOncePerPlannedTime() {
+        super.firesAndRunsOncePerPlannedTime();
+    }
+
+    @Test
+    @TckRule(id = "R-5.6-04", spec = "§5.6")
+    @Override
+    void firingsAreSkippedWhileTheKeyIsHeldElsewhere() {
+        super.firingsAreSkippedWhileTheKeyIsHeldElsewhere();
     }
 }

@@ -1,9 +1,11 @@
 package dev.baton.tck.runtime.schedule;
 
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.RuntimeTck;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Exclusive} on an EJB {@code @Schedule(second = "*&#47;2", persistent = false)} method of a
@@ -21,5 +23,19 @@ class ExclusiveScheduleTest extends ExclusiveScheduleScenario {
     @Override
     String key() {
         return ScheduledJob.KEY;
+    }
+
+    @Test
+    @TckRule(id = "R-5.6-01", spec = "§5.6")
+    @Override
+    void firesAndRunsOncePerPlannedTime() {
+        super.firesAndRunsOncePerPlannedTime();
+    }
+
+    @Test
+    @TckRule(id = "R-5.6-02", spec = "§5.6")
+    @Override
+    void firingsAreSkippedWhileTheKeyIsHeldElsewhere() {
+        super.firingsAreSkippedWhileTheKeyIsHeldElsewhere();
     }
 }

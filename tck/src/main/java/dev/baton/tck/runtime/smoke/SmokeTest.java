@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.smoke;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import java.net.URL;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * reads {@code microprofile-config.properties}, and the Baton libraries are on the application's
  * class path (the memory store is found through {@link java.util.ServiceLoader}).
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class SmokeTest {
 
     @Deployment(testable = false)
@@ -33,6 +35,7 @@ class SmokeTest {
     URL base;
 
     @Test
+    @TckRule(id = "R-6-01", spec = "§6")
     void resourceBeanAndConfigurationWork() {
         Http.Response response = Http.get(base, "api/smoke");
 

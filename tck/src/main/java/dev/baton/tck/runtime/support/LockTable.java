@@ -19,7 +19,7 @@ public final class LockTable {
 
     /** {@code LockStore.acquire}: a new token when the key is free or expired. */
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidKey(key);
+        LockArguments.requireValidKeyAllowingNul(key);
         LockArguments.requireValidOwner(owner);
         LockArguments.requireValidTtl(ttlMillis);
         long[] token = {0};

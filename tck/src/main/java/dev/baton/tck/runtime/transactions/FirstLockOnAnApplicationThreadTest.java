@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.transactions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Concurrently;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * is usually missing and it would conclude "no JTA" for good): the later concurrent {@code @Transactional}
  * increments of the row still release their lock only after commit and lose no update.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 @Tag(RuntimeTck.TAG_TRANSACTIONS)
 class FirstLockOnAnApplicationThreadTest {
 
@@ -47,6 +49,7 @@ class FirstLockOnAnApplicationThreadTest {
     }
 
     @Test
+    @TckRule(id = "R-5.3-04", spec = "§5.3")
     void requestsAfterAFirstLockOnAnApplicationThreadStillReleaseAfterCommit() throws InterruptedException {
         String startup = startupOutcome();
         assertThat(startup).as("the startup thread's locked increment").startsWith("done 1 ");

@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.transactions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import dev.baton.tck.runtime.loss.DisowningStore;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A lock lost while its {@code @Transactional} method runs is signalled (a {@code LockLost} event) and
  * its transaction cannot commit: what the holder wrote is rolled back.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 @Tag(RuntimeTck.TAG_TRANSACTIONS)
 class LostLockRollbackTest {
 
@@ -41,6 +43,7 @@ class LostLockRollbackTest {
     }
 
     @Test
+    @TckRule(id = "R-5.1-02", spec = "§5.1")
     void aLockLostBeforeTheCommitRollsTheTransactionBack() {
         Http.Response write = Http.post(base, "api/lost/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);

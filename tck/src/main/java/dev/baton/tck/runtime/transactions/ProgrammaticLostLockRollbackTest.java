@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.transactions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import dev.baton.tck.runtime.loss.DisowningStore;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the transaction commits makes the commit fail, as for {@code @Synchronized}: what the holder wrote is
  * rolled back.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 @Tag(RuntimeTck.TAG_TRANSACTIONS)
 class ProgrammaticLostLockRollbackTest {
 
@@ -42,6 +44,7 @@ class ProgrammaticLostLockRollbackTest {
     }
 
     @Test
+    @TckRule(id = "R-5.1-03", spec = "§5.1")
     void aLockLostBeforeTheCommitRollsTheTransactionBack() {
         Http.Response write = Http.post(base, "api/lost/programmatic/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);

@@ -2,6 +2,8 @@ package dev.baton.tck.runtime.undeploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.TckExclusions;
+import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.RuntimeTck;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>The journal is a file under {@link RuntimeTck#workDirectory()}: the server must run on the same
  * machine as the tests (or share that directory at the same path) and be allowed to write there.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class ReleaseOnUndeployTest {
 
     static final String DEPLOYMENT = "baton-tck-release-on-undeploy";
@@ -60,6 +62,7 @@ class ReleaseOnUndeployTest {
     }
 
     @Test
+    @TckRule(id = "R-5.5-01", spec = "§5.5")
     void everyLockHeldIsReleasedByItsOwnerWhenTheApplicationIsUndeployed() {
         List<String> keys = new ArrayList<>(LockHolder.KEYS);
         keys.add(LockHolder.LONG_LEASE_KEY);
