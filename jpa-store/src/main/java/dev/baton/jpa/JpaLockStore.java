@@ -12,6 +12,7 @@ import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
+import dev.baton.jpa.internal.PooledAutocommit;
 import dev.baton.jpa.internal.ReleaseListener;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
 import dev.baton.jpa.internal.advisory.AdvisoryLocks;
@@ -48,7 +49,8 @@ import javax.sql.DataSource;
  * and H2 are supported; the dialect is chosen from the connection's metadata at the first operation.
  *
  * <p>Every operation runs in a transaction of its own ({@link TransactionRunner}), never in the
- * caller's; on PostgreSQL under the default runner, as one autocommit statement: one round trip. The store connects lazily: creating it touches nothing, and after the database was down
+ * caller's; on PostgreSQL and MariaDB under the default runner, as one autocommit statement: one round trip
+ * (on MariaDB on a connection of the unit's pool, outside the JPA provider's transaction). The store connects lazily: creating it touches nothing, and after the database was down
  * the next operation simply tries again.
  *
  * <p>Every call is bounded (see {@link LockStore}, "Bounded calls"): it waits for a row lock of
@@ -251,8 +253,8 @@ public final class JpaLockStore implements LockStore {
 
     /**
      * Renews many locks in a few statements instead of one call per lock (see the module's README): on
-     * PostgreSQL one autocommit statement per thousand leases, on MariaDB and H2 one transaction of two
-     * statements per hundred. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
+     * PostgreSQL one autocommit statement per thousand leases, on MariaDB one per thousand (and a read for a
+     * batch in which a lease was lost), on H2 one transaction of two statements per hundred. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
@@ -469,9 +471,7 @@ public final class JpaLockStore implements LockStore {
             Dialect d = dialect();
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return inAutocommit(d)
-                            ? inTransaction(c -> Autocommit.run(c, cc -> op.run(d, cc, bound)))
-                            : inTransaction(c -> op.run(d, c, bound));
+                    return run(d, c -> op.run(d, c, bound));
                 } catch (LockException e) {
                     throw e;
                 } catch (RuntimeException e) {
@@ -554,13 +554,30 @@ public final class JpaLockStore implements LockStore {
 
     /**
      * Whether an operation runs in autocommit: one statement, one round trip, no COMMIT. Only where the
-     * dialect's operations are single atomic statements and the driver switches autocommit without a round
-     * trip (PostgreSQL), and only on a data source or under the default runner: a {@link TransactionRunner} of
-     * the application's (JTA) gives a connection enlisted in its transaction, which must stay as it is; there
-     * the statement runs in that transaction, still with its limits in the same round trip.
+     * dialect's operations are single atomic statements (PostgreSQL, MariaDB), and only on a data source or
+     * under the default runner: a {@link TransactionRunner} of the application's (JTA) gives a connection
+     * enlisted in its transaction, which must stay as it is; there the statement runs in that transaction,
+     * still with its limits in the same round trip.
      */
     private boolean inAutocommit(Dialect d) {
         return d.autocommit() && (dataSource != null || runner == ResourceLocalTransactionRunner.INSTANCE);
+    }
+
+    /**
+     * Runs one operation: in autocommit where the dialect allows it (on a pooled connection outside the JPA
+     * provider's transaction where switching autocommit costs the driver round trips), else in a transaction.
+     */
+    private <T> T run(Dialect d, JdbcWork<T> work) {
+        if (!inAutocommit(d)) {
+            return inTransaction(work);
+        }
+        if (dataSource == null && d.autocommitOnPooledConnection()) {
+            EntityManagerFactory f = factory();
+            if (DedicatedConnection.supports(f)) {
+                return PooledAutocommit.run(f, work);
+            }
+        }
+        return inTransaction(c -> Autocommit.run(c, work));
     }
 
     private <T> T inTransaction(JdbcWork<T> work) {

@@ -6,7 +6,8 @@ import java.util.concurrent.Executor;
 
 /**
  * A JDBC connection taken from the persistence unit's pool for longer than one transaction (the advisory
- * mode holds its database session locks on it), in auto-commit mode while the store has it.
+ * mode holds its database session locks on it), in auto-commit mode while the store has it; or
+ * {@linkplain #lend lent} for one operation as the pool keeps it ({@link PooledAutocommit}).
  * {@link #giveBack} returns it as it was lent; {@link #discard} closes the physical session first, so the
  * database ends every lock it held and the pool never lends it again.
  */
@@ -32,15 +33,20 @@ public final class DedicatedConnection {
 
     private final Connection connection;
     private final Return giveBack;
-    private final boolean autoCommit;
+    /** Whether the store switched auto-commit on, to switch it off again when it gives the connection back. */
+    private final boolean switched;
 
     DedicatedConnection(Connection connection, Return giveBack) throws SQLException {
+        this(connection, giveBack, true);
+    }
+
+    DedicatedConnection(Connection connection, Return giveBack, boolean switchToAutoCommit) throws SQLException {
         this.connection = connection;
         this.giveBack = giveBack;
         boolean previous;
         try {
             previous = connection.getAutoCommit();
-            if (!previous) {
+            if (!previous && switchToAutoCommit) {
                 // a session lock outlives transactions, but an open transaction on a held connection would not
                 connection.setAutoCommit(true);
             }
@@ -48,7 +54,7 @@ public final class DedicatedConnection {
             giveBackQuietly();
             throw e;
         }
-        this.autoCommit = previous;
+        this.switched = !previous && switchToAutoCommit;
     }
 
     /**
@@ -61,12 +67,30 @@ public final class DedicatedConnection {
      * @throws IllegalStateException if the JPA provider is neither
      */
     public static DedicatedConnection take(jakarta.persistence.EntityManagerFactory factory) throws SQLException {
+        return take(factory, true);
+    }
+
+    /**
+     * Takes a connection of {@code factory}'s persistence unit as its pool lends it, in the auto-commit mode
+     * the pool keeps (no round trip to switch it: see {@link PooledAutocommit}).
+     *
+     * @param factory the store's factory
+     * @return the connection
+     * @throws SQLException if none could be had
+     * @throws IllegalStateException if the JPA provider is neither Hibernate ORM nor EclipseLink
+     */
+    static DedicatedConnection lend(jakarta.persistence.EntityManagerFactory factory) throws SQLException {
+        return take(factory, false);
+    }
+
+    private static DedicatedConnection take(jakarta.persistence.EntityManagerFactory factory, boolean autoCommit)
+            throws SQLException {
         String type = factory.getClass().getName();
         if (type.startsWith("org.eclipse.persistence.")) {
-            return EclipseLinkJdbc.dedicated(factory);
+            return EclipseLinkJdbc.dedicated(factory, autoCommit);
         }
         if (type.startsWith("org.hibernate.")) {
-            return HibernateJdbc.dedicated(factory);
+            return HibernateJdbc.dedicated(factory, autoCommit);
         }
         throw new IllegalStateException("The advisory mode of the JPA lock store needs Hibernate ORM or EclipseLink"
                 + " to hand it connections of the persistence unit; the provider is " + type);
@@ -101,7 +125,7 @@ public final class DedicatedConnection {
     /** Gives the connection back to its pool, in the auto-commit mode it was lent in. */
     public void giveBack() {
         try {
-            if (!autoCommit) {
+            if (switched) {
                 connection.setAutoCommit(false);
             }
         } catch (SQLException | RuntimeException e) {

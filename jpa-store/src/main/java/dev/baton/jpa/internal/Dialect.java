@@ -39,7 +39,7 @@ import java.util.Set;
  */
 public abstract class Dialect {
 
-    /** Leases per statement of {@link #renewAll}: two parameters each, well under every driver's limit. */
+    /** Leases per statement of H2's {@link #renewAll}: two parameters each, well under every driver's limit. */
     static final int BATCH_CHUNK = 100;
 
     /** The default table name. */
@@ -141,55 +141,18 @@ public abstract class Dialect {
     }
 
     /**
-     * Extends every live lock among {@code leases} and names them: a lease not named was lost. By default
-     * (MariaDB, whose {@code UPDATE} has no {@code RETURNING}), in the store's one transaction: per chunk of
-     * {@value #BATCH_CHUNK} leases, a {@code SELECT ... FOR UPDATE} finds and locks the live ones, and
-     * one {@code UPDATE} extends exactly those. The row locks keep any other statement on those keys
-     * out between the two, so the renewal takes effect at the moment of the check.
+     * Extends every live lock among {@code leases} and names them: a lease not named was lost (expired,
+     * released, taken over, or its row deleted). In a few short statements per batch (see each database).
      *
-     * @param c the connection, in a transaction
+     * @param c the connection
      * @param leases the leases (key as stored, owner)
      * @param ttlMillis the new lease
      * @param bound how long the call may wait for row locks
      * @return the leases extended
-     * @throws SQLException if a statement failed or ran out of time, or the update did not match what
-     *     was locked
+     * @throws SQLException if a statement failed or ran out of time
      */
-    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound) throws SQLException {
-        Set<Lease> renewed = new HashSet<>();
-        for (List<Lease> chunk : inBatches(leases, BATCH_CHUNK)) {
-            List<Lease> live = new ArrayList<>();
-            lockRows(c, chunk.stream().map(Lease::key).distinct().toList(), bound);
-            try (PreparedStatement ps = prepare(
-                    c,
-                    statementPrefix(bound) + "SELECT lock_key, owner FROM " + table
-                            + " WHERE (" + leaseMatch(chunk.size()) + ") AND expires_at > " + now()
-                            + " ORDER BY lock_key " + renewalLockClause(),
-                    bound)) {
-                bindLeases(ps, 1, chunk);
-                try (ResultSet rs = query(ps)) {
-                    readLeases(rs, live);
-                }
-            }
-            if (live.isEmpty()) {
-                continue;
-            }
-            try (PreparedStatement ps = prepare(
-                    c,
-                    statementPrefix(bound) + "UPDATE " + table + " SET expires_at = " + expiryAfter("?") + " WHERE "
-                            + leaseMatch(live.size()),
-                    bound)) {
-                ps.setLong(1, ttlParameter(ttlMillis));
-                bindLeases(ps, 2, live);
-                int updated = update(ps);
-                if (updated != live.size()) {
-                    throw new SQLException("renewing " + live.size() + " locked leases updated " + updated + " rows");
-                }
-            }
-            renewed.addAll(live);
-        }
-        return renewed;
-    }
+    public abstract Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound)
+            throws SQLException;
 
     /**
      * The leases without repeats, sorted (one lock order for every instance, so batches that share keys
@@ -373,6 +336,18 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether the store runs each operation in autocommit on a connection of the persistence unit's pool, outside
+     * any JPA transaction ({@link PooledAutocommit}), where the driver would spend round trips on the
+     * transaction the JPA provider begins and ends around it (MariaDB Connector/J switches autocommit with a
+     * round trip of its own). Only asked when {@link #autocommit()} is true.
+     *
+     * @return whether operations bypass the provider's transaction
+     */
+    public boolean autocommitOnPooledConnection() {
+        return false;
+    }
+
+    /**
      * Whether the store may run each operation in autocommit, as one round trip: every operation of this
      * dialect is one statement, atomic by itself, that carries its own lock wait limit (or several statements
      * whose atomicity does not depend on a common transaction), and the driver switches autocommit on for it
@@ -382,16 +357,6 @@ public abstract class Dialect {
      */
     public boolean autocommit() {
         return false;
-    }
-
-    /**
-     * The row lock {@link #renewAll} takes on the live leases it found. It must keep every other store
-     * statement on those rows out until the update, and should not wait for a fenced write.
-     *
-     * @return the locking clause
-     */
-    protected String renewalLockClause() {
-        return "FOR UPDATE";
     }
 
     /**

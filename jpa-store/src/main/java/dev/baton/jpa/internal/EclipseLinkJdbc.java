@@ -58,14 +58,19 @@ final class EclipseLinkJdbc {
     }
 
     /** A connection of the factory's default connection pool (internal, or the external data source). */
-    static DedicatedConnection dedicated(EntityManagerFactory factory) throws java.sql.SQLException {
+    static DedicatedConnection dedicated(EntityManagerFactory factory, boolean autoCommit)
+            throws java.sql.SQLException {
         ConnectionPool pool = factory.unwrap(Server.class).getDefaultConnectionPool();
         Accessor accessor = pool.acquireConnection();
-        return new DedicatedConnection(accessor.getConnection(), () -> {
-            if (accessor.getConnection() == null || accessor.getConnection().isClosed()) {
-                accessor.setIsValid(false); // the pool drops it instead of lending it again
-            }
-            pool.releaseConnection(accessor);
-        });
+        return new DedicatedConnection(
+                accessor.getConnection(),
+                () -> {
+                    if (accessor.getConnection() == null
+                            || accessor.getConnection().isClosed()) {
+                        accessor.setIsValid(false); // the pool drops it instead of lending it again
+                    }
+                    pool.releaseConnection(accessor);
+                },
+                autoCommit);
     }
 }

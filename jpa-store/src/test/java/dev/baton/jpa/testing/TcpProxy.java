@@ -10,6 +10,8 @@ import java.net.Socket;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP forwarder on 127.0.0.1 that a test can cut and restore, to play a database that goes down and
@@ -25,6 +27,7 @@ public final class TcpProxy implements AutoCloseable {
     private volatile boolean blackHole;
     private volatile byte[] cutAfterToServer;
     private volatile boolean cutToServer;
+    private final AtomicInteger roundTrips = new AtomicInteger();
     private int port;
 
     public TcpProxy(String targetHost, int targetPort) {
@@ -130,15 +133,27 @@ public final class TcpProxy implements AutoCloseable {
                     sockets.add(client);
                     sockets.add(upstream);
                 }
-                pump(client, upstream, true);
-                pump(upstream, client, false);
+                AtomicBoolean clientSpoke = new AtomicBoolean();
+                pump(client, upstream, true, clientSpoke);
+                pump(upstream, client, false, clientSpoke);
             } catch (IOException e) {
                 // closed, or the target refused: the client sees its socket closed
             }
         }
     }
 
-    private void pump(Socket from, Socket to, boolean toServer) {
+    /**
+     * The round trips the clients made since the last call: on each connection, every message of the client
+     * that follows an answer of the server (or opens the exchange) makes the client wait once more. Messages
+     * the client sends before the answer comes (pipelined) do not count.
+     *
+     * @return the round trips, and counting starts anew
+     */
+    public int takeRoundTrips() {
+        return roundTrips.getAndSet(0);
+    }
+
+    private void pump(Socket from, Socket to, boolean toServer, AtomicBoolean clientSpoke) {
         Thread t = new Thread(
                 () -> {
                     byte[] buffer = new byte[16 * 1024];
@@ -151,6 +166,11 @@ public final class TcpProxy implements AutoCloseable {
                             }
                             if (toServer && cutToServer) {
                                 continue; // swallowed: the client is cut off
+                            }
+                            if (toServer && clientSpoke.compareAndSet(false, true)) {
+                                roundTrips.incrementAndGet();
+                            } else if (!toServer) {
+                                clientSpoke.set(false); // before the client can see the answer and speak again
                             }
                             out.write(buffer, 0, n);
                             if (toServer) {
