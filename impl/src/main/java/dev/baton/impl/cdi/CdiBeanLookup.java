@@ -35,7 +35,17 @@ final class CdiBeanLookup implements BeanLookup {
 
     @Override
     public <T> Optional<T> bean(Class<T> type, Annotation... qualifiers) {
-        Set<Bean<?>> beans = beanManager.getBeans(type, qualifiers);
+        Set<Bean<?>> beans;
+        try {
+            beans = beanManager.getBeans(type, qualifiers);
+        } catch (IllegalArgumentException e) {
+            if (qualifiers.length == 0) {
+                throw e;
+            }
+            // Quarkus (ArC) knows only the qualifiers its index saw on some bean: an annotation no bean
+            // carries is "not a registered qualifier" there, and so no bean has it
+            return Optional.empty();
+        }
         if (beans.isEmpty()) {
             beans = deployedBeans(type, qualifiers);
         }
