@@ -105,6 +105,12 @@ public final class FaultProxy implements AutoCloseable {
             try {
                 client.setTcpNoDelay(true);
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+                if (upstream.getLocalPort() == targetPort) {
+                    // TCP self-connect: with nothing listening on an ephemeral-range port, the kernel can pick
+                    // that very port as the source and "connect" the socket to itself. The target is down.
+                    closeQuietly(upstream);
+                    throw new IOException("self-connect to " + targetPort + ": the target is down");
+                }
                 upstream.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(upstream);

@@ -93,10 +93,20 @@ class FaultProxyTest {
 
     @Test
     void aDownTargetClosesNewConnections() throws Exception {
-        echo.close();
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
-            s.setSoTimeout(5_000);
-            assertThat(s.getInputStream().read()).isEqualTo(-1);
+        // A socket bound but not listening holds the port: connecting to it is refused, and no other
+        // socket (another process's, or the proxy's own outgoing one in a self-connect) can take it.
+        // Closing the echo server instead is racy: a ServerSocket closed while its thread is blocked in
+        // accept() can still hand out one connection that arrives before that thread wakes, and that
+        // echo connection then stays open (seen in CI as a read time-out).
+        try (Socket reserved = new Socket()) {
+            reserved.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (FaultProxy down = new FaultProxy(reserved.getLocalPort());
+                    Socket s = new Socket(InetAddress.getLoopbackAddress(), down.port())) {
+                s.setSoTimeout(5_000);
+                assertThat(s.getInputStream().read())
+                        .as("the worker's connection is closed when the target refuses")
+                        .isEqualTo(-1);
+            }
         }
     }
 }
