@@ -60,7 +60,7 @@ public final class HeldLock implements Lock {
     private final ReentrantLock binding = new ReentrantLock();
 
     /** Its renewal's bookkeeping, kept by {@link Renewals}. */
-    private final LockRenewal renewal = new LockRenewal();
+    private final LockRenewal renewal = new LockRenewal(this);
 
     private volatile LockLostException lossReason;
     private volatile long lostAtNanos;

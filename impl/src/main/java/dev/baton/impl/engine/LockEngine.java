@@ -160,6 +160,11 @@ public final class LockEngine implements AutoCloseable {
         return settings.name();
     }
 
+    /** @return the renewals of the engine's held locks */
+    Renewals renewals() {
+        return renewals;
+    }
+
     /** @return the engine's clock, timers and timed waits */
     EngineTime time() {
         return time;

@@ -1,19 +1,19 @@
 package dev.baton.impl.engine;
 
-import dev.baton.impl.time.EngineTime.Scheduled;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The renewal bookkeeping of one held lock, kept by {@link Renewals}: its planned renewal and lease
- * watchdog, when the next renewal is due, the one renewal call it may have in flight, and the failure of
- * the last attempt. The lock itself only stops it ({@link #stop}) and takes its slot before a last lease
- * change ({@link #start}).
+ * The renewal bookkeeping of one held lock, kept by {@link Renewals}: its planned renewal and lease check
+ * (its slot in the engine's {@link LockTimers}), when the next renewal is due, the one renewal call it
+ * may have in flight, and the failure of the last attempt. The lock itself only stops it ({@link #stop})
+ * and takes its slot before a last lease change ({@link #start}).
  */
 final class LockRenewal {
 
-    private volatile Scheduled next;
-    private volatile Scheduled watchdog;
-    /** Set once the lock is released, lost for good, kept or abandoned: a timer planned after that is cancelled. */
+    private final HeldLock lock;
+    /** The engine's timers, once renewing started; stopping removes the lock from them. */
+    private volatile LockTimers timers;
+    /** Set once the lock is released, lost for good, kept or abandoned: a timer planned after that is dropped. */
     private volatile boolean stopped;
     /** When the next renewal is due, by the engine's clock: batches take along locks due soon. */
     private volatile long dueAtNanos;
@@ -26,30 +26,51 @@ final class LockRenewal {
     /** The failure of the last renewal attempt, cleared by a successful one: the cause of a later loss. */
     private volatile Throwable failure;
 
-    /** Cancels the planned renewal and the watchdog, and any planned later. */
+    // Guarded by the monitor of {@link #timers}.
+    long renewAt;
+    boolean renewPlanned;
+    long watchAt;
+    boolean watchPlanned;
+    int heapIndex = -1;
+
+    LockRenewal(HeldLock lock) {
+        this.lock = lock;
+    }
+
+    HeldLock lock() {
+        return lock;
+    }
+
+    /** The timers renewing starts on: from now on {@link #stop} drops the lock's timers from them. */
+    void timers(LockTimers timers) {
+        this.timers = timers;
+        if (stopped) {
+            timers.remove(this);
+        }
+    }
+
+    /** Drops the planned renewal and lease check, and any planned later. */
     void stop() {
         stopped = true;
-        cancel(next);
-        cancel(watchdog);
-    }
-
-    void next(Scheduled task) {
-        next = task;
-        if (stopped) {
-            task.cancel();
+        LockTimers t = timers;
+        if (t != null) {
+            t.remove(this);
         }
     }
 
-    /** The planned renewal will not be needed: another lock's batch renews this one now. */
-    void cancelNext() {
-        cancel(next);
+    boolean stopped() {
+        return stopped;
     }
 
-    void watchdog(Scheduled task) {
-        watchdog = task;
-        if (stopped) {
-            task.cancel();
+    /** When the earlier of its planned timers is due; only meaningful while one is planned. Guarded as above. */
+    long nextTimerAt() {
+        if (!watchPlanned) {
+            return renewAt;
         }
+        if (!renewPlanned) {
+            return watchAt;
+        }
+        return renewAt - watchAt <= 0 ? renewAt : watchAt;
     }
 
     void dueAt(long nanos) {
@@ -96,11 +117,5 @@ final class LockRenewal {
 
     Throwable failure() {
         return failure;
-    }
-
-    private static void cancel(Scheduled task) {
-        if (task != null) {
-            task.cancel();
-        }
     }
 }

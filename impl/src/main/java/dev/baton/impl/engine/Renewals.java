@@ -25,8 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  * (the store bounds its call by it).
  *
  * <p>A failing renewal is retried until the lease is over by the local monotonic clock; then, or at once
- * when the store answers that the owner no longer holds the key, the lock is lost. A watchdog on the
- * scheduler reports the loss at the lease's end even while a renewal call is still under way. The
+ * when the store answers that the owner no longer holds the key, the lock is lost. A lease check on the
+ * engine's timers ({@link LockTimers}: one structure and one wake-up for all held locks) reports the loss
+ * at the lease's end even while a renewal call is still under way. The
  * reason says what happened: renewals failed; a renewal was sent and has not come back (a slow or
  * unreachable store); or none could be sent in time because this process was not running (a long GC
  * pause, SIGSTOP, a suspended VM: the timers ran late) or its renewal threads were starved.
@@ -64,6 +65,8 @@ final class Renewals {
     private final Collection<HeldLock> held;
     private final Losses losses;
     private final EngineMetrics metrics;
+    /** Every held lock's next renewal and lease check, in one structure with one wake-up. */
+    private final LockTimers timers;
 
     /**
      * @param held the engine's live set of held locks (read to form batches)
@@ -85,10 +88,23 @@ final class Renewals {
         this.batches = batches;
         this.held = held;
         this.losses = losses;
+        this.timers = new LockTimers(time);
+        this.timers.handler(new LockTimers.Handler() {
+            @Override
+            public void renewalDue(HeldLock lock) {
+                due(lock);
+            }
+
+            @Override
+            public void leaseEndDue(HeldLock lock, long dueAtNanos) {
+                leaseEndReached(lock, dueAtNanos);
+            }
+        });
     }
 
     /** Starts renewing a lock just acquired, and watching its lease. */
     void start(HeldLock lock) {
+        lock.renewal().timers(timers);
         scheduleAt(lock, lock.leaseStartNanos() + intervalNanos(lock));
         watchLease(lock);
     }
@@ -103,12 +119,12 @@ final class Renewals {
         long delay = Math.max(0, dueAtNanos - now);
         // What the renewal's lateness is measured against: when it could run at the earliest.
         lock.renewal().dueAt(now + delay);
-        try {
-            lock.renewal().next(time.schedule(() -> due(lock), delay));
-        } catch (RejectedExecutionException e) {
-            // The scheduler is shutting down (application stop): the lease runs out by itself.
-            BatonLog.renewalFailed(lock.key(), e);
-        }
+        timers.renewAt(lock.renewal(), now + delay);
+    }
+
+    /** @return how many held locks have a timer planned (for tests and vitals) */
+    int timed() {
+        return timers.planned();
     }
 
     /** On the scheduler: hands the store call to the store-call executor, so the clock never waits for a store. */
@@ -142,7 +158,7 @@ final class Renewals {
                             .done(); // extended to another ttl just before its slot was taken: renewed on its own
                     continue;
                 }
-                other.renewal().cancelNext();
+                timers.cancelRenewal(other.renewal());
                 batch.add(other);
             }
         }
@@ -209,7 +225,7 @@ final class Renewals {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
-        lock.renewal().cancelNext();
+        timers.cancelRenewal(lock.renewal());
         long sentAt = time.nanoTime();
         long bound = TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - sentAt);
         if (!lock.renewable() || bound <= 0) {
@@ -282,12 +298,7 @@ final class Renewals {
     private void watchLease(HeldLock lock) {
         long now = time.nanoTime();
         long delayNanos = Math.max(0, lock.leaseEndNanos() - now) + TimeUnit.MILLISECONDS.toNanos(1);
-        long dueAt = now + delayNanos;
-        try {
-            lock.renewal().watchdog(time.schedule(() -> leaseEndReached(lock, dueAt), delayNanos));
-        } catch (RejectedExecutionException e) {
-            // Shutting down: isHeld() still turns false at the lease's end, by the clock.
-        }
+        timers.watchAt(lock.renewal(), now + delayNanos);
     }
 
     private void leaseEndReached(HeldLock lock, long dueAt) {

@@ -6,6 +6,11 @@ import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,5 +49,53 @@ class RealTimeSmokeTest {
             assertThat(TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - System.nanoTime()))
                     .isPositive();
         }
+    }
+
+    @Test
+    void locksTakenAndReleasedFromManyThreadsWhileRenewalsRunLeaveNoTimerBehind() throws Exception {
+        FaultyStore store = new FaultyStore();
+        LockEngine engine = engines.engine(store).ttl(90).build(); // renewed every 30 ms
+        HeldLock kept = engine.acquire("kept", 90, 1_000, true);
+        int threads = 4;
+        int rounds = 2_000;
+        List<Thread> workers = new ArrayList<>();
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        CountDownLatch start = new CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            String prefix = "worker-" + t + "-";
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < rounds; i++) {
+                        // each thread holds a few keys at a time, so plans, renewals and removals interleave
+                        HeldLock a = engine.acquire(prefix + (i % 7), 90, 1_000, true);
+                        HeldLock b = engine.acquire(prefix + "b" + (i % 5), 60, 1_000, true);
+                        if (i % 200 == 0) {
+                            Thread.sleep(25); // across a renewal
+                        }
+                        assertThat(b.release()).isTrue();
+                        assertThat(a.release()).isTrue();
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join(TimeUnit.SECONDS.toMillis(60));
+            assertThat(worker.isAlive()).as(worker.getName() + " finished").isFalse();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(kept.isHeld())
+                .as("renewed throughout; lost: %s", kept.lossReason())
+                .isTrue();
+        assertThat(engine.renewals().timed())
+                .as("locks with timers: only the one still held")
+                .isOne();
+        assertThat(kept.release()).isTrue();
+        assertThat(engine.renewals().timed()).isZero();
     }
 }
