@@ -29,6 +29,7 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.prefix}</td><td>(none)</td></tr>
  * <tr><td>{@code baton.renew-interval}</td><td>a third of each lock's ttl</td></tr>
  * <tr><td>{@code baton.interrupt-on-loss}</td><td>false</td></tr>
+ * <tr><td>{@code baton.renew-threads}</td><td>4: the most renewal calls of a manager in flight at once (1 to 64)</td></tr>
  * <tr><td>{@code baton.poll-min-interval}</td><td>5ms: a waiter's first pause between two polls of the store</td></tr>
  * <tr><td>{@code baton.poll-max-interval}</td><td>500ms: its longest pause (see {@link PollPolicy})</td></tr>
  * <tr><td>{@code baton.poll-jitter}</td><td>0.5: the largest fraction taken off each pause at random</td></tr>
@@ -96,6 +97,7 @@ public final class BatonConfig {
             "prefix",
             "renew-interval",
             "interrupt-on-loss",
+            "renew-threads",
             "poll-min-interval",
             "poll-max-interval",
             "poll-jitter",
@@ -416,10 +418,15 @@ public final class BatonConfig {
         boolean interrupt =
                 bool(config, key(name, "interrupt-on-loss"), parent != null && parent.interruptOnLoss(), problems);
         PollPolicy poll = poll(config, name, parent == null ? PollPolicy.DEFAULT : parent.poll(), problems);
+        int renewThreads = renewThreads(
+                config,
+                key(name, "renew-threads"),
+                parent == null ? ManagerSettings.DEFAULT_RENEW_THREADS : parent.renewThreads(),
+                problems);
         if (problems.size() > before) {
             return null;
         }
-        return new ManagerSettings(name, store, ttl, timeout, prefix, renew, interrupt, poll);
+        return new ManagerSettings(name, store, ttl, timeout, prefix, renew, interrupt, poll, renewThreads);
     }
 
     /** The manager's poll settings over its parent's (the default manager's, or the built-in defaults). */
@@ -483,6 +490,24 @@ public final class BatonConfig {
             problems.add(e.getMessage());
             return fallback;
         }
+    }
+
+    private static int renewThreads(Config config, String key, int fallback, List<String> problems) {
+        Optional<String> raw = text(config, key);
+        if (raw.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int threads = Integer.parseInt(raw.get());
+            if (threads >= 1 && threads <= ManagerSettings.MAX_RENEW_THREADS) {
+                return threads;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        problems.add(
+                key + ": '" + raw.get() + "' is not a whole number from 1 to " + ManagerSettings.MAX_RENEW_THREADS);
+        return fallback;
     }
 
     private static MetricsApi metricsApi(Config config, List<String> problems) {

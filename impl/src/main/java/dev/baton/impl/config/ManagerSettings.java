@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param renewIntervalMillis how often a held lock is renewed
  * @param interruptOnLoss whether the holder's thread is interrupted when its lock is lost
  * @param poll how waiters poll the store, unless a method or the caller sets its own
+ * @param renewThreads the most renewal calls of this manager in flight at once, each on a thread of its
+ *     own; further renewals wait their turn
  */
 public record ManagerSettings(
         String name,
@@ -23,13 +25,61 @@ public record ManagerSettings(
         String prefix,
         long renewIntervalMillis,
         boolean interruptOnLoss,
-        PollPolicy poll) {
+        PollPolicy poll,
+        int renewThreads) {
 
     /** The default lease: 30 s. */
     public static final long DEFAULT_TTL_MILLIS = 30_000;
 
     /** The default wait: 10 s. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 10_000;
+
+    /** The default of {@code baton.renew-threads}: 4. */
+    public static final int DEFAULT_RENEW_THREADS = 4;
+
+    /** The most {@code baton.renew-threads} may be. */
+    public static final int MAX_RENEW_THREADS = 64;
+
+    /** Validates the settings that are not validated where they are read. */
+    public ManagerSettings {
+        if (renewThreads < 1 || renewThreads > MAX_RENEW_THREADS) {
+            throw new IllegalArgumentException(
+                    "renewThreads must be 1 to " + MAX_RENEW_THREADS + ", not " + renewThreads);
+        }
+    }
+
+    /**
+     * Settings with the default number of renewal threads.
+     *
+     * @param name the manager's name, empty for the default one
+     * @param store the configured store name, if any
+     * @param ttlMillis the default lease
+     * @param timeoutMillis the default wait
+     * @param prefix prepended to every key
+     * @param renewIntervalMillis how often a held lock is renewed, 0 for a third of its lease
+     * @param interruptOnLoss whether the holder's thread is interrupted when its lock is lost
+     * @param poll how waiters poll the store
+     */
+    public ManagerSettings(
+            String name,
+            Optional<String> store,
+            long ttlMillis,
+            long timeoutMillis,
+            String prefix,
+            long renewIntervalMillis,
+            boolean interruptOnLoss,
+            PollPolicy poll) {
+        this(
+                name,
+                store,
+                ttlMillis,
+                timeoutMillis,
+                prefix,
+                renewIntervalMillis,
+                interruptOnLoss,
+                poll,
+                DEFAULT_RENEW_THREADS);
+    }
 
     /**
      * Settings with the default {@link PollPolicy}.

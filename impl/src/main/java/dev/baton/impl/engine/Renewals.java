@@ -18,7 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * Keeps one engine's held locks renewed, and reports a lock lost when its lease is over.
  *
  * <p>The scheduler only keeps time; store calls run on their own executor, so a store call that hangs
- * holds up neither the clock nor the other locks' renewals. Each lock has at most one renewal in flight.
+ * holds up neither the clock nor the other locks' renewals. At most {@code renew-threads} renewal calls of
+ * one engine are in flight at once (its locks wait their turn beyond that): a store that cannot batch, or
+ * hangs, occupies a bounded number of threads. Each lock has at most one renewal in flight.
  * A lease counts from when the call that set it was sent, and so does the renewal interval: a renewal
  * falls due an interval after the previous one was sent, however long that one took to come back
  * (at once, if it took longer than an interval). Each renewal may take what is left of the lease
@@ -60,7 +62,7 @@ final class Renewals {
     private final LockStore store;
     private final ManagerSettings settings;
     private final EngineTime time;
-    private final Executor storeCalls;
+    private final LimitedExecutor storeCalls;
     private final boolean batches;
     private final Collection<HeldLock> held;
     private final Losses losses;
@@ -84,7 +86,7 @@ final class Renewals {
         this.store = store;
         this.settings = settings;
         this.time = time;
-        this.storeCalls = storeCalls;
+        this.storeCalls = new LimitedExecutor(storeCalls, settings.renewThreads());
         this.batches = batches;
         this.held = held;
         this.losses = losses;
@@ -120,6 +122,11 @@ final class Renewals {
         // What the renewal's lateness is measured against: when it could run at the earliest.
         lock.renewal().dueAt(now + delay);
         timers.renewAt(lock.renewal(), now + delay);
+    }
+
+    /** @return how many renewal calls wait for a thread (the manager's {@code renew-threads} are busy) */
+    int callsWaiting() {
+        return storeCalls.waiting();
     }
 
     /** @return how many held locks have a timer planned (for tests and vitals) */

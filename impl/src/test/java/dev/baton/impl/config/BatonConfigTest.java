@@ -35,6 +35,7 @@ class BatonConfigTest {
         assertThat(settings.prefix()).isEmpty();
         assertThat(settings.renewIntervalMillis(30_000)).isEqualTo(10_000);
         assertThat(settings.interruptOnLoss()).isFalse();
+        assertThat(settings.renewThreads()).isEqualTo(4);
         assertThat(config.interceptorPriority()).isEqualTo(Synchronized.DEFAULT_PRIORITY);
         assertThat(config.managers()).containsOnlyKeys("");
     }
@@ -80,6 +81,23 @@ class BatonConfigTest {
                 .isInstanceOf(LockConfigurationException.class)
                 .hasMessageContaining(
                         "baton.metrics.api: 'prometheus' is not auto, opentelemetry or microprofile-metrics");
+    }
+
+    @Test
+    void renewThreadsAreAWholeNumberFromOneTo64AndNamedManagersInheritThem() {
+        BatonConfig config = BatonConfig.read(
+                config("baton.renew-threads=16", "baton.managers=reports,audit", "baton.audit.renew-threads=1"));
+        assertThat(config.manager("").orElseThrow().renewThreads()).isEqualTo(16);
+        assertThat(config.manager("reports").orElseThrow().renewThreads()).isEqualTo(16);
+        assertThat(config.manager("audit").orElseThrow().renewThreads()).isOne();
+        for (String bad : new String[] {"0", "65", "-1", "four", "2.5"}) {
+            assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=jobs", "baton.jobs.renew-threads=" + bad)))
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jobs.renew-threads: '" + bad + "' is not a whole number from 1 to 64");
+        }
+        assertThatThrownBy(() -> BatonConfig.read(config("baton.managers=renew-threads")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("'renew-threads' is reserved");
     }
 
     @Test

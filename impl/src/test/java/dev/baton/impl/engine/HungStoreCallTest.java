@@ -79,6 +79,7 @@ class HungStoreCallTest {
         LockEngine engine = engines.storeCalls(calls)
                 .engine(store)
                 .ttl(300)
+                .renewThreads(6) // more than the calls that hang
                 .listener(listener)
                 .build();
         List<HeldLock> stuck = new ArrayList<>();
@@ -109,6 +110,42 @@ class HungStoreCallTest {
         }
         assertThat(lost).doesNotContain("healthy");
         assertThat(healthy.release()).isTrue();
+    }
+
+    @Test
+    void hangingRenewalsOccupyNoMoreThreadsThanTheManagerAllows() {
+        LockEngine engine = engines.storeCalls(calls)
+                .engine(store)
+                .ttl(300)
+                .renewThreads(2)
+                .listener(listener)
+                .build();
+        for (int i = 0; i < 5; i++) {
+            store.hangingKeys.add("stuck-" + i);
+            engine.acquire("stuck-" + i, 300, 1_000, true);
+        }
+        HeldLock waiting = engine.acquire("waits-its-turn", 300, 1_000, true);
+
+        time.advanceMillis(100); // six renewals due; two are sent, and hang
+        calls.awaitRunning(2);
+        assertThat(engine.renewals().callsWaiting())
+                .as("renewals waiting for one of the two threads")
+                .isEqualTo(4);
+        time.advanceMillis(100);
+        calls.awaitRunning(2);
+        assertThat(store.healthyRenewals.get())
+                .as("the healthy lock's renewal is queued behind the hung ones")
+                .isZero();
+        time.advanceMillis(101); // the leases end (300 ms) and the watchdogs run (301 ms)
+        LockLostException reason = waiting.whenLost().toCompletableFuture().join();
+        assertThat(reason)
+                .hasMessageContaining("waits-its-turn")
+                .hasMessageContaining("before a renewal could be sent")
+                .hasMessageContaining("renewal threads were starved");
+        VirtualTime.awaitReal(() -> lost.size() == 6, "six lost events");
+        // the losses were told on threads of their own; of the renewals, never more than two ran
+        calls.awaitRunning(2);
+        assertThat(engine.renewals().callsWaiting()).isEqualTo(4);
     }
 
     /** The memory store, whose renewals of some keys block until the test ends. */

@@ -54,8 +54,8 @@ class RealTimeSmokeTest {
     @Test
     void locksTakenAndReleasedFromManyThreadsWhileRenewalsRunLeaveNoTimerBehind() throws Exception {
         FaultyStore store = new FaultyStore();
-        LockEngine engine = engines.engine(store).ttl(90).build(); // renewed every 30 ms
-        HeldLock kept = engine.acquire("kept", 90, 1_000, true);
+        LockEngine engine = engines.engine(store).ttl(1_000).build(); // renewed every 333 ms
+        HeldLock kept = engine.acquire("kept", 1_000, 1_000, true);
         int threads = 4;
         int rounds = 2_000;
         List<Thread> workers = new ArrayList<>();
@@ -68,10 +68,10 @@ class RealTimeSmokeTest {
                     start.await();
                     for (int i = 0; i < rounds; i++) {
                         // each thread holds a few keys at a time, so plans, renewals and removals interleave
-                        HeldLock a = engine.acquire(prefix + (i % 7), 90, 1_000, true);
-                        HeldLock b = engine.acquire(prefix + "b" + (i % 5), 60, 1_000, true);
-                        if (i % 200 == 0) {
-                            Thread.sleep(25); // across a renewal
+                        HeldLock a = engine.acquire(prefix + (i % 7), 1_000, 1_000, true);
+                        HeldLock b = engine.acquire(prefix + "b" + (i % 5), 700, 1_000, true);
+                        if (i % 500 == 250) {
+                            Thread.sleep(400); // across a renewal of both
                         }
                         assertThat(b.release()).isTrue();
                         assertThat(a.release()).isTrue();

@@ -60,6 +60,7 @@ class SlowLossCallbackTest {
         LockEngine engine = engines.engine(store)
                 .ttl(TTL)
                 .timeout(1_000)
+                .renewThreads(8) // the four renewal calls that hang here keep four of them for good
                 .listener(slowObserver)
                 .build();
         List<HeldLock> stuck = new ArrayList<>();

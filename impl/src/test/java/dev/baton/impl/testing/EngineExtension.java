@@ -130,6 +130,7 @@ public final class EngineExtension implements AfterEachCallback {
         private boolean interruptOnLoss;
         private String prefix = "";
         private PollPolicy poll = PollPolicy.DEFAULT;
+        private int renewThreads = ManagerSettings.DEFAULT_RENEW_THREADS;
         private LockListener listener = LockListener.NONE;
         private EngineMetrics metrics = EngineMetrics.NONE;
 
@@ -163,6 +164,12 @@ public final class EngineExtension implements AfterEachCallback {
             return this;
         }
 
+        /** At most this many renewal calls in flight at once ({@code baton.renew-threads}). */
+        public Builder renewThreads(int value) {
+            renewThreads = value;
+            return this;
+        }
+
         public Builder poll(PollPolicy value) {
             poll = value;
             return this;
@@ -181,7 +188,15 @@ public final class EngineExtension implements AfterEachCallback {
         /** @return the engine, closed after the test */
         public LockEngine build() {
             ManagerSettings settings = new ManagerSettings(
-                    "", Optional.empty(), ttlMillis, timeoutMillis, prefix, renewIntervalMillis, interruptOnLoss, poll);
+                    "",
+                    Optional.empty(),
+                    ttlMillis,
+                    timeoutMillis,
+                    prefix,
+                    renewIntervalMillis,
+                    interruptOnLoss,
+                    poll,
+                    renewThreads);
             LockEngine engine = new LockEngine(settings, store, time, storeCalls, listener, metrics);
             engines.add(engine);
             return engine;
