@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * The renewal bookkeeping of one held lock, kept by {@link Renewals}: its planned renewal and lease check
@@ -17,8 +18,18 @@ final class LockRenewal {
     private volatile boolean stopped;
     /** When the next renewal is due, by the engine's clock: batches take along locks due soon. */
     private volatile long dueAtNanos;
-    /** A renewal call is in flight: at most one per lock. */
-    private final AtomicBoolean inFlight = new AtomicBoolean();
+    /** A renewal call is in flight: at most one per lock (a field and a VarHandle: no object of its own). */
+    private volatile boolean inFlight;
+
+    private static final VarHandle IN_FLIGHT;
+
+    static {
+        try {
+            IN_FLIGHT = MethodHandles.lookup().findVarHandle(LockRenewal.class, "inFlight", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** The renewal in flight has been sent to the store (not only handed to the store-call executor). */
     private volatile boolean sent;
     /** When the renewal in flight was sent. */
@@ -32,6 +43,7 @@ final class LockRenewal {
     long watchAt;
     boolean watchPlanned;
     int heapIndex = -1;
+    long plannedOrder;
 
     LockRenewal(HeldLock lock) {
         this.lock = lock;
@@ -83,13 +95,13 @@ final class LockRenewal {
 
     /** @return true if no renewal call was in flight, and now one is: the caller holds the slot */
     boolean start() {
-        return inFlight.compareAndSet(false, true);
+        return IN_FLIGHT.compareAndSet(this, false, true);
     }
 
     /** Gives the slot back. */
     void done() {
         sent = false;
-        inFlight.set(false);
+        inFlight = false;
     }
 
     /** The renewal in flight is being sent to the store now. */

@@ -37,6 +37,8 @@ final class LockTimers {
     private Scheduled wake;
 
     private long wakeAtNanos;
+    /** Counts plans: timers due at the same time run in the order they were planned. */
+    private long plans;
     /** A wake-up is running what is due: it plans the next one when done. */
     private boolean waking;
 
@@ -56,6 +58,7 @@ final class LockTimers {
         }
         renewal.renewAt = atNanos;
         renewal.renewPlanned = true;
+        renewal.plannedOrder = ++plans;
         place(renewal);
         planWake();
     }
@@ -76,6 +79,7 @@ final class LockTimers {
         }
         renewal.watchAt = atNanos;
         renewal.watchPlanned = true;
+        renewal.plannedOrder = ++plans;
         place(renewal);
         planWake();
     }
@@ -206,11 +210,10 @@ final class LockTimers {
 
     private int siftUp(int index) {
         LockRenewal moving = heap[index];
-        long due = moving.nextTimerAt();
         while (index > 0) {
             int parent = (index - 1) >>> 1;
             LockRenewal above = heap[parent];
-            if (due - above.nextTimerAt() >= 0) {
+            if (!earlier(moving, above)) {
                 break;
             }
             heap[index] = above;
@@ -224,15 +227,14 @@ final class LockTimers {
 
     private void siftDown(int index) {
         LockRenewal moving = heap[index];
-        long due = moving.nextTimerAt();
         int half = size >>> 1;
         while (index < half) {
             int child = 2 * index + 1;
             int right = child + 1;
-            if (right < size && heap[right].nextTimerAt() - heap[child].nextTimerAt() < 0) {
+            if (right < size && earlier(heap[right], heap[child])) {
                 child = right;
             }
-            if (heap[child].nextTimerAt() - due >= 0) {
+            if (!earlier(heap[child], moving)) {
                 break;
             }
             heap[index] = heap[child];
@@ -241,5 +243,11 @@ final class LockTimers {
         }
         heap[index] = moving;
         moving.heapIndex = index;
+    }
+
+    /** Whether {@code a}'s next timer comes before {@code b}'s: by due time, then by when it was planned. */
+    private static boolean earlier(LockRenewal a, LockRenewal b) {
+        long byTime = a.nextTimerAt() - b.nextTimerAt();
+        return byTime != 0 ? byTime < 0 : a.plannedOrder < b.plannedOrder;
     }
 }
