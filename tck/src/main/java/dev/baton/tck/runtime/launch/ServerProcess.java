@@ -1,9 +1,8 @@
 package dev.baton.tck.runtime.launch;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +15,10 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
- * A child server process: started from a command, its output (standard output and error together) read
- * line by line by a thread of its own, which writes it to a log file and keeps the lines for
- * {@link #awaitLine(Predicate, Duration)} and {@link #tail(int)}. {@link #stop(Duration)} asks it to stop
+ * A child server process: started from a command, its output (standard output and error together) going to a
+ * log file, which a thread of its own follows as it grows (reading each byte once, line by line) and keeps the
+ * lines for {@link #awaitLine(Predicate, Duration)} and {@link #tail(int)}. The process writes the file itself,
+ * so its log is complete even when this JVM stops reading. {@link #stop(Duration)} asks it to stop
  * (SIGTERM, so shutdown hooks run) and kills it after a grace period.
  *
  * <pre>{@code
@@ -34,6 +34,8 @@ public final class ServerProcess {
 
     private static final Pattern TERMINAL_COLOURS = Pattern.compile("\u001B\\[[0-9;]*m");
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /** How long the follower sleeps at the end of the file before it looks again. */
+    private static final long FOLLOW_MILLIS = 20;
 
     private final Process process;
     private final Path logFile;
@@ -45,8 +47,8 @@ public final class ServerProcess {
     private ServerProcess(Process process, Path logFile) throws IOException {
         this.process = process;
         this.logFile = logFile;
-        BufferedWriter log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8);
-        this.reader = new Thread(() -> read(log), "server-process-" + process.pid() + "-log");
+        InputStream log = Files.newInputStream(logFile);
+        this.reader = new Thread(() -> follow(log), "server-process-" + process.pid() + "-log");
         reader.setDaemon(true);
         reader.start();
     }
@@ -65,7 +67,8 @@ public final class ServerProcess {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile());
         if (workingDirectory != null) {
             builder.directory(workingDirectory.toFile());
         }
@@ -78,30 +81,58 @@ public final class ServerProcess {
         }
     }
 
-    private void read(BufferedWriter log) {
-        try (BufferedReader output =
-                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-                BufferedWriter file = log) {
-            String line;
-            while ((line = output.readLine()) != null) {
-                file.write(line);
-                file.newLine();
-                file.flush();
-                String plain = TERMINAL_COLOURS.matcher(line).replaceAll("");
-                synchronized (this) {
-                    lines.add(plain);
-                    notifyAll();
+    private void follow(InputStream log) {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try (InputStream file = log) {
+            boolean exited = false;
+            while (true) {
+                int read = file.read(buffer);
+                if (read > 0) {
+                    for (int i = 0; i < read; i++) {
+                        if (buffer[i] == '\n') {
+                            add(line);
+                        } else {
+                            line.write(buffer[i]);
+                        }
+                    }
+                } else if (exited) {
+                    break; // the end of the file after the process had exited: all of it is read
+                } else {
+                    // read once more after the exit: what the process wrote last
+                    exited = !process.isAlive();
+                    if (!exited) {
+                        Thread.sleep(FOLLOW_MILLIS);
+                    }
                 }
+            }
+            if (line.size() > 0) {
+                add(line);
             }
         } catch (IOException e) {
             synchronized (this) {
                 readFailure = e;
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             synchronized (this) {
                 ended = true;
                 notifyAll();
             }
+        }
+    }
+
+    private void add(ByteArrayOutputStream line) {
+        String text = line.toString(StandardCharsets.UTF_8);
+        line.reset();
+        if (text.endsWith("\r")) {
+            text = text.substring(0, text.length() - 1);
+        }
+        String plain = TERMINAL_COLOURS.matcher(text).replaceAll("");
+        synchronized (this) {
+            lines.add(plain);
+            notifyAll();
         }
     }
 
