@@ -179,7 +179,14 @@ public final class ServerProcess {
      * @param following how many lines after it to add
      * @return the line and up to {@code following} lines after it, joined by newlines, or empty
      */
-    public synchronized Optional<String> firstLine(Predicate<String> line, int following) {
+    public Optional<String> firstLine(Predicate<String> line, int following) {
+        readToTheEndIfExited();
+        synchronized (this) {
+            return firstLineSoFar(line, following);
+        }
+    }
+
+    private Optional<String> firstLineSoFar(Predicate<String> line, int following) {
         for (int i = 0; i < lines.size(); i++) {
             if (line.test(lines.get(i))) {
                 return Optional.of(String.join("\n", lines.subList(i, Math.min(lines.size(), i + 1 + following))));
@@ -194,9 +201,27 @@ public final class ServerProcess {
      * @param count how many
      * @return the lines, joined by newlines
      */
-    public synchronized String tail(int count) {
+    public String tail(int count) {
+        readToTheEndIfExited();
+        synchronized (this) {
+            return tailSoFar(count);
+        }
+    }
+
+    private String tailSoFar(int count) {
         String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
         return readFailure == null ? tail : tail + "\n(cannot read further: " + readFailure + ")";
+    }
+
+    /** Once the process has exited, lets the follower read what it wrote last (at most a second). */
+    private void readToTheEndIfExited() {
+        if (!process.isAlive() && Thread.currentThread() != reader) {
+            try {
+                reader.join(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** @return the file the output goes to */
