@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
 import dev.baton.jpa.testing.Backend;
-import dev.baton.jpa.testing.Concurrently;
+import dev.baton.tck.Together;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -36,10 +35,13 @@ public abstract class SchemaSuite {
         for (int i = 0; i < 4; i++) {
             stores.add(backend.store(table));
         }
-        Queue<Throwable> errors = Concurrently.run(
-                stores.size(), i -> stores.get(i).acquire("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000));
-        stores.forEach(JpaLockStore::close);
-        assertThat(errors).isEmpty();
+        try {
+            Together.run(
+                    stores.size(),
+                    i -> stores.get(i).acquire("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000));
+        } finally {
+            stores.forEach(JpaLockStore::close);
+        }
 
         try (JpaLockStore store = validating.build()) {
             assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())

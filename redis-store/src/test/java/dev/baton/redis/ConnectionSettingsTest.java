@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
-import dev.baton.redis.testing.TestRedis;
 import dev.baton.redis.testing.TestRedis.EmbeddedRedis;
+import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -26,7 +26,7 @@ class ConnectionSettingsTest {
 
     @BeforeAll
     static void start() {
-        port = TestRedis.freePort();
+        port = FreePorts.pick();
         server = EmbeddedRedis.start(port, "password", "requirepass " + PASSWORD);
     }
 

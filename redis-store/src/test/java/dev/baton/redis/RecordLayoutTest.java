@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.redis.internal.Scripts;
 import dev.baton.redis.testing.TestRedis;
+import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -93,7 +94,7 @@ class RecordLayoutTest {
     /** On a server of its own: {@code SCRIPT FLUSH} would also empty the script cache of others sharing the server. */
     @Test
     void aScriptRedisForgotIsSentAgain() {
-        int port = TestRedis.freePort();
+        int port = FreePorts.pick();
         TestRedis.EmbeddedRedis server = TestRedis.EmbeddedRedis.start(port, "noscript");
         RedisClient own = RedisClient.create("redis://127.0.0.1:" + port);
         try (StatefulRedisConnection<String, String> admin = own.connect();

@@ -10,6 +10,7 @@ import dev.baton.redis.testing.TestRedis;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
+import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import java.lang.annotation.Annotation;
@@ -199,7 +200,7 @@ class RedisLockStoreFactoryTest {
     @Test
     void settingsReachTheStoreAndCreateDoesNotConnect() {
         Settings settings = new Settings()
-                .with("url", "redis://127.0.0.1:" + TestRedis.freePort())
+                .with("url", "redis://127.0.0.1:" + FreePorts.pick())
                 .with("command-timeout", "750ms")
                 .with("key-prefix", "app:locks:");
         factory().validate(settings);

@@ -7,9 +7,9 @@ import dev.baton.LockStoreException;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.redis.testing.TestEngines;
-import dev.baton.redis.testing.TestRedis;
 import dev.baton.redis.testing.TestRedis.EmbeddedRedis;
 import dev.baton.spi.AcquireResult;
+import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -40,7 +40,7 @@ class RestartTest {
 
     @BeforeEach
     void start() {
-        port = TestRedis.freePort();
+        port = FreePorts.pick();
         server = EmbeddedRedis.start(port, "restart");
     }
 

@@ -31,28 +31,6 @@ final class ContractSupport {
 
     private ContractSupport() {}
 
-    /**
-     * Reads {@value LockStoreContract#TIME_FACTOR_PROPERTY}.
-     *
-     * @return the factor, 1 when unset
-     */
-    static double timeFactorProperty() {
-        String value =
-                System.getProperty(LockStoreContract.TIME_FACTOR_PROPERTY, "1").trim();
-        double factor;
-        try {
-            factor = Double.parseDouble(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    LockStoreContract.TIME_FACTOR_PROPERTY + " must be a number, was '" + value + "'", e);
-        }
-        if (!(factor > 0) || Double.isInfinite(factor)) {
-            throw new IllegalArgumentException(
-                    LockStoreContract.TIME_FACTOR_PROPERTY + " must be positive, was '" + value + "'");
-        }
-        return factor;
-    }
-
     /** A new owner token like the runtime's: 128 random bits, as 32 hex chars. */
     static String newOwner() {
         return randomHex(16);

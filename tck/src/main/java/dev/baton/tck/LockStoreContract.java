@@ -80,7 +80,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public abstract class LockStoreContract {
 
     /** The system property that multiplies every wait bound and margin of the suite: {@value}. */
-    public static final String TIME_FACTOR_PROPERTY = "baton.tck.timeFactor";
+    public static final String TIME_FACTOR_PROPERTY = TimeFactor.PROPERTY;
 
     /** A lease that outlives every test, in ms. */
     static final long LONG_TTL = 60_000;
@@ -116,7 +116,7 @@ public abstract class LockStoreContract {
      * @return the factor, positive
      */
     protected double timeFactor() {
-        return ContractSupport.timeFactorProperty();
+        return TimeFactor.get();
     }
 
     @BeforeEach
@@ -191,7 +191,7 @@ public abstract class LockStoreContract {
     }
 
     private Duration scaled(long millis) {
-        return Duration.ofMillis(Math.max(1, Math.round(millis * timeFactor())));
+        return TimeFactor.scale(Duration.ofMillis(millis), timeFactor());
     }
 
     private ConditionFactory waiting() {

@@ -7,7 +7,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.Synchronized;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
-import dev.baton.impl.testing.Threads;
+import dev.baton.tck.Together;
 import io.smallrye.config.inject.ConfigExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -96,7 +96,7 @@ class BuildCompatibleExtensionTest {
                     .extracting(bean -> bean.getBeanClass())
                     .isNotEqualTo(BatonExtension.class);
             Counter counter = container.select(Counter.class).get();
-            Threads.race(8, thread -> {
+            Together.run(8, thread -> {
                 for (int i = 0; i < 200; i++) {
                     counter.count("shared");
                 }

@@ -10,8 +10,8 @@ import dev.baton.LockLostException;
 import dev.baton.Locks;
 import dev.baton.impl.testing.BatonTest;
 import dev.baton.impl.testing.FaultyStore;
-import dev.baton.impl.testing.Threads;
 import dev.baton.impl.testing.WithConfig;
+import dev.baton.tck.Together;
 import jakarta.inject.Inject;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Status;
@@ -184,7 +184,7 @@ class ProgrammaticTransactionTest {
         TransactionalCell cell = new TransactionalCell();
         int threads = 4;
         int rounds = 25;
-        Threads.race(threads, t -> {
+        Together.run(threads, t -> {
             for (int i = 0; i < rounds; i++) {
                 tm.begin();
                 try {

@@ -14,7 +14,7 @@ import dev.baton.event.LockAcquired;
 import dev.baton.event.LockReleased;
 import dev.baton.impl.testing.BatonTest;
 import dev.baton.impl.testing.ExclusionDetector;
-import dev.baton.impl.testing.Threads;
+import dev.baton.tck.Together;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
@@ -187,7 +187,7 @@ class SynchronizedInterceptorTest {
 
     @Test
     void concurrentCallsForOneKeyNeverOverlap() throws Exception {
-        Threads.race(8, t -> {
+        Together.run(8, t -> {
             for (int i = 0; i < 150; i++) {
                 orders.pay(7);
             }
@@ -198,7 +198,7 @@ class SynchronizedInterceptorTest {
 
     @Test
     void aClassLevelKeyExcludesAcrossItsMethods() throws Exception {
-        Threads.race(6, t -> {
+        Together.run(6, t -> {
             for (int i = 0; i < 100; i++) {
                 if (t % 2 == 0) {
                     inventory.add();

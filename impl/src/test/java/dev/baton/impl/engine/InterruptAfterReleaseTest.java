@@ -3,18 +3,16 @@ package dev.baton.impl.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.LockLostException;
-import dev.baton.impl.config.ManagerSettings;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * With interrupt-on-loss, the worker is interrupted when the loss is found, not after the loss's
@@ -24,17 +22,14 @@ import org.junit.jupiter.api.Test;
  */
 class InterruptAfterReleaseTest {
 
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "test-renewal");
-        t.setDaemon(true);
-        return t;
-    });
+    /** One scheduler thread: the test's own task on it runs after the loss's renewal task. */
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime(1);
 
     private ExecutorService workers;
 
     @AfterEach
     void stop() {
-        scheduler.shutdownNow();
         if (workers != null) {
             workers.shutdownNow();
         }
@@ -60,12 +55,13 @@ class InterruptAfterReleaseTest {
                 }
             }
         };
-        LockEngine engine = new LockEngine(
-                new ManagerSettings("", Optional.empty(), 30_000, 1_000, "", 50, true),
-                store,
-                scheduler,
-                Engines.STORE_CALLS,
-                slowObserver);
+        LockEngine engine = engines.engine(store)
+                .ttl(30_000)
+                .timeout(1_000)
+                .renewEvery(50)
+                .interruptOnLoss()
+                .listener(slowObserver)
+                .build();
 
         ExecutorService pool = Executors.newSingleThreadExecutor();
         workers = pool;
@@ -88,7 +84,7 @@ class InterruptAfterReleaseTest {
                         if (!observerDone.await(60, TimeUnit.SECONDS)) {
                             return "the observer did not end";
                         }
-                        scheduler.submit(() -> {}).get(60, TimeUnit.SECONDS);
+                        engines.scheduler().submit(() -> {}).get(60, TimeUnit.SECONDS);
                         Thread.sleep(100);
                         return Thread.interrupted() ? "interrupted after it had released the lock" : "ok";
                     } catch (InterruptedException e) {
@@ -101,6 +97,5 @@ class InterruptAfterReleaseTest {
 
         assertThat(worker.get(120, TimeUnit.SECONDS)).isEqualTo("ok");
         assertThat(reporting.getCount()).as("the observer was told").isZero();
-        engine.close();
     }
 }

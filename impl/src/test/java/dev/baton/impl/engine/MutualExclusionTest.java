@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.ExclusionDetector;
-import dev.baton.impl.testing.Threads;
+import dev.baton.tck.Together;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,7 +23,7 @@ class MutualExclusionTest {
     void threadsOfOneEngineNeverHoldTheSameKeyTogether() throws Exception {
         LockEngine engine = engines.engine(new MemoryLockStore(), 30_000, 60_000);
         ExclusionDetector detector = new ExclusionDetector();
-        Threads.race(THREADS, t -> {
+        Together.run(THREADS, t -> {
             for (int i = 0; i < ROUNDS; i++) {
                 try (HeldLock lock = engine.acquire("counter", 30_000, 60_000, true)) {
                     detector.enter();
@@ -42,7 +42,7 @@ class MutualExclusionTest {
         LockEngine[] instances = {engines.engine(shared, 30_000, 60_000), engines.engine(shared, 30_000, 60_000)};
         ExclusionDetector detector = new ExclusionDetector();
         ConcurrentHashMap<Long, Boolean> tokens = new ConcurrentHashMap<>();
-        Threads.race(THREADS, t -> {
+        Together.run(THREADS, t -> {
             LockEngine engine = instances[t % 2];
             for (int i = 0; i < ROUNDS / 2; i++) {
                 try (HeldLock lock = engine.acquire("shared", 30_000, 60_000, true)) {
@@ -62,7 +62,7 @@ class MutualExclusionTest {
     void differentKeysDoNotExcludeEachOther() throws Exception {
         LockEngine engine = engines.engine(new MemoryLockStore(), 30_000, 60_000);
         java.util.concurrent.CyclicBarrier allInside = new java.util.concurrent.CyclicBarrier(THREADS);
-        Threads.race(THREADS, t -> {
+        Together.run(THREADS, t -> {
             try (HeldLock lock = engine.acquire("key-" + t, 30_000, 1_000, true)) {
                 // Every thread holds its own key at the same time: the barrier only opens if none blocks another.
                 allInside.await(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -6,19 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.Lock;
 import dev.baton.LockOptions;
 import dev.baton.Locks;
-import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.HandOffs;
 import dev.baton.impl.testing.HandOffs.PollOnlyStore;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two instances (two engines on one store that neither notifies releases nor keeps turns, so a waiter only
@@ -31,27 +28,23 @@ class PollIntervalHandOffTest {
     /** Five times the 20 ms maximum, for a loaded machine. */
     private static final long BOUND_MILLIS = 100;
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
+
     private final MemoryLockStore memory = new MemoryLockStore();
-    private final LockEngine holder = Engines.engine(new PollOnlyStore(memory), scheduler, 30_000, 10_000);
-    private final List<LockEngine> engines = new ArrayList<>(List.of(holder));
+    private final LockEngine holder = engines.engine(new PollOnlyStore(memory), 30_000, 10_000);
 
     @AfterEach
     void stop() {
-        engines.forEach(LockEngine::close);
         memory.close();
-        scheduler.shutdownNow();
     }
 
     private LockEngine waiterEngine(PollPolicy poll) {
-        LockEngine engine = new LockEngine(
-                new ManagerSettings("", Optional.empty(), 30_000, 10_000, "", 0, false, poll),
-                new PollOnlyStore(memory),
-                scheduler,
-                Engines.STORE_CALLS,
-                LockListener.NONE);
-        engines.add(engine);
-        return engine;
+        return engines.engine(new PollOnlyStore(memory))
+                .ttl(30_000)
+                .timeout(10_000)
+                .poll(poll)
+                .build();
     }
 
     @Test

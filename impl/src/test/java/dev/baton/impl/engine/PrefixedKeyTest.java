@@ -3,31 +3,20 @@ package dev.baton.impl.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
-import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterEach;
+import dev.baton.impl.testing.EngineExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** With a key prefix configured, an empty application key is still an empty key (§9), not the bare prefix. */
 class PrefixedKeyTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final MemoryLockStore store = new MemoryLockStore();
-    private final LockEngine engine = new LockEngine(
-            new ManagerSettings("", Optional.empty(), 30_000, 1_000, "app:", 0, false),
-            store,
-            scheduler,
-            Engines.STORE_CALLS,
-            LockListener.NONE);
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
-    @AfterEach
-    void stop() {
-        engine.close();
-        scheduler.shutdownNow();
-    }
+    private final MemoryLockStore store = new MemoryLockStore();
+    private final LockEngine engine =
+            engines.engine(store).ttl(30_000).timeout(1_000).prefix("app:").build();
 
     @Test
     void anEmptyKeyIsRejectedAlsoWithAPrefix() {

@@ -7,7 +7,7 @@ import dev.baton.LockStoreException;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.ExclusionDetector;
 import dev.baton.impl.testing.FaultyStore;
-import dev.baton.impl.testing.Threads;
+import dev.baton.tck.Together;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -37,7 +37,7 @@ class StoreFailureTest {
         store.acquireFailure = null;
 
         ExclusionDetector detector = new ExclusionDetector();
-        Threads.race(4, t -> {
+        Together.run(4, t -> {
             for (int i = 0; i < 100; i++) {
                 try (HeldLock lock = engine.acquire("orders", 30_000, 60_000, true)) {
                     detector.enter();

@@ -3,37 +3,35 @@ package dev.baton.impl.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What the liveness check reads: renewals that are not sent in time, and losses nobody was told of. */
 class VitalsTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
+
     /** The engine's store-call threads: one, which the test can keep busy. */
     private final ExecutorService storeCalls = Executors.newSingleThreadExecutor();
 
-    private final LockEngine engine = new LockEngine(
-            new ManagerSettings("", Optional.empty(), 300, 1_000, "", 0, false),
-            new MemoryLockStore(),
-            scheduler,
-            storeCalls,
-            LockListener.NONE);
+    private final LockEngine engine = engines.storeCalls(storeCalls)
+            .engine(new MemoryLockStore())
+            .ttl(300)
+            .timeout(1_000)
+            .build();
 
     @AfterEach
     void stop() {
-        engine.close();
-        scheduler.shutdownNow();
+        engine.close(); // before its store-call threads stop (the extension's close after that does nothing)
         storeCalls.shutdownNow();
     }
 

@@ -4,19 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.Engines;
+import dev.baton.impl.testing.EngineExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Waiting turns between lock managers (standing for instances) on one store: a key freed in one
@@ -26,20 +25,13 @@ import org.junit.jupiter.api.Test;
  */
 class WaitingTurnsTest {
 
-    private final ScheduledExecutorService scheduler = Engines.scheduler();
-    private final MemoryLockStore store = new MemoryLockStore();
-    private final List<LockEngine> engines = new ArrayList<>();
+    @RegisterExtension
+    final EngineExtension engines = EngineExtension.realTime();
 
-    @AfterEach
-    void stop() {
-        engines.forEach(LockEngine::close);
-        scheduler.shutdownNow();
-    }
+    private final MemoryLockStore store = new MemoryLockStore();
 
     private LockEngine instance() {
-        LockEngine engine = Engines.engine(store, scheduler, 30_000, 20_000);
-        engines.add(engine);
-        return engine;
+        return engines.engine(store, 30_000, 20_000);
     }
 
     @Test

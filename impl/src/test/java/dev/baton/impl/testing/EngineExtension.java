@@ -54,7 +54,16 @@ public final class EngineExtension implements AfterEachCallback {
 
     /** @return engines on real time: a 2-thread scheduler (as Baton's own) and {@link Engines#STORE_CALLS} */
     public static EngineExtension realTime() {
-        return new EngineExtension(null, Engines.scheduler());
+        return realTime(2);
+    }
+
+    /**
+     * @param schedulerThreads the threads of the scheduler (1: a renewal and the test's own scheduled task
+     *     queue behind one another)
+     * @return engines on real time: a scheduler of {@code schedulerThreads} threads and {@link Engines#STORE_CALLS}
+     */
+    public static EngineExtension realTime(int schedulerThreads) {
+        return new EngineExtension(null, Engines.scheduler(schedulerThreads));
     }
 
     /** @return the virtual time the engines keep */

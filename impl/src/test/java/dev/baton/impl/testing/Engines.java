@@ -15,7 +15,11 @@ public final class Engines {
     private Engines() {}
 
     public static ScheduledExecutorService scheduler() {
-        return Executors.newScheduledThreadPool(2, r -> {
+        return scheduler(2);
+    }
+
+    public static ScheduledExecutorService scheduler(int threads) {
+        return Executors.newScheduledThreadPool(threads, r -> {
             Thread t = new Thread(r, "test-renewal");
             t.setDaemon(true);
             return t;

@@ -1,5 +1,6 @@
 package dev.baton.redis.testing;
 
+import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -34,7 +35,7 @@ public final class TestCluster implements AutoCloseable {
         TestCluster cluster = new TestCluster();
         try {
             for (int i = 0; i < MASTERS; i++) {
-                int port = TestRedis.freePort();
+                int port = FreePorts.pick();
                 Path dir = Path.of(
                                 System.getProperty("baton.test.redis.dir", "target/embedded-redis"), "cluster-" + port)
                         .toAbsolutePath();

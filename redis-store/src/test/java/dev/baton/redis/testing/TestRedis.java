@@ -1,13 +1,12 @@
 package dev.baton.redis.testing;
 
 import dev.baton.redis.RedisLockStore;
+import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,7 +78,7 @@ public final class TestRedis {
             ping(external, URL_VARIABLE + "=" + external);
             return external;
         }
-        int port = freePort();
+        int port = FreePorts.pick();
         EmbeddedRedis server = EmbeddedRedis.start(port, "shared");
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "embedded-redis-stop"));
         String started = "redis://127.0.0.1:" + port;
@@ -105,16 +104,6 @@ public final class TestRedis {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
-
-    /** @return a free TCP port on the loopback interface */
-    public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** An embedded Redis 6.2 server on a loopback port, with its data folder under target/. */
     public static final class EmbeddedRedis {
         private final RedisServer server;

@@ -1,5 +1,6 @@
 package dev.baton.tck.runtime;
 
+import dev.baton.tck.TimeFactor;
 import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -28,8 +29,8 @@ public final class RuntimeTck {
      */
     public static final String LIBRARIES = "baton.tck.libraries";
 
-    /** System property: a factor every wait bound of the suite is multiplied by (default 1). */
-    public static final String TIME_FACTOR = "baton.tck.timeFactor";
+    /** System property: a factor every wait bound of the suite is multiplied by (default 1); see {@link TimeFactor}. */
+    public static final String TIME_FACTOR = TimeFactor.PROPERTY;
 
     /**
      * System property: a directory both the tests and the server can write, at the same path, for
@@ -108,19 +109,14 @@ public final class RuntimeTck {
         return war.addAsResource(new StringAsset(text.toString()), "META-INF/microprofile-config.properties");
     }
 
-    /** The time factor of {@value #TIME_FACTOR}, at least 1. */
+    /** The time factor of {@value #TIME_FACTOR} ({@link TimeFactor#get()}). */
     public static double timeFactor() {
-        String value = System.getProperty(TIME_FACTOR, "1");
-        try {
-            return Math.max(1.0, Double.parseDouble(value.trim()));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(TIME_FACTOR + " must be a number, not '" + value + "'", e);
-        }
+        return TimeFactor.get();
     }
 
     /** {@code base} scaled by the {@linkplain #timeFactor() time factor}. */
     public static Duration scaled(Duration base) {
-        return Duration.ofMillis(Math.round(base.toMillis() * timeFactor()));
+        return TimeFactor.scale(base);
     }
 
     /**

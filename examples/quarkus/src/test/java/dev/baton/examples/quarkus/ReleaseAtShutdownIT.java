@@ -2,8 +2,8 @@ package dev.baton.examples.quarkus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.runtime.launch.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ class ReleaseAtShutdownIT {
         Path database = TARGET.resolve("shutdown-" + UUID.randomUUID()).resolve("baton");
         // H2 must not close the database in its own shutdown hook, before Quarkus has stopped the application.
         String url = "jdbc:h2:file:" + database + ";DB_CLOSE_ON_EXIT=FALSE";
-        int port = freePort();
+        int port = FreePorts.pick();
         String key = "shutdown:" + UUID.randomUUID();
         Path log = Files.createTempFile(TARGET, "quarkus-run-", ".log");
         Process app = new ProcessBuilder(List.of(
@@ -86,12 +86,6 @@ class ReleaseAtShutdownIT {
             Thread.sleep(200);
         }
         throw new AssertionError("the application did not answer within 90 s; log:\n" + Files.readString(log));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private static String java() {

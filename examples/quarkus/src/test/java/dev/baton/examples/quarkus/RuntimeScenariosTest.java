@@ -2,6 +2,7 @@ package dev.baton.examples.quarkus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.Together;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
@@ -11,10 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -34,26 +31,15 @@ class RuntimeScenariosTest {
         String seat = "s-" + UUID.randomUUID();
         int threads = 8;
         int perThread = 15;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<List<Integer>>> results = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                results.add(pool.submit(() -> {
-                    start.await();
-                    List<Integer> statuses = new ArrayList<>();
-                    for (int i = 0; i < perThread; i++) {
-                        statuses.add(Http.post(uri("seats/" + seat)).statusCode());
-                    }
-                    return statuses;
-                }));
+        List<List<Integer>> results = Together.call(threads, thread -> {
+            List<Integer> statuses = new ArrayList<>();
+            for (int i = 0; i < perThread; i++) {
+                statuses.add(Http.post(uri("seats/" + seat)).statusCode());
             }
-            start.countDown();
-            for (Future<List<Integer>> result : results) {
-                assertThat(result.get(120, TimeUnit.SECONDS)).containsOnly(200);
-            }
-        } finally {
-            pool.shutdownNow();
+            return statuses;
+        });
+        for (List<Integer> statuses : results) {
+            assertThat(statuses).containsOnly(200);
         }
         // Without the lock, the read-modify-write loses updates and callers overlap inside.
         assertThat(Http.get(uri("seats/" + seat)).body())

@@ -1,9 +1,8 @@
 package dev.baton.examples.orders.demo;
 
+import dev.baton.tck.runtime.launch.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -32,7 +31,7 @@ class TwoPayaraMicroInstancesOnRedisIT extends TwoPayaraMicroInstancesIT {
         if (server != null && !server.isBlank()) {
             redisUrl = server.strip();
         } else {
-            int port = freePort();
+            int port = FreePorts.pick();
             Path data = Files.createDirectories(directory.resolve("redis"));
             RedisServer redis = RedisServer.newRedisServer()
                     .port(port)
@@ -93,11 +92,5 @@ class TwoPayaraMicroInstancesOnRedisIT extends TwoPayaraMicroInstancesIT {
             }
         }
         return target;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -1,12 +1,13 @@
 package dev.baton.examples.orders.demo.server;
 
+import dev.baton.tck.runtime.launch.FreePorts;
+import dev.baton.tck.runtime.launch.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,13 +15,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * One Payara Micro process running one WAR, started as
  * {@code java [jvm args] [-Dkey=value...] -jar payara-micro.jar --port <p> --contextroot <root> [loopback options] --deploy <war>}
- * with the {@code java} of the running JVM, its output in a log file.
+ * with the {@code java} of the running JVM, its output in a log file (a {@link ServerProcess}).
  *
  * <p>{@link Builder#start()} returns once the application answers HTTP, or fails with the log's last
  * lines. {@link #close()} stops the process (gracefully first).
@@ -51,16 +52,17 @@ public final class PayaraMicroProcess implements AutoCloseable {
 
     private static final String DEPLOYMENT_FAILED = "Exception while loading the app";
     private static final Pattern BOOTED = Pattern.compile("Payara Micro .+ ready in .+\\(ms\\)");
+    private static final Duration POLL = Duration.ofMillis(250);
 
     private final String name;
     private final int port;
     private final String contextRoot;
     private final Path logFile;
-    private final Process process;
+    private final ServerProcess process;
     private final Duration stopTimeout;
     private final Thread stopOnExit;
 
-    private PayaraMicroProcess(Builder builder, Process process) {
+    private PayaraMicroProcess(Builder builder, ServerProcess process) {
         this.name = builder.name;
         this.port = builder.port;
         this.contextRoot = builder.contextRoot;
@@ -119,13 +121,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * @return the lines, joined by newlines
      */
     public String logTail(int lines) {
-        try {
-            List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()))
-                    .replaceAll("\u001B\\[[0-9;]*m", "");
-        } catch (IOException e) {
-            return "(cannot read " + logFile + ": " + e + ")";
-        }
+        return process.tail(lines);
     }
 
     /** Stops the process: a normal termination request first, then a forced one after the stop timeout. */
@@ -140,18 +136,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
     }
 
     private void stop() {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        process.stop(stopTimeout);
     }
 
     private void awaitReady(Duration timeout) {
@@ -167,14 +152,18 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 if (!process.isAlive()) {
                     throw failure("exited with code " + process.exitValue() + " before it was ready");
                 }
-                String log = logTail(Integer.MAX_VALUE);
-                if (log.contains(DEPLOYMENT_FAILED)) {
+                // the log is read as it is written: wait a moment for the line of a failed deployment or a boot
+                Optional<String> line = process.awaitLine(
+                        each -> each.contains(DEPLOYMENT_FAILED)
+                                || BOOTED.matcher(each).find(),
+                        POLL);
+                if (line.filter(each -> each.contains(DEPLOYMENT_FAILED)).isPresent()) {
                     throw failure("could not deploy the application");
                 }
                 // Payara Micro's readiness is 503 until every deployment has finished, and it logs
                 // "... ready in" when it has booted (then readiness may stay down after a failed
                 // deployment); from then on the application's context root must exist (it redirects)
-                if (BOOTED.matcher(log).find() || status(client, health) == 200) {
+                if (line.isPresent() || status(client, health) == 200) {
                     if (!contextRoot.isEmpty() && status(client, application) == 404) {
                         throw failure("started without the application at /" + contextRoot + ": its deployment failed");
                     }
@@ -183,7 +172,6 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 if (System.nanoTime() > deadline) {
                     throw failure("was not ready after " + timeout.toSeconds() + " s");
                 }
-                Thread.sleep(250);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -202,14 +190,8 @@ public final class PayaraMicroProcess implements AutoCloseable {
     }
 
     private IllegalStateException failure(String what) {
-        String log = logTail(Integer.MAX_VALUE);
-        List<String> lines = log.lines().toList();
-        String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        String firstError = lines.stream()
-                .filter(line -> line.contains("[SEVERE]"))
-                .findFirst()
-                .map(line -> String.join(
-                        "\n", lines.subList(lines.indexOf(line), Math.min(lines.size(), lines.indexOf(line) + 3))))
+        String tail = logTail(LOG_TAIL_LINES);
+        String firstError = process.firstLine(line -> line.contains("[SEVERE]"), 2)
                 .map(error -> "\nits first error:\n" + error)
                 .orElse("");
         stop();
@@ -343,10 +325,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
                         preboot,
                         "set configs.config.server-config.network-config.network-listeners"
                                 + ".network-listener.http-listener.address=" + LOOPBACK + "\n");
-                Process process = new ProcessBuilder(command(preboot))
-                        .redirectErrorStream(true)
-                        .redirectOutput(logFile().toFile())
-                        .start();
+                ServerProcess process = ServerProcess.start(command(preboot), null, logFile());
                 PayaraMicroProcess server = new PayaraMicroProcess(this, process);
                 server.awaitReady(startTimeout);
                 return server;

@@ -3,6 +3,7 @@ package dev.baton.examples.orders.demo.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.tck.runtime.launch.FreePorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

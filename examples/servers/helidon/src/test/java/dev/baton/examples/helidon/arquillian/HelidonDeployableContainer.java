@@ -1,16 +1,17 @@
 package dev.baton.examples.helidon.arquillian;
 
+import dev.baton.tck.runtime.launch.FreePorts;
 import dev.baton.tck.runtime.launch.Jdks;
+import dev.baton.tck.runtime.launch.ServerProcess;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -55,7 +56,10 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
     private String helidonClasspath;
     private final Map<String, Running> running = new LinkedHashMap<>();
 
-    private record Running(Process process, Path directory, Path log) {}
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final int LOG_TAIL_LINES = 60;
+
+    private record Running(ServerProcess process, Path directory) {}
 
     @Override
     public Class<HelidonContainerConfiguration> getConfigurationClass() {
@@ -111,7 +115,7 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         }
         classpath.add(helidonClasspath);
 
-        int port = freePort();
+        int port = FreePorts.pick();
         Path log = Path.of(configuration.getLogDirectory())
                 .toAbsolutePath()
                 .resolve("helidon-" + name.replaceAll("[^A-Za-z0-9._-]", "_") + ".log");
@@ -128,19 +132,14 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         command.add(String.join(File.pathSeparator, classpath));
         command.add(MAIN);
 
-        Process process;
+        ServerProcess process;
         try {
-            Files.createDirectories(log.getParent());
-            process = new ProcessBuilder(command)
-                    .directory(app.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
+            process = ServerProcess.start(command, app, log);
         } catch (IOException e) {
             throw new DeploymentException("helidon: cannot start " + java + " for " + name, e);
         }
-        running.put(name, new Running(process, directory, log));
-        awaitHttp(name, process, port, log);
+        running.put(name, new Running(process, directory));
+        awaitHttp(name, process, port);
 
         HTTPContext context = new HTTPContext(configuration.getHost(), port);
         context.add(new Servlet("default", "/"));
@@ -178,14 +177,14 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         return entries;
     }
 
-    private void awaitHttp(String name, Process process, int port, Path log) throws DeploymentException {
+    private void awaitHttp(String name, ServerProcess process, int port) throws DeploymentException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(configuration.getStartupTimeoutInSeconds());
         URI uri = URI.create("http://" + configuration.getHost() + ":" + port + "/");
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 running.remove(name);
                 throw new DeploymentException("helidon: " + name + " did not start (exit code " + process.exitValue()
-                        + "); end of " + log + ":\n" + tail(log));
+                        + "); end of " + process.logFile() + ":\n" + process.tail(LOG_TAIL_LINES));
             }
             try {
                 HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
@@ -200,7 +199,8 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         }
         stop(name);
         throw new DeploymentException("helidon: " + name + " did not answer HTTP within "
-                + configuration.getStartupTimeoutInSeconds() + " s; end of " + log + ":\n" + tail(log));
+                + configuration.getStartupTimeoutInSeconds() + " s; end of " + process.logFile() + ":\n"
+                + process.tail(LOG_TAIL_LINES));
     }
 
     private void stop(String name) {
@@ -208,18 +208,10 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
         if (app == null) {
             return;
         }
-        app.process().destroy();
-        try {
-            if (!app.process().waitFor(30, TimeUnit.SECONDS)) {
-                // Shutdown hooks did not finish: the application did not stop normally (its @PreDestroy may not have
-                // run).
-                LOG.warning(
-                        () -> "helidon: " + name + " did not stop within 30 s of SIGTERM, killed; see " + app.log());
-                app.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            app.process().destroyForcibly();
+        if (!app.process().stop(STOP_TIMEOUT) && !Thread.currentThread().isInterrupted()) {
+            // Shutdown hooks did not finish: the application did not stop normally (its @PreDestroy may not have run).
+            LOG.warning(() -> "helidon: " + name + " did not stop within " + STOP_TIMEOUT.toSeconds()
+                    + " s of SIGTERM, killed; see " + app.process().logFile());
         }
         deleteRecursively(app.directory());
     }
@@ -229,24 +221,6 @@ public class HelidonDeployableContainer implements DeployableContainer<HelidonCo
             return Jdks.atLeast(MIN_JAVA, configuration.getJavaHome(), "-Dhelidon.javaHome");
         } catch (IllegalStateException e) {
             throw new LifecycleException("helidon: Helidon MP 4: " + e.getMessage());
-        }
-    }
-
-    private static int freePort() throws DeploymentException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new DeploymentException("helidon: no free port", e);
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException | UncheckedIOException e) {
-            return "(cannot read " + log + ": " + e + ")";
         }
     }
 

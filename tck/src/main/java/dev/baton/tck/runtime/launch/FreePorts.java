@@ -1,11 +1,11 @@
-package dev.baton.examples.orders.demo.server;
+package dev.baton.tck.runtime.launch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
-/** Free TCP ports on the loopback interface, for servers started by the examples and their tests. */
+/** Free TCP ports on the loopback interface, for servers that tests and examples start. */
 public final class FreePorts {
 
     private FreePorts() {}
@@ -15,6 +15,7 @@ public final class FreePorts {
      * may still take it before the caller binds it; callers start one server per call.
      *
      * @return a port number
+     * @throws UncheckedIOException if the loopback interface has no free port
      */
     public static int pick() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
