@@ -66,6 +66,8 @@ import javax.sql.DataSource;
  * whose process dies or whose connection drops frees its keys at once; it then declares only
  * {@link StoreCapability#ENDS_WITH_CONNECTION}. Tokens come from the same sequence in both modes.
  *
+ * <p>With {@link Builder#purgeAfter} the store deletes rows whose lease ended long ago ({@link #purgeExpired}).
+ *
  * <p>Create one with {@link #builder(DataSource)} or {@link #builder(EntityManagerFactory)}, or let
  * {@code baton.store=jpa} create it from configuration.
  */
@@ -96,6 +98,15 @@ public final class JpaLockStore implements LockStore {
     /** The default bound of a call that comes without one. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
 
+    /**
+     * The key of the lock under which one instance at a time purges a table ({@link Builder#purgeAfter}):
+     * reserved, do not lock it yourself.
+     */
+    public static final String PURGE_KEY = "__baton_jpa_purge__";
+
+    /** The purges of one run at most, so one run ends; the next run goes on. */
+    private static final int MAX_PURGE_BATCHES = 1_000;
+
     private static final Pattern MISSING_CLASS = Pattern.compile("Class \\[[\\w.$]+\\] not found");
 
     private static final System.Logger LOG = System.getLogger(JpaLockStore.class.getName());
@@ -112,6 +123,16 @@ public final class JpaLockStore implements LockStore {
     private final TransactionRunner runner;
     private final long statementTimeoutMillis;
     private final LockMode mode;
+    /** 0: no purge. */
+    private final long purgeAfterMillis;
+
+    private final long purgeIntervalMillis;
+    private final int purgeBatch;
+    private final String purgeOwner = "purge-" + java.util.UUID.randomUUID();
+    private final java.util.concurrent.ScheduledExecutorService purger;
+    /** For tests: runs between the read of a batch's candidates and their delete. */
+    private volatile Consumer<List<String>> beforePurgeDelete = keys -> {};
+
     private final ReentrantLock setup = new ReentrantLock();
     private volatile EntityManagerFactory factory;
     private volatile Dialect dialect;
@@ -130,6 +151,47 @@ public final class JpaLockStore implements LockStore {
         this.runner = builder.runner != null ? builder.runner : ResourceLocalTransactionRunner.INSTANCE;
         this.statementTimeoutMillis = builder.statementTimeoutMillis;
         this.mode = builder.mode;
+        this.purgeAfterMillis = builder.purgeAfterMillis;
+        this.purgeIntervalMillis = purgeAfterMillis == 0
+                ? 0
+                : builder.purgeIntervalMillis > 0
+                        ? builder.purgeIntervalMillis
+                        : defaultPurgeInterval(purgeAfterMillis);
+        this.purgeBatch = builder.purgeBatch;
+        if (purgeAfterMillis > 0) {
+            String name = "baton-jpa-purge[" + table + "]";
+            purger = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            });
+            purger.scheduleWithFixedDelay(
+                    this::scheduledPurge, purgeIntervalMillis, purgeIntervalMillis, TimeUnit.MILLISECONDS);
+        } else {
+            purger = null;
+        }
+    }
+
+    /**
+     * The shortest {@code purge-after} the store accepts with a statement timeout: ten times the longest an
+     * acquisition's statement may run (with a purge, its row lock waits end after the statement timeout, and
+     * its round trip {@value CallBound#NETWORK_ALLOWANCE_MILLIS} ms after that), and at least a minute. Why:
+     * an acquisition that inserts a key's row draws its token before it finds the row missing, so a token
+     * handed out for the key meanwhile could only be greater than it if that row had been deleted in
+     * between, which a purge does only once the row's lease ended {@code purge-after} ago — longer than the
+     * statement runs.
+     *
+     * @param statementTimeout the statement timeout
+     * @return the minimum
+     */
+    public static Duration minimumPurgeAfter(Duration statementTimeout) {
+        long statement = statementTimeout.toMillis() + CallBound.NETWORK_ALLOWANCE_MILLIS;
+        return Duration.ofMillis(Math.max(60_000L, Math.multiplyExact(statement, 10L)));
+    }
+
+    /** Half of {@code purge-after}, from 30 s to an hour. */
+    static long defaultPurgeInterval(long purgeAfterMillis) {
+        return Math.max(30_000L, Math.min(3_600_000L, purgeAfterMillis / 2));
     }
 
     /**
@@ -192,7 +254,7 @@ public final class JpaLockStore implements LockStore {
         return execute(
                 "acquire",
                 key,
-                maxWaitMillis,
+                acquisitionWait(maxWaitMillis),
                 (d, c, b) -> d.acquire(c, key, owner, ttlMillis, null, b),
                 AcquireResult::notAcquired);
     }
@@ -215,9 +277,109 @@ public final class JpaLockStore implements LockStore {
         return execute(
                 "acquire",
                 key,
-                maxWaitMillis,
+                acquisitionWait(maxWaitMillis),
                 (d, c, b) -> d.acquire(c, key, owner, ttlMillis, turn, b),
                 AcquireResult::notAcquired);
+    }
+
+    /**
+     * How long an acquisition's statement may wait for a row lock: its call's bound, or with a purge at most
+     * the statement timeout (an acquisition then answers not acquired and the runtime polls again), so that
+     * no acquisition's statement runs anywhere near {@code purge-after} ({@link #minimumPurgeAfter}).
+     */
+    private long acquisitionWait(long maxWaitMillis) {
+        return purgeAfterMillis > 0 ? Math.min(maxWaitMillis, statementTimeoutMillis) : maxWaitMillis;
+    }
+
+    /**
+     * Purges now, as the store does every {@linkplain Builder#purgeInterval purge interval} by itself: under the
+     * store's lock {@link #PURGE_KEY} (taken without waiting; renewed before each batch, released at the end),
+     * deletes in batches of at most 100 the rows whose lease (and turn, if any) ended
+     * more than {@linkplain Builder#purgeAfter purge-after} ago by the database clock. Each batch is a plain
+     * read of candidates and one {@code DELETE} by primary key that repeats the condition, so the database
+     * judges each row again on its newest version under its row lock: a row taken or renewed meanwhile stays.
+     *
+     * @return how many rows it deleted, or empty when another instance (or store) holds the purge lock
+     * @throws IllegalStateException if the store has no {@code purge-after}
+     * @throws LockStoreException if a statement failed (rows deleted by earlier batches stay deleted)
+     */
+    public java.util.OptionalLong purgeExpired() {
+        if (purgeAfterMillis == 0) {
+            throw new IllegalStateException("The JPA lock store has no purge-after: it does not purge");
+        }
+        long lease = 4 * (statementTimeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS) + 30_000L;
+        if (!acquire(PURGE_KEY, purgeOwner, lease, 0).isAcquired()) {
+            return java.util.OptionalLong.empty();
+        }
+        try {
+            long deleted = 0;
+            for (int batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
+                if (batch > 0 && !renew(PURGE_KEY, purgeOwner, lease, statementTimeoutMillis)) {
+                    break; // the purge lock is lost (a stall): another instance may go on
+                }
+                List<String> keys = execute(
+                        "purge",
+                        PURGE_KEY,
+                        statementTimeoutMillis,
+                        (d, c, b) -> d.purgeCandidates(c, purgeAfterMillis, purgeBatch, b),
+                        null);
+                if (keys.isEmpty()) {
+                    break;
+                }
+                beforePurgeDelete.accept(List.copyOf(keys));
+                deleted += execute(
+                        "purge",
+                        PURGE_KEY,
+                        statementTimeoutMillis,
+                        (d, c, b) -> d.purge(c, keys, purgeAfterMillis, b),
+                        null);
+                if (keys.size() < purgeBatch) {
+                    break;
+                }
+            }
+            return java.util.OptionalLong.of(deleted);
+        } finally {
+            try {
+                release(PURGE_KEY, purgeOwner);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-014 could not release the purge lock: " + e);
+            }
+        }
+    }
+
+    private void scheduledPurge() {
+        if (closed) {
+            return;
+        }
+        try {
+            java.util.OptionalLong deleted = purgeExpired();
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () -> "BATON-JPA-014 purge of " + table + ": "
+                            + (deleted.isPresent() ? deleted.getAsLong() + " rows" : "another instance purges"));
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "BATON-JPA-014 the purge of " + table + " failed (the next one runs in " + purgeIntervalMillis
+                                + " ms): " + e);
+            }
+        }
+    }
+
+    /** @return {@code purge-after} in milliseconds, 0 when the store does not purge */
+    public long purgeAfterMillis() {
+        return purgeAfterMillis;
+    }
+
+    /** @return how often the store purges, in milliseconds, 0 when it does not */
+    public long purgeIntervalMillis() {
+        return purgeIntervalMillis;
+    }
+
+    /** For tests: runs between the read of each batch's candidates and their delete. */
+    void beforePurgeDelete(Consumer<List<String>> hook) {
+        this.beforePurgeDelete = Objects.requireNonNull(hook);
     }
 
     /**
@@ -425,6 +587,9 @@ public final class JpaLockStore implements LockStore {
     @Override
     public void close() {
         closed = true;
+        if (purger != null) {
+            purger.shutdownNow();
+        }
         ReleaseListener r = releases;
         if (r != null) {
             r.close(); // ends its connection before the factory may close
@@ -782,6 +947,9 @@ public final class JpaLockStore implements LockStore {
         private TransactionRunner runner;
         private long statementTimeoutMillis = DEFAULT_STATEMENT_TIMEOUT.toMillis();
         private LockMode mode = LockMode.TABLE;
+        private long purgeAfterMillis;
+        private long purgeIntervalMillis;
+        private int purgeBatch = Dialect.PURGE_BATCH;
 
         private Builder(Supplier<EntityManagerFactory> factorySource, boolean ownsFactory, DataSource dataSource) {
             this.factorySource = factorySource;
@@ -877,6 +1045,55 @@ public final class JpaLockStore implements LockStore {
         }
 
         /**
+         * Purge rows whose lease ended long ago, default none (rows stay: a release only moves the expiry).
+         * Every {@linkplain #purgeInterval purge interval} one instance of those sharing the table (under the
+         * lock {@link JpaLockStore#PURGE_KEY}) deletes, in small batches, the rows whose lease (and turn, if any)
+         * ended more than this long ago by the database clock ({@link JpaLockStore#purgeExpired}). While it is
+         * set, an acquisition's statement waits for a row lock at most the {@linkplain #statementTimeout
+         * statement timeout} (then answers not acquired, and the runtime polls again).
+         *
+         * @param after at least {@link JpaLockStore#minimumPurgeAfter} of the statement timeout (checked by
+         *     {@link #build}), at most 365 days
+         * @return this builder
+         * @throws IllegalArgumentException if it is longer than a year or shorter than 1 ms
+         */
+        public Builder purgeAfter(Duration after) {
+            Objects.requireNonNull(after, "after");
+            if (after.compareTo(Duration.ofMillis(1)) < 0 || after.toMillis() > LockArguments.MAX_DURATION_MILLIS) {
+                throw new IllegalArgumentException("purge-after must be from 1 ms to 365 days, not " + after);
+            }
+            this.purgeAfterMillis = after.toMillis();
+            return this;
+        }
+
+        /**
+         * How often the store purges ({@link #purgeAfter}), default half of {@code purge-after}, from 30 s to an
+         * hour. The first purge runs one interval after {@link #build}.
+         *
+         * @param interval from 1 s to 365 days
+         * @return this builder
+         * @throws IllegalArgumentException if it is shorter than a second or longer than a year
+         */
+        public Builder purgeInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.compareTo(Duration.ofSeconds(1)) < 0
+                    || interval.toMillis() > LockArguments.MAX_DURATION_MILLIS) {
+                throw new IllegalArgumentException("purge-interval must be from 1 s to 365 days, not " + interval);
+            }
+            this.purgeIntervalMillis = interval.toMillis();
+            return this;
+        }
+
+        /** For tests: rows per purge statement, 1 to 100. */
+        Builder purgeBatch(int rows) {
+            if (rows < 1 || rows > Dialect.PURGE_BATCH) {
+                throw new IllegalArgumentException("purge batch " + rows);
+            }
+            this.purgeBatch = rows;
+            return this;
+        }
+
+        /**
          * How a store on a data source keeps its connections out of the caller's JTA transaction, default
          * {@link TransactionSuspender#NONE} (for data sources that never join one). Only for a store on a data
          * source ({@link #build} refuses it on an entity manager factory: there see {@link #transactionRunner}).
@@ -904,6 +1121,17 @@ public final class JpaLockStore implements LockStore {
             if (dataSource == null && suspender != null) {
                 throw new IllegalStateException("A TransactionSuspender is for stores on a data source; on an"
                         + " EntityManagerFactory use a TransactionRunner");
+            }
+            if (purgeAfterMillis > 0) {
+                Duration minimum = minimumPurgeAfter(Duration.ofMillis(statementTimeoutMillis));
+                if (purgeAfterMillis < minimum.toMillis()) {
+                    throw new IllegalArgumentException("purge-after of " + purgeAfterMillis + " ms is shorter than the"
+                            + " minimum of " + minimum.toMillis() + " ms for a statement timeout of "
+                            + statementTimeoutMillis + " ms (10 x (statement timeout + "
+                            + CallBound.NETWORK_ALLOWANCE_MILLIS + " ms), at least 1 minute)");
+                }
+            } else if (purgeIntervalMillis > 0) {
+                throw new IllegalStateException("A purge interval without purge-after: set purgeAfter too");
             }
             return new JpaLockStore(this); // the builder stays reusable: defaults are applied by the store
         }

@@ -174,6 +174,51 @@ class JpaLockStoreFactoryTest {
     }
 
     @Test
+    void purgeAfterBelowTheMarginIsRejectedNamingKeyValueAndMinimum() {
+        Context tooShort =
+                new Context().with("persistence-unit", "baton-hibernate").with("purge-after", "69s");
+        assertThatThrownBy(() -> factory().validate(tooShort))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.purge-after='69s'")
+                .hasMessageContaining("minimum of 70000 ms");
+        Context longTimeout = new Context()
+                .with("persistence-unit", "baton-hibernate")
+                .with("statement-timeout", "1m")
+                .with("purge-after", "10m");
+        assertThatThrownBy(() -> factory().validate(longTimeout))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.purge-after='10m'")
+                .hasMessageContaining("minimum of 620000 ms");
+        for (String bad : new String[] {"soon", "0", "400d"}) {
+            Context context =
+                    new Context().with("persistence-unit", "baton-hibernate").with("purge-after", bad);
+            assertThatThrownBy(() -> factory().validate(context))
+                    .as(bad)
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining("baton.jpa.purge-after='" + bad + "'");
+        }
+        Context intervalAlone =
+                new Context().with("persistence-unit", "baton-hibernate").with("purge-interval", "1m");
+        assertThatThrownBy(() -> factory().validate(intervalAlone))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("baton.jpa.purge-interval='1m'")
+                .hasMessageContaining("baton.jpa.purge-after");
+        Context good = new Context().with("persistence-unit", "baton-hibernate").with("purge-after", "70s");
+        factory().validate(good);
+        try (LockStore store = factory().create(good)) {
+            assertThat(((JpaLockStore) store).purgeAfterMillis()).isEqualTo(70_000);
+            assertThat(((JpaLockStore) store).purgeIntervalMillis())
+                    .as("half, at least 30 s")
+                    .isEqualTo(35_000);
+        }
+        try (LockStore store = factory().create(new Context().with("persistence-unit", "baton-hibernate"))) {
+            assertThat(((JpaLockStore) store).purgeAfterMillis())
+                    .as("off by default")
+                    .isZero();
+        }
+    }
+
+    @Test
     void needsAPersistenceUnitOrAnEntityManagerFactoryBean() {
         assertThatThrownBy(() -> factory().validate(new Context()))
                 .isInstanceOf(LockConfigurationException.class)

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -41,6 +42,9 @@ public abstract class Dialect {
 
     /** Leases per statement of H2's {@link #renewAll}: two parameters each, well under every driver's limit. */
     static final int BATCH_CHUNK = 100;
+
+    /** Rows per purge statement at most ({@link #purge}): short row locks, well under every driver's limit. */
+    public static final int PURGE_BATCH = BATCH_CHUNK;
 
     /** The default table name. */
     public static final String DEFAULT_TABLE = "baton_locks";
@@ -263,6 +267,74 @@ public abstract class Dialect {
                 // Live by the WHERE clause: a remaining lease rounded down to 0 is still at least 1 ms.
                 return Optional.of(new Holder(rs.getString(1), rs.getLong(2), Math.max(1, rs.getLong(3))));
             }
+        }
+    }
+
+    /**
+     * The condition of a row that may be purged: its lease ended more than {@code purge-after} ago by the
+     * database clock, and so did its turn, if it has one. Two parameters, both bound with
+     * {@link #ttlParameter(long)} of minus {@code purge-after}.
+     *
+     * @return an SQL condition on the lock table's columns
+     */
+    protected String purgeable() {
+        return "expires_at < " + expiryAfter("?") + " AND (turn_until IS NULL OR turn_until < " + expiryAfter("?")
+                + ")";
+    }
+
+    /**
+     * Up to {@code limit} keys whose rows may be purged ({@link #purgeable()}): a plain read that locks
+     * nothing. Only a hint: {@link #purge} decides again, row by row, under the row locks.
+     *
+     * @param c the connection
+     * @param afterMillis {@code purge-after}
+     * @param limit at most this many keys, at most {@value #BATCH_CHUNK}
+     * @param bound the call's bound
+     * @return the keys
+     * @throws SQLException if the statement failed
+     */
+    public List<String> purgeCandidates(Connection c, long afterMillis, int limit, CallBound bound)
+            throws SQLException {
+        String sql =
+                statementPrefix(bound) + "SELECT lock_key FROM " + table + " WHERE " + purgeable() + " LIMIT " + limit;
+        try (PreparedStatement ps = prepare(c, sql, bound)) {
+            ps.setLong(1, ttlParameter(-afterMillis));
+            ps.setLong(2, ttlParameter(-afterMillis));
+            List<String> keys = new ArrayList<>();
+            try (ResultSet rs = query(ps)) {
+                while (rs.next()) {
+                    keys.add(rs.getString(1));
+                }
+            }
+            return keys;
+        }
+    }
+
+    /**
+     * Deletes the rows of {@code keys} that may still be purged: one {@code DELETE} by primary key whose
+     * condition ({@link #purgeable()}) the database evaluates on each row's newest version under its row
+     * lock, so a row that an acquisition took or renewed after {@link #purgeCandidates} stays, and one that
+     * another transaction holds locked is waited for (at most the call's bound) and then judged again.
+     *
+     * @param c the connection
+     * @param keys the keys, at most {@value #BATCH_CHUNK}
+     * @param afterMillis {@code purge-after}
+     * @param bound the call's bound
+     * @return how many rows it deleted
+     * @throws SQLException if the statement failed or ran out of time
+     */
+    public int purge(Connection c, List<String> keys, long afterMillis, CallBound bound) throws SQLException {
+        lockRows(c, keys, bound);
+        String sql = statementPrefix(bound) + "DELETE FROM " + table + " WHERE lock_key IN ("
+                + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") AND " + purgeable();
+        try (PreparedStatement ps = prepare(c, sql, bound)) {
+            int i = 1;
+            for (String key : keys) {
+                ps.setString(i++, key);
+            }
+            ps.setLong(i++, ttlParameter(-afterMillis));
+            ps.setLong(i, ttlParameter(-afterMillis));
+            return update(ps);
         }
     }
 

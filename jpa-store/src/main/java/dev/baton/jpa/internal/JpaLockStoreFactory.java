@@ -34,6 +34,9 @@ import java.util.Set;
  * transaction, and (plus two seconds) for the database's answer. A duration: {@code 500ms}, {@code 5s},
  * {@code 1m}, ISO-8601 ({@code PT5S}) or plain milliseconds.</li>
  * <li>{@code mode}: {@code table} (default) or {@code advisory} ({@link LockMode}).</li>
+ * <li>{@code purge-after} (default: no purge): delete rows whose lease ended longer ago than this, at least
+ * {@link JpaLockStore#minimumPurgeAfter} of the statement timeout; {@code purge-interval} (default half of it,
+ * from 30 s to an hour): how often.</li>
  * </ul>
  * A {@link TransactionRunner} bean of the application, if any, runs the store's transactions.
  */
@@ -49,6 +52,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     static final String SCHEMA_ACTION = "schema-action";
     static final String STATEMENT_TIMEOUT = "statement-timeout";
     static final String MODE = "mode";
+    static final String PURGE_AFTER = "purge-after";
+    static final String PURGE_INTERVAL = "purge-interval";
 
     private static final java.util.regex.Pattern DURATION =
             java.util.regex.Pattern.compile("(\\d{1,15})\\s*(ms|s|m|h|d)?");
@@ -73,6 +78,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE);
         schemaAction(context);
         statementTimeout(context);
+        purgeAfter(context);
+        purgeInterval(context);
         LockMode mode = mode(context);
         Optional<String> dataSource = dataSource(context);
         Optional<String> unit = persistenceUnit(context);
@@ -141,12 +148,14 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                     : JpaLockStore.builder(factoryBean(context).orElseThrow());
             context.bean(TransactionRunner.class).ifPresent(builder::transactionRunner);
         }
-        return builder.table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
+        builder.table(identifier(context, TABLE, Dialect.DEFAULT_TABLE))
                 .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
                 .schemaAction(schemaAction(context))
                 .statementTimeout(statementTimeout(context))
-                .mode(mode(context))
-                .build();
+                .mode(mode(context));
+        purgeAfter(context).ifPresent(builder::purgeAfter);
+        purgeInterval(context).ifPresent(builder::purgeInterval);
+        return builder.build();
     }
 
     /**
@@ -230,9 +239,49 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     }
 
     private static java.time.Duration statementTimeout(StoreContext context) {
-        Optional<String> value = context.setting(STATEMENT_TIMEOUT);
+        return duration(context, STATEMENT_TIMEOUT).orElse(JpaLockStore.DEFAULT_STATEMENT_TIMEOUT);
+    }
+
+    /** {@code purge-after}, at least the minimum for the statement timeout. */
+    private static Optional<java.time.Duration> purgeAfter(StoreContext context) {
+        Optional<java.time.Duration> after = duration(context, PURGE_AFTER);
+        if (after.isPresent()) {
+            java.time.Duration timeout = statementTimeout(context);
+            java.time.Duration minimum = JpaLockStore.minimumPurgeAfter(timeout);
+            if (after.get().compareTo(minimum) < 0) {
+                throw new LockConfigurationException(context.settingKey(PURGE_AFTER) + "='"
+                        + context.setting(PURGE_AFTER).orElseThrow() + "' is shorter than the minimum of "
+                        + minimum.toMillis() + " ms (" + minimum + "): 10 x (" + context.settingKey(STATEMENT_TIMEOUT)
+                        + " of " + timeout.toMillis() + " ms + " + CallBound.NETWORK_ALLOWANCE_MILLIS
+                        + " ms), at least 1 minute, so that no acquisition still running can meet a purged row"
+                        + " (see the fencing tokens of the JPA store's README)");
+            }
+        }
+        return after;
+    }
+
+    /** {@code purge-interval}, at least a second, and only with {@code purge-after}. */
+    private static Optional<java.time.Duration> purgeInterval(StoreContext context) {
+        Optional<java.time.Duration> interval = duration(context, PURGE_INTERVAL);
+        if (interval.isPresent()) {
+            if (context.setting(PURGE_AFTER).isEmpty()) {
+                throw new LockConfigurationException(context.settingKey(PURGE_INTERVAL) + "='"
+                        + context.setting(PURGE_INTERVAL).orElseThrow() + "' is set but "
+                        + context.settingKey(PURGE_AFTER) + " is not: set it too, or remove the interval");
+            }
+            if (interval.get().toMillis() < 1_000) {
+                throw new LockConfigurationException(context.settingKey(PURGE_INTERVAL) + "='"
+                        + context.setting(PURGE_INTERVAL).orElseThrow() + "' must be at least 1 s");
+            }
+        }
+        return interval;
+    }
+
+    /** A duration setting: {@code 500ms}, {@code 5s}, {@code 1m}, ISO-8601 or plain milliseconds; 1 ms to 365 days. */
+    private static Optional<java.time.Duration> duration(StoreContext context, String setting) {
+        Optional<String> value = context.setting(setting);
         if (value.isEmpty()) {
-            return JpaLockStore.DEFAULT_STATEMENT_TIMEOUT;
+            return Optional.empty();
         }
         String text = value.get().strip();
         long millis;
@@ -254,15 +303,15 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
             }
         } catch (RuntimeException e) {
             throw new LockConfigurationException(
-                    context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get()
+                    context.settingKey(setting) + "='" + value.get()
                             + "' is not a duration: use e.g. 500ms, 5s, 1m, PT5S or plain milliseconds",
                     e);
         }
         if (millis < 1 || millis > dev.baton.spi.LockArguments.MAX_DURATION_MILLIS) {
             throw new LockConfigurationException(
-                    context.settingKey(STATEMENT_TIMEOUT) + "='" + value.get() + "' must be from 1 ms to 365 days");
+                    context.settingKey(setting) + "='" + value.get() + "' must be from 1 ms to 365 days");
         }
-        return java.time.Duration.ofMillis(millis);
+        return Optional.of(java.time.Duration.ofMillis(millis));
     }
 
     private static boolean onH2(EntityManagerFactory factory) {

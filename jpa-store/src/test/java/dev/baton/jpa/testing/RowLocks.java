@@ -50,6 +50,24 @@ public final class RowLocks {
             }
         }
 
+        /**
+         * Runs an update in this holder's open transaction (its row locks are kept until {@link #release}).
+         *
+         * @param sql the statement with {@code ?} parameters
+         * @param parameters the values
+         * @return the update count
+         */
+        public int update(String sql, Object... parameters) {
+            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    ps.setObject(i + 1, parameters[i]);
+                }
+                return ps.executeUpdate();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
         /** Commits: the locks are released. */
         public void release() {
             try {
