@@ -33,7 +33,9 @@ class RolesBeforeTheLockTest {
         return RuntimeTck.scenario("baton-tck-roles-before-the-lock")
                 .addClasses(CountingStore.class, GuardedBean.class, GuardedResource.class, RunAsCaller.class)
                 // Payara: the role mapped to a principal, which @RunAs needs (other servers ignore the file)
-                .addAsWebInfResource(GuardedBean.class.getPackage(), "glassfish-web.xml", "glassfish-web.xml");
+                .addAsWebInfResource(GuardedBean.class.getPackage(), "glassfish-web.xml", "glassfish-web.xml")
+                // WildFly: the module in a security domain, which @RunAs needs (other servers ignore the file)
+                .addAsWebInfResource(GuardedBean.class.getPackage(), "jboss-web.xml", "jboss-web.xml");
     }
 
     @Test
