@@ -33,6 +33,16 @@ public final class RuntimeTck {
     public static final String TIME_FACTOR = TimeFactor.PROPERTY;
 
     /**
+     * System property: the JPA store's jar ({@code baton-jpa-store}; files or directories, as for
+     * {@value #LIBRARIES}) that the scenarios on the JPA store ({@value #TAG_JPA_DATA_SOURCE}) add to their
+     * deployments, on top of {@value #LIBRARIES}.
+     */
+    public static final String JPA_STORE_LIBRARIES = "baton.tck.jpaStoreLibraries";
+
+    /** The platform's default data source, the one the {@value #TAG_JPA_DATA_SOURCE} scenarios hand the JPA store. */
+    public static final String DEFAULT_DATA_SOURCE = "java:comp/DefaultDataSource";
+
+    /**
      * System property: a directory both the tests and the server can write, at the same path, for
      * scenarios that leave a file the test reads (default: {@code target} under the working directory
      * when there is one, as in a Maven build, else {@code java.io.tmpdir}).
@@ -65,6 +75,21 @@ public final class RuntimeTck {
      * server that deploys only WARs (Payara Micro, Helidon MP) excludes it.
      */
     public static final String TAG_EAR = "ear";
+
+    /**
+     * Tag of scenarios on the JPA store configured by one line, {@code baton.jpa.data-source=}{@value
+     * #DEFAULT_DATA_SOURCE} (with {@code baton.store=jpa} and {@code baton.jpa.schema-action=create}): they need
+     * what {@value #TAG_TRANSACTIONS} needs, a default data source on a database the JPA store supports (H2,
+     * PostgreSQL, MariaDB), and the jar of {@value #JPA_STORE_LIBRARIES}. They carry {@value #TAG_TRANSACTIONS} too.
+     */
+    public static final String TAG_JPA_DATA_SOURCE = "jpa-data-source";
+
+    /**
+     * Tag of scenarios that need Enterprise Beans security: {@code @RolesAllowed} enforced on a session bean
+     * and {@code @RunAs} honoured (a server whose EJB security needs a feature switched on, such as Open
+     * Liberty's {@code appSecurity}, switches it on or excludes the tag). They carry {@value #TAG_EJB} too.
+     */
+    public static final String TAG_EJB_SECURITY = "ejb-security";
 
     private RuntimeTck() {}
 
@@ -109,6 +134,32 @@ public final class RuntimeTck {
         return war.addAsResource(new StringAsset(text.toString()), "META-INF/microprofile-config.properties");
     }
 
+    /**
+     * The JPA store on the platform's default data source: adds the jar of {@value #JPA_STORE_LIBRARIES} and
+     * {@code META-INF/microprofile-config.properties} with {@code baton.store=jpa}, {@code
+     * baton.jpa.data-source=}{@value #DEFAULT_DATA_SOURCE}, {@code baton.jpa.schema-action=create} and the given
+     * further key/value pairs.
+     */
+    public static WebArchive withJpaStore(WebArchive war, String... moreKeysAndValues) {
+        List<File> jars = libraries(JPA_STORE_LIBRARIES);
+        if (jars.isEmpty()) {
+            throw new IllegalStateException("The scenarios tagged " + TAG_JPA_DATA_SOURCE + " need the JPA store's jar:"
+                    + " set the system property " + JPA_STORE_LIBRARIES + " (or exclude the tag)");
+        }
+        for (File jar : jars) {
+            war.addAsLibrary(jar);
+        }
+        String[] config = new String[6 + moreKeysAndValues.length];
+        config[0] = "baton.store";
+        config[1] = "jpa";
+        config[2] = "baton.jpa.data-source";
+        config[3] = DEFAULT_DATA_SOURCE;
+        config[4] = "baton.jpa.schema-action";
+        config[5] = "create";
+        System.arraycopy(moreKeysAndValues, 0, config, 6, moreKeysAndValues.length);
+        return withConfig(war, config);
+    }
+
     /** The time factor of {@value #TIME_FACTOR} ({@link TimeFactor#get()}). */
     public static double timeFactor() {
         return TimeFactor.get();
@@ -143,7 +194,11 @@ public final class RuntimeTck {
 
     /** The Baton jars named by {@value #LIBRARIES}, in the order given (a directory's jars sorted by name). */
     public static List<File> libraries() {
-        String value = System.getProperty(LIBRARIES, "").trim();
+        return libraries(LIBRARIES);
+    }
+
+    private static List<File> libraries(String property) {
+        String value = System.getProperty(property, "").trim();
         List<File> jars = new ArrayList<>();
         if (value.isEmpty()) {
             return jars;
@@ -159,12 +214,12 @@ public final class RuntimeTck {
                             .sorted()
                             .forEach(f -> jars.add(f.toFile()));
                 } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot list " + LIBRARIES + " directory " + path, e);
+                    throw new UncheckedIOException("Cannot list " + property + " directory " + path, e);
                 }
             } else if (Files.isRegularFile(path)) {
                 jars.add(path.toFile());
             } else {
-                throw new IllegalStateException(LIBRARIES + " names " + path + ", which does not exist");
+                throw new IllegalStateException(property + " names " + path + ", which does not exist");
             }
         }
         return jars;

@@ -1,0 +1,36 @@
+package dev.baton.tck.runtime.security;
+
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.LockStore;
+import dev.baton.tck.runtime.support.LockTable;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The deployment's store (an application {@code LockStore} bean): in memory, counting the acquisitions asked. */
+@ApplicationScoped
+public class CountingStore implements LockStore {
+
+    private final LockTable locks = new LockTable();
+    private final AtomicInteger acquisitions = new AtomicInteger();
+
+    /** @return how many times {@link #acquire} was called */
+    public int acquisitions() {
+        return acquisitions.get();
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+        acquisitions.incrementAndGet();
+        return locks.acquire(key, owner, ttlMillis);
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis) {
+        return locks.renew(key, owner, ttlMillis);
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        return locks.release(key, owner);
+    }
+}

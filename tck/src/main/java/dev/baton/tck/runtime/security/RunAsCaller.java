@@ -1,0 +1,21 @@
+package dev.baton.tck.runtime.security;
+
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RunAs;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+
+/** A stateless session bean that calls {@link GuardedBean} in the role it needs ({@code @RunAs}). */
+@Stateless
+@DeclareRoles(GuardedBean.ROLE)
+@RunAs(GuardedBean.ROLE)
+public class RunAsCaller {
+
+    @EJB
+    GuardedBean guarded;
+
+    /** @return what {@link GuardedBean#work()} answered */
+    public String call() {
+        return guarded.work();
+    }
+}
