@@ -33,7 +33,11 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -128,8 +132,8 @@ public final class JpaLockStore implements LockStore {
 
     private final long purgeIntervalMillis;
     private final int purgeBatch;
-    private final String purgeOwner = "purge-" + java.util.UUID.randomUUID();
-    private final java.util.concurrent.ScheduledExecutorService purger;
+    private final String purgeOwner = "purge-" + UUID.randomUUID();
+    private final ScheduledExecutorService purger;
     /** For tests: runs between the read of a batch's candidates and their delete. */
     private volatile Consumer<List<String>> beforePurgeDelete = keys -> {};
 
@@ -160,7 +164,7 @@ public final class JpaLockStore implements LockStore {
         this.purgeBatch = builder.purgeBatch;
         if (purgeAfterMillis > 0) {
             String name = "baton-jpa-purge[" + table + "]";
-            purger = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            purger = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, name);
                 t.setDaemon(true);
                 return t;
@@ -303,13 +307,13 @@ public final class JpaLockStore implements LockStore {
      * @throws IllegalStateException if the store has no {@code purge-after}
      * @throws LockStoreException if a statement failed (rows deleted by earlier batches stay deleted)
      */
-    public java.util.OptionalLong purgeExpired() {
+    public OptionalLong purgeExpired() {
         if (purgeAfterMillis == 0) {
             throw new IllegalStateException("The JPA lock store has no purge-after: it does not purge");
         }
         long lease = 4 * (statementTimeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS) + 30_000L;
         if (!acquire(PURGE_KEY, purgeOwner, lease, 0).isAcquired()) {
-            return java.util.OptionalLong.empty();
+            return OptionalLong.empty();
         }
         try {
             long deleted = 0;
@@ -337,7 +341,7 @@ public final class JpaLockStore implements LockStore {
                     break;
                 }
             }
-            return java.util.OptionalLong.of(deleted);
+            return OptionalLong.of(deleted);
         } finally {
             try {
                 release(PURGE_KEY, purgeOwner);
@@ -352,7 +356,7 @@ public final class JpaLockStore implements LockStore {
             return;
         }
         try {
-            java.util.OptionalLong deleted = purgeExpired();
+            OptionalLong deleted = purgeExpired();
             LOG.log(
                     System.Logger.Level.DEBUG,
                     () -> "BATON-JPA-014 purge of " + table + ": "

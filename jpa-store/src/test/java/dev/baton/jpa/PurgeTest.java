@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.jpa.testing.JtaDataSource;
 import dev.baton.jpa.testing.RowLocks;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.AcquireResult;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -179,6 +180,52 @@ class PurgeTest {
             assertThat(purge.get(10, TimeUnit.SECONDS)).hasValue(0);
             assertThat(exists(database, table, "k")).isTrue();
             assertThat(store.renew("k", "b", 60_000)).isTrue();
+        }
+    }
+
+    /**
+     * The fencing argument of the purge needs every acquisition's statement to end well within {@code
+     * purge-after}: with a purge, a caller's long wait is cut to the statement timeout even while another
+     * transaction keeps the key's row locked. The control, the same store without a purge, is still waiting
+     * when the purging store has long answered.
+     */
+    @ParameterizedTest
+    @EnumSource(JpaDatabase.class)
+    void withAPurgeAnAcquisitionWaitsForARowLockNoLongerThanTheStatementTimeout(JpaDatabase database) throws Exception {
+        String table = newTable(database);
+        try (JpaLockStore purging = builder(database, table)
+                        .statementTimeout(Duration.ofSeconds(1))
+                        .build();
+                JpaLockStore plain = JpaLockStore.builder(POOLS.get(database))
+                        .table(table)
+                        .sequence(table + "_seq")
+                        .schemaAction(SchemaAction.CREATE)
+                        .statementTimeout(Duration.ofSeconds(1))
+                        .build();
+                RowLocks.Holder tx = RowLocks.holder(database)) {
+            purging.acquire("k", "a", 60_000);
+            expire(database, table, "k", -3_600); // free to take, for whoever gets the row
+            tx.lock("SELECT lock_key FROM " + table + " WHERE lock_key = ? FOR UPDATE", "k");
+
+            CompletableFuture<AcquireResult> waitsLong =
+                    CompletableFuture.supplyAsync(() -> plain.acquire("k", "c", 60_000, 30_000));
+            long start = System.nanoTime();
+            AcquireResult cut = purging.acquire("k", "b", 60_000, 30_000);
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(cut.isAcquired())
+                    .as("not acquired while the row is locked")
+                    .isFalse();
+            assertThat(tookMillis)
+                    .as("the wait was cut to the statement timeout (1 s) plus the round trip's allowance")
+                    .isLessThan(8_000);
+            assertThat(waitsLong)
+                    .as("without a purge the same call still waits for the row")
+                    .isNotDone();
+
+            tx.release();
+            assertThat(waitsLong.get(30, TimeUnit.SECONDS).isAcquired())
+                    .as("and takes the key once the row is free")
+                    .isTrue();
         }
     }
 

@@ -29,7 +29,7 @@ final class LockTimers {
     }
 
     private final EngineTime time;
-    private Handler handler;
+    private final Handler handler;
 
     private LockRenewal[] heap = new LockRenewal[16];
     private int size;
@@ -42,13 +42,26 @@ final class LockTimers {
     /** A wake-up is running what is due: it plans the next one when done. */
     private boolean waking;
 
-    LockTimers(EngineTime time) {
+    LockTimers(EngineTime time, Handler handler) {
         this.time = time;
+        this.handler = handler;
     }
 
-    /** Set once, before the first lock is planned (the handler and these timers refer to each other). */
-    void handler(Handler handler) {
-        this.handler = handler;
+    /**
+     * Plans a lock just acquired: its first renewal and its lease check, in one pass through the monitor
+     * (acquire is the hot path).
+     */
+    synchronized void plan(LockRenewal renewal, long renewAtNanos, long watchAtNanos) {
+        if (renewal.stopped()) {
+            return;
+        }
+        renewal.renewAt = renewAtNanos;
+        renewal.renewPlanned = true;
+        renewal.watchAt = watchAtNanos;
+        renewal.watchPlanned = true;
+        renewal.plannedOrder = ++plans;
+        place(renewal);
+        planWake();
     }
 
     /** Plans the renewal of {@code renewal}'s lock for {@code atNanos}, replacing one planned before; not after {@link LockRenewal#stop}. */

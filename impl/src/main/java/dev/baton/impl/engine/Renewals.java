@@ -90,8 +90,7 @@ final class Renewals {
         this.batches = batches;
         this.held = held;
         this.losses = losses;
-        this.timers = new LockTimers(time);
-        this.timers.handler(new LockTimers.Handler() {
+        this.timers = new LockTimers(time, new LockTimers.Handler() {
             @Override
             public void renewalDue(HeldLock lock) {
                 due(lock);
@@ -107,8 +106,10 @@ final class Renewals {
     /** Starts renewing a lock just acquired, and watching its lease. */
     void start(HeldLock lock) {
         lock.renewal().timers(timers);
-        scheduleAt(lock, lock.leaseStartNanos() + intervalNanos(lock));
-        watchLease(lock);
+        long now = time.nanoTime();
+        long renewAt = now + Math.max(0, lock.leaseStartNanos() + intervalNanos(lock) - now);
+        lock.renewal().dueAt(renewAt);
+        timers.plan(lock.renewal(), renewAt, leaseCheckAt(lock, now));
     }
 
     private long intervalNanos(HeldLock lock) {
@@ -303,9 +304,12 @@ final class Renewals {
 
     /** Checks the lease at its end by the local clock, whatever the renewal call in flight is doing. */
     private void watchLease(HeldLock lock) {
-        long now = time.nanoTime();
-        long delayNanos = Math.max(0, lock.leaseEndNanos() - now) + TimeUnit.MILLISECONDS.toNanos(1);
-        timers.watchAt(lock.renewal(), now + delayNanos);
+        timers.watchAt(lock.renewal(), leaseCheckAt(lock, time.nanoTime()));
+    }
+
+    /** When to check the lease: 1 ms after its end (now, if that has passed). */
+    private static long leaseCheckAt(HeldLock lock, long now) {
+        return now + Math.max(0, lock.leaseEndNanos() - now) + TimeUnit.MILLISECONDS.toNanos(1);
     }
 
     private void leaseEndReached(HeldLock lock, long dueAt) {

@@ -128,6 +128,9 @@ class HungStoreCallTest {
 
         time.advanceMillis(100); // six renewals due; two are sent, and hang
         calls.awaitRunning(2);
+        // before time moves on, the two calls must have reached the store (a thread that starts late would
+        // find the lease over and not send at all)
+        VirtualTime.awaitReal(() -> store.hanging.get() == 2, "both renewal calls reached the store and hang");
         assertThat(engine.renewals().callsWaiting())
                 .as("renewals waiting for one of the two threads")
                 .isEqualTo(4);
@@ -155,6 +158,8 @@ class HungStoreCallTest {
         final AtomicInteger healthyRenewals = new AtomicInteger();
         final Set<String> hangingKeys = ConcurrentHashMap.newKeySet();
         final CountDownLatch hungCalls = new CountDownLatch(1);
+        /** Renewal calls that reached the store and hang now. */
+        final AtomicInteger hanging = new AtomicInteger();
 
         @Override
         public AcquireResult acquire(String key, String owner, long ttlMillis) {
@@ -165,6 +170,7 @@ class HungStoreCallTest {
         public boolean renew(String key, String owner, long ttlMillis) {
             if (hangingKeys.contains(key)) {
                 hungCalls.countDown();
+                hanging.incrementAndGet();
                 try {
                     unblock.await();
                 } catch (InterruptedException e) {
