@@ -3,14 +3,14 @@ package dev.baton.impl.engine;
 import dev.baton.Lock;
 import dev.baton.LockLostException;
 import dev.baton.LockOptions;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A lock this JVM holds: its identity in the store, its local lease estimate and its state. State
@@ -35,6 +35,16 @@ public final class HeldLock implements Lock {
         KEPT
     }
 
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(HeldLock.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final LockEngine engine;
     private final KeyGate gate;
     private final String key;
@@ -44,7 +54,8 @@ public final class HeldLock implements Lock {
     /** The lease each renewal sets: the ttl it was taken with, until {@link #extend} changes it. */
     private volatile long ttlMillis;
 
-    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+    // A field and a VarHandle rather than an AtomicReference: one object less per held lock.
+    private volatile State state = State.HELD;
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
     /** Completed when the lock is released (its work ended) or abandoned at shutdown. */
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
@@ -56,8 +67,11 @@ public final class HeldLock implements Lock {
     private volatile long leaseEndNanos;
     /** The thread running the work under this lock, while it runs synchronously: for re-entry detection and interrupts. */
     private volatile Thread boundThread;
-    /** Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on. */
-    private final ReentrantLock binding = new ReentrantLock();
+    /**
+     * Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on.
+     * A plain monitor (held for a few instructions, never across blocking code): smaller than a ReentrantLock.
+     */
+    private final Object binding = new Object();
 
     /** Its renewal's bookkeeping, kept by {@link Renewals}. */
     private final LockRenewal renewal = new LockRenewal(this);
@@ -88,6 +102,10 @@ public final class HeldLock implements Lock {
         this.boundThread = boundThread;
     }
 
+    private boolean casState(State expected, State next) {
+        return STATE.compareAndSet(this, expected, next);
+    }
+
     @Override
     public String key() {
         return key;
@@ -100,7 +118,7 @@ public final class HeldLock implements Lock {
 
     @Override
     public boolean isHeld() {
-        return state.get() == State.HELD && leaseEndNanos - engine.time().nanoTime() > 0;
+        return state == State.HELD && leaseEndNanos - engine.time().nanoTime() > 0;
     }
 
     @Override
@@ -133,7 +151,7 @@ public final class HeldLock implements Lock {
         throw new LockLostException(
                 key,
                 fencingToken,
-                state.get() == State.RELEASED ? "it was released" : "its lease ran out before it could be renewed",
+                state == State.RELEASED ? "it was released" : "its lease ran out before it could be renewed",
                 null);
     }
 
@@ -141,11 +159,11 @@ public final class HeldLock implements Lock {
     public boolean release() {
         State previous;
         do {
-            previous = state.get();
+            previous = state;
             if (previous == State.RELEASED || previous == State.KEPT) {
                 return false; // a kept lock expires by itself: releasing it would end its hold early
             }
-        } while (!state.compareAndSet(previous, State.RELEASED));
+        } while (!casState(previous, State.RELEASED));
         // From here on a loss being reported cannot interrupt the thread, which is done with the work.
         unbindThread();
         renewal.stop();
@@ -182,11 +200,11 @@ public final class HeldLock implements Lock {
      * @return true if the lock is now held until then; false if it was released (or was not held)
      */
     public boolean keepUntil(long untilNanos) {
-        for (State s = state.get(); s == State.HELD || s == State.REVOKED; s = state.get()) {
+        for (State s = state; s == State.HELD || s == State.REVOKED; s = state) {
             if (untilNanos - engine.time().nanoTime() <= 0) {
                 break;
             }
-            if (state.compareAndSet(s, State.KEPT)) {
+            if (casState(s, State.KEPT)) {
                 return kept(untilNanos, s == State.HELD);
             }
         }
@@ -222,11 +240,8 @@ public final class HeldLock implements Lock {
 
     /** The work stopped running on its thread (its result is a stage that completes later). */
     public void unbindThread() {
-        binding.lock();
-        try {
+        synchronized (binding) {
             boundThread = null;
-        } finally {
-            binding.unlock();
         }
     }
 
@@ -239,7 +254,7 @@ public final class HeldLock implements Lock {
 
     @Override
     public String toString() {
-        return "Lock[" + key + ", token=" + fencingToken + ", " + state.get() + "]";
+        return "Lock[" + key + ", token=" + fencingToken + ", " + state + "]";
     }
 
     // --- engine side ---
@@ -251,7 +266,7 @@ public final class HeldLock implements Lock {
      * @return false if it was not held
      */
     boolean lose(String reason, Throwable cause, boolean revoke) {
-        if (!state.compareAndSet(State.HELD, revoke ? State.REVOKED : State.LOST)) {
+        if (!casState(State.HELD, revoke ? State.REVOKED : State.LOST)) {
             return false;
         }
         lossReason = new LockLostException(key, fencingToken, reason, cause);
@@ -279,12 +294,12 @@ public final class HeldLock implements Lock {
     }
 
     boolean stillHeldState() {
-        return state.get() == State.HELD;
+        return state == State.HELD;
     }
 
     /** Still ours in the store and to be renewed: held, or revoked at shutdown while its work runs. */
     boolean renewable() {
-        State s = state.get();
+        State s = state;
         return s == State.HELD || s == State.REVOKED;
     }
 
@@ -296,8 +311,8 @@ public final class HeldLock implements Lock {
      * @return true if it was revoked and is now abandoned; false if it was lost already, or released meanwhile
      */
     boolean abandon() {
-        for (State s = state.get(); s == State.REVOKED || s == State.LOST; s = state.get()) {
-            if (state.compareAndSet(s, State.ABANDONED)) {
+        for (State s = state; s == State.REVOKED || s == State.LOST; s = state) {
+            if (casState(s, State.ABANDONED)) {
                 renewal.stop();
                 ended.complete(null);
                 return s == State.REVOKED;
@@ -307,7 +322,7 @@ public final class HeldLock implements Lock {
     }
 
     boolean isAbandoned() {
-        return state.get() == State.ABANDONED;
+        return state == State.ABANDONED;
     }
 
     /** Completed when the lock is released or abandoned. */
@@ -321,14 +336,11 @@ public final class HeldLock implements Lock {
 
     /** Interrupts the thread running the work under this lock, if it still does. */
     void interruptWorker() {
-        binding.lock();
-        try {
+        synchronized (binding) {
             Thread worker = boundThread;
             if (worker != null) {
                 worker.interrupt();
             }
-        } finally {
-            binding.unlock();
         }
     }
 
