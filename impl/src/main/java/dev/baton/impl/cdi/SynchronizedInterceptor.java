@@ -61,8 +61,8 @@ public class SynchronizedInterceptor implements Serializable {
         String key = plan.keys().key(method, context.getParameters());
         HeldLock lock = call.engine().acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll());
         boolean handedOver = false;
-        // Until the transaction support has answered, a failure releases at once.
-        Runnable release = lock::close;
+        // Null: released at once (no transaction, or the transaction support has not answered: a failure).
+        Runnable release = null;
         CurrentLocks.push(lock);
         try {
             release = call.transactions().releaseAfterCompletion(lock);
@@ -71,7 +71,7 @@ public class SynchronizedInterceptor implements Serializable {
                 lock.unbindThread();
                 // Released when the stage completes, and in a transaction not before it completes either.
                 Runnable releaseWhenDone = release;
-                stage.whenComplete((value, failure) -> releaseWhenDone.run());
+                stage.whenComplete((value, failure) -> release(lock, releaseWhenDone));
                 handedOver = true;
             }
             return result;
@@ -81,8 +81,16 @@ public class SynchronizedInterceptor implements Serializable {
             // again in the same transaction fails fast instead of waiting for itself. It is released when
             // both the method has returned and the transaction has completed.
             if (!handedOver) {
-                release.run();
+                release(lock, release);
             }
+        }
+    }
+
+    private static void release(HeldLock lock, Runnable afterCompletion) {
+        if (afterCompletion == null) {
+            lock.close();
+        } else {
+            afterCompletion.run();
         }
     }
 
