@@ -80,7 +80,8 @@ final class MethodPlans {
                     ? (classLevel ? beanClass.getName() : beanClass.getName() + "." + method.getName())
                     : template;
             KeyTemplate compiled = KeyTemplate.compile(effective, method);
-            keys = (m, arguments) -> compiled.resolve(arguments);
+            String fixed = compiled.fixed();
+            keys = fixed != null ? (m, arguments) -> fixed : (m, arguments) -> compiled.resolve(arguments);
         }
         long ttl = duration(overrides, "ttl", annotation.ttl(), settings.get().ttlMillis());
         long timeout = duration(

@@ -3,6 +3,7 @@ package dev.baton.impl.cdi;
 import dev.baton.Synchronized;
 import dev.baton.impl.engine.CurrentLocks;
 import dev.baton.impl.engine.HeldLock;
+import dev.baton.impl.engine.LockEngine;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Intercepted;
 import jakarta.enterprise.inject.spi.Bean;
@@ -11,12 +12,18 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import java.io.Serializable;
+import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Runs {@link Synchronized} methods under their lock. Thin on purpose: it looks up the method's plan
  * (built at deployment), asks the engine for the lock, and releases it when the method returns, when
  * its {@link CompletionStage} completes, or after its JTA transaction completes.
+ *
+ * <p>An interceptor instance serves one bean (the container makes one per intercepted instance), so what an
+ * invocation looks up (the plan, the manager's engine, the transaction support) is kept here per method after
+ * the first call: the next one asks nothing of the {@link LockRuntime}, a client proxy.
  */
 @Synchronized
 @Interceptor
@@ -24,6 +31,9 @@ import java.util.concurrent.CompletionStage;
 public class SynchronizedInterceptor implements Serializable {
 
     private static final long serialVersionUID = 1L;
+
+    /** The most methods of one bean kept in {@link #bound}; a bean with more looks the others up each time. */
+    static final int BOUND_METHODS = 16;
 
     /** The lock runtime: plans, engines, transactions. */
     @Inject
@@ -34,24 +44,34 @@ public class SynchronizedInterceptor implements Serializable {
     @Intercepted
     Bean<?> bean;
 
+    /**
+     * The methods of this bean called so far, with what their invocations need; replaced, never changed, so
+     * threads read it without a lock (a race only looks a method up twice).
+     */
+    private transient volatile Bound[] bound = new Bound[0];
+
+    /** What the invocations of one method use, looked up at its first call. */
+    record Bound(Method method, MethodPlan plan, LockEngine engine, TransactionSupport transactions) {}
+
     @AroundInvoke
     Object synchronize(InvocationContext context) throws Exception {
-        MethodPlan plan = runtime.plan(DeploymentPlans.beanClass(bean, context.getMethod()), context.getMethod());
-        String key = plan.keys().key(context.getMethod(), context.getParameters());
-        HeldLock lock = runtime.engine(plan.manager())
-                .acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll());
+        Method method = context.getMethod();
+        Bound call = bound(method);
+        MethodPlan plan = call.plan();
+        String key = plan.keys().key(method, context.getParameters());
+        HeldLock lock = call.engine().acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll());
         boolean handedOver = false;
-        // Until the transaction support has answered, a failure releases at once.
-        Runnable release = lock::close;
+        // Null: released at once (no transaction, or the transaction support has not answered: a failure).
+        Runnable release = null;
         CurrentLocks.push(lock);
         try {
-            release = runtime.transactions().releaseAfterCompletion(lock);
+            release = call.transactions().releaseAfterCompletion(lock);
             Object result = context.proceed();
             if (plan.async() && result instanceof CompletionStage<?> stage) {
                 lock.unbindThread();
                 // Released when the stage completes, and in a transaction not before it completes either.
                 Runnable releaseWhenDone = release;
-                stage.whenComplete((value, failure) -> releaseWhenDone.run());
+                stage.whenComplete((value, failure) -> release(lock, releaseWhenDone));
                 handedOver = true;
             }
             return result;
@@ -61,8 +81,37 @@ public class SynchronizedInterceptor implements Serializable {
             // again in the same transaction fails fast instead of waiting for itself. It is released when
             // both the method has returned and the transaction has completed.
             if (!handedOver) {
-                release.run();
+                release(lock, release);
             }
         }
+    }
+
+    private static void release(HeldLock lock, Runnable afterCompletion) {
+        if (afterCompletion == null) {
+            lock.close();
+        } else {
+            afterCompletion.run();
+        }
+    }
+
+    /** What an invocation of {@code method} needs: kept from an earlier call, or looked up (and kept) now. */
+    Bound bound(Method method) {
+        Bound[] known = bound;
+        if (known == null) {
+            known = new Bound[0]; // deserialized
+        }
+        for (Bound b : known) {
+            if (b.method() == method || b.method().equals(method)) {
+                return b;
+            }
+        }
+        MethodPlan plan = runtime.plan(DeploymentPlans.beanClass(bean, method), method);
+        Bound found = new Bound(method, plan, runtime.engine(plan.manager()), runtime.transactions());
+        if (known.length < BOUND_METHODS) {
+            Bound[] more = Arrays.copyOf(known, known.length + 1);
+            more[known.length] = found;
+            bound = more;
+        }
+        return found;
     }
 }

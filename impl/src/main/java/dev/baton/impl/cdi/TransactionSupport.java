@@ -22,6 +22,11 @@ interface TransactionSupport extends ReleaseDeferral {
         }
 
         @Override
+        public Runnable releaseAfterCompletion(HeldLock lock) {
+            return null;
+        }
+
+        @Override
         public String toString() {
             return "no JTA";
         }
@@ -40,10 +45,11 @@ interface TransactionSupport extends ReleaseDeferral {
      * lock is released after the transaction completes and the method has returned, whichever comes last (a
      * transaction that times out is rolled back on another thread while the method still runs), and the
      * transaction is marked rollback-only if the lock is no longer held when it is about to commit. Without one,
-     * the releaser releases at once.
+     * the caller releases at once.
      *
      * @param lock the lock of the invocation
-     * @return what the caller runs, once, when the method has returned
+     * @return what the caller runs, once, when the method has returned; null if there is no transaction: the
+     *     caller closes the lock itself (nothing made per call on the hot path)
      */
     default Runnable releaseAfterCompletion(HeldLock lock) {
         // The transaction's completion and the method's return still to come.
@@ -53,7 +59,7 @@ interface TransactionSupport extends ReleaseDeferral {
                 lock.close();
             }
         };
-        return awaitCompletion(lock, done) ? done : lock::close;
+        return awaitCompletion(lock, done) ? done : null;
     }
 
     /**

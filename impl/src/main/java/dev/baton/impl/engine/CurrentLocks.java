@@ -4,7 +4,11 @@ import dev.baton.Lock;
 import java.util.ArrayDeque;
 import java.util.Optional;
 
-/** The locks of the invocations running on this thread, innermost last: what {@code Locks.current()} reads. */
+/**
+ * The locks of the invocations running on this thread, innermost last: what {@code Locks.current()} reads.
+ * A thread keeps its (empty) deque between invocations rather than making one per call: a JDK type that
+ * refers to nothing once empty, so a pooled thread that keeps it keeps no application class loader.
+ */
 public final class CurrentLocks {
 
     private static final ThreadLocal<ArrayDeque<Lock>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
@@ -22,22 +26,13 @@ public final class CurrentLocks {
      * @param lock the lock of the invocation that ends on this thread
      */
     public static void pop(Lock lock) {
-        ArrayDeque<Lock> stack = STACK.get();
-        stack.remove(lock);
-        if (stack.isEmpty()) {
-            STACK.remove();
-        }
+        STACK.get().remove(lock);
     }
 
     /**
      * @return the innermost current lock
      */
     public static Optional<Lock> current() {
-        ArrayDeque<Lock> stack = STACK.get();
-        Lock top = stack.peek();
-        if (top == null) {
-            STACK.remove();
-        }
-        return Optional.ofNullable(top);
+        return Optional.ofNullable(STACK.get().peek());
     }
 }

@@ -252,6 +252,21 @@ public final class HeldLock implements Lock {
         return engine.name();
     }
 
+    /** Identity, as {@link Object#equals}: two acquisitions are two locks. */
+    @Override
+    public boolean equals(Object other) {
+        return this == other;
+    }
+
+    /**
+     * From final fields rather than the identity hash, whose first use writes the object's header (every lock
+     * goes into its engine's held set); consistent with identity equality, as any fixed value is.
+     */
+    @Override
+    public int hashCode() {
+        return storeKey.hashCode() * 31 + Long.hashCode(fencingToken);
+    }
+
     @Override
     public String toString() {
         return "Lock[" + key + ", token=" + fencingToken + ", " + state + "]";

@@ -860,6 +860,7 @@ public final class LockEngine implements AutoCloseable {
                     metrics.released(time.nanoTime() - lock.acquiredAtNanos());
                 }
             }
+            renewals.closed();
             unsubscribe();
             try {
                 store.close();

@@ -130,6 +130,11 @@ final class Renewals {
         return storeCalls.waiting();
     }
 
+    /** At engine shutdown, once no lock is renewed any more: cancels the wake-up left planned, if any. */
+    void closed() {
+        timers.cancelWake();
+    }
+
     /** @return how many held locks have a timer planned (for tests and vitals) */
     int timed() {
         return timers.planned();

@@ -22,9 +22,23 @@ public final class KeyTemplate {
     private final String template;
     private final List<Part> parts;
 
+    /** The key of every invocation when the template has no placeholder, else null. */
+    private final String fixed;
+
     private KeyTemplate(String template, List<Part> parts) {
         this.template = template;
         this.parts = parts;
+        this.fixed = parts.stream().allMatch(Literal.class::isInstance)
+                ? parts.stream().map(p -> ((Literal) p).text()).collect(java.util.stream.Collectors.joining())
+                : null;
+    }
+
+    /**
+     * @return the one key of a template without placeholders (the same string each time: nothing to build per
+     *     call, and its hash is computed once), or null if the key depends on the arguments
+     */
+    public String fixed() {
+        return fixed;
     }
 
     /**
@@ -79,6 +93,9 @@ public final class KeyTemplate {
      * @throws IllegalArgumentException if a placeholder's value is null
      */
     public String resolve(Object[] arguments) {
+        if (fixed != null) {
+            return fixed;
+        }
         StringBuilder key = new StringBuilder(64);
         for (Part part : parts) {
             if (part instanceof Literal literal) {

@@ -53,7 +53,38 @@ class LockTimersTest {
         assertThat(engine.renewals().timed())
                 .as("timers left after every release")
                 .isZero();
-        assertThat(time.plannedMillis()).as("wake-ups left after every release").isEmpty();
+        assertThat(time.plannedMillis())
+                .as("the wake-up is left planned (no cancel and re-plan per hold)")
+                .hasSizeLessThanOrEqualTo(1);
+        time.advanceMillis(300);
+        assertThat(time.plannedMillis())
+                .as("wake-ups left once it ran and found nothing")
+                .isEmpty();
+    }
+
+    @Test
+    void locksTakenOneAfterTheOtherShareTheWakeUpLeftPlanned() {
+        LockEngine engine = engines.engine(store).ttl(300).build();
+        engine.acquire("first", 300, 1_000, true).release();
+        List<Long> planned = time.plannedMillis();
+        assertThat(planned).as("left after the release").containsExactly(100L);
+        for (int i = 0; i < 50; i++) {
+            time.advanceMillis(1);
+            HeldLock lock = engine.acquire("next-" + i, 300, 1_000, true);
+            assertThat(time.plannedMillis()).as("still the one wake-up").containsExactly(100L);
+            lock.release();
+        }
+        HeldLock held = engine.acquire("held", 300, 1_000, true); // taken at 50 ms: renewed at 150 ms
+        time.advanceMillis(50);
+        assertThat(time.plannedMillis())
+                .as("the early wake-up found nothing due and planned the next")
+                .containsExactly(150L);
+        time.advanceMillis(50);
+        assertThat(store.renewCalls.get()).isOne();
+        assertThat(held.isHeld()).isTrue();
+        held.release();
+        engine.close();
+        assertThat(time.plannedMillis()).as("cancelled at shutdown").isEmpty();
     }
 
     @Test
@@ -78,6 +109,10 @@ class LockTimersTest {
         assertThat(store.renewCalls.get()).isEqualTo(2);
         assertThat(slow.isHeld()).isTrue();
         slow.release();
-        assertThat(time.plannedMillis()).isEmpty();
+        assertThat(time.plannedMillis()).as("left planned").containsExactly(2_000L);
+        time.advanceMillis(1_000);
+        assertThat(time.plannedMillis())
+                .as("it ran, found nothing and planned nothing")
+                .isEmpty();
     }
 }

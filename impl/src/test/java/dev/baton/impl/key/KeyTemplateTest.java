@@ -56,6 +56,14 @@ class KeyTemplateTest {
     private static final Order ORDER = new Order("eu", new Customer("c-7", true), true);
 
     @Test
+    void aTemplateWithoutPlaceholdersIsOneFixedKeyMadeOnce() {
+        KeyTemplate t = KeyTemplate.compile("inventory:{{all}}", method("none"));
+        assertThat(t.fixed()).isEqualTo("inventory:{all}");
+        assertThat(t.resolve(new Object[0])).isSameAs(t.fixed()).isSameAs(t.resolve(new Object[0]));
+        assertThat(KeyTemplate.compile("order:{id}", method("byId")).fixed()).isNull();
+    }
+
+    @Test
     void placeholdersByNameAndByPosition() {
         KeyTemplate t = KeyTemplate.compile("order:{id}:{1}", method("byId"));
         assertThat(t.resolve(new Object[] {42L, "bob"})).isEqualTo("order:42:bob");
