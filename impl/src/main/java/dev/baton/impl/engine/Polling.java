@@ -25,7 +25,8 @@ import java.util.function.LongUnaryOperator;
  * waiter's turn is watching a hand-off: it asks again after {@link #CHASE_NANOS} (doubling, at most
  * {@value #MAX_CHASES} times in a row), so that it claims the next turn as soon as the key is taken, before
  * the releasing instance's next caller does. With the default policy these are the fixed values
- * Baton has always used: 5 ms doubling to 500 ms (2 s notified), 50 ms and 25 ms with turns.
+ * Baton uses: 5 ms doubling to 500 ms (2 s notified), 10 ms with turns (in turn or not) on a store that does
+ * not notify.
  */
 final class Polling {
 
@@ -33,13 +34,15 @@ final class Polling {
     static final int NOTIFIED_FACTOR = 4;
     /**
      * A waiter not in turn comes back often enough to claim the turn, when it is the oldest, before the
-     * younger waiter holding it gets the key: about one short section.
+     * younger waiter holding it gets the key: about one short section plus hand-off. Without notifications
+     * that is the only way it learns that the turn is free again (a slower poll let the instances that
+     * polled fastest, the ones that had just released, take turns among themselves: issue 13's fairness).
      */
-    static final long MAX_WITH_TURNS_MILLIS = 50;
+    static final long MAX_WITH_TURNS_MILLIS = 10;
 
     static final long MAX_WITH_TURNS_NOTIFIED_MILLIS = 100;
     /** The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. */
-    static final long MAX_IN_TURN_MILLIS = 25;
+    static final long MAX_IN_TURN_MILLIS = 10;
 
     static final long MAX_IN_TURN_NOTIFIED_MILLIS = 250;
     /**
