@@ -433,6 +433,7 @@ public final class LockEngine implements AutoCloseable {
         gate.contending(Thread.currentThread());
         String waiter = turns && await ? OwnerTokens.next() : null;
         boolean inTurn = false;
+        int chased = 0; // answers in a row that found the key free but kept for another's turn
         HeldLock lock = null;
         try {
             for (int attempt = 0; ; attempt++) {
@@ -488,7 +489,8 @@ public final class LockEngine implements AutoCloseable {
                     continue; // the store is slow, not the key busy: try again at once
                 }
                 subscribeOnce(); // the store has answered, so it knows its backend now: it may offer notifications
-                time.park(gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result)));
+                time.park(gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result, chased)));
+                chased = polling.keptForAnother(result) ? chased + 1 : 0;
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }

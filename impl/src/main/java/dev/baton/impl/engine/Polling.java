@@ -21,8 +21,12 @@ import java.util.function.LongUnaryOperator;
  * {@value #MAX_WITH_TURNS_MILLIS} ms (with notifications {@value #MAX_IN_TURN_NOTIFIED_MILLIS} ms and
  * {@value #MAX_WITH_TURNS_NOTIFIED_MILLIS} ms), and no more than the ceiling above either.</li>
  * </ul>
- * The ceiling is never below the policy's minimum. With the default policy these are the fixed values
- * Baton has always used: 5 ms doubling to 500 ms (2 s notified), 50 ms and 25 ms with turns.
+ * The ceiling is never below the policy's minimum. A waiter that finds the key free but kept for another
+ * waiter's turn is watching a hand-off: it asks again after {@link #CHASE_NANOS} (doubling, at most
+ * {@value #MAX_CHASES} times in a row), so that it claims the next turn as soon as the key is taken, before
+ * the releasing instance's next caller does. With the default policy these are the fixed values
+ * Baton uses: 5 ms doubling to 500 ms (2 s notified), 10 ms with turns (in turn or not) on a store that does
+ * not notify.
  */
 final class Polling {
 
@@ -30,15 +34,24 @@ final class Polling {
     static final int NOTIFIED_FACTOR = 4;
     /**
      * A waiter not in turn comes back often enough to claim the turn, when it is the oldest, before the
-     * younger waiter holding it gets the key: about one short section.
+     * younger waiter holding it gets the key: about one short section plus hand-off. Without notifications
+     * that is the only way it learns that the turn is free again (a slower poll let the instances that
+     * polled fastest, the ones that had just released, take turns among themselves: issue 13's fairness).
      */
-    static final long MAX_WITH_TURNS_MILLIS = 50;
+    static final long MAX_WITH_TURNS_MILLIS = 10;
 
     static final long MAX_WITH_TURNS_NOTIFIED_MILLIS = 100;
     /** The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. */
-    static final long MAX_IN_TURN_MILLIS = 25;
+    static final long MAX_IN_TURN_MILLIS = 10;
 
     static final long MAX_IN_TURN_NOTIFIED_MILLIS = 250;
+    /**
+     * The pause of a waiter that found the key free but kept for another's turn: just a hand-off, so it
+     * asks again almost at once and stands in line for the next turn as soon as the key is taken.
+     */
+    static final long CHASE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** After this many chases in a row (1 + 2 + ... + 32 ms), the waiter in turn is slow: back to backoff. */
+    static final int MAX_CHASES = 6;
     /** No pause is shorter: a store that answers at once must not be spun on. */
     private static final long FLOOR_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /**
@@ -77,7 +90,26 @@ final class Polling {
      * @return how long to sleep before the next ask, in nanoseconds
      */
     long pauseNanos(PollPolicy policy, int attempt, AcquireResult answer) {
+        return pauseNanos(policy, attempt, answer, 0);
+    }
+
+    /**
+     * @param policy the waiter's poll policy
+     * @param attempt how many asks came before this one's answer, from 0
+     * @param answer the store's answer to the last ask
+     * @param chased how many answers in a row before this one found the key free but kept for another
+     *     waiter's turn
+     * @return how long to sleep before the next ask, in nanoseconds
+     */
+    long pauseNanos(PollPolicy policy, int attempt, AcquireResult answer, int chased) {
         long ceiling = ceilingNanos(policy, answer.isNextInTurn());
+        if (keptForAnother(answer) && chased < MAX_CHASES) {
+            // A hand-off: the waiter in turn takes the key within a round trip, and then the turn is free
+            // again. Ask again soon, so the turn goes to whoever has waited longest rather than to the
+            // first poller after the take (most often the instance that has just released the key). The
+            // pause doubles, so a turn whose waiter died is not spun on.
+            return Math.min(CHASE_NANOS << chased, ceiling);
+        }
         long base = TimeUnit.MILLISECONDS.toNanos(policy.minMillis());
         for (int i = 0; i < attempt && base < ceiling; i++) {
             base = base > ceiling / 2 ? ceiling : base * 2;
@@ -92,6 +124,14 @@ final class Polling {
                     TimeUnit.MILLISECONDS.toNanos(answer.remainingLeaseMillis().getAsLong() + 1));
         }
         return Math.max(pause, FLOOR_NANOS);
+    }
+
+    /** Whether the key was free but kept for another waiter's turn (a store with turns says no lease). */
+    boolean keptForAnother(AcquireResult answer) {
+        return turns
+                && !answer.isAcquired()
+                && !answer.isNextInTurn()
+                && answer.remainingLeaseMillis().isEmpty();
     }
 
     /** The longest step in this situation (see the class comment). */

@@ -129,11 +129,13 @@ public final class FaultyStore implements LockStore {
 
     @Override
     public Set<StoreCapability> capabilities() {
-        if (subscriber == null) {
-            return delegate.capabilities();
-        }
+        // It notifies releases only through a subscriber the test sets (the memory store's own are not used).
         Set<StoreCapability> capabilities = EnumSet.copyOf(delegate.capabilities());
-        capabilities.add(StoreCapability.RELEASE_NOTIFICATION);
+        if (subscriber == null) {
+            capabilities.remove(StoreCapability.RELEASE_NOTIFICATION);
+        } else {
+            capabilities.add(StoreCapability.RELEASE_NOTIFICATION);
+        }
         return capabilities;
     }
 

@@ -8,12 +8,16 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -26,6 +30,10 @@ import java.util.function.LongSupplier;
  * <p>Waiting turns ({@link StoreCapability#WAITING_TURNS}) matter here only between lock managers of one
  * JVM that share the store; within one manager, its own queue already serves waiters in order.
  *
+ * <p>Releases are notified ({@link StoreCapability#RELEASE_NOTIFICATION}) to the managers that share the
+ * store, on the releasing thread, as is a turn given up: a waiter of another manager learns at once that it
+ * may take the key or claim its turn, instead of at its next poll.
+ *
  * <p>As every store, it refuses to work once closed: its locks are gone with it.
  */
 public final class MemoryLockStore implements LockStore {
@@ -35,6 +43,7 @@ public final class MemoryLockStore implements LockStore {
             StoreCapability.BATCH_RENEW,
             StoreCapability.NUL_IN_KEYS,
             StoreCapability.WAITING_TURNS,
+            StoreCapability.RELEASE_NOTIFICATION,
             StoreCapability.INSPECT);
 
     /** Sweep expired entries every this many acquisitions, so abandoned keys do not pile up. */
@@ -61,6 +70,7 @@ public final class MemoryLockStore implements LockStore {
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();
     private final AtomicLong acquisitions = new AtomicLong();
+    private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private final LongSupplier nanoClock;
     private volatile boolean closed;
 
@@ -145,6 +155,9 @@ public final class MemoryLockStore implements LockStore {
             }
             return current;
         });
+        if (left[0]) {
+            tell(key);
+        }
         return left[0];
     }
 
@@ -178,7 +191,29 @@ public final class MemoryLockStore implements LockStore {
             }
             return current;
         });
+        if (released[0]) {
+            tell(key);
+        }
         return released[0];
+    }
+
+    /** {@inheritDoc} Listeners run on the thread that released the key (or gave its turn up). */
+    @Override
+    public AutoCloseable onRelease(Consumer<String> listener) {
+        Objects.requireNonNull(listener, "listener");
+        requireOpen();
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    private void tell(String key) {
+        for (Consumer<String> listener : listeners) {
+            try {
+                listener.accept(key);
+            } catch (RuntimeException e) {
+                // a hint only: the key is released all the same, and the waiters still poll
+            }
+        }
     }
 
     /** {@inheritDoc} A plain read of the key's entry: nothing changes. */
@@ -206,6 +241,7 @@ public final class MemoryLockStore implements LockStore {
     public void close() {
         closed = true;
         entries.clear();
+        listeners.clear();
     }
 
     private void requireOpen() {
