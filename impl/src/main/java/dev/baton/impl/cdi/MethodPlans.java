@@ -80,8 +80,7 @@ final class MethodPlans {
                     ? (classLevel ? beanClass.getName() : beanClass.getName() + "." + method.getName())
                     : template;
             KeyTemplate compiled = KeyTemplate.compile(effective, method);
-            String fixed = compiled.fixed();
-            keys = fixed != null ? (m, arguments) -> fixed : (m, arguments) -> compiled.resolve(arguments);
+            keys = (m, arguments) -> compiled.resolve(arguments); // a fixed key: resolve returns its one string
         }
         long ttl = duration(overrides, "ttl", annotation.ttl(), settings.get().ttlMillis());
         long timeout = duration(

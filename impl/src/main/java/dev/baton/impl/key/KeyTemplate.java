@@ -5,6 +5,7 @@ import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A compiled key template such as {@code order:{id}} or {@code cart:{0.customer.id}}: literal text and
@@ -29,7 +30,7 @@ public final class KeyTemplate {
         this.template = template;
         this.parts = parts;
         this.fixed = parts.stream().allMatch(Literal.class::isInstance)
-                ? parts.stream().map(p -> ((Literal) p).text()).collect(java.util.stream.Collectors.joining())
+                ? parts.stream().map(p -> ((Literal) p).text()).collect(Collectors.joining())
                 : null;
     }
 
