@@ -13,4 +13,5 @@ if [ -z "${BENCH_NO_BUILD:-}" ]; then
   ./mvnw -q -B -o -pl benchmarks -am package -DskipTests || ./mvnw -q -B -pl benchmarks -am package -DskipTests
 fi
 cp="$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")"
-exec java -Xmx2g -cp "$cp" -Dbaton.bench.dir="$root/benchmarks/target" dev.baton.bench.BenchRunner "$@"
+# BENCH_JAVA_OPTS: more options for the runner, e.g. -Dbaton.bench.forkArgs="<JVM options of every JMH fork>".
+exec java -Xmx2g ${BENCH_JAVA_OPTS:-} -cp "$cp" -Dbaton.bench.dir="$root/benchmarks/target" dev.baton.bench.BenchRunner "$@"

@@ -143,6 +143,10 @@ public final class BenchRunner {
                 jvm.add("-Dbaton.bench.url." + store + "=" + url);
             }
         }
+        String forkArgs = System.getProperty("baton.bench.forkArgs", "").trim(); // e.g. a JFR recording
+        if (!forkArgs.isEmpty()) {
+            jvm.addAll(List.of(forkArgs.split("\\s+")));
+        }
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(benchmark.getName() + "\\.")
                 .jvmArgsAppend(jvm.toArray(String[]::new))
