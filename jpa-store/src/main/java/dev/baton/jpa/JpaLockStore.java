@@ -743,9 +743,7 @@ public final class JpaLockStore implements LockStore {
         if (dataSource == null && d.autocommitOnPooledConnection()) {
             EntityManagerFactory f = factory();
             if (DedicatedConnection.supports(f)) {
-                return d.switchesAutocommitFreely()
-                        ? PooledAutocommit.runSwitched(f, work)
-                        : PooledAutocommit.run(f, work);
+                return PooledAutocommit.run(f, work);
             }
         }
         return inTransaction(c -> Autocommit.run(c, work));
