@@ -102,9 +102,8 @@ public abstract class Dialect {
                         + " SET turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
                         + " WHERE lock_key = ? AND turn_waiter = ? AND turn_until > " + now(),
                 bound)) {
-            int p = firstParameter();
-            ps.setString(p, key);
-            ps.setString(p + 1, waiter);
+            ps.setString(1, key);
+            ps.setString(2, waiter);
             return update(ps) == 1;
         }
     }
@@ -138,10 +137,9 @@ public abstract class Dialect {
     public boolean renew(Connection c, String key, String owner, long ttlMillis, CallBound bound) throws SQLException {
         lockRows(c, List.of(key), bound);
         try (PreparedStatement ps = prepare(c, renewSql(bound), bound)) {
-            int p = firstParameter();
-            ps.setLong(p, ttlParameter(ttlMillis));
-            ps.setString(p + 1, key);
-            ps.setString(p + 2, owner);
+            ps.setLong(1, ttlParameter(ttlMillis));
+            ps.setString(2, key);
+            ps.setString(3, owner);
             return update(ps) == 1;
         }
     }
@@ -232,9 +230,8 @@ public abstract class Dialect {
     public boolean release(Connection c, String key, String owner, CallBound bound) throws SQLException {
         lockRows(c, List.of(key), bound);
         try (PreparedStatement ps = prepare(c, releaseSql(bound), bound)) {
-            int p = firstParameter();
-            ps.setString(p, key);
-            ps.setString(p + 1, owner);
+            ps.setString(1, key);
+            ps.setString(2, owner);
             return update(ps) == 1;
         }
     }
@@ -262,7 +259,7 @@ public abstract class Dialect {
         String sql = statementPrefix(bound) + "SELECT owner, token, " + remainingMillis() + " FROM " + table
                 + " WHERE lock_key = ? AND expires_at > " + now();
         try (PreparedStatement ps = prepare(c, sql, bound)) {
-            ps.setString(firstParameter(), key);
+            ps.setString(1, key);
             try (ResultSet rs = query(ps)) {
                 if (!rs.next()) {
                     return Optional.empty();
@@ -301,9 +298,8 @@ public abstract class Dialect {
         String sql =
                 statementPrefix(bound) + "SELECT lock_key FROM " + table + " WHERE " + purgeable() + " LIMIT " + limit;
         try (PreparedStatement ps = prepare(c, sql, bound)) {
-            int p = firstParameter();
-            ps.setLong(p, ttlParameter(-afterMillis));
-            ps.setLong(p + 1, ttlParameter(-afterMillis));
+            ps.setLong(1, ttlParameter(-afterMillis));
+            ps.setLong(2, ttlParameter(-afterMillis));
             List<String> keys = new ArrayList<>();
             try (ResultSet rs = query(ps)) {
                 while (rs.next()) {
@@ -332,7 +328,7 @@ public abstract class Dialect {
         String sql = statementPrefix(bound) + "DELETE FROM " + table + " WHERE lock_key IN ("
                 + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") AND " + purgeable();
         try (PreparedStatement ps = prepare(c, sql, bound)) {
-            int i = firstParameter();
+            int i = 1;
             for (String key : keys) {
                 ps.setString(i++, key);
             }
@@ -368,16 +364,6 @@ public abstract class Dialect {
      * @return whether the call ran out of time
      */
     public abstract boolean isLockTimeout(SQLException e);
-
-    /**
-     * The index of a store statement's first own parameter in what {@link #prepare} returns: 1, unless the
-     * dialect binds parameters of its own in front of the statement.
-     *
-     * @return the index of the first parameter the caller binds
-     */
-    protected int firstParameter() {
-        return 1;
-    }
 
     /**
      * Prepares a statement of a store call, with a query timeout as a last resort (the connection's
