@@ -6,6 +6,7 @@
 # BATON_BENCH_POSTGRES_URL / BATON_BENCH_MARIADB_URL / BATON_BENCH_REDIS_URL (redis://127.0.0.1:6379): use a
 # running server instead of an embedded one.
 # BENCH_NO_BUILD=1 skips the Maven build.
+# BENCH_FORK_ARGS: JVM options added to every JMH fork, separated by spaces (e.g. a JFR recording).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -13,5 +14,5 @@ if [ -z "${BENCH_NO_BUILD:-}" ]; then
   ./mvnw -q -B -o -pl benchmarks -am package -DskipTests || ./mvnw -q -B -pl benchmarks -am package -DskipTests
 fi
 cp="$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")"
-# BENCH_JAVA_OPTS: more options for the runner, e.g. -Dbaton.bench.forkArgs="<JVM options of every JMH fork>".
-exec java -Xmx2g ${BENCH_JAVA_OPTS:-} -cp "$cp" -Dbaton.bench.dir="$root/benchmarks/target" dev.baton.bench.BenchRunner "$@"
+exec java -Xmx2g -cp "$cp" -Dbaton.bench.dir="$root/benchmarks/target" -Dbaton.bench.forkArgs="${BENCH_FORK_ARGS:-}" \
+  dev.baton.bench.BenchRunner "$@"

@@ -143,7 +143,7 @@ public final class BenchRunner {
                 jvm.add("-Dbaton.bench.url." + store + "=" + url);
             }
         }
-        String forkArgs = System.getProperty("baton.bench.forkArgs", "").trim(); // e.g. a JFR recording
+        String forkArgs = System.getProperty("baton.bench.forkArgs", "").trim(); // BENCH_FORK_ARGS of run.sh
         if (!forkArgs.isEmpty()) {
             jvm.addAll(List.of(forkArgs.split("\\s+")));
         }
