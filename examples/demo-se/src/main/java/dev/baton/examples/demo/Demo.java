@@ -42,7 +42,10 @@ public final class Demo {
             Locks locks = container.select(Locks.class).get();
             twoWorkers(reports);
             timeouts(reports);
-            lostLock(locks, container.select(UnpluggableStore.class).get());
+            lostLock(
+                    locks,
+                    container.select(UnpluggableStore.class).get(),
+                    container.select(LossObserver.class).get());
         }
         say("Done.");
     }
@@ -88,7 +91,7 @@ public final class Demo {
         say("  after the recount, quickLook gets the inventory at once");
     }
 
-    private static void lostLock(Locks locks, UnpluggableStore store) throws Exception {
+    private static void lostLock(Locks locks, UnpluggableStore store, LossObserver observer) throws Exception {
         say("3. A holder with a 600 ms lease; then its store becomes unreachable:");
         Lock lock = locks.manager("flaky").acquire("nightly-import");
         say("  holding " + lock.key() + " with fencing token " + lock.fencingToken() + ", renewed every 200 ms");
@@ -98,6 +101,7 @@ public final class Demo {
         say("  store unplugged; renewals now fail...");
         LockLostException reason = lock.whenLost().toCompletableFuture().get(10, TimeUnit.SECONDS);
         say("  lost: " + reason.getMessage());
+        observer.awaitFirstLoss(10);
         say("  isHeld() = " + lock.isHeld() + "; checkHeld() throws " + LockLostException.class.getSimpleName());
         lock.close();
     }
