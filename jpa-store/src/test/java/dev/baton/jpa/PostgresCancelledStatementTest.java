@@ -1,0 +1,151 @@
+package dev.baton.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.jpa.testing.Backend;
+import dev.baton.jpa.testing.Provider;
+import dev.baton.jpa.testing.RowLocks;
+import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.AcquireResult;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * PostgreSQL now and then reports its own lock timeout as a cancelled statement ({@code 57014}, "canceling
+ * statement due to user request": the timer fires as one lock wait of the statement ends and the next one
+ * begins, which resets its flag). A store call whose statement is cancelled changed nothing, so it runs the
+ * statement again within its bound; an acquisition out of time answers "not acquired" rather than failing.
+ * The tests force the cancel with {@code pg_cancel_backend} on the session that waits for a key's row while
+ * another transaction holds that row.
+ */
+class PostgresCancelledStatementTest {
+
+    private static final long HUNG_SECONDS = 30;
+
+    @ParameterizedTest
+    @EnumSource(Provider.class)
+    void anAcquisitionCancelledWhileItWaitsForTheKeysRowWaitsAgainAndTakesTheKey(Provider provider) throws Exception {
+        Backend backend = new Backend(JpaDatabase.POSTGRESQL, provider);
+        String table = backend.tableName("cancel");
+        try (JpaLockStore store = backend.store(table);
+                RowLocks.Holder other = RowLocks.holder(JpaDatabase.POSTGRESQL)) {
+            String key = "cancel:" + UUID.randomUUID();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), 1).isAcquired())
+                    .isTrue();
+            Thread.sleep(5); // that lease is over: the waiter below takes the key once the row is free
+            assertThat(other.lock("SELECT lock_key FROM " + table + " WHERE lock_key = ? FOR UPDATE", key))
+                    .isEqualTo(1);
+
+            CompletableFuture<AcquireResult> waiting =
+                    CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), 60_000, 60_000));
+            List<Waiter> cancelled = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Waiter waiter = awaitNewWaiter(table, cancelled, waiting);
+                assertThat(cancel(waiter))
+                        .as("pg_cancel_backend(%s)", waiter.pid())
+                        .isTrue();
+                cancelled.add(waiter);
+            }
+            // It waits a fourth time: each cancelled statement was run again, on the call's bound.
+            awaitNewWaiter(table, cancelled, waiting);
+            other.release();
+
+            assertThat(waiting.get(HUNG_SECONDS, TimeUnit.SECONDS).isAcquired())
+                    .as("acquired once the other transaction let the row go")
+                    .isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Provider.class)
+    void anAcquisitionCancelledEachTimeItWaitsAnswersNotAcquiredAtTheEndOfItsBound(Provider provider) throws Exception {
+        Backend backend = new Backend(JpaDatabase.POSTGRESQL, provider);
+        String table = backend.tableName("cancel");
+        try (JpaLockStore store = backend.store(table);
+                RowLocks.Holder other = RowLocks.holder(JpaDatabase.POSTGRESQL)) {
+            String key = "cancel:" + UUID.randomUUID();
+            assertThat(store.acquire(key, JpaTestOwners.owner(), 1).isAcquired())
+                    .isTrue();
+            Thread.sleep(5); // over: the acquisition below reads no live lease, so it goes for the row
+            assertThat(other.lock("SELECT lock_key FROM " + table + " WHERE lock_key = ? FOR UPDATE", key))
+                    .isEqualTo(1);
+
+            CompletableFuture<AcquireResult> waiting =
+                    CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), 60_000, 3_000));
+            List<Waiter> cancelled = new ArrayList<>();
+            while (!waiting.isDone()) {
+                Waiter waiter = findNewWaiter(table, cancelled);
+                if (waiter != null && cancel(waiter)) {
+                    cancelled.add(waiter);
+                }
+                Thread.sleep(5);
+            }
+            assertThat(cancelled).as("statements cancelled while they waited").isNotEmpty();
+            assertThat(waiting.get(HUNG_SECONDS, TimeUnit.SECONDS).isAcquired())
+                    .as("its row stayed locked by the other transaction: not acquired, and no failure")
+                    .isFalse();
+        }
+    }
+
+    /** A waiting statement: its session and when that session began it. */
+    private record Waiter(int pid, Timestamp queryStart) {}
+
+    /** Waits until a statement on {@code table} that is not one of {@code seen} waits for a lock. */
+    private static Waiter awaitNewWaiter(String table, List<Waiter> seen, Future<?> call) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HUNG_SECONDS);
+        while (System.nanoTime() < deadline) {
+            Waiter waiter = findNewWaiter(table, seen);
+            if (waiter != null) {
+                return waiter;
+            }
+            if (call.isDone()) {
+                throw new AssertionError("the acquisition ended instead of waiting again after "
+                        + seen.size() + " cancelled statements: "
+                        + ((CompletableFuture<?>) call)
+                                .handle((r, e) -> e != null ? e.toString() : String.valueOf(r))
+                                .join());
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no new statement on " + table + " waited for a lock within " + HUNG_SECONDS + " s");
+    }
+
+    private static Waiter findNewWaiter(String table, List<Waiter> seen) throws SQLException {
+        try (Connection c = TestDatabases.connect(JpaDatabase.POSTGRESQL);
+                PreparedStatement ps = c.prepareStatement("SELECT pid, query_start FROM pg_stat_activity"
+                        + " WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND lower(query) LIKE ?")) {
+            ps.setString(1, "%" + table.toLowerCase(java.util.Locale.ROOT) + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Waiter waiter = new Waiter(rs.getInt(1), rs.getTimestamp(2));
+                    if (!seen.contains(waiter)) {
+                        return waiter;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean cancel(Waiter waiter) throws SQLException {
+        try (Connection c = TestDatabases.connect(JpaDatabase.POSTGRESQL);
+                PreparedStatement ps = c.prepareStatement("SELECT pg_cancel_backend(?)")) {
+            ps.setInt(1, waiter.pid());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+}
