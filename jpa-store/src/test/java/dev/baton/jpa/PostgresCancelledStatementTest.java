@@ -36,30 +36,19 @@ class PostgresCancelledStatementTest {
     @ParameterizedTest
     @EnumSource(Provider.class)
     void anAcquisitionCancelledWhileItWaitsForTheKeysRowWaitsAgainAndTakesTheKey(Provider provider) throws Exception {
-        Backend backend = new Backend(JpaDatabase.POSTGRESQL, provider);
-        String table = backend.tableName("cancel");
-        try (JpaLockStore store = backend.store(table);
-                RowLocks.Holder other = RowLocks.holder(JpaDatabase.POSTGRESQL)) {
-            String key = "cancel:" + UUID.randomUUID();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 1).isAcquired())
-                    .isTrue();
-            Thread.sleep(5); // that lease is over: the waiter below takes the key once the row is free
-            assertThat(other.lock("SELECT lock_key FROM " + table + " WHERE lock_key = ? FOR UPDATE", key))
-                    .isEqualTo(1);
-
-            CompletableFuture<AcquireResult> waiting =
-                    CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), 60_000, 60_000));
+        try (LockedRow row = LockedRow.of(provider)) {
+            CompletableFuture<AcquireResult> waiting = row.acquire(60_000);
             List<Waiter> cancelled = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                Waiter waiter = awaitNewWaiter(table, cancelled, waiting);
+                Waiter waiter = awaitNewWaiter(row.table, cancelled, waiting);
                 assertThat(cancel(waiter))
                         .as("pg_cancel_backend(%s)", waiter.pid())
                         .isTrue();
                 cancelled.add(waiter);
             }
             // It waits a fourth time: each cancelled statement was run again, on the call's bound.
-            awaitNewWaiter(table, cancelled, waiting);
-            other.release();
+            awaitNewWaiter(row.table, cancelled, waiting);
+            row.other.release();
 
             assertThat(waiting.get(HUNG_SECONDS, TimeUnit.SECONDS).isAcquired())
                     .as("acquired once the other transaction let the row go")
@@ -70,22 +59,11 @@ class PostgresCancelledStatementTest {
     @ParameterizedTest
     @EnumSource(Provider.class)
     void anAcquisitionCancelledEachTimeItWaitsAnswersNotAcquiredAtTheEndOfItsBound(Provider provider) throws Exception {
-        Backend backend = new Backend(JpaDatabase.POSTGRESQL, provider);
-        String table = backend.tableName("cancel");
-        try (JpaLockStore store = backend.store(table);
-                RowLocks.Holder other = RowLocks.holder(JpaDatabase.POSTGRESQL)) {
-            String key = "cancel:" + UUID.randomUUID();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 1).isAcquired())
-                    .isTrue();
-            Thread.sleep(5); // over: the acquisition below reads no live lease, so it goes for the row
-            assertThat(other.lock("SELECT lock_key FROM " + table + " WHERE lock_key = ? FOR UPDATE", key))
-                    .isEqualTo(1);
-
-            CompletableFuture<AcquireResult> waiting =
-                    CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), 60_000, 3_000));
+        try (LockedRow row = LockedRow.of(provider)) {
+            CompletableFuture<AcquireResult> waiting = row.acquire(3_000);
             List<Waiter> cancelled = new ArrayList<>();
             while (!waiting.isDone()) {
-                Waiter waiter = findNewWaiter(table, cancelled);
+                Waiter waiter = findNewWaiter(row.table, cancelled);
                 if (waiter != null && cancel(waiter)) {
                     cancelled.add(waiter);
                 }
@@ -95,6 +73,43 @@ class PostgresCancelledStatementTest {
             assertThat(waiting.get(HUNG_SECONDS, TimeUnit.SECONDS).isAcquired())
                     .as("its row stayed locked by the other transaction: not acquired, and no failure")
                     .isFalse();
+        }
+    }
+
+    /** A free key (its lease is over) whose row another transaction holds locked. */
+    private static final class LockedRow implements AutoCloseable {
+
+        final String table;
+        final String key = "cancel:" + UUID.randomUUID();
+        final JpaLockStore store;
+        final RowLocks.Holder other;
+
+        private LockedRow(Backend backend) {
+            this.table = backend.tableName("cancel");
+            this.store = backend.store(table);
+            this.other = RowLocks.holder(JpaDatabase.POSTGRESQL);
+        }
+
+        static LockedRow of(Provider provider) throws InterruptedException {
+            LockedRow row = new LockedRow(new Backend(JpaDatabase.POSTGRESQL, provider));
+            assertThat(row.store.acquire(row.key, JpaTestOwners.owner(), 1).isAcquired())
+                    .isTrue();
+            Thread.sleep(5); // over: an acquisition reads no live lease, so it goes for the row
+            assertThat(row.other.lock("SELECT lock_key FROM " + row.table + " WHERE lock_key = ? FOR UPDATE", row.key))
+                    .isEqualTo(1);
+            return row;
+        }
+
+        /** Starts an acquisition of the key, bounded by {@code maxWaitMillis}: it waits for the locked row. */
+        CompletableFuture<AcquireResult> acquire(long maxWaitMillis) {
+            return CompletableFuture.supplyAsync(
+                    () -> store.acquire(key, JpaTestOwners.owner(), 60_000, maxWaitMillis));
+        }
+
+        @Override
+        public void close() {
+            other.close();
+            store.close();
         }
     }
 
