@@ -743,7 +743,9 @@ public final class JpaLockStore implements LockStore {
         if (dataSource == null && d.autocommitOnPooledConnection()) {
             EntityManagerFactory f = factory();
             if (DedicatedConnection.supports(f)) {
-                return PooledAutocommit.run(f, work);
+                return d.switchesAutocommitFreely()
+                        ? PooledAutocommit.runSwitched(f, work)
+                        : PooledAutocommit.run(f, work);
             }
         }
         return inTransaction(c -> Autocommit.run(c, work));

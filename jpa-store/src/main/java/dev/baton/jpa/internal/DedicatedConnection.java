@@ -83,6 +83,20 @@ public final class DedicatedConnection {
         return take(factory, false);
     }
 
+    /**
+     * Takes a connection of {@code factory}'s persistence unit in auto-commit mode for one operation, switching
+     * it on if the pool lent it off (and back when it is given back): only for drivers that switch auto-commit
+     * without a round trip while no transaction is open (pgjdbc).
+     *
+     * @param factory the store's factory
+     * @return the connection, in auto-commit mode
+     * @throws SQLException if none could be had
+     * @throws IllegalStateException if the JPA provider is neither Hibernate ORM nor EclipseLink
+     */
+    static DedicatedConnection lendInAutocommit(jakarta.persistence.EntityManagerFactory factory) throws SQLException {
+        return take(factory, true);
+    }
+
     private static DedicatedConnection take(jakarta.persistence.EntityManagerFactory factory, boolean autoCommit)
             throws SQLException {
         String type = factory.getClass().getName();

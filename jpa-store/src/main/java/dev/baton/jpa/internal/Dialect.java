@@ -420,6 +420,18 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether the driver switches a connection's auto-commit mode without a round trip while no transaction is
+     * open (pgjdbc): then a connection the pool lends with auto-commit off is switched on for the operation and
+     * back afterwards ({@link PooledAutocommit#runSwitched}) instead of getting a {@code COMMIT} of its own.
+     * Only asked when {@link #autocommitOnPooledConnection()} is true.
+     *
+     * @return whether switching auto-commit is free
+     */
+    public boolean switchesAutocommitFreely() {
+        return false;
+    }
+
+    /**
      * Whether the store may run each operation in autocommit, as one round trip: every operation of this
      * dialect is one statement, atomic by itself, that carries its own lock wait limit (or several statements
      * whose atomicity does not depend on a common transaction), and the driver switches autocommit on for it

@@ -35,9 +35,28 @@ public final class PooledAutocommit {
      * @throws PersistenceException wrapping the {@link SQLException} when a statement failed
      */
     public static <T> T run(EntityManagerFactory factory, JdbcWork<T> work) {
+        return run(factory, work, false);
+    }
+
+    /**
+     * Runs {@code work} on a connection of {@code factory}'s pool in auto-commit mode: switched on if the pool
+     * lent it off, and back before it returns to the pool. Only where the driver switches auto-commit without
+     * a round trip (pgjdbc, while no transaction is open): one round trip per operation, whatever the pool.
+     *
+     * @param factory the store's factory (Hibernate ORM or EclipseLink: {@link DedicatedConnection#supports})
+     * @param work the operation
+     * @param <T> the result type
+     * @return what {@code work} returned
+     * @throws PersistenceException wrapping the {@link SQLException} when a statement failed
+     */
+    public static <T> T runSwitched(EntityManagerFactory factory, JdbcWork<T> work) {
+        return run(factory, work, true);
+    }
+
+    private static <T> T run(EntityManagerFactory factory, JdbcWork<T> work, boolean switchOn) {
         DedicatedConnection lent;
         try {
-            lent = DedicatedConnection.lend(factory);
+            lent = switchOn ? DedicatedConnection.lendInAutocommit(factory) : DedicatedConnection.lend(factory);
         } catch (SQLException e) {
             throw new PersistenceException(e.getMessage(), e);
         }

@@ -284,6 +284,22 @@ final class PostgresDialect extends Dialect {
         return true;
     }
 
+    /**
+     * Operations run on a connection of the persistence unit's pool, outside the JPA provider's transaction: no
+     * entity manager and no provider transaction per operation, only the statement (see
+     * {@link #switchesAutocommitFreely()}).
+     */
+    @Override
+    public boolean autocommitOnPooledConnection() {
+        return true;
+    }
+
+    /** pgjdbc switches auto-commit by itself while no transaction is open: no round trip either way. */
+    @Override
+    public boolean switchesAutocommitFreely() {
+        return true;
+    }
+
     @Override
     public boolean isLockTimeout(SQLException e) {
         return "55P03".equals(e.getSQLState()); // lock_not_available
