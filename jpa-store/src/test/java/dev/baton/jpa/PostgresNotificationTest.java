@@ -225,6 +225,48 @@ class PostgresNotificationTest {
         assertThat(store.inspect(kept)).as("the lock whose release rolled back").isPresent();
     }
 
+    /**
+     * Two waiters of two other instances: the holder's release wakes them, the first takes the key, and its
+     * own release wakes the second, neither waiting for a poll.
+     */
+    @Test
+    void theSecondWaiterHearsTheFirstWaitersRelease() throws Exception {
+        Backend backend = backend(Provider.HIBERNATE);
+        String table = backend.tableName("nthree");
+        LockEngine holder = engine(store(backend, factory(backend), table));
+        LockEngine first = engine(store(backend, factory(backend), table));
+        LockEngine second = engine(store(backend, factory(backend), table));
+        handOffs(holder, first, "warm:" + UUID.randomUUID(), 1); // every engine subscribed
+        handOffs(holder, second, "warm:" + UUID.randomUUID(), 1);
+        List<Long> delays = new ArrayList<>();
+        for (int round = 0; round < 10; round++) {
+            String key = "three:" + UUID.randomUUID();
+            HeldLock held = holder.acquire(key, 30_000, 10_000, true);
+            List<Long> releasedAt = new CopyOnWriteArrayList<>();
+            List<Future<Long>> waiting = new ArrayList<>();
+            for (LockEngine waiter : List.of(first, second)) {
+                waiting.add(calls.submit(() -> {
+                    HeldLock got = waiter.acquire(key, 30_000, 10_000, true);
+                    long acquiredAt = System.nanoTime();
+                    Thread.sleep(20);
+                    releasedAt.add(System.nanoTime());
+                    got.close();
+                    return acquiredAt;
+                }));
+                Thread.sleep(30); // the first claims the turn, the second waits behind it
+            }
+            Thread.sleep(POLL_MILLIS / 4 + ThreadLocalRandom.current().nextLong(POLL_MILLIS / 2));
+            held.close();
+            long a = waiting.get(0).get(10, TimeUnit.SECONDS);
+            long b = waiting.get(1).get(10, TimeUnit.SECONDS);
+            long secondAcquired = Math.max(a, b);
+            delays.add(TimeUnit.NANOSECONDS.toMillis(secondAcquired - releasedAt.get(0)));
+        }
+        assertThat(delays)
+                .as("hand-offs in ms from the first waiter's release to the second waiter")
+                .allSatisfy(d -> assertThat(d).isLessThan(POLL_MILLIS / 2));
+    }
+
     @Test
     void aRefusedPollWritesNothing() throws Exception {
         Backend backend = backend(Provider.HIBERNATE);

@@ -102,8 +102,9 @@ public abstract class Dialect {
                         + " SET turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
                         + " WHERE lock_key = ? AND turn_waiter = ? AND turn_until > " + now(),
                 bound)) {
-            ps.setString(1, key);
-            ps.setString(2, waiter);
+            int p = firstParameter();
+            ps.setString(p, key);
+            ps.setString(p + 1, waiter);
             return update(ps) == 1;
         }
     }
@@ -137,9 +138,10 @@ public abstract class Dialect {
     public boolean renew(Connection c, String key, String owner, long ttlMillis, CallBound bound) throws SQLException {
         lockRows(c, List.of(key), bound);
         try (PreparedStatement ps = prepare(c, renewSql(bound), bound)) {
-            ps.setLong(1, ttlParameter(ttlMillis));
-            ps.setString(2, key);
-            ps.setString(3, owner);
+            int p = firstParameter();
+            ps.setLong(p, ttlParameter(ttlMillis));
+            ps.setString(p + 1, key);
+            ps.setString(p + 2, owner);
             return update(ps) == 1;
         }
     }
@@ -230,8 +232,9 @@ public abstract class Dialect {
     public boolean release(Connection c, String key, String owner, CallBound bound) throws SQLException {
         lockRows(c, List.of(key), bound);
         try (PreparedStatement ps = prepare(c, releaseSql(bound), bound)) {
-            ps.setString(1, key);
-            ps.setString(2, owner);
+            int p = firstParameter();
+            ps.setString(p, key);
+            ps.setString(p + 1, owner);
             return update(ps) == 1;
         }
     }
@@ -259,7 +262,7 @@ public abstract class Dialect {
         String sql = statementPrefix(bound) + "SELECT owner, token, " + remainingMillis() + " FROM " + table
                 + " WHERE lock_key = ? AND expires_at > " + now();
         try (PreparedStatement ps = prepare(c, sql, bound)) {
-            ps.setString(1, key);
+            ps.setString(firstParameter(), key);
             try (ResultSet rs = query(ps)) {
                 if (!rs.next()) {
                     return Optional.empty();
@@ -298,8 +301,9 @@ public abstract class Dialect {
         String sql =
                 statementPrefix(bound) + "SELECT lock_key FROM " + table + " WHERE " + purgeable() + " LIMIT " + limit;
         try (PreparedStatement ps = prepare(c, sql, bound)) {
-            ps.setLong(1, ttlParameter(-afterMillis));
-            ps.setLong(2, ttlParameter(-afterMillis));
+            int p = firstParameter();
+            ps.setLong(p, ttlParameter(-afterMillis));
+            ps.setLong(p + 1, ttlParameter(-afterMillis));
             List<String> keys = new ArrayList<>();
             try (ResultSet rs = query(ps)) {
                 while (rs.next()) {
@@ -328,7 +332,7 @@ public abstract class Dialect {
         String sql = statementPrefix(bound) + "DELETE FROM " + table + " WHERE lock_key IN ("
                 + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") AND " + purgeable();
         try (PreparedStatement ps = prepare(c, sql, bound)) {
-            int i = 1;
+            int i = firstParameter();
             for (String key : keys) {
                 ps.setString(i++, key);
             }
@@ -364,6 +368,16 @@ public abstract class Dialect {
      * @return whether the call ran out of time
      */
     public abstract boolean isLockTimeout(SQLException e);
+
+    /**
+     * The index of a store statement's first own parameter in what {@link #prepare} returns: 1, unless the
+     * dialect binds parameters of its own in front of the statement.
+     *
+     * @return the index of the first parameter the caller binds
+     */
+    protected int firstParameter() {
+        return 1;
+    }
 
     /**
      * Prepares a statement of a store call, with a query timeout as a last resort (the connection's

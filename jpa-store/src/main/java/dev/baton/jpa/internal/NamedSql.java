@@ -51,10 +51,11 @@ final class NamedSql {
      * Binds every occurrence of every parameter.
      *
      * @param ps a statement prepared from {@link #sql()} (possibly with a prefix without parameters)
+     * @param first the index of the statement's first parameter ({@link Dialect#firstParameter()})
      * @param values the values by name; each name of the statement must have one
      * @throws SQLException if binding failed
      */
-    void bind(PreparedStatement ps, Map<String, Object> values) throws SQLException {
+    void bind(PreparedStatement ps, int first, Map<String, Object> values) throws SQLException {
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i);
             if (!values.containsKey(name)) {
@@ -62,9 +63,9 @@ final class NamedSql {
             }
             Object value = values.get(name);
             if (value instanceof String s) {
-                ps.setString(i + 1, s);
+                ps.setString(first + i, s);
             } else if (value instanceof Long l) {
-                ps.setLong(i + 1, l);
+                ps.setLong(first + i, l);
             } else {
                 throw new IllegalArgumentException("parameter {" + name + "}: unsupported value " + value);
             }
@@ -86,7 +87,7 @@ final class NamedSql {
             throws SQLException {
         PreparedStatement ps = dialect.prepare(c, prefix + sql, bound);
         try {
-            bind(ps, values);
+            bind(ps, dialect.firstParameter(), values);
             return ps;
         } catch (SQLException | RuntimeException e) {
             ps.close();

@@ -50,9 +50,19 @@ final class PostgresDialect extends Dialect {
      */
     static final int RENEWAL_BATCH = 1_000;
 
+    /** The parameters {@link #prepare} binds in front of every statement: the lock wait and the statement limit. */
+    static final int LIMIT_PARAMETERS = 2;
+
+    private static final String LIMITS = "SELECT set_config('lock_timeout', ?, true),"
+            + " set_config('statement_timeout', ?, true),"
+            + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_MILLIS + "', true)";
+    private static final String SYNC_LIMITS = LIMITS + "; ";
+    private static final String ASYNC_LIMITS = LIMITS + ", set_config('synchronous_commit', 'off', true); ";
+
     private final NamedSql acquireSql;
     private final String renewAllSql;
     private final NamedSql turnSql;
+    private final String releaseSql;
     private final String channel;
 
     PostgresDialect(String table, String sequence) {
@@ -65,6 +75,8 @@ final class PostgresDialect extends Dialect {
                 + " FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS r(k, o)"
                 + " WHERE l.lock_key = r.k AND l.owner = r.o AND l.expires_at > clock_timestamp()"
                 + " RETURNING l.lock_key, l.owner";
+        this.releaseSql = "WITH freed AS (" + releaseSql((CallBound) null) + " RETURNING lock_key)"
+                + " SELECT pg_notify(?, freed.lock_key) FROM freed";
         String next = "nextval('" + sequence + "')";
         // A poll is a read first: while the statement's snapshot shows a live lease (or a live turn),
         // the insert selects no row, so no row is locked, no transaction id assigned and no sequence
@@ -141,17 +153,22 @@ final class PostgresDialect extends Dialect {
      * The release: the compare-and-set of {@link Dialect#release}, and in the same statement a
      * {@code pg_notify} of the key on {@link #channel()} when it freed the lock. PostgreSQL sends the
      * notification when the transaction commits, and never if it rolls back.
+     *
+     * <p>The release commits without waiting for its WAL to reach the disk ({@code synchronous_commit = off} for
+     * its own transaction): a release lost in a crash of the database leaves the key held until the lease ends,
+     * which is what a crash of its holder does too; a later acquisition of the key waits for its own commit to
+     * be flushed, and with it every earlier one. Acquisitions and renewals always wait for the flush. It also
+     * keeps the commit short while it holds PostgreSQL's notification-queue lock, which serialises the commits
+     * of every notifying transaction in the database: a release waiting for a disk flush under it held up
+     * every other release.
      */
     @Override
     public boolean release(Connection c, String key, String owner, CallBound bound) throws SQLException {
-        try (PreparedStatement ps = prepare(
-                c,
-                "WITH freed AS (" + releaseSql(bound) + " RETURNING lock_key)"
-                        + " SELECT pg_notify(?, freed.lock_key) FROM freed",
-                bound)) {
-            ps.setString(1, key);
-            ps.setString(2, owner);
-            ps.setString(3, channel);
+        try (PreparedStatement ps = prepare(c, releaseSql, bound, true)) {
+            int p = firstParameter();
+            ps.setString(p, key);
+            ps.setString(p + 1, owner);
+            ps.setString(p + 2, channel);
             try (ResultSet rs = query(ps)) {
                 return rs.next();
             }
@@ -169,12 +186,13 @@ final class PostgresDialect extends Dialect {
         Set<Lease> renewed = new HashSet<>();
         for (List<Lease> batch : inBatches(leases, RENEWAL_BATCH)) {
             try (PreparedStatement ps = prepare(c, renewAllSql, bound)) {
-                ps.setLong(1, ttlMillis);
+                int p = firstParameter();
+                ps.setLong(p, ttlMillis);
                 ps.setArray(
-                        2,
+                        p + 1,
                         c.createArrayOf("text", batch.stream().map(Lease::key).toArray()));
                 ps.setArray(
-                        3,
+                        p + 2,
                         c.createArrayOf("text", batch.stream().map(Lease::owner).toArray()));
                 try (ResultSet rs = query(ps)) {
                     readLeases(rs, renewed);
@@ -231,11 +249,15 @@ final class PostgresDialect extends Dialect {
 
     /**
      * Every statement of a store call goes out with the call's limits in front, in the same round trip: a
-     * {@code set_config(..., true)} ({@code SET LOCAL}) of how long a statement waits for a row lock, and
-     * of how long the server keeps a transaction open while its client is silent between statements
+     * {@code set_config(..., true)} ({@code SET LOCAL}) of how long a statement waits for a row lock, of how
+     * long a statement may run at all (the last resort, where other drivers get a JDBC query timeout: the
+     * server ends the statement itself, and pgjdbc needs no timer task per execution), and of how long the
+     * server keeps a transaction open while its client is silent between statements
      * ({@value #IDLE_IN_TRANSACTION_MILLIS} ms). pgjdbc sends both statements with one {@code Sync}: the
-     * server runs them as one transaction (an implicit one in autocommit, else the store's), so the
-     * settings hold for the store's statement and end with its transaction, never reaching the pool.
+     * server runs them as one transaction (an implicit one in autocommit, else the store's), so the settings
+     * hold for the store's statement and end with its transaction, never reaching the pool. The limits are
+     * parameters (the first {@value #LIMIT_PARAMETERS}, before the statement's own: {@link #firstParameter()}),
+     * so the text of each statement is always the same and the server keeps it prepared, its plan included.
      *
      * <p>The idle limit matters when the store runs in a transaction of a {@link dev.baton.jpa.TransactionRunner}:
      * an acquisition's upsert locks the key's row even when the key is held, until its transaction ends; if
@@ -244,14 +266,28 @@ final class PostgresDialect extends Dialect {
      */
     @Override
     protected PreparedStatement prepare(Connection c, String sql, CallBound bound) throws SQLException {
-        // 0 would mean "no limit": 1 ms is as close to "do not wait" as lock_timeout gets.
-        long millis = Math.min(Integer.MAX_VALUE, Math.max(1, bound.remainingMillis()));
-        return super.prepare(
-                c,
-                "SELECT set_config('lock_timeout', '" + millis + "', true),"
-                        + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_MILLIS
-                        + "', true); " + sql,
-                bound);
+        return prepare(c, sql, bound, false);
+    }
+
+    /** As {@link #prepare(Connection, String, CallBound)}; {@code asyncCommit}: its transaction does not wait for the WAL flush. */
+    private PreparedStatement prepare(Connection c, String sql, CallBound bound, boolean asyncCommit)
+            throws SQLException {
+        PreparedStatement ps = c.prepareStatement((asyncCommit ? ASYNC_LIMITS : SYNC_LIMITS) + sql);
+        try {
+            // 0 would mean "no limit": 1 ms is as close to "do not wait" as lock_timeout gets.
+            long lockWait = Math.min(Integer.MAX_VALUE, Math.max(1, bound.remainingMillis()));
+            ps.setString(1, Long.toString(lockWait));
+            ps.setString(2, Long.toString(Math.min(Integer.MAX_VALUE, bound.queryTimeoutSeconds() * 1000L)));
+            return ps;
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+
+    @Override
+    protected int firstParameter() {
+        return LIMIT_PARAMETERS + 1;
     }
 
     /** Steps past the limits' row ({@link #prepare}) to the store statement's result. */
