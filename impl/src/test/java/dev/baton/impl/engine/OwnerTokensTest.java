@@ -21,6 +21,23 @@ class OwnerTokensTest {
     }
 
     @Test
+    void theEncodingIsTheJdksUrlSafeBase64WithoutPadding() {
+        java.util.Random random = new java.util.Random(42);
+        Base64.Encoder jdk = Base64.getUrlEncoder().withoutPadding();
+        for (int round = 0; round < 10_000; round++) {
+            byte[] bytes = new byte[20];
+            random.nextBytes(bytes);
+            int at = round % 5;
+            assertThat(OwnerTokens.encode(bytes, at))
+                    .isEqualTo(jdk.encodeToString(java.util.Arrays.copyOfRange(bytes, at, at + 16)));
+        }
+        byte[] edges = new byte[16];
+        assertThat(OwnerTokens.encode(edges, 0)).isEqualTo(jdk.encodeToString(edges));
+        java.util.Arrays.fill(edges, (byte) 0xff);
+        assertThat(OwnerTokens.encode(edges, 0)).isEqualTo(jdk.encodeToString(edges));
+    }
+
+    @Test
     void threadsMakingTokensTogetherNeverMakeTheSameOne() throws Exception {
         int threads = 8;
         int each = 20_000;
