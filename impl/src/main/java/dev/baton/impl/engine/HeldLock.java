@@ -36,10 +36,15 @@ public final class HeldLock implements Lock {
     }
 
     private static final VarHandle STATE;
+    private static final VarHandle LOST;
+    private static final VarHandle ENDED;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(HeldLock.class, "state", State.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(HeldLock.class, "state", State.class);
+            LOST = lookup.findVarHandle(HeldLock.class, "lost", CompletableFuture.class);
+            ENDED = lookup.findVarHandle(HeldLock.class, "ended", CompletableFuture.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -56,9 +61,15 @@ public final class HeldLock implements Lock {
 
     // A field and a VarHandle rather than an AtomicReference: one object less per held lock.
     private volatile State state = State.HELD;
-    private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
+    // The two futures are made when first asked for (most locks are never asked): two objects less per
+    // held lock. Each side sets its flag before it reads the other's field, so one of them completes the future.
+    private volatile CompletableFuture<LockLostException> lost;
+    /** Whether the holder was told of the loss ({@link #signalLost()}). */
+    private volatile boolean lossTold;
     /** Completed when the lock is released (its work ended) or abandoned at shutdown. */
-    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private volatile CompletableFuture<Void> ended;
+    /** Whether the work under the lock ended ({@link #ended()} completes). */
+    private volatile boolean hasEnded;
     /** When the acquisition was sent, by the local monotonic clock: the hold time counts from it. */
     private final long acquiredAtNanos;
     /** When the last successful acquire or renew call was sent, by the local monotonic clock: the lease counts from it. */
@@ -68,12 +79,10 @@ public final class HeldLock implements Lock {
     /** The thread running the work under this lock, while it runs synchronously: for re-entry detection and interrupts. */
     private volatile Thread boundThread;
     /**
-     * Orders an interrupt on loss with the unbinding of the thread: never interrupt a thread that moved on.
-     * A plain monitor (held for a few instructions, never across blocking code): smaller than a ReentrantLock.
+     * Its renewal's bookkeeping, kept by {@link Renewals}. Its monitor also orders an interrupt on loss with the
+     * unbinding of the thread (never interrupt a thread that moved on): held for a few instructions, never
+     * across blocking code, and no object of its own.
      */
-    private final Object binding = new Object();
-
-    /** Its renewal's bookkeeping, kept by {@link Renewals}. */
     private final LockRenewal renewal = new LockRenewal(this);
 
     private volatile LockLostException lossReason;
@@ -136,7 +145,15 @@ public final class HeldLock implements Lock {
 
     @Override
     public CompletionStage<LockLostException> whenLost() {
-        return lost.minimalCompletionStage();
+        CompletableFuture<LockLostException> f = lost;
+        if (f == null) {
+            LOST.compareAndSet(this, null, new CompletableFuture<LockLostException>());
+            f = lost;
+        }
+        if (lossTold) {
+            f.complete(lossReason);
+        }
+        return f.minimalCompletionStage();
     }
 
     @Override
@@ -175,7 +192,7 @@ public final class HeldLock implements Lock {
             }
             return engine.release(this, previous == State.HELD);
         } finally {
-            ended.complete(null);
+            markEnded();
         }
     }
 
@@ -234,13 +251,13 @@ public final class HeldLock implements Lock {
             // Rounded up: never shorter than the hold.
             return engine.keep(this, (leftNanos + 999_999) / 1_000_000);
         } finally {
-            ended.complete(null);
+            markEnded();
         }
     }
 
     /** The work stopped running on its thread (its result is a stage that completes later). */
     public void unbindThread() {
-        synchronized (binding) {
+        synchronized (renewal) {
             boundThread = null;
         }
     }
@@ -291,7 +308,11 @@ public final class HeldLock implements Lock {
 
     /** Completes {@link #whenLost()}: runs the holder's callbacks, so never on the renewal scheduler. */
     void signalLost() {
-        lost.complete(lossReason);
+        lossTold = true;
+        CompletableFuture<LockLostException> f = lost;
+        if (f != null) {
+            f.complete(lossReason);
+        }
     }
 
     LockLostException lossReason() {
@@ -300,7 +321,7 @@ public final class HeldLock implements Lock {
 
     /** @return whether the lock was lost (or revoked) and its holder has not been told yet ({@link #signalLost()}) */
     boolean lossUntold() {
-        return lossReason != null && !lost.isDone();
+        return lossReason != null && !lossTold;
     }
 
     /** @return when the lock was lost, by the local monotonic clock; meaningful once {@link #lossReason()} is set */
@@ -329,7 +350,7 @@ public final class HeldLock implements Lock {
         for (State s = state; s == State.REVOKED || s == State.LOST; s = state) {
             if (casState(s, State.ABANDONED)) {
                 renewal.stop();
-                ended.complete(null);
+                markEnded();
                 return s == State.REVOKED;
             }
         }
@@ -342,7 +363,23 @@ public final class HeldLock implements Lock {
 
     /** Completed when the lock is released or abandoned. */
     CompletableFuture<Void> ended() {
-        return ended;
+        CompletableFuture<Void> f = ended;
+        if (f == null) {
+            ENDED.compareAndSet(this, null, new CompletableFuture<Void>());
+            f = ended;
+        }
+        if (hasEnded) {
+            f.complete(null);
+        }
+        return f;
+    }
+
+    private void markEnded() {
+        hasEnded = true;
+        CompletableFuture<Void> f = ended;
+        if (f != null) {
+            f.complete(null);
+        }
     }
 
     Thread boundThread() {
@@ -351,7 +388,7 @@ public final class HeldLock implements Lock {
 
     /** Interrupts the thread running the work under this lock, if it still does. */
     void interruptWorker() {
-        synchronized (binding) {
+        synchronized (renewal) {
             Thread worker = boundThread;
             if (worker != null) {
                 worker.interrupt();

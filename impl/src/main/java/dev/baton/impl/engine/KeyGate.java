@@ -9,22 +9,30 @@ import java.util.concurrent.locks.LockSupport;
  * so only one of them (the contender) talks to the store at a time, and a local release hands the key
  * to the next local waiter at once. The permit is held from the start of contention until release,
  * and may be released by another thread than the one that took it (transaction completion).
+ *
+ * <p>The gate is its own permit, a fair semaphore of one (one object less per key in use than a gate that
+ * holds a semaphore); nothing outside this package sees it, and it is never serialized.
  */
-final class KeyGate {
+final class KeyGate extends Semaphore {
 
-    private final Semaphore permit = new Semaphore(1, true);
+    private static final long serialVersionUID = 1L;
+
     /** Engine bookkeeping: how many threads use this gate; the gate leaves the map at zero. */
-    int users;
+    transient int users;
 
-    private volatile Thread contender;
-    private volatile HeldLock holder;
+    private transient volatile Thread contender;
+    private transient volatile HeldLock holder;
+
+    KeyGate() {
+        super(1, true);
+    }
 
     boolean tryEnter(EngineTime time, long timeoutNanos) throws InterruptedException {
-        return time.tryAcquire(permit, timeoutNanos);
+        return time.tryAcquire(this, timeoutNanos);
     }
 
     void leave() {
-        permit.release();
+        release();
     }
 
     void contending(Thread thread) {
