@@ -145,11 +145,7 @@ public final class HeldLock implements Lock {
 
     @Override
     public CompletionStage<LockLostException> whenLost() {
-        CompletableFuture<LockLostException> f = lost;
-        if (f == null) {
-            LOST.compareAndSet(this, null, new CompletableFuture<LockLostException>());
-            f = lost;
-        }
+        CompletableFuture<LockLostException> f = madeOnce(LOST);
         if (lossTold) {
             f.complete(lossReason);
         }
@@ -363,15 +359,24 @@ public final class HeldLock implements Lock {
 
     /** Completed when the lock is released or abandoned. */
     CompletableFuture<Void> ended() {
-        CompletableFuture<Void> f = ended;
-        if (f == null) {
-            ENDED.compareAndSet(this, null, new CompletableFuture<Void>());
-            f = ended;
-        }
+        CompletableFuture<Void> f = madeOnce(ENDED);
         if (hasEnded) {
             f.complete(null);
         }
         return f;
+    }
+
+    /** The future in {@code field} ({@link #LOST} or {@link #ENDED}), made by the first thread that asks. */
+    @SuppressWarnings("unchecked")
+    private <T> CompletableFuture<T> madeOnce(VarHandle field) {
+        CompletableFuture<T> f = (CompletableFuture<T>) field.getVolatile(this);
+        if (f != null) {
+            return f;
+        }
+        CompletableFuture<T> made = new CompletableFuture<>();
+        CompletableFuture<T> raced =
+                (CompletableFuture<T>) field.compareAndExchange(this, (CompletableFuture<T>) null, made);
+        return raced == null ? made : raced;
     }
 
     private void markEnded() {

@@ -20,7 +20,7 @@ final class OwnerTokens {
 
     private static final int BYTES = 16;
     /** Characters of a token: 128 bits at 6 per character, no padding. */
-    static final int CHARS = 22;
+    private static final int CHARS = 22;
     /** The URL-safe Base64 alphabet (RFC 4648, section 5). */
     private static final byte[] ALPHABET =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".getBytes(StandardCharsets.US_ASCII);
