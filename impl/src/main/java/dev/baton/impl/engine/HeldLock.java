@@ -85,8 +85,11 @@ public final class HeldLock implements Lock {
      */
     private final LockRenewal renewal = new LockRenewal(this);
 
-    private volatile LockLostException lossReason;
-    private volatile long lostAtNanos;
+    /** Set once, when the lock is lost: the reason and its time in one object, read together (null while held). */
+    private volatile Loss loss;
+
+    /** Why and when (local monotonic clock) a lock was lost; made only for a lost lock, not kept per held one. */
+    private record Loss(LockLostException reason, long atNanos) {}
 
     HeldLock(
             LockEngine engine,
@@ -147,7 +150,7 @@ public final class HeldLock implements Lock {
     public CompletionStage<LockLostException> whenLost() {
         CompletableFuture<LockLostException> f = madeOnce(LOST);
         if (lossTold) {
-            f.complete(lossReason);
+            f.complete(lossReason());
         }
         return f.minimalCompletionStage();
     }
@@ -157,7 +160,7 @@ public final class HeldLock implements Lock {
         if (isHeld()) {
             return;
         }
-        LockLostException reason = lossReason;
+        LockLostException reason = lossReason();
         if (reason != null) {
             throw reason;
         }
@@ -297,8 +300,9 @@ public final class HeldLock implements Lock {
         if (!casState(State.HELD, revoke ? State.REVOKED : State.LOST)) {
             return false;
         }
-        lossReason = new LockLostException(key, fencingToken, reason, cause);
-        lostAtNanos = engine.time().nanoTime();
+        loss = new Loss(
+                new LockLostException(key, fencingToken, reason, cause),
+                engine.time().nanoTime());
         return true;
     }
 
@@ -307,22 +311,24 @@ public final class HeldLock implements Lock {
         lossTold = true;
         CompletableFuture<LockLostException> f = lost;
         if (f != null) {
-            f.complete(lossReason);
+            f.complete(lossReason());
         }
     }
 
     LockLostException lossReason() {
-        return lossReason;
+        Loss l = loss;
+        return l == null ? null : l.reason();
     }
 
     /** @return whether the lock was lost (or revoked) and its holder has not been told yet ({@link #signalLost()}) */
     boolean lossUntold() {
-        return lossReason != null && !lossTold;
+        return loss != null && !lossTold;
     }
 
     /** @return when the lock was lost, by the local monotonic clock; meaningful once {@link #lossReason()} is set */
     long lostAtNanos() {
-        return lostAtNanos;
+        Loss l = loss;
+        return l == null ? 0 : l.atNanos();
     }
 
     boolean stillHeldState() {

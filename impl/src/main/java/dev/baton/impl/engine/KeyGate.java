@@ -1,7 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.impl.time.EngineTime;
-import java.util.concurrent.Semaphore;
+import dev.baton.impl.time.FairPermit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -10,10 +10,10 @@ import java.util.concurrent.locks.LockSupport;
  * to the next local waiter at once. The permit is held from the start of contention until release,
  * and may be released by another thread than the one that took it (transaction completion).
  *
- * <p>The gate is its own permit, a fair semaphore of one (one object less per key in use than a gate that
- * holds a semaphore); nothing outside this package sees it, and it is never serialized.
+ * <p>The gate is its own permit (one object per key in use: a gate holding a fair semaphore would be three, a
+ * gate that is a semaphore two); nothing outside this package sees it, and it is never serialized.
  */
-final class KeyGate extends Semaphore {
+final class KeyGate extends FairPermit {
 
     private static final long serialVersionUID = 1L;
 
@@ -23,16 +23,12 @@ final class KeyGate extends Semaphore {
     private transient volatile Thread contender;
     private transient volatile HeldLock holder;
 
-    KeyGate() {
-        super(1, true);
-    }
-
     boolean tryEnter(EngineTime time, long timeoutNanos) throws InterruptedException {
         return time.tryAcquire(this, timeoutNanos);
     }
 
     void leave() {
-        release();
+        give();
     }
 
     void contending(Thread thread) {

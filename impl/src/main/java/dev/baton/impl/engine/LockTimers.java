@@ -37,8 +37,11 @@ final class LockTimers {
     private Scheduled wake;
 
     private long wakeAtNanos;
-    /** Counts plans: timers due at the same time run in the order they were planned. */
-    private long plans;
+    /**
+     * Counts plans: timers due at the same time run in the order they were planned. An int that may wrap: two
+     * plans are compared by their difference, right while fewer than 2^31 plans lie between them.
+     */
+    private int plans;
     /** A wake-up is running what is due: it plans the next one when done. */
     private boolean waking;
 
@@ -271,6 +274,6 @@ final class LockTimers {
     /** Whether {@code a}'s next timer comes before {@code b}'s: by due time, then by when it was planned. */
     private static boolean earlier(LockRenewal a, LockRenewal b) {
         long byTime = a.nextTimerAt() - b.nextTimerAt();
-        return byTime != 0 ? byTime < 0 : a.plannedOrder < b.plannedOrder;
+        return byTime != 0 ? byTime < 0 : a.plannedOrder - b.plannedOrder < 0;
     }
 }

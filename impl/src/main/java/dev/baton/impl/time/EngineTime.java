@@ -2,7 +2,6 @@ package dev.baton.impl.time;
 
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 
 /**
  * The time a lock engine keeps: its monotonic clock, its timers (renewals, lease watchdogs) and its timed
@@ -39,14 +38,14 @@ public interface EngineTime {
     void park(Object blocker, long nanos);
 
     /**
-     * Takes a permit of {@code permit}, waiting up to {@code timeoutNanos} (not at all if not positive).
+     * Takes {@code permit}, waiting up to {@code timeoutNanos} in turn (if not positive: only if it is free now).
      *
-     * @param permit the semaphore
+     * @param permit the permit
      * @param timeoutNanos the longest wait
      * @return true if taken
      * @throws InterruptedException if interrupted while waiting
      */
-    boolean tryAcquire(Semaphore permit, long timeoutNanos) throws InterruptedException;
+    boolean tryAcquire(FairPermit permit, long timeoutNanos) throws InterruptedException;
 
     /**
      * @param scheduler runs the timers; not shut down by this time

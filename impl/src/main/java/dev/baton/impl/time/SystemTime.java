@@ -3,7 +3,6 @@ package dev.baton.impl.time;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -33,8 +32,8 @@ final class SystemTime implements EngineTime {
     }
 
     @Override
-    public boolean tryAcquire(Semaphore permit, long timeoutNanos) throws InterruptedException {
-        return timeoutNanos <= 0 ? permit.tryAcquire() : permit.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
+    public boolean tryAcquire(FairPermit permit, long timeoutNanos) throws InterruptedException {
+        return timeoutNanos <= 0 ? permit.tryTake() : permit.tryTake(timeoutNanos);
     }
 
     @Override

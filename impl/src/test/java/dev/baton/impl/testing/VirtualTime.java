@@ -1,6 +1,7 @@
 package dev.baton.impl.testing;
 
 import dev.baton.impl.time.EngineTime;
+import dev.baton.impl.time.FairPermit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -179,8 +179,8 @@ public final class VirtualTime implements EngineTime {
 
     /** Waits in short real slices, so it notices both a permit and its virtual deadline. */
     @Override
-    public boolean tryAcquire(Semaphore permit, long timeoutNanos) throws InterruptedException {
-        if (permit.tryAcquire()) {
+    public boolean tryAcquire(FairPermit permit, long timeoutNanos) throws InterruptedException {
+        if (permit.tryTake()) {
             return true;
         }
         if (timeoutNanos <= 0) {
@@ -192,7 +192,7 @@ public final class VirtualTime implements EngineTime {
         waits.incrementAndGet();
         try {
             while (true) {
-                if (permit.tryAcquire(1, TimeUnit.MILLISECONDS)) {
+                if (permit.tryTake(1, TimeUnit.MILLISECONDS)) {
                     return true;
                 }
                 if (now - deadline >= 0) {
