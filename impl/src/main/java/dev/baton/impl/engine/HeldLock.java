@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * A lock this JVM holds: its identity in the store, its local lease estimate and its state. State
  * changes are compare-and-sets, so release, loss and renewal may race from different threads.
  */
-public final class HeldLock implements Lock {
+public final class HeldLock extends LockRenewal implements Lock {
 
     enum State {
         HELD,
@@ -78,13 +78,6 @@ public final class HeldLock implements Lock {
     private volatile long leaseEndNanos;
     /** The thread running the work under this lock, while it runs synchronously: for re-entry detection and interrupts. */
     private volatile Thread boundThread;
-    /**
-     * Its renewal's bookkeeping, kept by {@link Renewals}. Its monitor also orders an interrupt on loss with the
-     * unbinding of the thread (never interrupt a thread that moved on): held for a few instructions, never
-     * across blocking code, and no object of its own.
-     */
-    private final LockRenewal renewal = new LockRenewal(this);
-
     /** Set once, when the lock is lost: the reason and its time in one object, read together (null while held). */
     private volatile Loss loss;
 
@@ -182,7 +175,7 @@ public final class HeldLock implements Lock {
         } while (!casState(previous, State.RELEASED));
         // From here on a loss being reported cannot interrupt the thread, which is done with the work.
         unbindThread();
-        renewal.stop();
+        stop();
         try {
             if (previous == State.ABANDONED) {
                 // Left to expire at shutdown: the store is closed; only the local bookkeeping is left.
@@ -230,12 +223,12 @@ public final class HeldLock implements Lock {
 
     private boolean kept(long untilNanos, boolean wasHeld) {
         unbindThread();
-        renewal.stop();
+        stop();
         try {
             // A renewal already sent could reach the store after ours and lengthen the lease past the hold:
             // take the renewal slot, so none is in flight and none starts (a kept lock is not renewable).
             long giveUpAt = leaseEndNanos + TimeUnit.SECONDS.toNanos(1);
-            while (!renewal.start() && engine.time().nanoTime() - giveUpAt < 0) {
+            while (!start() && engine.time().nanoTime() - giveUpAt < 0) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
             long leftNanos = untilNanos - engine.time().nanoTime();
@@ -256,7 +249,10 @@ public final class HeldLock implements Lock {
 
     /** The work stopped running on its thread (its result is a stage that completes later). */
     public void unbindThread() {
-        synchronized (renewal) {
+        // The gate's monitor orders an interrupt on loss with the unbinding of the thread (never interrupt a
+        // thread that moved on): held for a few instructions, never across blocking code. Not this lock's own
+        // monitor, which the application may use (it gets the lock in events); no object of its own.
+        synchronized (gate) {
             boundThread = null;
         }
     }
@@ -275,8 +271,8 @@ public final class HeldLock implements Lock {
     }
 
     /**
-     * From final fields rather than the identity hash, whose first use writes the object's header (every lock
-     * goes into its engine's held set); consistent with identity equality, as any fixed value is.
+     * From final fields rather than the identity hash, whose first use writes the object's header (a lock may go
+     * into hash sets: the interceptor's, the application's); consistent with identity equality, as any fixed value is.
      */
     @Override
     public int hashCode() {
@@ -351,7 +347,7 @@ public final class HeldLock implements Lock {
     boolean abandon() {
         for (State s = state; s == State.REVOKED || s == State.LOST; s = state) {
             if (casState(s, State.ABANDONED)) {
-                renewal.stop();
+                stop();
                 markEnded();
                 return s == State.REVOKED;
             }
@@ -399,7 +395,7 @@ public final class HeldLock implements Lock {
 
     /** Interrupts the thread running the work under this lock, if it still does. */
     void interruptWorker() {
-        synchronized (renewal) {
+        synchronized (gate) { // see unbindThread
             Thread worker = boundThread;
             if (worker != null) {
                 worker.interrupt();
@@ -445,7 +441,13 @@ public final class HeldLock implements Lock {
         leaseEndNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
     }
 
+    @Override
+    LockTimers timers() {
+        return engine.renewals().timers();
+    }
+
+    /** @return its renewal's bookkeeping, kept by {@link Renewals}: the lock itself (its superclass) */
     LockRenewal renewal() {
-        return renewal;
+        return this;
     }
 }

@@ -2,6 +2,8 @@ package dev.baton.impl.engine;
 
 import dev.baton.impl.time.EngineTime;
 import dev.baton.impl.time.FairPermit;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -17,10 +19,21 @@ final class KeyGate extends FairPermit {
 
     private static final long serialVersionUID = 1L;
 
+    private static final VarHandle HOLDER;
+
+    static {
+        try {
+            HOLDER = MethodHandles.lookup().findVarHandle(KeyGate.class, "holder", HeldLock.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** Engine bookkeeping: how many threads use this gate; the gate leaves the map at zero. */
     transient int users;
 
     private transient volatile Thread contender;
+    /** The lock held through this gate: the engine's list of its held locks ({@link KeyGates}). */
     private transient volatile HeldLock holder;
 
     boolean tryEnter(EngineTime time, long timeoutNanos) throws InterruptedException {
@@ -47,7 +60,16 @@ final class KeyGate extends FairPermit {
         return holder;
     }
 
+    /** Called with the gate's permit taken, so no other lock is the holder. */
     void holder(HeldLock lock) {
         holder = lock;
+    }
+
+    /**
+     * @return true if {@code lock} was the holder and is not any more; false if it was not (already cleared):
+     *     of two threads that clear it, one is told true
+     */
+    boolean clearHolder(HeldLock lock) {
+        return HOLDER.compareAndSet(this, lock, (HeldLock) null);
     }
 }

@@ -23,7 +23,6 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -67,8 +66,9 @@ public final class LockEngine implements AutoCloseable {
     private final boolean nulAllowed;
     private final boolean turns;
     private final Polling polling;
-    private final ConcurrentHashMap<String, KeyGate> gates = new ConcurrentHashMap<>();
-    private final Set<HeldLock> held = ConcurrentHashMap.newKeySet();
+    /** The keys in use here, and through their gates the locks held. */
+    private final KeyGates gates = new KeyGates();
+
     private final Renewals renewals;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -148,7 +148,7 @@ public final class LockEngine implements AutoCloseable {
                 time,
                 storeCalls,
                 capabilities.contains(StoreCapability.BATCH_RENEW),
-                held,
+                gates.held(),
                 this::lose,
                 metrics);
     }
@@ -529,7 +529,6 @@ public final class LockEngine implements AutoCloseable {
 
     private HeldLock holding(HeldLock lock) {
         lock.gate().holder(lock);
-        held.add(lock);
         metrics.holding();
         renewals.start(lock);
         try {
@@ -642,10 +641,7 @@ public final class LockEngine implements AutoCloseable {
     /** Called by {@link HeldLock#release()} instead of {@link #release} for a lock left to expire: local bookkeeping only. */
     void forget(HeldLock lock) {
         KeyGate gate = lock.gate();
-        if (gate.holder() == lock) {
-            gate.holder(null);
-        }
-        if (held.remove(lock)) {
+        if (gate.clearHolder(lock)) { // not if abandoned at shutdown: counted then
             metrics.released(time.nanoTime() - lock.acquiredAtNanos());
         }
         gate.leave();
@@ -687,21 +683,16 @@ public final class LockEngine implements AutoCloseable {
     }
 
     private KeyGate enterGate(String storeKey) {
-        return gates.compute(storeKey, (k, gate) -> {
-            KeyGate g = gate == null ? new KeyGate() : gate;
-            g.users++;
-            return g;
-        });
+        return gates.enter(storeKey);
     }
 
     /** How many threads of this JVM use the key's queue (holder and waiters); for tests. */
     int gateUsers(String key) {
-        KeyGate gate = gates.get(storeKey(key));
-        return gate == null ? 0 : gate.users;
+        return gates.users(storeKey(key));
     }
 
     private void exitGate(String storeKey, KeyGate gate) {
-        gates.computeIfPresent(storeKey, (k, g) -> g == gate && --g.users == 0 ? null : g);
+        gates.exit(storeKey, gate);
     }
 
     /**
@@ -746,14 +737,14 @@ public final class LockEngine implements AutoCloseable {
 
     /** @return the locks of this engine now: held, lost but not yet released, or revoked at shutdown */
     List<HeldLock> heldLocks() {
-        return List.copyOf(held);
+        return gates.heldLocks();
     }
 
     /**
      * @return how many locks this manager holds now
      */
     public int heldCount() {
-        return held.size();
+        return gates.heldCount();
     }
 
     /**
@@ -813,7 +804,7 @@ public final class LockEngine implements AutoCloseable {
 
     /** Tells every holder that its lock is lost because of the shutdown; the locks stay renewed. */
     private List<HeldLock> revokeAll(Duration grace) {
-        List<HeldLock> locks = new ArrayList<>(held);
+        List<HeldLock> locks = gates.heldLocks();
         if (!locks.isEmpty()) {
             BatonLog.stoppingWithLocks(name(), locks.size(), grace.toMillis());
         }
@@ -853,12 +844,13 @@ public final class LockEngine implements AutoCloseable {
 
     private void finishClosing(Duration grace) {
         try {
-            for (HeldLock lock : new ArrayList<>(held)) {
+            for (HeldLock lock : gates.heldLocks()) {
                 // Its work may still run: releasing would let another process in while it may still write.
                 if (lock.abandon()) {
                     BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
                 }
-                if (lock.isAbandoned() && held.remove(lock)) {
+                // No longer listed as held; its gate stays taken until its work ends and it is released.
+                if (lock.isAbandoned() && lock.gate().clearHolder(lock)) {
                     metrics.released(time.nanoTime() - lock.acquiredAtNanos());
                 }
             }

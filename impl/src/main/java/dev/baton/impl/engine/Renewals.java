@@ -6,7 +6,6 @@ import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -64,14 +63,14 @@ final class Renewals {
     private final EngineTime time;
     private final LimitedExecutor storeCalls;
     private final boolean batches;
-    private final Collection<HeldLock> held;
+    private final Iterable<HeldLock> held;
     private final Losses losses;
     private final EngineMetrics metrics;
     /** Every held lock's next renewal and lease check, in one structure with one wake-up. */
     private final LockTimers timers;
 
     /**
-     * @param held the engine's live set of held locks (read to form batches)
+     * @param held a live view of the engine's held locks (read to form batches)
      */
     Renewals(
             LockStore store,
@@ -79,7 +78,7 @@ final class Renewals {
             EngineTime time,
             Executor storeCalls,
             boolean batches,
-            Collection<HeldLock> held,
+            Iterable<HeldLock> held,
             Losses losses,
             EngineMetrics metrics) {
         this.metrics = metrics;
@@ -105,7 +104,6 @@ final class Renewals {
 
     /** Starts renewing a lock just acquired, and watching its lease. */
     void start(HeldLock lock) {
-        lock.renewal().timers(timers);
         long now = time.nanoTime();
         long renewAt = now + Math.max(0, lock.leaseStartNanos() + intervalNanos(lock) - now);
         lock.renewal().dueAt(renewAt);
@@ -133,6 +131,11 @@ final class Renewals {
     /** At engine shutdown, once no lock is renewed any more: cancels the wake-up left planned, if any. */
     void closed() {
         timers.cancelWake();
+    }
+
+    /** @return the timers of all held locks of the engine */
+    LockTimers timers() {
+        return timers;
     }
 
     /** @return how many held locks have a timer planned (for tests and vitals) */
