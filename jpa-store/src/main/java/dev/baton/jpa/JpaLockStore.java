@@ -658,7 +658,7 @@ public final class JpaLockStore implements LockStore {
                                 e);
                     }
                     if (sql != null && d.isTransient(sql)) {
-                        if (attempt < MAX_ATTEMPTS && !bound.expired()) {
+                        if (attempt < MAX_ATTEMPTS && (!bound.expired() || d.isGlitch(sql))) {
                             LOG.log(
                                     System.Logger.Level.DEBUG,
                                     () -> "BATON-JPA-001 retrying " + operation + " after " + sql);

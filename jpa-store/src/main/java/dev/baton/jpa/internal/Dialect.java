@@ -620,6 +620,18 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether a transient failure is a fault of the database itself rather than a sign of other callers at
+     * work on the key: one worth running again even when the call's bound is spent (a call that may not wait
+     * would otherwise answer "not acquired" for a key nobody holds).
+     *
+     * @param e a failure {@link #isTransient} accepts
+     * @return whether to retry it past the bound (within the store's attempts)
+     */
+    public boolean isGlitch(SQLException e) {
+        return false;
+    }
+
+    /**
      * The DDL statements of this database, with the configured names.
      *
      * @return the statements, in order

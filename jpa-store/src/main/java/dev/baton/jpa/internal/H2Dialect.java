@@ -181,6 +181,12 @@ final class H2Dialect extends Dialect {
         return super.isTransient(e) || "23505".equals(state) || "90131".equals(state) || sessionsRace(e);
     }
 
+    /** The sessions race below is H2's own fault, not contention on the key: retried even past the call's bound. */
+    @Override
+    public boolean isGlitch(SQLException e) {
+        return sessionsRace(e);
+    }
+
     /**
      * H2 2.3 can fail reading {@code INFORMATION_SCHEMA.SESSIONS} (our clock) while another session ends:
      * a general error wrapping a {@code NullPointerException} on that session's transaction (its message
