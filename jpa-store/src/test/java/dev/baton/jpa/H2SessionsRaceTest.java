@@ -4,17 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,8 +22,7 @@ import org.junit.jupiter.api.Test;
  * threads of zero-wait acquisitions the benchmark met it within seconds, and the acquisition answered "not
  * acquired" for a key nobody held (the call's bound, zero, was spent, so the failure was not tried again). It is
  * H2's fault, not contention: the store runs the statement again even past the bound. The test makes the real H2
- * database's acquiring statement fail that way the first times it runs, through a data source that wraps H2's
- * own connections.
+ * database's acquiring statement fail that way the first times it runs, through H2's own data source, wrapped.
  */
 class H2SessionsRaceTest {
 
@@ -39,7 +37,7 @@ class H2SessionsRaceTest {
         AtomicInteger failuresLeft = new AtomicInteger();
         String table = "bt_h2race_" + TestDatabases.runSuffix();
         TestDatabases.created(JpaDatabase.H2, table);
-        try (JpaLockStore store = JpaLockStore.builder(new RacingDataSource(failuresLeft))
+        try (JpaLockStore store = JpaLockStore.builder(racing(failuresLeft))
                 .table(table)
                 .sequence(table + "_seq")
                 .schemaAction(SchemaAction.CREATE)
@@ -60,82 +58,61 @@ class H2SessionsRaceTest {
         }
     }
 
-    /** H2's own connections; their acquiring statement ({@code MERGE}) fails as H2 does while failures are left. */
-    private static final class RacingDataSource implements DataSource {
+    /**
+     * H2's own data source ({@link JdbcDataSource}), whose connections' acquiring statement ({@code MERGE}) fails
+     * as H2 does while failures are left: proxies of the JDBC interfaces, each passing every other call on.
+     */
+    private static DataSource racing(AtomicInteger failuresLeft) {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL(TestDatabases.url(JpaDatabase.H2));
+        return proxy(
+                DataSource.class,
+                h2,
+                (method, args, result) ->
+                        method.getName().equals("getConnection") ? racing((Connection) result, failuresLeft) : result);
+    }
 
-        private final AtomicInteger failuresLeft;
-        private final String url = TestDatabases.url(JpaDatabase.H2);
+    private static Connection racing(Connection real, AtomicInteger failuresLeft) {
+        return proxy(
+                Connection.class,
+                real,
+                (method, args, result) ->
+                        method.getName().equals("prepareStatement") && ((String) args[0]).contains("MERGE INTO")
+                                ? failing((PreparedStatement) result, failuresLeft)
+                                : result);
+    }
 
-        RacingDataSource(AtomicInteger failuresLeft) {
-            this.failuresLeft = failuresLeft;
-        }
+    private static PreparedStatement failing(PreparedStatement real, AtomicInteger failuresLeft) {
+        return (PreparedStatement) Proxy.newProxyInstance(
+                H2SessionsRaceTest.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class},
+                (proxy, method, args) -> {
+                    if (method.getName().startsWith("execute")
+                            && failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new SQLException(H2_MESSAGE, "HY000", H2_GENERAL_ERROR);
+                    }
+                    return invoke(real, method, args);
+                });
+    }
 
-        @Override
-        public Connection getConnection() throws SQLException {
-            Connection real = DriverManager.getConnection(url);
-            return (Connection) Proxy.newProxyInstance(
-                    getClass().getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                        Object result = invoke(real, method, args);
-                        if (method.getName().equals("prepareStatement") && ((String) args[0]).contains("MERGE INTO")) {
-                            return racing((PreparedStatement) result);
-                        }
-                        return result;
-                    });
-        }
+    /** What a proxy returns for a call that {@code target} answered with {@code result}. */
+    @FunctionalInterface
+    private interface Answer {
+        Object of(Method method, Object[] args, Object result);
+    }
 
-        private PreparedStatement racing(PreparedStatement real) {
-            return (PreparedStatement) Proxy.newProxyInstance(
-                    getClass().getClassLoader(), new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
-                        if (method.getName().startsWith("execute")
-                                && failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                            throw new SQLException(H2_MESSAGE, "HY000", H2_GENERAL_ERROR);
-                        }
-                        return invoke(real, method, args);
-                    });
-        }
+    private static <T> T proxy(Class<T> type, T target, Answer answer) {
+        return type.cast(Proxy.newProxyInstance(
+                H2SessionsRaceTest.class.getClassLoader(),
+                new Class<?>[] {type},
+                (proxy, method, args) -> answer.of(method, args, invoke(target, method, args))));
+    }
 
-        private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-            try {
-                return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        }
-
-        @Override
-        public Connection getConnection(String user, String password) throws SQLException {
-            return getConnection();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {}
-
-        @Override
-        public void setLoginTimeout(int seconds) {}
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public Logger getParentLogger() {
-            return Logger.getLogger("dev.baton.jpa");
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) {
-            return false;
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 }

@@ -1,10 +1,9 @@
 package dev.baton.impl.engine;
 
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * One engine's key gates, by store key: a key's gate is here while a thread of this JVM holds or wants it.
@@ -46,20 +45,12 @@ final class KeyGates {
 
     /** @return the locks held now, a copy */
     List<HeldLock> heldLocks() {
-        List<HeldLock> locks = new ArrayList<>();
-        held().forEach(locks::add);
-        return locks;
+        return holders().toList();
     }
 
-    /** @return how many locks are held now (counted: for tests and shutdown logs) */
+    /** @return how many locks are held now (counted: for tests) */
     int heldCount() {
-        int count = 0;
-        for (KeyGate gate : gates.values()) {
-            if (gate.holder() != null) {
-                count++;
-            }
-        }
-        return count;
+        return (int) holders().count();
     }
 
     /**
@@ -67,34 +58,10 @@ final class KeyGates {
      *     renewal batches that look through all held locks on each batch
      */
     Iterable<HeldLock> held() {
-        return () -> new Iterator<>() {
-            private final Iterator<KeyGate> all = gates.values().iterator();
-            private HeldLock next = advance();
+        return () -> holders().iterator();
+    }
 
-            private HeldLock advance() {
-                while (all.hasNext()) {
-                    HeldLock lock = all.next().holder();
-                    if (lock != null) {
-                        return lock;
-                    }
-                }
-                return null;
-            }
-
-            @Override
-            public boolean hasNext() {
-                return next != null;
-            }
-
-            @Override
-            public HeldLock next() {
-                HeldLock lock = next;
-                if (lock == null) {
-                    throw new NoSuchElementException();
-                }
-                next = advance();
-                return lock;
-            }
-        };
+    private Stream<HeldLock> holders() {
+        return gates.values().stream().map(KeyGate::holder).filter(Objects::nonNull);
     }
 }
