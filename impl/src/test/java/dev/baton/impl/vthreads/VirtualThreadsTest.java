@@ -64,6 +64,31 @@ class VirtualThreadsTest {
         assertThat(process.exitValue()).as(output).isZero();
     }
 
+    @Test
+    void aPinCountsAsBatonsOnlyWithAFrameOfBatonsOwnCode() {
+        String scenario = VirtualThreadsScenario.class.getName();
+        // seen in CI: the JVM loading a class for Weld's interception entry, above the scenario's own bean
+        String inWeldAboveTheScenariosBean = String.join(
+                "\n",
+                "  at jdk.internal.loader.BuiltinClassLoader.loadClassOrNull",
+                "  at java.lang.ClassLoader.loadClass",
+                "  at org.jboss.weld.bean.proxy.InterceptionDecorationContext$Stack.<init>",
+                "  at " + scenario + "$Counter$Proxy$_$$_WeldSubclass.increment",
+                "  at " + scenario + "$$Lambda.0x00000000591cb390.run",
+                "  at java.lang.VirtualThread.run");
+        String inTheEngine = String.join(
+                "\n",
+                "  at java.lang.Object.wait0",
+                "  at dev.baton.impl.engine.LockEngine.acquire",
+                "  at dev.baton.impl.cdi.SynchronizedInterceptor.invoke",
+                "  at " + scenario + "$Counter$Proxy$_$$_WeldSubclass.increment",
+                "  at java.lang.VirtualThread.run");
+
+        assertThat(VirtualThreadsScenario.runsBatonCode(inWeldAboveTheScenariosBean))
+                .isFalse();
+        assertThat(VirtualThreadsScenario.runsBatonCode(inTheEngine)).isTrue();
+    }
+
     private static Path jdk21() throws IOException {
         String configured = System.getProperty(JDK_PROPERTY, "");
         if (!configured.isBlank()) {
