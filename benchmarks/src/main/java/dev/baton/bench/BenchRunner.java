@@ -50,11 +50,13 @@ public final class BenchRunner {
         this.only = only;
         this.stores = stores;
         this.peers = peers;
-        this.report = new Report(
-                smoke
-                        ? "SMOKE run (1 fork, 1 warm-up + 2 x 1 s, short probes): proves it runs, figures not"
-                                + " comparable"
-                        : "full run (2 forks, 3 warm-up + 5 x 5 s)");
+        String mode = smoke
+                ? "SMOKE run (1 fork, 1 warm-up + 2 x 1 s, short probes): proves it runs, figures not comparable"
+                : "full run (2 forks, 3 warm-up + 5 x 5 s)";
+        String pool = Bench.pool().equals("hikari")
+                ? "HikariCP (connections lent in auto-commit)"
+                : "Hibernate ORM's built-in pool (connections lent with auto-commit off)";
+        this.report = new Report(mode + "; the JPA store's persistence unit on " + pool);
     }
 
     public static void main(String[] args) throws Exception {
@@ -68,12 +70,15 @@ public final class BenchRunner {
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
                 case "--stores" -> stores = Arrays.asList(args[++i].split(","));
                 case "--peers" -> peers = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
+                case "--pool" -> System.setProperty(Bench.POOL_PROPERTY, args[++i]);
                 default ->
                     throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--smoke] [--only "
                             + String.join(",", MEASURES) + "] [--stores " + String.join(",", Bench.STORES)
-                            + "] [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]");
+                            + "] [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify] [--pool "
+                            + String.join("|", Bench.POOLS) + "]");
             }
         }
+        Bench.pool(); // a wrong --pool fails here, before any database starts
         BenchRunner runner = new BenchRunner(smoke, only, stores, peers);
         runner.run();
         System.exit(0); // the embedded databases' threads
@@ -135,14 +140,7 @@ public final class BenchRunner {
 
     /** Options shared by every JMH run: forks, iterations, the databases' URLs and this run's directory. */
     ChainedOptionsBuilder jmh(Class<?> benchmark) {
-        List<String> jvm = new ArrayList<>();
-        jvm.add("-Dbaton.bench.dir=" + Bench.dir());
-        for (String store : stores) {
-            String url = System.getProperty("baton.bench.url." + store);
-            if (url != null) {
-                jvm.add("-Dbaton.bench.url." + store + "=" + url);
-            }
-        }
+        List<String> jvm = new ArrayList<>(Bench.forkProperties(stores));
         String forkArgs = System.getProperty("baton.bench.forkArgs", "").trim(); // BENCH_FORK_ARGS of run.sh
         if (!forkArgs.isEmpty()) {
             jvm.addAll(List.of(forkArgs.split("\\s+")));
@@ -415,18 +413,9 @@ public final class BenchRunner {
     }
 
     void probe(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                HandOffPeer.Process.java(),
-                "-Xmx1g",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "-Dbaton.bench.dir=" + Bench.dir()));
-        for (String store : stores) {
-            String url = System.getProperty("baton.bench.url." + store);
-            if (url != null) {
-                command.add("-Dbaton.bench.url." + store + "=" + url);
-            }
-        }
+        List<String> command = new ArrayList<>(
+                List.of(HandOffPeer.Process.java(), "-Xmx1g", "-cp", System.getProperty("java.class.path")));
+        command.addAll(Bench.forkProperties(stores));
         command.add(Probes.class.getName());
         command.addAll(List.of(args));
         String log = "probe-" + String.join("-", args) + ".log";

@@ -5,6 +5,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The second JVM of the hand-off scenario: an application instance of its own (its own entity manager
@@ -52,17 +54,12 @@ public final class HandOffPeer {
         private final PrintStream out;
 
         Process(String store, String table, String key) throws Exception {
-            ProcessBuilder builder = new ProcessBuilder(
-                    java(),
-                    "-Xmx512m",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    "-Dbaton.bench.dir=" + Bench.dir(),
-                    "-Dbaton.bench.url." + store + "=" + Bench.url(store),
-                    HandOffPeer.class.getName(),
-                    store,
-                    table,
-                    key);
+            Bench.url(store); // started here if this JVM was given none, so the peer finds it
+            List<String> command =
+                    new ArrayList<>(List.of(java(), "-Xmx512m", "-cp", System.getProperty("java.class.path")));
+            command.addAll(Bench.forkProperties(List.of(store)));
+            command.addAll(List.of(HandOffPeer.class.getName(), store, table, key));
+            ProcessBuilder builder = new ProcessBuilder(command);
             builder.redirectError(Bench.dir().resolve("handoff-peer.log").toFile());
             process = builder.start();
             in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
