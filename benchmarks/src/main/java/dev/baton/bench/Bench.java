@@ -313,7 +313,7 @@ public final class Bench {
         }
     }
 
-    /** An application instance: its store and the factory under it (null for memory and redis). */
+    /** An application instance: its store, engine and the persistence unit under it (null for memory and redis). */
     public record Instance(LockStore store, Unit unit, LockEngine engine, Pools pools) implements AutoCloseable {
         @Override
         public void close() {

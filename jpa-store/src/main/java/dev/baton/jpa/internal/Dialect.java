@@ -110,6 +110,37 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether an acquisition is a waiter's repeated poll (it has asked before: {@code waitedMillis > 0}; the first
+     * ask usually finds the key free and goes straight to the acquiring statement). Where the acquiring statement
+     * would lock the key's row or draw a sequence value even when it takes nothing (MariaDB, H2), such a poll
+     * reads the row first, without a lock, and is answered by {@link #refusedByRead} when the read can refuse it;
+     * PostgreSQL's acquiring statement reads first by itself.
+     *
+     * @param turn the waiter's turn, or null
+     * @return whether {@link #refusedByRead} comes first
+     */
+    protected static boolean isRepeatedPoll(Turn turn) {
+        return turn != null && turn.waitedMillis() > 0;
+    }
+
+    /**
+     * The answer of a waiter's poll read ({@link #isRepeatedPoll}): while a live lease holds the key and a live
+     * turn belongs to another waiter that has waited at least as long as this one, the acquiring statement would
+     * change nothing for this waiter, so the read's refusal is the answer: no row lock, no sequence value.
+     * Refusing on a read that is a moment old is always safe. The waiter whose turn it is still renews its turn
+     * with the acquiring statement.
+     *
+     * @param read the dialect's poll read, bound: one row with "the read refuses" and the holder's remaining lease
+     *     in milliseconds, or no row for a key never taken; the caller closes it
+     * @return the refusal, or null when the acquiring statement must decide
+     */
+    protected static AcquireResult refusedByRead(PreparedStatement read) throws SQLException {
+        try (ResultSet rs = read.executeQuery()) {
+            return rs.next() && rs.getBoolean(1) ? refused(rs.getLong(2), false) : null;
+        }
+    }
+
+    /**
      * What an acquisition that did not take the key reports.
      *
      * @param remainingMillis the holder's remaining lease as the database computed it; 0 or less if the

@@ -30,7 +30,7 @@ import java.util.Set;
  * <p>Turns: a first {@code WHEN MATCHED} takes the key (free, and its turn free, expired, the waiter's
  * or a younger waiter's) and clears the turn; with a turn, a second one claims the turn. A row that
  * comes back with a turn waiter was claimed, not taken. A waiter's repeated poll that could take neither
- * is answered by a read, before any row lock ({@link #acquire}).
+ * is answered by a read, before any row lock ({@link Dialect#refusedByRead}).
  */
 final class H2Dialect extends Dialect {
 
@@ -70,11 +70,13 @@ final class H2Dialect extends Dialect {
                 + " WHEN MATCHED AND " + claimable + " THEN UPDATE SET turn_waiter = s.w,"
                 + " turn_since = DATEADD(MILLISECOND, -s.waited, " + now() + "), turn_until = " + expiryAfter("s.keep")
                 + insert;
-        // A waiter's poll read first: refused while a live lease holds the key and a live turn belongs to
-        // another waiter that has waited at least as long (one this waiter may not take, see claimable).
-        this.pollSql = "SELECT expires_at > " + now() + " AND turn_until > " + now()
-                + " AND turn_waiter IS DISTINCT FROM ? AND turn_since <= DATEADD(MILLISECOND, -CAST(? AS BIGINT), "
-                + now() + "), " + remainingMillis() + " FROM " + table + " WHERE lock_key = ?";
+        // A waiter's poll read (Dialect.refusedByRead): refused while a live lease holds the key and a live turn
+        // belongs to another waiter that has waited at least as long (one it may not take, see claimable). The
+        // clock is read once, into c.n.
+        this.pollSql = "SELECT l.expires_at > c.n AND l.turn_until > c.n AND l.turn_waiter IS DISTINCT FROM ?"
+                + " AND l.turn_since <= DATEADD(MILLISECOND, -CAST(? AS BIGINT), c.n),"
+                + " DATEDIFF(MILLISECOND, c.n, l.expires_at) FROM " + table + " l, (SELECT " + now() + " AS n) c"
+                + " WHERE l.lock_key = ?";
         this.remainingSql = "SELECT DATEDIFF(MILLISECOND, " + now() + ", expires_at),"
                 + " COALESCE(turn_waiter = ? AND turn_until > " + now() + ", FALSE) FROM " + table
                 + " WHERE lock_key = ?";
@@ -88,10 +90,15 @@ final class H2Dialect extends Dialect {
     @Override
     public AcquireResult acquire(Connection c, String key, String owner, long ttlMillis, Turn turn, CallBound bound)
             throws SQLException {
-        if (turn != null && turn.waitedMillis() > 0) {
-            AcquireResult refused = refusedByRead(c, key, turn, bound);
-            if (refused != null) {
-                return refused;
+        if (isRepeatedPoll(turn)) {
+            try (PreparedStatement read = prepare(c, pollSql, bound)) {
+                read.setString(1, turn.waiter());
+                read.setLong(2, turn.waitedMillis());
+                read.setString(3, key);
+                AcquireResult refused = refusedByRead(read);
+                if (refused != null) {
+                    return refused; // no row lock: H2's are exclusive and would hold up the holder's renewal
+                }
             }
         }
         lockRows(c, List.of(key), bound);
@@ -118,30 +125,6 @@ final class H2Dialect extends Dialect {
                     return AcquireResult.notAcquired();
                 }
                 return refused(rs.getLong(1), rs.getBoolean(2));
-            }
-        }
-    }
-
-    /**
-     * A waiter's poll after its first ask ({@code waitedMillis > 0}; the first ask usually finds the key free)
-     * reads the key's row first, without a lock: while a live lease holds the key and a live turn belongs to a
-     * waiter that has waited at least as long as this one, the {@code MERGE} would change nothing for it, and
-     * the answer comes from the read alone (no row lock, which on H2 is exclusive and would hold up the
-     * holder's renewal and release, and no sequence value). Refusing on a read that is a moment old is always
-     * safe. The waiter whose turn it is still renews its turn with the {@code MERGE}.
-     *
-     * @return the refusal, or null when the {@code MERGE} must decide
-     */
-    private AcquireResult refusedByRead(Connection c, String key, Turn turn, CallBound bound) throws SQLException {
-        try (PreparedStatement ps = prepare(c, pollSql, bound)) {
-            ps.setString(1, turn.waiter());
-            ps.setLong(2, turn.waitedMillis());
-            ps.setString(3, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return refused(rs.getLong(2), false);
-                }
-                return null;
             }
         }
     }

@@ -160,10 +160,12 @@ final class MariaDbDialect extends Dialect {
                         ttlParameter(turn.waitedMillis()),
                         "keep",
                         ttlParameter(turn.keepMillis()));
-        if (turn != null && turn.waitedMillis() > 0) {
-            AcquireResult refused = refusedByRead(c, values, bound);
-            if (refused != null) {
-                return refused;
+        if (isRepeatedPoll(turn)) {
+            try (PreparedStatement read = pollSql.prepare(this, c, statementPrefix(bound), bound, values)) {
+                AcquireResult refused = refusedByRead(read);
+                if (refused != null) {
+                    return refused; // no sequence value drawn: the upsert's VALUES draws one even when it takes nothing
+                }
             }
         }
         try (PreparedStatement ps =
@@ -176,26 +178,6 @@ final class MariaDbDialect extends Dialect {
                 return AcquireResult.acquired(rs.getLong(1));
             }
             return refused(rs.getLong(3), turn != null && rs.getBoolean(4));
-        }
-    }
-
-    /**
-     * A waiter's poll after its first ask ({@code waitedMillis > 0}; the first ask usually finds the key free
-     * and goes straight to the upsert) reads the key's row first, without a lock: while a live lease holds the
-     * key and a live turn belongs to a waiter that has waited at least as long as this one, the upsert would
-     * change nothing, and the answer comes from the read alone (no row lock, no sequence value; the upsert's
-     * {@code VALUES} draws one even when it takes nothing). Refusing on a read that is a moment old is always
-     * safe. The waiter whose turn it is still renews its turn with the upsert.
-     *
-     * @return the refusal, or null when the upsert must decide
-     */
-    private AcquireResult refusedByRead(Connection c, Map<String, Object> values, CallBound bound) throws SQLException {
-        try (PreparedStatement ps = pollSql.prepare(this, c, statementPrefix(bound), bound, values);
-                ResultSet rs = ps.executeQuery()) {
-            if (rs.next() && rs.getBoolean(1)) {
-                return refused(rs.getLong(2), false);
-            }
-            return null;
         }
     }
 
