@@ -61,6 +61,9 @@ final class SharedFiles {
                 return open;
             }
             try {
+                // A replaced file whose companion (or lock file) is still the path's shares it with the new
+                // SharedFile, and closing it drops this JVM's locks there too: the other file's locks still
+                // hold (a region counts as free only when free in both), and a renewal takes them again.
                 file.close();
             } catch (IOException e) {
                 // Nothing of ours is locked in it any more; a failed close only costs a descriptor.
