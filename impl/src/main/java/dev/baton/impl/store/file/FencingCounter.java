@@ -2,7 +2,6 @@ package dev.baton.impl.store.file;
 
 import dev.baton.LockStoreException;
 import java.io.IOException;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -10,7 +9,8 @@ import java.nio.file.Path;
  * The store-wide fencing counter: one file in the lock directory holding the last token handed out, read,
  * incremented and written back under its own OS lock (and its own lock of this JVM), and forced to disk
  * before the token is used, so tokens never go back: not across processes, not across restarts, not after
- * a power loss.
+ * a power loss. Each draw is also floored by the key's last token, which the key's lock file keeps: a key's
+ * tokens go on increasing after this file was removed or set back.
  */
 final class FencingCounter {
 
@@ -35,11 +35,13 @@ final class FencingCounter {
      * the key was taken.
      *
      * @param callDeadlineNanos when the call's bound runs out; the draw waits at least {@link #MIN_WAIT_NANOS}
+     * @param keyFloor the key's last token (0 if none): the token drawn is above it, also when the counter
+     *     file was removed or set back
      * @return the token, positive
      * @throws IOException if the file cannot be used
      * @throws LockStoreException if it stays locked past the deadline, or holds something else than a counter
      */
-    long next(long callDeadlineNanos) throws IOException {
+    long next(long callDeadlineNanos, long keyFloor) throws IOException {
         long floor = System.nanoTime() + MIN_WAIT_NANOS;
         long deadlineNanos = callDeadlineNanos - floor < 0 ? floor : callDeadlineNanos;
         SharedFile file = SharedFiles.use(path);
@@ -48,12 +50,12 @@ final class FencingCounter {
                 throw stuck();
             }
             try {
-                FileLock section = file.lockRegion(SharedFile.MUTEX_POSITION, deadlineNanos);
+                SharedFile.Regions section = file.lockRegion(SharedFile.MUTEX_POSITION, deadlineNanos);
                 if (section == null) {
                     throw stuck();
                 }
                 try {
-                    long next = parse(file.read()) + 1;
+                    long next = Math.max(parse(file.read()), keyFloor) + 1;
                     if (next > SharedFile.MAX_TOKEN) {
                         throw new LockStoreException("The fencing counter " + path + " is exhausted at " + (next - 1));
                     }

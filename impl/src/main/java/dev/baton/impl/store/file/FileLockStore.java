@@ -7,7 +7,6 @@ import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import java.io.IOException;
-import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -23,20 +22,45 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>How a lock is held</h2>
  * Each lock file holds a record ({@link LockRecord}: key, owner, token, end of the lease) and is changed
- * only inside its <em>critical section</em>, an OS lock on one byte of the file that every operation takes
- * for the microseconds it reads and writes the record. A key is held while the record names an owner whose
- * lease runs (by the wall clock) <em>and</em> whose process is alive. Liveness is an OS lock too: the
- * acquiring process takes a one-byte region of the file that is the token's own
- * ({@link SharedFile#slotPosition}) and keeps it while it holds the key. When that process dies, also by
- * {@code kill -9}, the operating system drops the region, and the next caller, finding it free, treats the
- * key as free at once. A process that hangs (stopped, swapping, in a long GC) keeps its region but not its
- * lease: once the lease has run out, the key is free, and the next holder takes a region of its own token,
- * so the hung process's region stands in nobody's way. When the hung process comes back, its renewal and
- * release answer false (the record names another owner) and it lets go of its region.
+ * only inside its <em>critical section</em>, an OS lock on one byte that every operation takes for the
+ * microseconds it reads and writes the record. A key is held while the record names an owner whose lease
+ * runs (by the wall clock) <em>and</em> whose process is alive. Liveness is an OS lock too: the acquiring
+ * process takes a one-byte region that is the token's own ({@link SharedFile#slotPosition}) and keeps it
+ * while it holds the key. When that process dies, also by {@code kill -9}, the operating system drops the
+ * region, and the next caller, finding it free, treats the key as free at once. A process that hangs
+ * (stopped, swapping, in a long GC) keeps its region but not its lease: once the lease has run out, the
+ * key is free, and the next holder takes a region of its own token, so the hung process's region stands in
+ * nobody's way. When the hung process comes back, its renewal and release answer false (the record names
+ * another owner) and it lets go of its region.
+ *
+ * <h2>Locks the operating system drops by itself</h2>
+ * POSIX record locks belong to the process, and closing <em>any</em> descriptor of a file drops all of the
+ * process's locks on it: one {@code Files.readAllBytes} of a lock file anywhere in the holder's JVM would
+ * free the key for other processes while its lease runs. So every region (critical section and liveness)
+ * is locked in two files, the lock file and its companion {@code <lock file>.live}, an empty file nobody
+ * has a reason to open ({@link SharedFile}): a critical section needs both, and a holder is dead only when
+ * both of its regions are free. Reading either file in the holder's JVM frees nothing; the holder takes
+ * its regions again at each renewal, and its renewal answers false when it cannot. What remains: something
+ * in the holder's JVM that closes a descriptor of <em>both</em> files (a backup agent copying the
+ * directory from inside the application) frees the key for other processes until the holder's next
+ * renewal; the holder learns it then (its renewal answers false if another process took the key).
+ *
+ * <h2>Removed files</h2>
+ * Each operation checks, inside the critical section, that the paths still name the files this JVM has
+ * open (their file keys: device and inode). A lock file (or companion) removed or replaced while a key is
+ * held makes other processes use a new file of that name, in which the key looks free; so this JVM lets go
+ * of what it held in the old file: the holder's renewal and release answer false, and an acquisition goes
+ * on with the new file, as every other process does. Between the removal and that renewal, the key can have
+ * two holders: do not remove lock files in use.
+ *
+ * <h2>Fencing tokens</h2>
+ * Tokens come from the counter file ({@link FencingCounter}), drawn inside the key's critical section after
+ * the check. A release leaves the key's last token in its record (a record with no owner and no lease), and
+ * an acquisition never hands out a token at or below the one its record names, so a key's tokens keep
+ * increasing even when the counter file was removed or set back, as long as the key's lock file stays.
  *
  * <p>So the rules of {@link LockStore} hold: acquire, renew and release are each one atomic step (the
- * critical section), an expired lock does not exist, renew never revives one, and tokens are drawn inside
- * the key's critical section after the check, from a counter that never goes back.
+ * critical section), an expired lock does not exist, renew never revives one, and a key's tokens increase.
  *
  * <h2>Within this JVM</h2>
  * OS locks belong to the process, so the threads of this JVM queue on a lock of this JVM before the
@@ -53,9 +77,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * keys at once, whatever the clocks say.
  *
  * <h2>Limits</h2>
- * Lock files are never deleted: deleting a file another process has open and locked would let a third
- * process lock a new file of the same name, breaking exclusion. They are small (one per key ever used) and
- * may be removed while no process uses the directory. Two copies of Baton in one JVM (two applications
+ * Lock files are never deleted by the store: they are small (a lock file and its companion per key ever
+ * used). With no process using the directory, lock files and companions may be removed (a key whose lock
+ * file is gone continues from the counter), or the counter file (each key continues above the token its
+ * lock file records), but not both, or tokens can go back. Two copies of Baton in one JVM (two applications
  * that each bundle it) must not share a directory: OS locks cannot tell them apart.
  */
 public final class FileLockStore implements LockStore {
@@ -109,7 +134,8 @@ public final class FileLockStore implements LockStore {
                 Math.max(maxWaitMillis, MIN_SECTION_WAIT_MILLIS),
                 AcquireResult::notAcquired,
                 (file, now, deadline) -> {
-                    LockRecord current = current(file, now);
+                    Optional<LockRecord> recorded = recorded(file);
+                    LockRecord current = current(file, recorded, now);
                     if (current != null) {
                         if (!current.key().equals(key)) {
                             throw new LockStoreException("The lock file " + file + " holds a live lock of another key ("
@@ -118,8 +144,10 @@ public final class FileLockStore implements LockStore {
                         }
                         return AcquireResult.notAcquired(current.expiresAtMillis() - now);
                     }
-                    long token = counter.next(deadline);
-                    FileLock slot = file.tryRegion(SharedFile.slotPosition(token));
+                    // The record keeps the key's last token, also released: never again one at or below it.
+                    long token = counter.next(
+                            deadline, recorded.map(LockRecord::token).orElse(0L));
+                    SharedFile.Regions slot = file.tryRegion(SharedFile.slotPosition(token));
                     if (slot == null) {
                         throw new LockStoreException("The liveness region of token " + token + " in " + file
                                 + " is locked by another process: has the fencing counter " + counter
@@ -159,11 +187,17 @@ public final class FileLockStore implements LockStore {
                             || !current.owner().equals(owner)) {
                         return false;
                     }
-                    file.write(current.renewedUntil(now + ttlMillis).encode());
                     SharedFile.Slot own = file.slot;
                     if (own != null && own.token() == current.token()) {
-                        file.slot = new SharedFile.Slot(own.token(), own.lock(), now + ttlMillis);
+                        // Something in this JVM may have closed a descriptor of the files, dropping our regions.
+                        SharedFile.Regions regions = file.reassert(own.regions(), SharedFile.slotPosition(own.token()));
+                        if (regions == null) {
+                            file.slot = null;
+                            return false; // another process holds our region: it took us for dead
+                        }
+                        file.slot = new SharedFile.Slot(own.token(), regions, now + ttlMillis);
                     }
+                    file.write(current.renewedUntil(now + ttlMillis).encode());
                     return true;
                 });
     }
@@ -184,7 +218,7 @@ public final class FileLockStore implements LockStore {
                             || !current.owner().equals(owner)) {
                         return false;
                     }
-                    file.write(new byte[0]);
+                    file.write(current.released().encode()); // keeps the key's last token
                     letGoOfOwnSlot(file, null, now); // the record is gone: our region, if it is ours, guards nothing
                     return true;
                 });
@@ -224,11 +258,18 @@ public final class FileLockStore implements LockStore {
         closed = true;
     }
 
-    /** The live lock of the file: its lease runs and its holder's process is alive; null if there is none. */
+    /** The record of the file, live or not; empty if there is none. */
+    private static Optional<LockRecord> recorded(SharedFile file) throws IOException {
+        return LockRecord.decode(file.read()).filter(r -> r.token() > 0 && r.token() <= SharedFile.MAX_TOKEN);
+    }
+
     private static LockRecord current(SharedFile file, long now) throws IOException {
-        Optional<LockRecord> read =
-                LockRecord.decode(file.read()).filter(r -> r.token() > 0 && r.token() <= SharedFile.MAX_TOKEN);
-        LockRecord record = read.filter(r -> r.leaseRunsAt(now)).orElse(null);
+        return current(file, recorded(file), now);
+    }
+
+    /** The live lock of the file: its lease runs and its holder's process is alive; null if there is none. */
+    private static LockRecord current(SharedFile file, Optional<LockRecord> recorded, long now) throws IOException {
+        LockRecord record = recorded.filter(r -> r.leaseRunsAt(now)).orElse(null);
         letGoOfOwnSlot(file, record, now);
         if (record == null || !holderAlive(file, record)) {
             return null;
@@ -241,7 +282,7 @@ public final class FileLockStore implements LockStore {
         SharedFile.Slot own = file.slot;
         if (own != null && (live == null || live.token() != own.token() || !live.leaseRunsAt(now))) {
             file.slot = null;
-            own.lock().release();
+            own.regions().release();
         }
     }
 
@@ -250,11 +291,11 @@ public final class FileLockStore implements LockStore {
         if (own != null && own.token() == record.token()) {
             return true;
         }
-        FileLock probe = file.tryRegion(SharedFile.slotPosition(record.token()));
+        SharedFile.Regions probe = file.tryRegion(SharedFile.slotPosition(record.token()));
         if (probe == null) {
-            return true; // another process holds the region: it is alive
+            return true; // another process holds the region in one of the files at least: it is alive
         }
-        probe.release(); // nobody held it: the holder's process is gone
+        probe.release(); // nobody held it in either file: the holder's process is gone
         return false;
     }
 
@@ -277,31 +318,39 @@ public final class FileLockStore implements LockStore {
         long deadline = System.nanoTime() + Math.min(boundMillis, LockArguments.MAX_DURATION_MILLIS) * 1_000_000;
         // Waits below poll; an interrupt would turn them into spins. The call is short: keep the interrupt for later.
         boolean interrupted = Thread.interrupted();
-        SharedFile file = null;
         try {
-            file = SharedFiles.use(path);
-            if (!CriticalSection.enterThisJvm(file, deadline)) {
-                return onTimeout.answer();
-            }
-            try {
-                FileLock mutex = file.lockRegion(SharedFile.MUTEX_POSITION, deadline);
-                if (mutex == null) {
-                    return onTimeout.answer();
-                }
+            while (true) {
+                SharedFile file = SharedFiles.use(path);
                 try {
-                    return section.run(file, System.currentTimeMillis(), deadline);
+                    if (!CriticalSection.enterThisJvm(file, deadline)) {
+                        return onTimeout.answer();
+                    }
+                    try {
+                        SharedFile.Regions mutex = file.lockRegion(SharedFile.MUTEX_POSITION, deadline);
+                        if (mutex == null) {
+                            return onTimeout.answer();
+                        }
+                        try {
+                            if (file.stillNamed()) {
+                                return section.run(file, System.currentTimeMillis(), deadline);
+                            }
+                            // The file was removed or replaced: other processes use the one the path names now,
+                            // so a lock of ours in this one is lost (its renewal and release answer false).
+                            letGoOfOwnSlot(file, null, 0);
+                            file.replaced = true;
+                        } finally {
+                            mutex.release();
+                        }
+                    } finally {
+                        file.inThisJvm.unlock();
+                    }
                 } finally {
-                    mutex.release();
+                    SharedFiles.done(file);
                 }
-            } finally {
-                file.inThisJvm.unlock();
             }
         } catch (IOException e) {
             throw new LockStoreException("The file lock store could not use " + path + ": " + e, e);
         } finally {
-            if (file != null) {
-                SharedFiles.done(file);
-            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

@@ -35,6 +35,11 @@ record LockRecord(String key, String owner, long token, long expiresAtMillis, lo
         return new LockRecord(key, owner, token, newExpiresAtMillis, pid);
     }
 
+    /** @return the record a release leaves: no owner, no lease, the key's last token kept as its floor */
+    LockRecord released() {
+        return new LockRecord(key, "", token, 0, pid);
+    }
+
     byte[] encode() {
         String body = MAGIC + "\n"
                 + "key=" + Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8)) + "\n"

@@ -20,7 +20,8 @@ final class SharedFiles {
     private SharedFiles() {}
 
     /**
-     * Opens {@code path} (creating the file) or joins the open one; pair with {@link #done}.
+     * Opens {@code path} (creating the file) or joins the open one, unless that one was found
+     * {@linkplain SharedFile#replaced replaced}; pair with {@link #done}.
      *
      * @param path an absolute, real path
      * @return the file
@@ -29,12 +30,12 @@ final class SharedFiles {
     static SharedFile use(Path path) throws IOException {
         IOException[] failure = {null};
         SharedFile file = OPEN.compute(path, (p, open) -> {
-            if (open != null) {
+            if (open != null && !open.replaced) {
                 open.users++;
                 return open;
             }
-            try {
-                SharedFile created = new SharedFile(p);
+            try { // a replaced file stays open for its users, outside the registry, and holds no liveness region
+                SharedFile created = SharedFile.open(p);
                 created.users = 1;
                 return created;
             } catch (IOException e) {
@@ -54,17 +55,20 @@ final class SharedFiles {
      * @param file a file from {@link #use}
      */
     static void done(SharedFile file) {
-        OPEN.computeIfPresent(file.path, (p, open) -> {
-            open.users--;
-            if (open.users > 0 || open.slot != null) {
+        OPEN.compute(file.path, (p, open) -> { // under the path's lock also when file is a replaced one
+            file.users--;
+            if (file.users > 0 || file.slot != null) {
                 return open;
             }
             try {
-                open.close();
+                // A replaced file whose companion (or lock file) is still the path's shares it with the new
+                // SharedFile, and closing it drops this JVM's locks there too: the other file's locks still
+                // hold (a region counts as free only when free in both), and a renewal takes them again.
+                file.close();
             } catch (IOException e) {
                 // Nothing of ours is locked in it any more; a failed close only costs a descriptor.
             }
-            return null;
+            return open == file ? null : open;
         });
     }
 

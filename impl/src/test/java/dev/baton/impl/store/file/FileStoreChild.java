@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -25,7 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * counting, under an OS lock of its own, the holders inside and the overlaps seen) and appends
  * {@code <token> <pid>} to the log; prints {@code DONE <releases that answered false>}.</li>
  * <li>{@code hold <dir> <key> <ttl>}: takes the key, prints {@code ACQUIRED <token>}, then answers stdin lines
- * {@code renew <ttl>} ({@code RENEW true|false}) and {@code release} ({@code RELEASE true|false}) until EOF.</li>
+ * {@code renew <ttl>} ({@code RENEW true|false}), {@code release} ({@code RELEASE true|false}) and
+ * {@code read <file name>} (reads that file of the directory with {@link Files#readAllBytes} in this JVM, as a
+ * diagnostic page or a log shipper of the holder's application would; {@code READ <bytes>}) until EOF.</li>
  * <li>{@code try <dir> <key>}: one acquire; prints {@code TRY true|false}.</li>
  * <li>{@code section <dir> <key>}: takes the key file's critical section and keeps it; prints {@code IN}.</li>
  * </ul>
@@ -45,7 +48,7 @@ public final class FileStoreChild {
                         Integer.parseInt(args[4]),
                         Path.of(args[5]),
                         Path.of(args[6]));
-            case "hold" -> hold(store, args[2], Long.parseLong(args[3]));
+            case "hold" -> hold(store, Path.of(args[1]), args[2], Long.parseLong(args[3]));
             case "try" ->
                 System.out.println(
                         "TRY " + store.acquire(args[2], owner(), 60_000).isAcquired());
@@ -128,7 +131,7 @@ public final class FileStoreChild {
         }
     }
 
-    private static void hold(FileLockStore store, String key, long ttl) throws Exception {
+    private static void hold(FileLockStore store, Path directory, String key, long ttl) throws Exception {
         String owner = owner();
         AcquireResult result;
         while (!(result = store.acquire(key, owner, ttl)).isAcquired()) {
@@ -142,6 +145,8 @@ public final class FileStoreChild {
                 System.out.println("RENEW " + store.renew(key, owner, Long.parseLong(line.substring(6))));
             } else if (line.equals("release")) {
                 System.out.println("RELEASE " + store.release(key, owner));
+            } else if (line.startsWith("read ")) {
+                System.out.println("READ " + Files.readAllBytes(directory.resolve(line.substring(5))).length);
             }
             System.out.flush();
         }

@@ -49,4 +49,52 @@ class FileStoreCounterTest {
         // The failed acquisition left no lock behind: the key is free, and the counter goes on from the restored value.
         assertThat(store.acquire("k", "owner-3", 60_000).fencingToken()).isEqualTo(42);
     }
+
+    @Test
+    void removingTheCounterDoesNotSendTheTokensOfAReleasedKeyBack() throws Exception {
+        Path counter = Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000\n");
+        FileLockStore store = new FileLockStore(directory);
+        long first = store.acquire("k", "owner-1", 60_000).fencingToken();
+        assertThat(store.release("k", "owner-1")).isTrue();
+
+        Files.delete(counter);
+
+        assertThat(store.acquire("k", "owner-2", 60_000).fencingToken())
+                .as("the key's token after %d, the counter removed and the key's lock file kept", first)
+                .isGreaterThan(first);
+    }
+
+    @Test
+    void removingTheCounterDoesNotSendTheTokensOfAKeyWhoseLeaseRanOutBack() throws Exception {
+        Path counter = Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000\n");
+        FileLockStore store = new FileLockStore(directory);
+        long first = store.acquire("k", "owner-1", 1).fencingToken();
+        Thread.sleep(20);
+        FileLockStore.sweep(); // this JVM lets go of the lapsed lock, as a restart would
+
+        Files.delete(counter);
+
+        assertThat(store.acquire("k", "owner-2", 60_000).fencingToken())
+                .as("the key's token after %d, the counter removed and the key's lock file kept", first)
+                .isGreaterThan(first);
+    }
+
+    @Test
+    void removingTheLockFilesWhileNoProcessUsesThemContinuesTokensFromTheCounter() throws Exception {
+        Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000\n");
+        FileLockStore store = new FileLockStore(directory);
+        long first = store.acquire("k", "owner-1", 60_000).fencingToken();
+        assertThat(store.release("k", "owner-1")).isTrue();
+
+        try (var files = Files.list(directory)) {
+            for (Path file : files.filter(f -> !f.getFileName().toString().equals(FencingCounter.FILE_NAME))
+                    .toList()) {
+                Files.delete(file);
+            }
+        }
+
+        assertThat(store.acquire("k", "owner-2", 60_000).fencingToken())
+                .as("the key's token after %d, its lock file removed and the counter kept", first)
+                .isGreaterThan(first);
+    }
 }

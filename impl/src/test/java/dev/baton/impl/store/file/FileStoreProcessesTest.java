@@ -164,6 +164,123 @@ class FileStoreProcessesTest {
     }
 
     @Test
+    void aReadOfTheLockFileInTheHoldersJvmDoesNotFreeItsKey() throws Exception {
+        aReadInTheHoldersJvmDoesNotFreeItsKey("invoice:7", "");
+    }
+
+    @Test
+    void aReadOfTheCompanionFileInTheHoldersJvmDoesNotFreeItsKey() throws Exception {
+        aReadInTheHoldersJvmDoesNotFreeItsKey("invoice:8", SharedFile.COMPANION_SUFFIX);
+    }
+
+    /** The holder's JVM reads the key's lock file (suffix "") or its companion, closing a descriptor of it. */
+    private void aReadInTheHoldersJvmDoesNotFreeItsKey(String key, String suffix) throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        try (ChildJvm holder = ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), key, "60000")) {
+            token(holder.line(60));
+            // Closing any descriptor of a file drops every POSIX lock the process holds on it.
+            holder.send("read " + LockFileNames.fileName(key) + suffix);
+            assertThat(holder.line(30)).as("the holder's JVM read the file").startsWith("READ ");
+
+            AcquireResult refused = store.acquire(key, owner(), 60_000);
+            assertThat(refused.isAcquired())
+                    .as("another process, while the holder lives and its lease runs")
+                    .isFalse();
+            assertThat(refused.remainingLeaseMillis().orElseThrow())
+                    .as("the holder's remaining lease")
+                    .isGreaterThan(50_000);
+
+            holder.send("renew 60000");
+            assertThat(holder.line(30)).as("the holder's renewal").isEqualTo("RENEW true");
+            assertThat(store.acquire(key, owner(), 60_000).isAcquired())
+                    .as("another process, after the holder's renewal")
+                    .isFalse();
+            holder.send("release");
+            assertThat(holder.line(30)).as("the holder's release").isEqualTo("RELEASE true");
+        }
+        assertThat(store.acquire(key, owner(), 60_000).isAcquired())
+                .as("the released key")
+                .isTrue();
+    }
+
+    @Test
+    void aHolderReassertsItsLivenessAtItsRenewalAfterBothOfItsFilesWereRead() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String file = LockFileNames.fileName("invoice:9");
+        try (ChildJvm holder =
+                ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "invoice:9", "60000")) {
+            token(holder.line(60));
+            // What remains: a backup agent in the holder's JVM reading both files drops both regions until the
+            // holder's next renewal takes them again.
+            holder.send("read " + file);
+            assertThat(holder.line(30)).startsWith("READ ");
+            holder.send("read " + file + SharedFile.COMPANION_SUFFIX);
+            assertThat(holder.line(30)).startsWith("READ ");
+
+            holder.send("renew 60000");
+            assertThat(holder.line(30)).as("the holder's renewal").isEqualTo("RENEW true");
+            assertThat(store.acquire("invoice:9", owner(), 60_000).isAcquired())
+                    .as("another process, after the holder's renewal took its regions again")
+                    .isFalse();
+        }
+        assertThat(awaitAcquired(store, "invoice:9", 5_000).isAcquired())
+                .as("the key of the holder that died after its renewal")
+                .isTrue();
+    }
+
+    @Test
+    void aLockFileRemovedWhileThisJvmHoldsItsKeyIsLeftForTheNewOne() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String old = owner();
+        String taker = owner();
+        assertThat(store.acquire("journal", old, 60_000).isAcquired()).isTrue();
+        Files.delete(directory.resolve(LockFileNames.fileName("journal")));
+
+        assertThat(store.acquire("journal", taker, 60_000).isAcquired())
+                .as("an acquisition in this JVM, which finds the path naming a new, empty file")
+                .isTrue();
+        assertThat(store.renew("journal", old, 60_000))
+                .as("the renewal of the lock in the removed file")
+                .isFalse();
+        try (ChildJvm other = ChildJvm.start(logs.resolve("other.err"), "try", directory.toString(), "journal")) {
+            assertThat(other.line(60))
+                    .as("another process, while this JVM holds the key in the new file")
+                    .isEqualTo("TRY false");
+        }
+        assertThat(store.release("journal", taker)).isTrue();
+    }
+
+    @Test
+    void aHolderWhoseLockFileWasRemovedLosesTheKeyAtItsRenewal() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String taker = owner();
+        try (ChildJvm holder =
+                ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "ledger", "60000")) {
+            long childToken = token(holder.line(60));
+            Files.delete(directory.resolve(LockFileNames.fileName("ledger")));
+
+            AcquireResult taken = store.acquire("ledger", taker, 60_000);
+            assertThat(taken.isAcquired())
+                    .as("another process, on the new lock file of the same name")
+                    .isTrue();
+            assertThat(taken.fencingToken()).isGreaterThan(childToken);
+
+            holder.send("renew 60000");
+            assertThat(holder.line(30))
+                    .as("the renewal of the holder whose lock file was removed")
+                    .isEqualTo("RENEW false");
+            holder.send("release");
+            assertThat(holder.line(30))
+                    .as("the release of the holder whose lock file was removed")
+                    .isEqualTo("RELEASE false");
+        }
+        assertThat(store.renew("ledger", taker, 60_000))
+                .as("the new holder's renewal")
+                .isTrue();
+        assertThat(store.release("ledger", taker)).isTrue();
+    }
+
+    @Test
     void interruptingCallersDoesNotDropTheLocksThisJvmHolds() throws Exception {
         FileLockStore store = new FileLockStore(directory);
         String owner = owner();
