@@ -123,8 +123,9 @@ public final class EvictionPolicy {
                             ? " (under volatile-* the lock records go first: they are the keys with an expiry)"
                             : "")
                     + ". Run Redis with maxmemory-policy noeviction (redis.conf, or CONFIG SET maxmemory-policy"
-                    + " noeviction), or set baton.redis.allow-eviction=true (RedisLockStore.Builder.allowEviction)"
-                    + " to accept that locks may be lost to eviction");
+                    + " noeviction), or set baton.redis.allow-eviction=true (baton.<manager>.redis.allow-eviction"
+                    + " for a named manager's store, RedisLockStore.Builder.allowEviction(true) in code) to accept"
+                    + " that locks may be lost to eviction");
         }
         if (!evicting.isEmpty()) {
             LOG.log(
