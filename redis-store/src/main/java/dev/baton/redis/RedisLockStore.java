@@ -1,6 +1,8 @@
 package dev.baton.redis;
 
+import dev.baton.LockConfigurationException;
 import dev.baton.LockStoreException;
+import dev.baton.redis.internal.EvictionPolicy;
 import dev.baton.redis.internal.RedisConnector;
 import dev.baton.redis.internal.RedisSettings;
 import dev.baton.redis.internal.Scripts;
@@ -65,6 +67,8 @@ import java.util.function.Consumer;
  * A server that does not answer in time fails the call with a {@link LockStoreException}.</li>
  * </ul>
  * The store connects lazily, at its first operation; Lettuce reconnects by itself after a failure.
+ * Connecting includes reading the server's {@code maxmemory-policy}: one that evicts keys is refused (see
+ * {@link Builder#allowEviction}).
  * Create one with {@link #builder(String)} (or from a client of the application), or let
  * {@code baton.store=redis} create it from configuration.
  */
@@ -98,6 +102,7 @@ public final class RedisLockStore implements LockStore {
     private final byte[] prefix;
     private final byte[] channel;
     private final long commandTimeoutMillis;
+    private final boolean allowEviction;
 
     /** Guards opening and closing; the fields it writes are read without it on every operation. */
     private final ReentrantLock setup = new ReentrantLock();
@@ -112,6 +117,7 @@ public final class RedisLockStore implements LockStore {
         this.prefix = builder.keyPrefix.getBytes(StandardCharsets.UTF_8);
         this.channel = (builder.keyPrefix + "released").getBytes(StandardCharsets.UTF_8);
         this.commandTimeoutMillis = builder.commandTimeout.toMillis();
+        this.allowEviction = builder.allowEviction;
     }
 
     /**
@@ -499,7 +505,9 @@ public final class RedisLockStore implements LockStore {
         try {
             requireOpen();
             if (connecting == null || connecting.isCompletedExceptionally()) {
-                connecting = connector.connect();
+                // A refused eviction policy fails the connection, so every operation checks again until
+                // the server is fixed (no restart needed).
+                connecting = connector.connect().thenCompose(this::checkEviction);
                 connecting.thenAccept(
                         c -> LOG.log(System.Logger.Level.DEBUG, () -> "BATON-REDIS-001 connected to " + connector));
             }
@@ -510,6 +518,17 @@ public final class RedisLockStore implements LockStore {
         return await(future, deadline, "connecting to Redis for " + what);
     }
 
+    /** @return the connection, once the server's maxmemory-policy is one the store may run on */
+    private CompletableFuture<RedisConnector.Connection> checkEviction(RedisConnector.Connection connection) {
+        return EvictionPolicy.check(connection, connector.toString(), allowEviction)
+                .whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        connection.connection().closeAsync();
+                    }
+                })
+                .thenApply(ok -> connection);
+    }
+
     private <T> T await(CompletableFuture<T> future, long deadline, String what) {
         try {
             return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -517,6 +536,9 @@ public final class RedisLockStore implements LockStore {
             throw new LockStoreException("Redis (" + connector + ") did not answer " + what + " in time", e);
         } catch (ExecutionException e) {
             Throwable cause = unwrap(e);
+            if (cause instanceof LockConfigurationException refused) {
+                throw new LockConfigurationException(refused.getMessage(), refused);
+            }
             throw new LockStoreException("Redis (" + connector + ") failed " + what + ": " + cause.getMessage(), cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -584,6 +606,7 @@ public final class RedisLockStore implements LockStore {
         private boolean cluster;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private boolean allowEviction;
 
         private Builder(RedisURI uri, RedisClient client, RedisClusterClient clusterClient) {
             this.uri = uri;
@@ -636,6 +659,22 @@ public final class RedisLockStore implements LockStore {
                         "commandTimeout must be from 1 ms to 365 days, was " + commandTimeout);
             }
             this.commandTimeout = Duration.ofMillis(millis);
+            return this;
+        }
+
+        /**
+         * Whether the store may run on a Redis whose {@code maxmemory-policy} evicts keys (default false).
+         * When it connects, the store reads the policy ({@code CONFIG GET maxmemory-policy}, else
+         * {@code INFO memory}; on a cluster, of every primary) and refuses any but {@code noeviction} with a
+         * {@link LockConfigurationException} from the operation that connected, since a full Redis would drop
+         * held locks' records (under {@code volatile-*} first of all: they are the keys with an expiry). With
+         * {@code true} it only logs {@code BATON-REDIS-004}.
+         *
+         * @param allowEviction true to accept that locks may be lost to eviction
+         * @return this
+         */
+        public Builder allowEviction(boolean allowEviction) {
+            this.allowEviction = allowEviction;
             return this;
         }
 

@@ -5,14 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
+import dev.baton.redis.testing.StoresOnTestRedis;
 import dev.baton.redis.testing.TestEngines;
-import dev.baton.redis.testing.TestRedis;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.LockStore;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,38 +40,28 @@ class HandOffTest {
     private static final long BOUND_MILLIS = 1_000;
     private static final int ROUNDS = 30;
 
-    private final String prefix =
-            TestRedis.RUN_PREFIX + "handoff-" + UUID.randomUUID().toString().substring(0, 6) + ":";
     private final String clientName =
             "baton-handoff-" + UUID.randomUUID().toString().substring(0, 8);
-    private final List<LockStore> stores = new ArrayList<>();
-    private RedisClient admin;
-    private StatefulRedisConnection<String, String> adminConnection;
+    private StoresOnTestRedis admin;
+    private String prefix;
 
     @BeforeEach
     void connect() {
-        admin = RedisClient.create(TestRedis.url());
-        adminConnection = admin.connect();
+        admin = new StoresOnTestRedis("handoff");
+        prefix = admin.prefix();
     }
 
     @AfterEach
     void close() {
-        stores.forEach(LockStore::close);
-        adminConnection.close();
-        admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        admin.close();
     }
 
     private RedisLockStore store() {
-        RedisURI uri = RedisURI.builder(RedisURI.create(TestRedis.url()))
-                .withClientName(clientName)
-                .build();
-        RedisLockStore store = RedisLockStore.builder(uri).keyPrefix(prefix).build();
-        stores.add(store);
-        return store;
+        return admin.store(clientName);
     }
 
     private RedisCommands<String, String> redis() {
-        return adminConnection.sync();
+        return admin.redis();
     }
 
     private long subscribers() {
@@ -179,15 +166,8 @@ class HandOffTest {
             assertThat(subscribers()).isEqualTo(1);
 
             // The server drops this test's subscriber connection; Lettuce reconnects and subscribes again.
-            String clients = redis().clientList();
-            List<String> killed = new ArrayList<>();
-            for (String line : clients.split("\n")) {
-                if (line.contains(" name=" + clientName + " ") && !line.contains(" sub=0 ")) {
-                    String id = line.substring(line.indexOf("id=") + 3, line.indexOf(' '));
-                    redis().clientKill(io.lettuce.core.KillArgs.Builder.id(Long.parseLong(id)));
-                    killed.add(id);
-                }
-            }
+            List<Long> killed = admin.subscriberIds(clientName);
+            killed.forEach(id -> redis().clientKill(io.lettuce.core.KillArgs.Builder.id(id)));
             assertThat(killed).as("the store's subscriber connection").hasSize(1);
             await().atMost(Duration.ofSeconds(20)).until(() -> subscribers() == 1);
 

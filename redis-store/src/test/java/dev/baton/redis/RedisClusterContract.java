@@ -1,14 +1,20 @@
 package dev.baton.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.LockConfigurationException;
 import dev.baton.redis.testing.TestCluster;
 import dev.baton.redis.testing.TestRedis;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import dev.baton.tck.LockStoreContract;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -78,6 +84,36 @@ class RedisClusterContract extends LockStoreContract {
 
             assertThat(renewed).containsExactlyInAnyOrderElementsOf(held.subList(50, held.size()));
             held.subList(50, held.size()).forEach(l -> store.release(l.key(), l.owner()));
+        }
+    }
+
+    /** Every primary's policy is read, not just the seed's: one evicting primary is enough to drop locks. */
+    @Test
+    void anEvictingPolicyOnAPrimaryOtherThanTheSeedRefusesTheStoreNamingIt() {
+        int port = cluster.ports().get(2);
+        setPolicy(port, "volatile-lru");
+        try (LockStore store = createStore()) {
+            assertThatThrownBy(() -> store.acquire("k", "o-" + UUID.randomUUID(), 60_000))
+                    .isInstanceOf(LockConfigurationException.class)
+                    .hasMessageContaining(
+                            "127.0.0.1:" + port + " (cluster primary) runs with maxmemory-policy volatile-lru")
+                    .hasMessageContaining("volatile-*");
+        } finally {
+            setPolicy(port, "noeviction");
+        }
+        try (LockStore store = createStore()) {
+            String owner = "o-" + UUID.randomUUID();
+            assertThat(store.acquire("k", owner, 60_000).isAcquired()).isTrue();
+            assertThat(store.release("k", owner)).isTrue();
+        }
+    }
+
+    private static void setPolicy(int port, String policy) {
+        RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", port));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            connection.sync().configSet("maxmemory-policy", policy);
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
 }

@@ -102,6 +102,18 @@ class RedisLockStoreFactoryTest {
         return factory(RedisLockStoreFactoryTest.class.getClassLoader());
     }
 
+    /**
+     * @param url the server
+     * @param more further settings
+     * @return a store created by {@code baton.store=redis} with key prefix {@code eviction:}
+     */
+    static RedisLockStore store(String url, Map<String, String> more) {
+        Settings settings = new Settings().with("url", url).with("key-prefix", "eviction:");
+        more.forEach(settings::with);
+        factory().validate(settings);
+        return (RedisLockStore) factory().create(settings);
+    }
+
     @Test
     void isFoundByName() {
         assertThat(factory().name()).isEqualTo("redis");
@@ -172,6 +184,7 @@ class RedisLockStoreFactoryTest {
             {"key-prefix", "x".repeat(201), "at most 200"},
             {"key-prefix", "a\uD800", "lone high surrogate"},
             {"cluster", "yes", "must be true or false"},
+            {"allow-eviction", "sometimes", "must be true or false"},
         };
         for (String[] c : cases) {
             Settings settings = new Settings().with("url", "redis://127.0.0.1").with(c[0], c[1]);

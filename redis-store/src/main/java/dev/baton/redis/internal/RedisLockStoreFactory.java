@@ -22,7 +22,9 @@ import java.util.Optional;
  * <li>{@code key-prefix} (default {@code baton:}): the prefix of the store's Redis keys and channel;</li>
  * <li>{@code command-timeout} (default {@code 5s}): how long connecting and a command may take when the
  * caller gives no bound, and at most when it does. A duration: {@code 500ms}, {@code 5s}, {@code 1m},
- * ISO-8601 ({@code PT5S}) or plain milliseconds.</li>
+ * ISO-8601 ({@code PT5S}) or plain milliseconds;</li>
+ * <li>{@code allow-eviction} (default {@code false}): {@code true} lets the store run on a Redis whose
+ * {@code maxmemory-policy} evicts keys, with a warning; else it refuses one when it connects.</li>
  * </ul>
  * Lettuce classes are touched only after {@link #validate} has found them, so a missing client is
  * reported as {@link LockStoreDriverNotFoundException}.
@@ -36,6 +38,7 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
     static final String CLUSTER = "cluster";
     static final String KEY_PREFIX = "key-prefix";
     static final String COMMAND_TIMEOUT = "command-timeout";
+    static final String ALLOW_EVICTION = "allow-eviction";
 
     /** What to add when the client is missing. */
     static final String CLIENT = "the Lettuce Redis client (Maven artifact io.lettuce:lettuce-core, 6.8 or later;"
@@ -72,7 +75,8 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
     }
 
     /** The settings, read and checked; the only part of the factory that touches Lettuce. */
-    private record Settings(Optional<RedisURI> uri, boolean cluster, String keyPrefix, Duration commandTimeout) {
+    private record Settings(
+            Optional<RedisURI> uri, boolean cluster, String keyPrefix, Duration commandTimeout, boolean allowEviction) {
 
         static Settings read(StoreContext context) {
             String keyPrefix = context.setting(KEY_PREFIX).orElse(RedisLockStore.DEFAULT_KEY_PREFIX);
@@ -92,7 +96,8 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                             context.settingKey(COMMAND_TIMEOUT) + "='" + timeoutText.get() + "' " + e.getMessage(), e);
                 }
             }
-            boolean cluster = cluster(context);
+            boolean cluster = flag(context, CLUSTER);
+            boolean allowEviction = flag(context, ALLOW_EVICTION);
             Optional<String> url = context.setting(URL);
             if (url.isEmpty()) {
                 if (cluster) {
@@ -107,7 +112,7 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                                     + " (redis://host:port[/database], or rediss:// for TLS), or let the application provide a"
                                     + " RedisClient or RedisClusterClient CDI bean");
                 }
-                return new Settings(Optional.empty(), false, keyPrefix, timeout);
+                return new Settings(Optional.empty(), false, keyPrefix, timeout, allowEviction);
             }
             RedisURI uri;
             try {
@@ -119,11 +124,11 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                 throw new LockConfigurationException(context.settingKey(URL) + "='" + RedisSettings.masked(url.get())
                         + "' names database " + uri.getDatabase() + ", but a Redis Cluster has only database 0");
             }
-            return new Settings(Optional.of(uri), cluster, keyPrefix, timeout);
+            return new Settings(Optional.of(uri), cluster, keyPrefix, timeout, allowEviction);
         }
 
-        private static boolean cluster(StoreContext context) {
-            Optional<String> value = context.setting(CLUSTER).map(v -> v.strip().toLowerCase(Locale.ROOT));
+        private static boolean flag(StoreContext context, String name) {
+            Optional<String> value = context.setting(name).map(v -> v.strip().toLowerCase(Locale.ROOT));
             if (value.isEmpty()) {
                 return false;
             }
@@ -131,8 +136,8 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                 case "true" -> true;
                 case "false" -> false;
                 default ->
-                    throw new LockConfigurationException(context.settingKey(CLUSTER) + "='"
-                            + context.setting(CLUSTER).orElse("") + "' must be true or false");
+                    throw new LockConfigurationException(context.settingKey(name) + "='"
+                            + context.setting(name).orElse("") + "' must be true or false");
             };
         }
 
@@ -147,7 +152,7 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
                         : RedisLockStore.builder(
                                 context.bean(RedisClusterClient.class).orElseThrow());
             }
-            return builder.keyPrefix(keyPrefix).commandTimeout(commandTimeout);
+            return builder.keyPrefix(keyPrefix).commandTimeout(commandTimeout).allowEviction(allowEviction);
         }
     }
 }

@@ -67,6 +67,11 @@ public final class TestCluster implements AutoCloseable {
         return "redis://127.0.0.1:" + ports.get(0);
     }
 
+    /** @return the ports of the three primaries, the seed's first */
+    public List<Integer> ports() {
+        return List.copyOf(ports);
+    }
+
     private void form() {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int i = 0; i < MASTERS; i++) {
