@@ -27,10 +27,13 @@ import java.util.Set;
  * So the expiry is compared once, the later assignments cannot see a half-updated row, and the new
  * token is above the row's last one even when the sequence went back ({@code ALTER SEQUENCE ...
  * RESTART}, a restore from an older backup). {@code RETURNING} reports the row as it is after the
- * statement: {@code owner = <this acquisition's owner>} is true exactly when this statement took the
- * key, or the key is already this acquisition's (an owner token names one acquisition: a retry whose
- * first attempt took the key). It used to be {@code token = LASTVAL(seq)}, which a sequence that went
- * back can make true for a row this statement did not touch.
+ * statement: {@code owner = <this acquisition's owner> AND token >= LASTVAL(seq)} is true when this statement
+ * inserted the row ({@code VALUES} always draws, so {@code LASTVAL} is this statement's) or took it over (its
+ * token is its own draw or above). A row it did not touch has another owner - so it answers false whatever the
+ * sequence did - or is this very acquisition's live lease, whose token was drawn before this statement's draw,
+ * so below {@code LASTVAL}; only when the sequence went back meanwhile does that case answer true (to the
+ * holder itself, with its current token). It used to be {@code token = LASTVAL(seq)} alone, which a sequence
+ * that went back makes true for another holder's row this statement did not touch: two holders.
  *
  * <p>Time is {@code SYSDATE(6)} (real time when evaluated) under {@code SET STATEMENT time_zone =
  * '+00:00'}, so expiries are UTC whatever a connection's time zone. The key column must compare
@@ -85,6 +88,8 @@ final class MariaDbDialect extends Dialect {
         String take = "-GREATEST(" + next + ", token + 1)";
         String took = "token < 0";
         String unmark = " token = ABS(token)";
+        // RETURNING: whether this statement took the key (see the class comment)
+        String acquired = "owner = {owner} AND token >= LASTVAL(" + sequence + ")";
         String insert = "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
                 + " VALUES ({key}, {owner}, " + next + ", " + expiryAfter("{ttl}") + ")"
                 + " ON DUPLICATE KEY UPDATE";
@@ -97,7 +102,7 @@ final class MariaDbDialect extends Dialect {
                 + " turn_waiter = IF(" + took + ", NULL, turn_waiter),"
                 + " turn_since = IF(" + took + ", NULL, turn_since),"
                 + " turn_until = IF(" + took + ", NULL, turn_until)," + unmark
-                + " RETURNING token, owner = {owner}, " + remaining);
+                + " RETURNING token, " + acquired + ", " + remaining);
         // The take is decided once, by the first assignment. Then turn_waiter is decided on the turn
         // columns as they were (none is assigned before it); turn_since and turn_until follow it: the
         // turn is the caller's after the statement exactly when turn_waiter is its waiter (a waiter
@@ -117,7 +122,7 @@ final class MariaDbDialect extends Dialect {
                 + " turn_until = IF(" + took + ", NULL, IF(turn_waiter <=> {waiter},"
                 + " SYSDATE(6) + INTERVAL {keep} MICROSECOND, turn_until)),"
                 + unmark
-                + " RETURNING token, owner = {owner}, " + remaining + ", turn_waiter <=> {waiter}");
+                + " RETURNING token, " + acquired + ", " + remaining + ", turn_waiter <=> {waiter}");
     }
 
     @Override
