@@ -1,7 +1,9 @@
 package dev.baton.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.LockStoreException;
 import dev.baton.jpa.internal.advisory.LockName;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.TestDatabases;
@@ -14,8 +16,10 @@ import java.sql.SQLException;
 import java.text.Normalizer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -158,6 +162,130 @@ public abstract class AdvisorySuite {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("advisory");
         }
+    }
+
+    @Test
+    @Tag("namespace")
+    void aTableNamedInAnotherLetterCaseIsOneLockNamespace() {
+        Backend backend = backend();
+        // PostgreSQL folds unquoted names to lower case; MariaDB does so with lower_case_table_names=1 (a
+        // private server), so on both the two spellings name one table, and table mode excludes on it.
+        String url = backend.database() == JpaDatabase.POSTGRESQL
+                ? backend.url()
+                : TestDatabases.mariaDbWithCaseInsensitiveNames();
+        String table = backend.tableName("advcase");
+        EntityManagerFactory f1 = backend.newFactory(url);
+        EntityManagerFactory f2 = backend.newFactory(url);
+        try (JpaLockStore lower = backend.store(f1, table, LockMode.ADVISORY);
+                JpaLockStore upper = backend.store(f2, table.toUpperCase(Locale.ROOT), LockMode.ADVISORY)) {
+            assertOneLockNamespace(lower, upper, "case:" + UUID.randomUUID());
+        } finally {
+            f1.close();
+            f2.close();
+        }
+    }
+
+    @Test
+    @Tag("namespace")
+    void aStoreResolvingItsTableThroughAnotherDefaultSchemaIsOneLockNamespace() throws SQLException {
+        Backend backend = backend();
+        String table = backend.tableName("advpath");
+        String other = backend.tableName("advschema");
+        String url = backend.url();
+        String otherUrl;
+        String otherTable;
+        if (backend.database() == JpaDatabase.POSTGRESQL) {
+            // current_schema() is the first schema of the path that exists, here one without the table, which
+            // the statements find in public
+            backend.execute("CREATE SCHEMA IF NOT EXISTS " + other);
+            otherUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + other + ",public";
+            otherTable = table;
+        } else {
+            // MariaDB has no search path: the same table, qualified, from a connection to another database
+            backend.execute("CREATE DATABASE IF NOT EXISTS " + other);
+            otherUrl = url.replaceFirst("(//[^/]+/)[^?]*", "$1" + other);
+            try (Connection c = TestDatabases.connect(backend.database())) {
+                otherTable = single(c, "SELECT DATABASE()") + "." + table;
+            }
+        }
+        EntityManagerFactory f1 = backend.newFactory(url);
+        EntityManagerFactory f2 = backend.newFactory(otherUrl);
+        try (JpaLockStore creator = backend.store(f1, table, LockMode.ADVISORY)) {
+            // creates the table and the sequence where the first URL puts them
+            creator.acquire("path:create", JpaTestOwners.owner(), TTL);
+            try (JpaLockStore onPath = JpaLockStore.builder(f2)
+                    .table(otherTable)
+                    .sequence(otherTable + "_seq")
+                    .schemaAction(SchemaAction.NONE)
+                    .mode(LockMode.ADVISORY)
+                    .build()) {
+                assertOneLockNamespace(creator, onPath, "path:" + UUID.randomUUID());
+            }
+        } finally {
+            f1.close();
+            f2.close();
+            backend.execute(
+                    backend.database() == JpaDatabase.POSTGRESQL
+                            ? "DROP SCHEMA IF EXISTS " + other
+                            : "DROP DATABASE IF EXISTS " + other);
+        }
+    }
+
+    @Test
+    @Tag("sequence")
+    void aFencingSequenceThatWentBackIsRefusedByAStoreThatSawHigherTokens() {
+        Backend backend = backend();
+        String table = backend.tableName("advback");
+        String key = "back:" + UUID.randomUUID();
+        EntityManagerFactory f2 = backend.newFactory();
+        try (JpaLockStore store = backend.store(backend.sharedFactory(), table, LockMode.ADVISORY);
+                JpaLockStore other = backend.store(f2, table, LockMode.ADVISORY)) {
+            long last = 0;
+            for (int round = 0; round < 5; round++) {
+                String owner = JpaTestOwners.owner();
+                last = store.acquire(key, owner, TTL).fencingToken();
+                assertThat(store.release(key, owner)).isTrue();
+            }
+
+            backend.execute("ALTER SEQUENCE " + table + "_seq RESTART"); // as a restore of an older backup does
+
+            long highest = last;
+            assertThatThrownBy(() -> {
+                        AcquireResult r = store.acquire(key, JpaTestOwners.owner(), TTL);
+                        throw new AssertionError("acquired with token " + r.fencingToken() + " after " + highest);
+                    })
+                    .isInstanceOf(LockStoreException.class)
+                    .hasMessageContaining("went back");
+            String owner = JpaTestOwners.owner();
+            assertThat(other.acquire(key, owner, TTL).isAcquired())
+                    .as("the refused acquisition freed the lock it had taken")
+                    .isTrue();
+            assertThat(other.release(key, owner)).isTrue();
+
+            backend.execute("ALTER SEQUENCE " + table + "_seq RESTART WITH " + (last + 100));
+            assertThat(store.acquire(key, JpaTestOwners.owner(), TTL).fencingToken())
+                    .as("the store's token once the sequence is above its tokens again")
+                    .isGreaterThan(last);
+        } finally {
+            f2.close();
+        }
+    }
+
+    /** Both stores take one database lock for a key: the second is refused while the first holds it, and after. */
+    private static void assertOneLockNamespace(JpaLockStore first, JpaLockStore second, String key) {
+        String owner = JpaTestOwners.owner();
+        long token = first.acquire(key, owner, TTL).fencingToken();
+        AcquireResult both = second.acquire(key, JpaTestOwners.owner(), TTL);
+        assertThat(both.isAcquired())
+                .as("%s while %s holds '%s' (token %d); got %s", second, first, key, token, both)
+                .isFalse();
+        assertThat(first.release(key, owner)).isTrue();
+        String next = JpaTestOwners.owner();
+        assertThat(second.acquire(key, next, TTL).fencingToken()).isGreaterThan(token);
+        assertThat(first.acquire(key, JpaTestOwners.owner(), TTL).isAcquired())
+                .as("%s while %s holds '%s'", first, second, key)
+                .isFalse();
+        assertThat(second.release(key, next)).isTrue();
     }
 
     /** Ends the database session that holds the key's lock, and waits until the database has freed the lock. */

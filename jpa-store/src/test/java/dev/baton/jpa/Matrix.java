@@ -92,6 +92,14 @@ abstract class Matrix {
         }
     }
 
+    @Nested
+    class SequenceFloor extends SequenceFloorSuite {
+        @Override
+        protected Backend backend() {
+            return backend;
+        }
+    }
+
     /** A database reached over the network: adds the outage suite (a proxy cuts its connections). */
     abstract static class Networked extends Matrix {
 

@@ -27,7 +27,9 @@ import java.util.Set;
  *
  * <p>Rows are never deleted by the store: a release moves the expiry into the past. So the insert
  * branch of an upsert runs at most once per key, and every later acquisition draws its token in the
- * update branch, under the row lock, after every earlier token for the key was drawn.
+ * update branch, under the row lock, after every earlier token for the key was drawn. That branch writes
+ * at least the row's last token + 1 ({@code GREATEST}), so a key's tokens grow also after the sequence went
+ * back ({@code ALTER SEQUENCE ... RESTART}, a restore from an older backup).
  *
  * <p>Every expiry is computed when the row is written, after any wait for the row lock, so a lease
  * written after a wait is a full ttl long. Every wait for a row lock is bounded by the call's

@@ -55,7 +55,9 @@ final class H2Dialect extends Dialect {
                 + " USING (VALUES (CAST(? AS VARCHAR(500)), CAST(? AS VARCHAR(64)), CAST(? AS BIGINT),"
                 + " CAST(? AS VARCHAR(64)), CAST(? AS BIGINT), CAST(? AS BIGINT))) s(k, o, ttl, w, waited, keep)"
                 + " ON l.lock_key = s.k";
-        String take = " THEN UPDATE SET owner = s.o, token = NEXT VALUE FOR " + sequence + ", expires_at = "
+        // never at or below the row's last token, also after the sequence went back (RESTART, a restore)
+        String take = " THEN UPDATE SET owner = s.o, token = GREATEST(NEXT VALUE FOR " + sequence
+                + ", l.token + 1), expires_at = "
                 + expiryAfter("s.ttl") + ", turn_waiter = NULL, turn_since = NULL, turn_until = NULL";
         String insert = " WHEN NOT MATCHED THEN INSERT (lock_key, owner, token, expires_at)"
                 + " VALUES (s.k, s.o, NEXT VALUE FOR " + sequence + ", " + expiryAfter("s.ttl") + "))";

@@ -21,12 +21,19 @@ import java.util.Set;
  *
  * <p>How the token comes back in the same statement: the insert branch draws {@code NEXTVAL} in
  * {@code VALUES} (always evaluated, also on a duplicate). The update branch assigns left to right:
- * first {@code token = IF(expired, NEXTVAL(seq), token)}, then {@code owner} and {@code expires_at}
- * change only {@code IF(token = LASTVAL(seq))} - that is, only if this statement's own draw landed
- * in the row. So the expiry is compared once, and the later assignments cannot see a half-updated
- * row. {@code RETURNING} reports the row as it is after the statement: {@code token = LASTVAL(seq)}
- * is true exactly when this statement took the key (an untouched row keeps an older token; the
- * sequence never hands out a value twice).
+ * first {@code token = IF(expired, -GREATEST(NEXTVAL(seq), token + 1), token)}, then {@code owner},
+ * {@code expires_at} and the turn columns change only {@code IF(token < 0)} - that is, only if this
+ * statement took the key - and the last assignment, {@code token = ABS(token)}, turns the mark back.
+ * So the expiry is compared once, the later assignments cannot see a half-updated row, and the new
+ * token is above the row's last one even when the sequence went back ({@code ALTER SEQUENCE ...
+ * RESTART}, a restore from an older backup). {@code RETURNING} reports the row as it is after the
+ * statement: {@code owner = <this acquisition's owner> AND token >= LASTVAL(seq)} is true when this statement
+ * inserted the row ({@code VALUES} always draws, so {@code LASTVAL} is this statement's) or took it over (its
+ * token is its own draw or above). A row it did not touch has another owner - so it answers false whatever the
+ * sequence did - or is this very acquisition's live lease, whose token was drawn before this statement's draw,
+ * so below {@code LASTVAL}; only when the sequence went back meanwhile does that case answer true (to the
+ * holder itself, with its current token). It used to be {@code token = LASTVAL(seq)} alone, which a sequence
+ * that went back makes true for another holder's row this statement did not touch: two holders.
  *
  * <p>Time is {@code SYSDATE(6)} (real time when evaluated) under {@code SET STATEMENT time_zone =
  * '+00:00'}, so expiries are UTC whatever a connection's time zone. The key column must compare
@@ -76,7 +83,13 @@ final class MariaDbDialect extends Dialect {
     MariaDbDialect(String table, String sequence) {
         super(table, sequence);
         String next = "NEXTVAL(" + sequence + ")";
-        String took = "token = LASTVAL(" + sequence + ")";
+        // The first assignment decides the take and marks it by a negative token, which the last one turns
+        // back: never at or below the row's last token, also after the sequence went back.
+        String take = "-GREATEST(" + next + ", token + 1)";
+        String took = "token < 0";
+        String unmark = " token = ABS(token)";
+        // RETURNING: whether this statement took the key (see the class comment)
+        String acquired = "owner = {owner} AND token >= LASTVAL(" + sequence + ")";
         String insert = "INSERT INTO " + table + " (lock_key, owner, token, expires_at)"
                 + " VALUES ({key}, {owner}, " + next + ", " + expiryAfter("{ttl}") + ")"
                 + " ON DUPLICATE KEY UPDATE";
@@ -85,11 +98,11 @@ final class MariaDbDialect extends Dialect {
         String remaining = "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
         this.acquireSql = NamedSql.of(insert
                 + " token = IF(expires_at <= SYSDATE(6) AND (turn_until IS NULL OR turn_until <= SYSDATE(6)), "
-                + next + ", token)," + takeLock
+                + take + ", token)," + takeLock
                 + " turn_waiter = IF(" + took + ", NULL, turn_waiter),"
                 + " turn_since = IF(" + took + ", NULL, turn_since),"
-                + " turn_until = IF(" + took + ", NULL, turn_until)"
-                + " RETURNING token, " + took + ", " + remaining);
+                + " turn_until = IF(" + took + ", NULL, turn_until)," + unmark
+                + " RETURNING token, " + acquired + ", " + remaining);
         // The take is decided once, by the first assignment. Then turn_waiter is decided on the turn
         // columns as they were (none is assigned before it); turn_since and turn_until follow it: the
         // turn is the caller's after the statement exactly when turn_waiter is its waiter (a waiter
@@ -102,13 +115,14 @@ final class MariaDbDialect extends Dialect {
                 + " AND NOT (turn_waiter <=> {waiter}) AND turn_since <= SYSDATE(6) - INTERVAL {waited} MICROSECOND, "
                 + remaining + " FROM " + table + " WHERE lock_key = {key}");
         this.turnSql = NamedSql.of(insert
-                + " token = IF(expires_at <= SYSDATE(6) AND " + claimable + ", " + next + ", token)," + takeLock
+                + " token = IF(expires_at <= SYSDATE(6) AND " + claimable + ", " + take + ", token)," + takeLock
                 + " turn_waiter = IF(" + took + ", NULL, IF(" + claimable + ", {waiter}, turn_waiter)),"
                 + " turn_since = IF(" + took + ", NULL, IF(turn_waiter <=> {waiter},"
                 + " SYSDATE(6) - INTERVAL {waited} MICROSECOND, turn_since)),"
                 + " turn_until = IF(" + took + ", NULL, IF(turn_waiter <=> {waiter},"
-                + " SYSDATE(6) + INTERVAL {keep} MICROSECOND, turn_until))"
-                + " RETURNING token, " + took + ", " + remaining + ", turn_waiter <=> {waiter}");
+                + " SYSDATE(6) + INTERVAL {keep} MICROSECOND, turn_until)),"
+                + unmark
+                + " RETURNING token, " + acquired + ", " + remaining + ", turn_waiter <=> {waiter}");
     }
 
     @Override

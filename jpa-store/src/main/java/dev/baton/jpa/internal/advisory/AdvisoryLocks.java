@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -43,6 +44,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * Drawn from the store's sequence on the lock's connection after the lock is taken: a later holder of the key
  * takes the lock after this holder freed it, so it draws a larger token. The sequence is the one of table mode,
  * so tokens keep growing when a deployment switches modes.
+ *
+ * <p>No row keeps a key's last token here, so tokens grow only as long as the sequence does. A sequence that went
+ * back ({@code ALTER SEQUENCE ... RESTART}, a restore from an older backup) is noticed by an instance that handed
+ * out a higher token before: it refuses the acquisition ({@code BATON-JPA-015}) and frees the lock again, until
+ * the sequence is above that token. An instance that never saw a higher token (started after the restore, or
+ * that held other keys) cannot tell, and hands the low token out.
+ *
+ * <h2>Namespace</h2>
+ * The lock of a key is derived from the table the database resolves the configured name to ({@code
+ * AdvisorySql.namespace}), so every spelling of one table and every search path that reaches it gives one lock.
  */
 public final class AdvisoryLocks implements AutoCloseable {
 
@@ -54,7 +65,13 @@ public final class AdvisoryLocks implements AutoCloseable {
     private final DedicatedConnection.Source factory;
     private final AdvisorySql sql;
     private final String table;
+    private final String sequence;
     private final long statementTimeoutMillis;
+    /** The highest token this instance handed out: a draw at or below it means the sequence went back. */
+    private final AtomicLong highestToken = new AtomicLong();
+    /** The highest token of the last BATON-JPA-015 warning, so a refusal is logged once, not per call. */
+    private final AtomicLong warnedAt = new AtomicLong(-1);
+
     private final Lane[] lanes = new Lane[LANES];
     private final ConcurrentHashMap<String, Held> held = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor timer;
@@ -80,6 +97,7 @@ public final class AdvisoryLocks implements AutoCloseable {
         this.sql = AdvisorySql.of(database, sequence);
         this.factory = factory;
         this.table = table;
+        this.sequence = sequence;
         this.statementTimeoutMillis = statementTimeoutMillis;
         for (int i = 0; i < LANES; i++) {
             lanes[i] = new Lane();
@@ -117,17 +135,24 @@ public final class AdvisoryLocks implements AutoCloseable {
                 DedicatedConnection dc = lane.connection(factory);
                 Connection c = dc.connection();
                 boolean attached = bound.attach(c);
+                long before;
+                long token;
                 try {
                     LockName name = LockName.of(namespace(c, bound), key);
                     if (!sql.tryLock(c, name, bound)) {
                         return AcquireResult.notAcquired();
                     }
-                    long token = sql.nextToken(c, bound);
-                    Held taken = new Held(key, owner, name, lane, dc, ttlMillis);
-                    held.put(key, taken);
-                    lane.locks++;
-                    schedule(taken);
-                    return AcquireResult.acquired(token);
+                    before = highestToken.get(); // handed out before this draw, so below it
+                    token = sql.nextToken(c, bound);
+                    if (token > before) {
+                        highestToken.accumulateAndGet(token, Math::max);
+                        Held taken = new Held(key, owner, name, lane, dc, ttlMillis);
+                        held.put(key, taken);
+                        lane.locks++;
+                        schedule(taken);
+                        return AcquireResult.acquired(token);
+                    }
+                    sql.unlock(c, name, bound);
                 } catch (SQLException | RuntimeException e) {
                     breakLane(lane, e);
                     throw new LockStoreException(
@@ -137,11 +162,33 @@ public final class AdvisoryLocks implements AutoCloseable {
                         bound.detach(c);
                     }
                 }
+                throw sequenceWentBack(key, token, before);
             } finally {
                 lane.idle();
                 lane.lock.unlock();
             }
         }
+    }
+
+    /**
+     * The sequence handed out a token at or below one this instance handed out before: it was restarted, or
+     * the database restored from an older backup. The key's lock was freed again.
+     */
+    private LockStoreException sequenceWentBack(String key, long token, long before) {
+        if (warnedAt.getAndSet(before) != before) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "BATON-JPA-015 the fencing sequence " + sequence + " went back: it gave " + token
+                            + " after this store instance had handed out " + before + " (ALTER SEQUENCE ..."
+                            + " RESTART, or the database restored from an older backup). Advisory-mode"
+                            + " acquisitions of this instance are refused until it is above " + before
+                            + ". Fix: ALTER SEQUENCE " + sequence + " RESTART WITH <the highest token any"
+                            + " instance handed out + 1>");
+        }
+        return new LockStoreException("The JPA lock store (advisory) refused key '" + abbreviate(key)
+                + "': its fencing sequence " + sequence + " went back (it gave " + token + " after this instance"
+                + " had handed out " + before + "); a token at or below one already handed out would let a stale"
+                + " holder's writes pass a fence (BATON-JPA-015)");
     }
 
     /**

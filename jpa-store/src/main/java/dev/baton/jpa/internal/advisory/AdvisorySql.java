@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Locale;
 
 /**
  * The statements of the advisory mode on one database: take a session lock without waiting, check that
@@ -39,12 +40,18 @@ abstract class AdvisorySql {
         };
     }
 
-    /** The namespace of the store's locks: its table, qualified by the schema (PostgreSQL) or database (MariaDB) it resolves to. */
-    String namespace(Connection c, String table, CallBound bound) throws SQLException {
-        return table.contains(".") ? table : string(c, currentSchemaSql(), bound) + "." + table;
-    }
-
-    abstract String currentSchemaSql();
+    /**
+     * The namespace of the store's locks: the table the database resolves the configured name to, as
+     * {@code schema.table} in the database's own spelling, so every spelling and search path that reaches one
+     * table gives one namespace (and stores on different tables stay apart, as in table mode).
+     *
+     * @param c a connection of the store's
+     * @param table the table as configured
+     * @param bound the call's bound
+     * @return e.g. {@code public.baton_locks}
+     * @throws SQLException if the table cannot be resolved
+     */
+    abstract String namespace(Connection c, String table, CallBound bound) throws SQLException;
 
     abstract boolean tryLock(Connection c, LockName name, CallBound bound) throws SQLException;
 
@@ -82,14 +89,6 @@ abstract class AdvisorySql {
         }
     }
 
-    static String string(Connection c, String sql, CallBound bound) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql, bound);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getString(1);
-        }
-    }
-
     /** {@code pg_try_advisory_lock(bigint)}: session locks, per database, on a 64-bit id. */
     private static final class Postgres extends AdvisorySql {
 
@@ -97,9 +96,27 @@ abstract class AdvisorySql {
             super(sequence);
         }
 
+        /**
+         * The relation the statements reach ({@code to_regclass} follows the search path and folds unquoted names
+         * to lower case), by its schema and name. Not its OID: a dump and restore or a re-created table changes
+         * the OID, and instances on either side of it would no longer exclude each other.
+         */
         @Override
-        String currentSchemaSql() {
-            return "SELECT current_schema()";
+        String namespace(Connection c, String table, CallBound bound) throws SQLException {
+            try (PreparedStatement ps = prepare(
+                    c,
+                    "SELECT n.nspname || '.' || r.relname FROM pg_class r"
+                            + " JOIN pg_namespace n ON n.oid = r.relnamespace WHERE r.oid = to_regclass(?)",
+                    bound)) {
+                ps.setString(1, table);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new SQLException("table " + table + " is not found on the search path (to_regclass('"
+                                + table + "') is null), so its locks have no namespace");
+                    }
+                    return rs.getString(1);
+                }
+            }
         }
 
         @Override
@@ -141,10 +158,21 @@ abstract class AdvisorySql {
             super(sequence);
         }
 
+        /**
+         * The table qualified by its database (lock names are server-wide: the database keeps stores on different
+         * databases apart). MariaDB has no search path; an unqualified name is in {@code DATABASE()}. Its case:
+         * with {@code lower_case_table_names} 1 or 2 the server compares table and database names in lower case
+         * (one table for {@code locks} and {@code LOCKS}), so the namespace is lower case too; with 0 they are
+         * case-sensitive, two tables, and the namespace keeps the case.
+         */
         @Override
-        String currentSchemaSql() {
-            return "SELECT DATABASE()"; // lock names are server-wide: the database keeps stores on different databases
-            // apart
+        String namespace(Connection c, String table, CallBound bound) throws SQLException {
+            try (PreparedStatement ps = prepare(c, "SELECT DATABASE(), @@lower_case_table_names", bound);
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                String qualified = table.contains(".") ? table : rs.getString(1) + "." + table;
+                return rs.getInt(2) == 0 ? qualified : qualified.toLowerCase(Locale.ROOT);
+            }
         }
 
         @Override

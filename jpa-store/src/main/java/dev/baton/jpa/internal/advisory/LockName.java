@@ -35,7 +35,8 @@ public record LockName(long id, String name) {
     /**
      * The lock of a key.
      *
-     * @param namespace the store's table, qualified by the schema (PostgreSQL) or database (MariaDB) it resolves to
+     * @param namespace the table the database resolves the store's to, qualified by its schema (PostgreSQL) or
+     *     database (MariaDB), in the database's own spelling
      * @param key a valid key
      * @return its id and name
      */
