@@ -26,7 +26,10 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §7: a holder whose token was overtaken cannot write. */
+/**
+ * The JPA store's fenced writes (the specification's chapter on the shipped stores): a holder whose token was
+ * overtaken cannot write.
+ */
 public abstract class FencedWritesSuite {
 
     /** @return the database and provider to test */

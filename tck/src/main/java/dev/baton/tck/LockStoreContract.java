@@ -367,7 +367,7 @@ public abstract class LockStoreContract {
     public class Acquire {
 
         @Test
-        @TckRule(id = "S-3.1-01", spec = "§3.1")
+        @TckRule(id = "S-3.1-01", spec = "spec-store-acquire-free-key")
         void freeKeyIsTakenWithAPositiveToken() {
             AcquireResult result = store.acquire(key("free"), newOwner(), LONG_TTL);
 
@@ -378,7 +378,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-02", spec = "§3.1")
+        @TckRule(id = "S-3.1-02", spec = "spec-store-acquire-live-key-refused")
         void liveKeyIsNotTakenByAnotherOwner() {
             String key = key("live");
             String holder = newOwner();
@@ -393,7 +393,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-03", spec = "§3.1")
+        @TckRule(id = "S-3.1-03", spec = "spec-store-acquire-live-key-refused")
         void liveKeyIsNotTakenAgainByTheSameOwner() {
             String key = key("live");
             String holder = newOwner();
@@ -413,7 +413,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-04", spec = "§3.1")
+        @TckRule(id = "S-3.1-04", spec = "spec-store-acquire-released-key")
         void releasedKeyIsTakenAgainWithALargerToken() {
             String key = key("released");
             String first = newOwner();
@@ -428,7 +428,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-05", spec = "§3.1")
+        @TckRule(id = "S-3.1-05", spec = "spec-store-acquire-live-key-refused")
         void refusedAcquireChangesNothing() {
             String key = key("held");
             String holder = newOwner();
@@ -450,7 +450,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.2-01", spec = "§2.2")
+        @TckRule(id = "S-2.2-01", spec = "spec-model-expired-lock-absent")
         void expiredKeyIsTakenAgainWithALargerToken() {
             String key = key("expired");
             long firstToken = acquiredAndExpired(key, newOwner());
@@ -461,7 +461,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.2-02", spec = "§2.2")
+        @TckRule(id = "S-2.2-02", spec = "spec-model-expired-lock-absent")
         void expiredKeyIsTakenAgainAfterItsRecordWasTouched() {
             String key = key("expired");
             String first = newOwner();
@@ -480,7 +480,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.2-03", spec = "§2.2")
+        @TckRule(id = "S-2.2-03", spec = "spec-model-expired-lock-absent")
         void expiredKeyIsTakenAgainEvenByItsFormerOwner() {
             String key = key("expired");
             String owner = newOwner();
@@ -494,7 +494,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-06", spec = "§3.1")
+        @TckRule(id = "S-3.1-06", spec = "spec-store-acquire-remaining-lease")
         @Tag(ContractTags.CAPABILITIES)
         void notAcquiredReportsTheHoldersRemainingLease() {
             assumeCapability(StoreCapability.REMAINING_LEASE);
@@ -517,7 +517,7 @@ public abstract class LockStoreContract {
     public class Atomicity {
 
         @Test
-        @TckRule(id = "S-3.1-07", spec = "§3.1")
+        @TckRule(id = "S-3.1-07", spec = "spec-store-acquire-atomic")
         void exactlyOneOfManyConcurrentCallersTakesAFreeKey() throws Exception {
             List<String> keys = new ArrayList<>();
             for (int round = 0; round < ROUNDS; round++) {
@@ -530,7 +530,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-08", spec = "§3.1")
+        @TckRule(id = "S-3.1-08", spec = "spec-store-acquire-atomic")
         void exactlyOneOfManyConcurrentCallersTakesAnExpiredKey() throws Exception {
             List<String> keys = new ArrayList<>();
             long[] expiredTokens = new long[ROUNDS];
@@ -546,7 +546,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-09", spec = "§3.1")
+        @TckRule(id = "S-3.1-09", spec = "spec-store-acquire-atomic")
         void concurrentCallersOnManyKeysGetExactlyOneWinnerPerKey() throws Exception {
             int keysPerRound = 8;
             int rounds = ROUNDS / 4;
@@ -580,7 +580,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-10", spec = "§3.1")
+        @TckRule(id = "S-3.1-10", spec = "spec-store-acquire-atomic")
         void concurrentAcquireAndReleaseKeepsMutualExclusionAndNeverRepeatsAToken() throws Exception {
             String key = key("hot");
             int wanted = 500;
@@ -653,7 +653,7 @@ public abstract class LockStoreContract {
     public class Fencing {
 
         @Test
-        @TckRule(id = "S-2.4-01", spec = "§2.4")
+        @TckRule(id = "S-2.4-01", spec = "spec-model-token-increase")
         void tokensStrictlyIncreaseAcrossAThousandMixedCycles() {
             String key = key("cycles");
             List<Long> tokens = new ArrayList<>();
@@ -699,7 +699,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.4-02", spec = "§2.4")
+        @TckRule(id = "S-2.4-02", spec = "spec-model-token-increase")
         void releaseNeverResetsTheTokenCounter() {
             String key = key("released");
             List<Long> tokens = new ArrayList<>();
@@ -714,7 +714,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.4-03", spec = "§2.4")
+        @TckRule(id = "S-2.4-03", spec = "spec-model-token-increase")
         void expiryNeverResetsTheTokenCounter() {
             String key = key("expired");
             List<Long> tokens = new ArrayList<>();
@@ -737,7 +737,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.4-04", spec = "§2.4")
+        @TckRule(id = "S-2.4-04", spec = "spec-model-token-restart")
         void newStoreInstanceContinuesAboveEveryEarlierToken() {
             List<String> keys = List.of(key("released"), key("expired"), key("live"));
             String liveOwner = newOwner();
@@ -755,7 +755,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-11", spec = "§3.1")
+        @TckRule(id = "S-3.1-11", spec = "spec-store-persistent")
         void newStoreInstanceSeesLocksThatAreStillLive() {
             String key = key("live");
             String holder = newOwner();
@@ -779,7 +779,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.1-12", spec = "§3.1")
+        @TckRule(id = "S-3.1-12", spec = "spec-store-persistent")
         void racersOnTwoStoreInstancesGetExactlyOneWinner() throws Exception {
             assertOneWinnerAmongRacersOnTwoInstances();
         }
@@ -801,7 +801,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-7-01", spec = "§7")
+        @TckRule(id = "S-7-01", spec = "spec-store-connection-ends")
         void newStoreInstanceContinuesAboveEveryEarlierTokenAndTakesTheClosedInstancesKeysAtOnce() {
             List<String> keys = List.of(key("released"), key("expired"), key("live"));
             String liveOwner = newOwner();
@@ -820,7 +820,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-7-02", spec = "§7")
+        @TckRule(id = "S-7-02", spec = "spec-store-connection-owning-instance")
         void onlyTheInstanceThatTookALockRenewsOrReleasesIt() {
             String key = key("held");
             String holder = newOwner();
@@ -848,7 +848,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-7-03", spec = "§7")
+        @TckRule(id = "S-7-03", spec = "spec-store-connection-ttl")
         void aLockNotRenewedWithinItsTtlIsEndedByItsInstanceAndFreeForAnother() {
             String key = key("expiring");
             String holder = newOwner();
@@ -869,7 +869,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-7-04", spec = "§7")
+        @TckRule(id = "S-7-04", spec = "spec-store-connection-atomic")
         void racersOnTwoStoreInstancesGetExactlyOneWinner() throws Exception {
             assertOneWinnerAmongRacersOnTwoInstances();
         }
@@ -929,7 +929,7 @@ public abstract class LockStoreContract {
     public class Renew {
 
         @Test
-        @TckRule(id = "S-3.2-01", spec = "§3.2")
+        @TckRule(id = "S-3.2-01", spec = "spec-store-renew-holder")
         void holdersRenewSucceedsAndTheLockOutlivesItsFirstTtl() {
             String key = key("renewed");
             String holder = newOwner();
@@ -948,7 +948,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.2-02", spec = "§3.2")
+        @TckRule(id = "S-3.2-02", spec = "spec-store-renew-compare-and-set")
         void anotherOwnersRenewFailsAndChangesNothing() {
             String key = key("held");
             String holder = newOwner();
@@ -971,7 +971,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.2-03", spec = "§3.2")
+        @TckRule(id = "S-3.2-03", spec = "spec-store-renew-compare-and-set")
         void renewAfterExpiryFailsAndDoesNotRevive() {
             String key = key("expired");
             String holder = newOwner();
@@ -991,7 +991,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.2-04", spec = "§3.2")
+        @TckRule(id = "S-3.2-04", spec = "spec-store-renew-compare-and-set")
         void renewAfterReleaseFails() {
             String key = key("released");
             String holder = newOwner();
@@ -1010,7 +1010,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.2-05", spec = "§3.2")
+        @TckRule(id = "S-3.2-05", spec = "spec-store-renew-compare-and-set")
         void renewByAFormerHolderLeavesTheSuccessorAlone() {
             String key = key("taken-over");
             String former = newOwner();
@@ -1029,7 +1029,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.2-06", spec = "§3.2")
+        @TckRule(id = "S-3.2-06", spec = "spec-store-renew-holder")
         @Tag(ContractTags.CAPABILITIES)
         void renewSetsTheLeaseToTheNewTtl() {
             assumeCapability(StoreCapability.REMAINING_LEASE);
@@ -1053,7 +1053,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.4-01", spec = "§3.4")
+        @TckRule(id = "S-3.4-01", spec = "spec-store-renew-all")
         void renewAllRenewsExactlyTheLeasesStillHeld() {
             assertRenewAllRenewsExactlyTheHeld(1);
             assertThat(store.renewAll(List.of(), LONG_TTL))
@@ -1062,7 +1062,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.4-02", spec = "§3.4")
+        @TckRule(id = "S-3.4-02", spec = "spec-store-renew-all")
         @Tag(ContractTags.CAPABILITIES)
         void batchRenewRenewsExactlyTheLeasesStillHeldAmongMany() {
             assumeCapability(StoreCapability.BATCH_RENEW);
@@ -1141,7 +1141,7 @@ public abstract class LockStoreContract {
     public class Release {
 
         @Test
-        @TckRule(id = "S-3.3-01", spec = "§3.3")
+        @TckRule(id = "S-3.3-01", spec = "spec-store-release-holder")
         void holdersReleaseSucceedsOnceThenFails() {
             String key = key("held");
             String holder = newOwner();
@@ -1152,7 +1152,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.3-02", spec = "§3.3")
+        @TckRule(id = "S-3.3-02", spec = "spec-store-release-compare-and-set")
         void anotherOwnersReleaseFailsAndTheLockStaysHeld() {
             String key = key("held");
             String holder = newOwner();
@@ -1169,7 +1169,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.3-03", spec = "§3.3")
+        @TckRule(id = "S-3.3-03", spec = "spec-store-release-compare-and-set")
         void releaseAfterExpiryFails() {
             String key = key("expired");
             String holder = newOwner();
@@ -1181,7 +1181,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.3-04", spec = "§3.3")
+        @TckRule(id = "S-3.3-04", spec = "spec-store-release-compare-and-set")
         void releaseOfANeverTakenKeyFails() {
             String never = key("never");
             assertThat(store.release(never, newOwner()))
@@ -1190,7 +1190,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.3-05", spec = "§3.3")
+        @TckRule(id = "S-3.3-05", spec = "spec-store-release-compare-and-set")
         void staleOwnerNeverDeletesTheSuccessorsLock() {
             String key = key("taken-over");
             String stale = newOwner();
@@ -1209,7 +1209,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.3-06", spec = "§3.3")
+        @TckRule(id = "S-3.3-06", spec = "spec-store-release-compare-and-set")
         void staleReleaseRacingATakeoverNeverDeletesTheSuccessorsLock() throws Exception {
             ExecutorService taker = Executors.newSingleThreadExecutor(ContractSupport.daemonThreads("baton-tck-taker"));
             try {
@@ -1255,7 +1255,7 @@ public abstract class LockStoreContract {
     public class Keys {
 
         @Test
-        @TckRule(id = "S-2.1-01", spec = "§2.1")
+        @TckRule(id = "S-2.1-01", spec = "spec-model-key-exact")
         void keysDifferingOnlyInCaseAreDifferentLocks() {
             assertDistinct(key("k"), key("K"));
             assertDistinct(key("stra\u00dfe"), key("STRASSE"));
@@ -1263,7 +1263,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-02", spec = "§2.1")
+        @TckRule(id = "S-2.1-02", spec = "spec-model-key-exact")
         void keysDifferingOnlyInTrailingOrLeadingSpaceAreDifferentLocks() {
             assertDistinct(key("a"), key("a "));
             assertDistinct(key("a"), key("a\t"));
@@ -1272,7 +1272,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-03", spec = "§2.1")
+        @TckRule(id = "S-2.1-03", spec = "spec-model-key-exact")
         void nfcAndNfdFormsAreDifferentLocks() {
             String nfc = key(Normalizer.normalize("\u00e9", Normalizer.Form.NFC));
             String nfd = key(Normalizer.normalize("\u00e9", Normalizer.Form.NFD));
@@ -1282,7 +1282,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-04", spec = "§2.1")
+        @TckRule(id = "S-2.1-04", spec = "spec-model-key-range")
         void fourByteUtf8KeysAreKeptExactly() {
             assertAllDistinct(List.of(
                     key("\ud83d\ude00"),
@@ -1296,7 +1296,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-05", spec = "§2.1")
+        @TckRule(id = "S-2.1-05", spec = "spec-model-key-range")
         void fiveHundredCharAsciiKeysAreKeptExactly() {
             String a = keyOfLength(LockArguments.MAX_KEY_LENGTH, "x", "a");
             String b = keyOfLength(LockArguments.MAX_KEY_LENGTH, "x", "b");
@@ -1306,7 +1306,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-06", spec = "§2.1")
+        @TckRule(id = "S-2.1-06", spec = "spec-model-key-range")
         void fiveHundredCharMultibyteKeysAreKeptExactly() {
             String a = keyOfLength(LockArguments.MAX_KEY_LENGTH, "\u00e9\u6f22\ud83d\ude00", "\u6f22");
             String b = keyOfLength(LockArguments.MAX_KEY_LENGTH, "\u00e9\u6f22\ud83d\ude00", "\u5b57");
@@ -1317,14 +1317,14 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-07", spec = "§2.1")
+        @TckRule(id = "S-2.1-07", spec = "spec-model-key-exact")
         void keysDifferingOnlyInTheLastCharAreDifferentLocks() {
             assertDistinct(key("lock-1"), key("lock-2"));
             assertDistinct(key("lock"), key("lock:1"));
         }
 
         @Test
-        @TckRule(id = "S-9-01", spec = "§9")
+        @TckRule(id = "S-9-01", spec = "spec-model-key-exact")
         void quotesAndBackslashesAreKeptExactly() {
             assertAllDistinct(List.of(
                     key("a'b"),
@@ -1339,7 +1339,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-9-02", spec = "§9")
+        @TckRule(id = "S-9-02", spec = "spec-model-key-exact")
         void likeWildcardsAreKeptExactly() {
             assertDistinct(key("abc"), key("a_c"));
             assertDistinct(key("abc"), key("a%"));
@@ -1347,7 +1347,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-9-03", spec = "§9")
+        @TckRule(id = "S-9-03", spec = "spec-model-key-exact")
         void sqlAndLuaMetacharactersAreKeptExactly() {
             assertAllDistinct(List.of(
                     key("'; DROP TABLE baton_locks; --"),
@@ -1372,7 +1372,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-08", spec = "§2.1")
+        @TckRule(id = "S-2.1-08", spec = "spec-model-key-exact")
         void whitespaceOnlyKeysAreKeptExactly() {
             String[] spaces = {" ", "\t", "\n", "\u00a0", "\u2003", "\u3000"};
             StringBuilder base = new StringBuilder();
@@ -1384,26 +1384,26 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-9-04", spec = "§9")
+        @TckRule(id = "S-9-04", spec = "spec-model-key-invalid")
         void emptyKeyIsRejected() {
             assertKeyRejected("");
         }
 
         @Test
-        @TckRule(id = "S-9-05", spec = "§9")
+        @TckRule(id = "S-9-05", spec = "spec-model-key-invalid")
         void nullKeyIsRejected() {
             assertKeyRejected(null);
         }
 
         @Test
-        @TckRule(id = "S-9-06", spec = "§9")
+        @TckRule(id = "S-9-06", spec = "spec-model-key-invalid")
         void keyOfFiveHundredOneCharsIsRejected() {
             assertKeyRejected(keyOfLength(LockArguments.MAX_KEY_LENGTH + 1, "x", "y"));
             assertKeyRejected(keyOfLength(LockArguments.MAX_KEY_LENGTH + 1, "\u00e9", "\u00e9"));
         }
 
         @Test
-        @TckRule(id = "S-9-07", spec = "§9")
+        @TckRule(id = "S-9-07", spec = "spec-model-key-invalid")
         void keysWithLoneSurrogatesAreRejected() {
             assertKeyRejected(key("\ud800"));
             assertKeyRejected(key("\udc00") + "x");
@@ -1412,7 +1412,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-9-08", spec = "§9")
+        @TckRule(id = "S-9-08", spec = "spec-model-key-nul")
         void nulIsKeptExactlyOrRejectedConsistently() {
             String base = key("nul");
             if (declares(StoreCapability.NUL_IN_KEYS)) {
@@ -1433,7 +1433,7 @@ public abstract class LockStoreContract {
     public class Durations {
 
         @Test
-        @TckRule(id = "S-2.5-01", spec = "§2.5")
+        @TckRule(id = "S-2.5-01", spec = "spec-model-ttl-range")
         void ttlOfOneMillisecondWorks() {
             String key = key("short");
             long token = acquired(key, newOwner(), 1);
@@ -1444,7 +1444,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.5-02", spec = "§2.5")
+        @TckRule(id = "S-2.5-02", spec = "spec-model-ttl-range")
         void ttlOfThirtyDaysWorks() {
             String key = key("month");
             String holder = newOwner();
@@ -1467,7 +1467,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.5-03", spec = "§2.5")
+        @TckRule(id = "S-2.5-03", spec = "spec-model-ttl-range")
         void ttlOfTheMaximumDurationWorks() {
             String key = key("year");
             String holder = newOwner();
@@ -1489,13 +1489,13 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-9-09", spec = "§9")
+        @TckRule(id = "S-9-09", spec = "spec-model-ttl-invalid")
         void nonPositiveTtlIsRejected() {
             assertTtlsRejected(0, -1, Long.MIN_VALUE);
         }
 
         @Test
-        @TckRule(id = "S-9-10", spec = "§9")
+        @TckRule(id = "S-9-10", spec = "spec-model-ttl-invalid")
         void ttlAboveTheMaximumDurationIsRejected() {
             assertTtlsRejected(LockArguments.MAX_DURATION_MILLIS + 1, Long.MAX_VALUE);
         }
@@ -1526,7 +1526,7 @@ public abstract class LockStoreContract {
     public class Owners {
 
         @Test
-        @TckRule(id = "S-2.1-09", spec = "§2.1")
+        @TckRule(id = "S-2.1-09", spec = "spec-model-owner-exact")
         void ownersAreComparedExactly() {
             String key = key("owned");
             String holder = "owner-abc-" + ContractSupport.randomHex(8);
@@ -1550,7 +1550,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-2.1-10", spec = "§2.1")
+        @TckRule(id = "S-2.1-10", spec = "spec-model-owner-exact")
         void ownerOfSixtyFourPrintableCharsIsAccepted() {
             String key = key("owned");
             StringBuilder owner = new StringBuilder();
@@ -1567,7 +1567,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-9-11", spec = "§9")
+        @TckRule(id = "S-9-11", spec = "spec-model-owner-invalid")
         void badOwnersAreRejected() {
             String key = key("owned");
             List<String> bad = new ArrayList<>(List.of(
@@ -1602,7 +1602,7 @@ public abstract class LockStoreContract {
     public class Close {
 
         @Test
-        @TckRule(id = "S-3.5-01", spec = "§3.5")
+        @TckRule(id = "S-3.5-01", spec = "spec-store-close")
         void everyOperationOnAClosedStoreFailsWithALockStoreException() {
             LockStore closing = newStore();
             String held = key("held");
@@ -1671,7 +1671,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.4-04", spec = "§3.4")
+        @TckRule(id = "S-3.4-04", spec = "spec-store-inspect-holder")
         void aKeyWithoutALiveLockHasNoHolder() {
             String never = key("never");
             assertThat(store.inspect(never))
@@ -1699,7 +1699,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.4-05", spec = "§3.4")
+        @TckRule(id = "S-3.4-05", spec = "spec-store-inspect-holder")
         void theLiveHolderIsReportedWithItsOwnerTokenAndRemainingLease() {
             String key = key("held");
             String owner = newOwner();
@@ -1723,7 +1723,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.4-06", spec = "§3.4")
+        @TckRule(id = "S-3.4-06", spec = "spec-store-inspect-read-only")
         void inspectingALockChangesNothing() {
             String key = null;
             String owner = null;
@@ -1751,7 +1751,7 @@ public abstract class LockStoreContract {
         }
 
         @Test
-        @TckRule(id = "S-3.4-07", spec = "§3.4")
+        @TckRule(id = "S-3.4-07", spec = "spec-store-inspect-release")
         void releasingAsTheInspectedOwnerFreesTheKeyAndTokensKeepIncreasing() {
             String key = key("forced");
             String owner = newOwner();
@@ -1817,7 +1817,7 @@ public abstract class LockStoreContract {
     public class Capabilities {
 
         @Test
-        @TckRule(id = "S-3.4-03", spec = "§3.4")
+        @TckRule(id = "S-3.4-03", spec = "spec-store-release-notification")
         void releaseNotificationTellsListenersOfARelease() throws Exception {
             assumeCapability(StoreCapability.RELEASE_NOTIFICATION);
             String first = key("first");

@@ -8,14 +8,17 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The rule a test of the TCK checks: a stable id and the section of Baton's specification it comes from.
- * Every test of the store contract suite and of the runtime suite carries exactly one, and the ids are
+ * The rule a test of the TCK checks: a stable id and the anchor of the assertion of Baton's specification it
+ * checks. Every test of the store contract suite and of the runtime suite carries exactly one, and the rules are
  * listed in {@code dev/baton/tck/rules.txt} of this artifact.
  *
- * <p>The id is {@code S-<section>-<nn>} for a rule of the store contract and {@code R-<section>-<nn>} for a
- * runtime scenario, where {@code <section>} is the specification's section ({@code 3}) or the bullet of
- * it ({@code 3.1}: the first bullet of section 3). An id never changes once published; a rule that is
- * removed leaves its id unused.
+ * <p>The id is {@code S-<n>-<nn>} for a rule of the store contract and {@code R-<n>-<nn>} for a runtime scenario
+ * ({@code S-3.1-01}, {@code R-6-01}): its digits number the rules and name no section. An id never changes once
+ * published; a rule that is removed leaves its id unused.
+ *
+ * <p>The assertion is named by its anchor in the specification (the {@code baton-spec} module: {@code
+ * baton-spec.html#spec-store-acquire-free-key}), {@code spec-<chapter>-<subject>}; several rules may check one
+ * assertion.
  *
  * <p>A vendor excludes a rule by its id, listing it in the file named by the system property (or JUnit
  * configuration parameter) {@value TckExclusions#EXCLUDES}: the annotation brings {@link TckExclusions},
@@ -33,7 +36,7 @@ public @interface TckRule {
     String id();
 
     /**
-     * @return the section of the specification the rule checks, e.g. {@code §3.1}: the id's section
+     * @return the anchor of the specification's assertion the rule checks, e.g. {@code spec-store-acquire-free-key}
      */
     String spec();
 }

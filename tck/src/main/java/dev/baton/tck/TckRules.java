@@ -10,7 +10,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The rules listed in {@value #RESOURCE}: every {@link TckRule} id of the TCK, its section and its test. */
+/**
+ * The rules listed in {@value #RESOURCE}: every {@link TckRule} id of the TCK, the anchor of the specification's
+ * assertion it checks, and its test.
+ */
 final class TckRules {
 
     /** The class path resource listing the rules. */
@@ -20,14 +23,14 @@ final class TckRules {
      * One line of the list.
      *
      * @param id the rule's id
-     * @param spec its section of the specification
+     * @param spec the anchor of the specification's assertion it checks
      * @param test the test that checks it, {@code Class#method} under {@code dev.baton.tck}
      */
     record Rule(String id, String spec, String test) {
 
         /** @return the line of the list for this rule */
         String line() {
-            return String.format("%-10s %-6s %s", id, spec, test);
+            return String.format("%-10s %-40s %s", id, spec, test);
         }
     }
 
@@ -66,7 +69,8 @@ final class TckRules {
                 if (columns.length != 3
                         || rules.put(columns[0], new Rule(columns[0], columns[1], columns[2])) != null) {
                     throw new IllegalStateException(RESOURCE + " line " + number
-                            + ": expected a new id, its section and its test, found '" + text + "'");
+                            + ": expected a new id, the anchor of the assertion it checks and its test, found '" + text
+                            + "'");
                 }
             }
         } catch (IOException e) {

@@ -75,7 +75,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-01", spec = "§5.2")
+    @TckRule(id = "S-5.2-01", spec = "spec-store-turns-free-key")
     void aFreeKeyIsTakenByAWaiterAtOnce() {
         AcquireResult result = poll(key("free"), newOwner(), 0, LONG_KEEP);
 
@@ -86,7 +86,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-02", spec = "§5.2")
+    @TckRule(id = "S-5.2-02", spec = "spec-store-turns-first-waiter")
     void theFirstWaiterOfAHeldKeyTakesItsTurnAndALaterOneDoesNot() {
         String key = key("held");
         held(key, newOwner());
@@ -97,7 +97,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-03", spec = "§5.2")
+    @TckRule(id = "S-5.2-03", spec = "spec-store-turns-kept-key")
     void aLiveTurnKeepsAFreedKeyForItsWaiter() {
         String key = key("kept");
         String holder = newOwner();
@@ -130,7 +130,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-04", spec = "§5.2")
+    @TckRule(id = "S-5.2-04", spec = "spec-store-turns-cleared")
     void takingTheKeyClearsTheTurn() {
         String key = key("cleared");
         String holder = newOwner();
@@ -153,7 +153,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-05", spec = "§5.2")
+    @TckRule(id = "S-5.2-05", spec = "spec-store-turns-first-waiter")
     void aWaiterThatWaitedLongerTakesTheTurn() {
         String key = key("older");
         String holder = newOwner();
@@ -173,7 +173,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-06", spec = "§5.2")
+    @TckRule(id = "S-5.2-06", spec = "spec-store-turns-kept-key")
     void anOlderWaiterTakesAFreedKeyFromAYoungerTurn() {
         String key = key("older-free");
         String holder = newOwner();
@@ -190,7 +190,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-07", spec = "§5.2")
+    @TckRule(id = "S-5.2-07", spec = "spec-store-turns-expiry")
     void anExpiredTurnHoldsNobodyUp() {
         String key = key("expired");
         String holder = newOwner();
@@ -209,7 +209,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-08", spec = "§5.2")
+    @TckRule(id = "S-5.2-08", spec = "spec-store-turns-leave")
     void leaveTurnFreesOnlyItsWaitersTurn() {
         String key = key("leave");
         String holder = newOwner();
@@ -240,7 +240,7 @@ abstract class WaitingTurnRules {
     }
 
     @Test
-    @TckRule(id = "S-5.2-09", spec = "§5.2")
+    @TckRule(id = "S-5.2-09", spec = "spec-store-turns-leave")
     void leaveTurnChecksItsArguments() {
         assertThatThrownBy(() -> store().leaveTurn("", "w1"))
                 .as("leaveTurn with an empty key")
@@ -255,7 +255,7 @@ abstract class WaitingTurnRules {
      * grow, and every waiter gets through (a turn whose waiter is elsewhere never blocks a key for good).
      */
     @Test
-    @TckRule(id = "S-5.2-10", spec = "§5.2")
+    @TckRule(id = "S-5.2-10", spec = "spec-store-turns-exclusion")
     void turnsNeverLetTwoHoldersIn() throws Exception {
         String key = key("race");
         int threads = 8;

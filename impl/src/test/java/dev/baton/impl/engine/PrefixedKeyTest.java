@@ -8,7 +8,10 @@ import dev.baton.impl.testing.EngineExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** With a key prefix configured, an empty application key is still an empty key (§9), not the bare prefix. */
+/**
+ * With a key prefix configured, an empty application key is still an empty key (the specification's
+ * spec-model-key-invalid), not the bare prefix.
+ */
 class PrefixedKeyTest {
 
     @RegisterExtension

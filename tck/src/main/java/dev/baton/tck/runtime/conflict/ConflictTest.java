@@ -53,7 +53,7 @@ class ConflictTest {
     URL base;
 
     @Test
-    @TckRule(id = "R-4.2-01", spec = "§4.2")
+    @TckRule(id = "R-4.2-01", spec = "spec-api-timeout-conflict")
     void aWaitingRequestGets409AfterItsConfiguredTimeoutAndTheLockIsFreeAfterwards() {
         CompletableFuture<Http.Response> holder = hold("t1");
 
@@ -92,7 +92,7 @@ class ConflictTest {
     }
 
     @Test
-    @TckRule(id = "R-4.2-02", spec = "§4.2")
+    @TckRule(id = "R-4.2-02", spec = "spec-api-await-false")
     void aRequestThatDoesNotWaitGets409AtOnce() {
         CompletableFuture<Http.Response> holder = hold("t2");
 

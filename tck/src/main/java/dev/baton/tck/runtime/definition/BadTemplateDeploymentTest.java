@@ -36,7 +36,7 @@ class BadTemplateDeploymentTest {
     }
 
     @Test
-    @TckRule(id = "R-4.1-06", spec = "§4.1")
+    @TckRule(id = "R-4.1-06", spec = "spec-api-template-validated")
     void aTemplateNamingNoParameterFailsTheDeployment() {
         Throwable failure = null;
         try {

@@ -40,7 +40,7 @@ class GoodTemplateDeploymentTest {
     }
 
     @Test
-    @TckRule(id = "R-4.1-05", spec = "§4.1")
+    @TckRule(id = "R-4.1-05", spec = "spec-api-template-validated")
     void theArchiveWithoutTheBadBeanDeploysAndItsLockWorks() {
         Http.Response response = Http.post(base, "api/ship?" + Http.query("order", "42"));
 

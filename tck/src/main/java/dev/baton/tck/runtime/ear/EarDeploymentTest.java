@@ -79,7 +79,7 @@ class EarDeploymentTest {
             """;
 
     @Test
-    @TckRule(id = "R-8.2-01", spec = "§8.2")
+    @TckRule(id = "R-8.2-01", spec = "spec-runtime-ear-one-runtime")
     void bothModulesShareOneLockRuntime() {
         AtomicInteger next = new AtomicInteger();
         List<Http.Response> responses = Concurrently.send(CALLERS, () -> {

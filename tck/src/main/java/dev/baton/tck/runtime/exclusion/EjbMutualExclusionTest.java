@@ -26,7 +26,7 @@ class EjbMutualExclusionTest extends MutualExclusionScenario {
     }
 
     @Test
-    @TckRule(id = "R-4.1-02", spec = "§4.1")
+    @TckRule(id = "R-4.1-02", spec = "spec-api-synchronized-exclusion")
     @Override
     void concurrentRequestsForOneKeyNeverOverlap() {
         super.concurrentRequestsForOneKeyNeverOverlap();

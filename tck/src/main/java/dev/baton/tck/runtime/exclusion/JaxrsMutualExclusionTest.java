@@ -22,7 +22,7 @@ class JaxrsMutualExclusionTest extends MutualExclusionScenario {
     }
 
     @Test
-    @TckRule(id = "R-4.1-03", spec = "§4.1")
+    @TckRule(id = "R-4.1-03", spec = "spec-api-synchronized-exclusion")
     @Override
     void concurrentRequestsForOneKeyNeverOverlap() {
         super.concurrentRequestsForOneKeyNeverOverlap();

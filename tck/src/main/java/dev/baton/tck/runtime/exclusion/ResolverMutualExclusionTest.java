@@ -24,7 +24,7 @@ class ResolverMutualExclusionTest extends MutualExclusionScenario {
     }
 
     @Test
-    @TckRule(id = "R-4.1-04", spec = "§4.1")
+    @TckRule(id = "R-4.1-04", spec = "spec-api-synchronized-exclusion")
     @Override
     void concurrentRequestsForOneKeyNeverOverlap() {
         super.concurrentRequestsForOneKeyNeverOverlap();

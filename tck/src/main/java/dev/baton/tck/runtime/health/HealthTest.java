@@ -36,7 +36,7 @@ class HealthTest {
     URL base;
 
     @Test
-    @TckRule(id = "R-8.2-02", spec = "§8.2")
+    @TckRule(id = "R-8.2-02", spec = "spec-runtime-health")
     void readinessFollowsTheStore() {
         Http.Response up = awaitReadiness("UP with the store answering", r -> r.status() == 200);
         assertThat(up.body())

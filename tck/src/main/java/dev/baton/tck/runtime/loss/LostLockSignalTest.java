@@ -41,7 +41,7 @@ class LostLockSignalTest {
     }
 
     @Test
-    @TckRule(id = "R-5.1-01", spec = "§5.1")
+    @TckRule(id = "R-5.1-01", spec = "spec-runtime-loss-signal")
     void theHolderOfALostLockIsToldAndInterrupted() {
         Http.Response work = Http.post(base, "api/loss/job");
 

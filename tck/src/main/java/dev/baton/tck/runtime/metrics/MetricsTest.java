@@ -61,7 +61,7 @@ class MetricsTest {
     URL base;
 
     @Test
-    @TckRule(id = "R-8.2-03", spec = "§8.2")
+    @TckRule(id = "R-8.2-03", spec = "spec-runtime-metrics")
     void theServersMetricsCountTheAcquisitionsAndTimeoutsExactly() {
         PrometheusText before = scrape();
 

@@ -31,14 +31,14 @@ class ConcurrencyScheduleTest extends ExclusiveScheduleScenario {
     }
 
     @Test
-    @TckRule(id = "R-5.6-03", spec = "§5.6")
+    @TckRule(id = "R-5.6-03", spec = "spec-runtime-schedule-once")
     @Override
     void firesAndRunsOncePerPlannedTime() {
         super.firesAndRunsOncePerPlannedTime();
     }
 
     @Test
-    @TckRule(id = "R-5.6-04", spec = "§5.6")
+    @TckRule(id = "R-5.6-04", spec = "spec-runtime-schedule-skip")
     @Override
     void firingsAreSkippedWhileTheKeyIsHeldElsewhere() {
         super.firingsAreSkippedWhileTheKeyIsHeldElsewhere();

@@ -26,14 +26,14 @@ class ExclusiveScheduleTest extends ExclusiveScheduleScenario {
     }
 
     @Test
-    @TckRule(id = "R-5.6-01", spec = "§5.6")
+    @TckRule(id = "R-5.6-01", spec = "spec-runtime-schedule-once")
     @Override
     void firesAndRunsOncePerPlannedTime() {
         super.firesAndRunsOncePerPlannedTime();
     }
 
     @Test
-    @TckRule(id = "R-5.6-02", spec = "§5.6")
+    @TckRule(id = "R-5.6-02", spec = "spec-runtime-schedule-skip")
     @Override
     void firingsAreSkippedWhileTheKeyIsHeldElsewhere() {
         super.firingsAreSkippedWhileTheKeyIsHeldElsewhere();

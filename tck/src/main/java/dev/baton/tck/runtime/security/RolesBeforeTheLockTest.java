@@ -39,7 +39,7 @@ class RolesBeforeTheLockTest {
     }
 
     @Test
-    @TckRule(id = "R-4.1-07", spec = "§4.1")
+    @TckRule(id = "R-4.1-07", spec = "spec-runtime-security-before-lock")
     void aCallerWithoutTheRoleIsRefusedBeforeTheStoreIsAsked() {
         Http.Response refused = Http.post(base, "api/guarded/anonymous");
         assertThat(refused.status()).as(refused.body()).isEqualTo(200);

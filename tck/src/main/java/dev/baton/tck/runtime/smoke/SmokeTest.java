@@ -35,7 +35,7 @@ class SmokeTest {
     URL base;
 
     @Test
-    @TckRule(id = "R-6-01", spec = "§6")
+    @TckRule(id = "R-6-01", spec = "spec-config-source")
     void resourceBeanAndConfigurationWork() {
         Http.Response response = Http.get(base, "api/smoke");
 

@@ -21,7 +21,7 @@ class DataSourceReleaseAfterCommitTest extends ReleaseAfterCommitScenario {
     }
 
     @Test
-    @TckRule(id = "R-5.3-05", spec = "§5.3")
+    @TckRule(id = "R-5.3-05", spec = "spec-runtime-release-after-commit")
     @Override
     void concurrentIncrementsOfOneRowLoseNoUpdate() {
         super.concurrentIncrementsOfOneRowLoseNoUpdate();

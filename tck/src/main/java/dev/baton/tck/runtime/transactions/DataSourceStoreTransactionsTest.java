@@ -58,7 +58,7 @@ class DataSourceStoreTransactionsTest {
      * expired lease): the holder's renewal notices, and its transaction cannot commit.
      */
     @Test
-    @TckRule(id = "R-5.1-04", spec = "§5.1")
+    @TckRule(id = "R-5.1-04", spec = "spec-runtime-loss-rollback")
     void aLockLostBeforeTheCommitRollsTheTransactionBack() {
         Http.Response write = Http.post(base, "api/jpa/lost/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);
@@ -75,7 +75,7 @@ class DataSourceStoreTransactionsTest {
      * store's commit on the enlisted connection would fail the acquisition.
      */
     @Test
-    @TckRule(id = "R-5.3-06", spec = "§5.3")
+    @TckRule(id = "R-5.3-06", spec = "spec-runtime-store-outside-transaction")
     void aCallersRollbackDoesNotUndoAnAcquisition() {
         Http.Response response = Http.post(base, "api/jpa/rollback?key=rolled-back&name=rolled-back");
         assertThat(response.status()).as(response.body()).isEqualTo(200);
@@ -103,7 +103,7 @@ class DataSourceStoreTransactionsTest {
      * it fails by the store's statement timeout). After the commit A is free, with a greater token.
      */
     @Test
-    @TckRule(id = "R-5.3-07", spec = "§5.3")
+    @TckRule(id = "R-5.3-07", spec = "spec-runtime-store-outside-transaction")
     void aCallersLongTransactionDoesNotDelayAnotherAcquisition() throws Exception {
         CompletableFuture<Http.Response> holder =
                 CompletableFuture.supplyAsync(() -> Http.post(base, "api/jpa/long/hold?key=long-a"));

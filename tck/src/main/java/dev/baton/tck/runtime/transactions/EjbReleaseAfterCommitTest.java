@@ -20,7 +20,7 @@ class EjbReleaseAfterCommitTest extends ReleaseAfterCommitScenario {
     }
 
     @Test
-    @TckRule(id = "R-5.3-02", spec = "§5.3")
+    @TckRule(id = "R-5.3-02", spec = "spec-runtime-release-after-commit")
     @Override
     void concurrentIncrementsOfOneRowLoseNoUpdate() {
         super.concurrentIncrementsOfOneRowLoseNoUpdate();

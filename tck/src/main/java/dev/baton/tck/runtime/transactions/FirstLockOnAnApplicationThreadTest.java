@@ -49,7 +49,7 @@ class FirstLockOnAnApplicationThreadTest {
     }
 
     @Test
-    @TckRule(id = "R-5.3-04", spec = "§5.3")
+    @TckRule(id = "R-5.3-04", spec = "spec-runtime-release-after-commit")
     void requestsAfterAFirstLockOnAnApplicationThreadStillReleaseAfterCommit() throws InterruptedException {
         String startup = startupOutcome();
         assertThat(startup).as("the startup thread's locked increment").startsWith("done 1 ");

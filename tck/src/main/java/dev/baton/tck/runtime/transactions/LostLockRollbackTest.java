@@ -43,7 +43,7 @@ class LostLockRollbackTest {
     }
 
     @Test
-    @TckRule(id = "R-5.1-02", spec = "§5.1")
+    @TckRule(id = "R-5.1-02", spec = "spec-runtime-loss-rollback")
     void aLockLostBeforeTheCommitRollsTheTransactionBack() {
         Http.Response write = Http.post(base, "api/lost/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);

@@ -44,7 +44,7 @@ class ProgrammaticLostLockRollbackTest {
     }
 
     @Test
-    @TckRule(id = "R-5.1-03", spec = "§5.1")
+    @TckRule(id = "R-5.1-03", spec = "spec-runtime-loss-rollback")
     void aLockLostBeforeTheCommitRollsTheTransactionBack() {
         Http.Response write = Http.post(base, "api/lost/programmatic/doomed");
         assertThat(write.status()).as(write.body()).isEqualTo(200);

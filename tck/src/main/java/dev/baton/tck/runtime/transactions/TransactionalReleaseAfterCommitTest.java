@@ -17,7 +17,7 @@ class TransactionalReleaseAfterCommitTest extends ReleaseAfterCommitScenario {
     }
 
     @Test
-    @TckRule(id = "R-5.3-01", spec = "§5.3")
+    @TckRule(id = "R-5.3-01", spec = "spec-runtime-release-after-commit")
     @Override
     void concurrentIncrementsOfOneRowLoseNoUpdate() {
         super.concurrentIncrementsOfOneRowLoseNoUpdate();

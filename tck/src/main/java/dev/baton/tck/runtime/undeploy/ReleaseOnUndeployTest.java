@@ -62,7 +62,7 @@ class ReleaseOnUndeployTest {
     }
 
     @Test
-    @TckRule(id = "R-5.5-01", spec = "§5.5")
+    @TckRule(id = "R-5.5-01", spec = "spec-runtime-undeploy-release")
     void everyLockHeldIsReleasedByItsOwnerWhenTheApplicationIsUndeployed() {
         List<String> keys = new ArrayList<>(LockHolder.KEYS);
         keys.add(LockHolder.LONG_LEASE_KEY);
