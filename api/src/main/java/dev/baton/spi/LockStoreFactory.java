@@ -40,6 +40,18 @@ public interface LockStoreFactory {
     }
 
     /**
+     * The settings this factory reads, by their names below the store's prefix: {@code table} for
+     * {@code baton.jpa.table} and {@code baton.<manager>.jpa.table}. At deployment Baton warns about every key
+     * under the prefix that is none of them (most often a misspelling), naming the closest one.
+     *
+     * @return the names of the settings, when the factory declares them; empty (the default) when it does not,
+     *     and then Baton checks no key under its prefix
+     */
+    default java.util.Optional<java.util.Set<String>> settingNames() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Creates the store, without connecting.
      *
      * @param context the settings and beans

@@ -5,6 +5,8 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
 import dev.baton.Synchronized;
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.KnownKeys;
+import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.schedule.SchedulePlan;
 import dev.baton.impl.schedule.SchedulePlans;
 import dev.baton.impl.store.StoreRegistry;
@@ -158,6 +160,7 @@ final class DeploymentPlans {
             return;
         }
         BatonConfig cfg = config();
+        reportUnknownKeys(cfg);
         for (Class<? extends LockKeyResolver> resolver : resolvers) {
             if (!beans.exists(resolver)) {
                 problems.accept(new LockConfigurationException("@Synchronized names the key resolver "
@@ -186,6 +189,29 @@ final class DeploymentPlans {
             }
         }
         storePlan = stores;
+    }
+
+    /**
+     * Warns about each configured {@code baton.*} key nothing reads: a misspelling, a manager that is not listed, a
+     * setting the store does not have. A warning, not a failure: the key is ignored, as it was before this check,
+     * and a key meant for a newer or older Baton must not stop an application from starting.
+     */
+    private static void reportUnknownKeys(BatonConfig cfg) {
+        List<String> listed =
+                cfg.managers().keySet().stream().filter(m -> !m.isEmpty()).toList();
+        KnownKeys known;
+        try {
+            known = KnownKeys.of(listed, StoreRegistry.factories());
+        } catch (LockConfigurationException e) {
+            return; // a store that cannot be loaded: StoreRegistry.validate reports it next
+        }
+        for (KnownKeys.Unknown unknown : known.unknown(cfg.keysStartingWith(BatonConfig.PREFIX))) {
+            if (unknown.unlistedManager().isPresent()) {
+                BatonLog.keyOfNoManager(unknown.key(), unknown.unlistedManager().get(), listed, unknown.closest());
+            } else {
+                BatonLog.unknownKey(unknown.key(), unknown.closest());
+            }
+        }
     }
 
     /**

@@ -89,8 +89,11 @@ public final class BatonConfig {
     private static final Pattern MANAGER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
-    /** Names that are keys of their own below {@code baton.} and so cannot name a manager. */
-    private static final Set<String> RESERVED = Set.of(
+    /**
+     * The settings every manager reads, below {@code baton.} for the default one and {@code baton.<name>.} for a
+     * named one: what {@link #readManager} reads, and what the check of unknown keys ({@link KnownKeys}) knows.
+     */
+    static final Set<String> MANAGER_SETTINGS = Set.of(
             "store",
             "ttl",
             "timeout",
@@ -100,18 +103,37 @@ public final class BatonConfig {
             "renew-threads",
             "poll-min-interval",
             "poll-max-interval",
-            "poll-jitter",
-            "managers",
-            "interceptor",
-            "shutdown-grace",
-            "exclusive",
-            "memory",
-            "file",
-            "jpa",
-            "redis",
-            "admin",
-            "health",
-            "metrics");
+            "poll-jitter");
+
+    /** The keys read once, for every manager: never below {@code baton.<name>.}. */
+    static final Set<String> GLOBAL_KEYS = Set.of(
+            PREFIX + "managers",
+            PREFIX + "interceptor.priority",
+            PREFIX + "shutdown-grace",
+            EXCLUSIVE_HOLD,
+            EXCLUSIVE_PRIORITY,
+            FORCE_RELEASE,
+            HEALTH_ENABLED,
+            METRICS_ENABLED,
+            METRICS_API);
+
+    /** The built-in stores and those of Baton's store modules, whose settings live below {@code baton.<store>.}. */
+    private static final Set<String> STORES = Set.of("memory", "file", "jpa", "redis");
+
+    /**
+     * Names that are keys of their own below {@code baton.} and so cannot name a manager: the first part of every
+     * key above, and the stores.
+     */
+    private static final Set<String> RESERVED = reserved();
+
+    private static Set<String> reserved() {
+        Set<String> reserved = new java.util.HashSet<>(MANAGER_SETTINGS);
+        reserved.addAll(STORES);
+        for (String key : GLOBAL_KEYS) {
+            reserved.add(key.substring(PREFIX.length()).split("\\.")[0]);
+        }
+        return Set.copyOf(reserved);
+    }
 
     /** The default of {@code baton.shutdown-grace}: 5 s. */
     public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 5_000;

@@ -261,4 +261,37 @@ public final class BatonLog {
                         + "); it takes its locks without metrics",
                 failure);
     }
+
+    /**
+     * A configured {@code baton.*} key that nothing of Baton reads: it has no effect.
+     *
+     * @param key the key
+     * @param closest the known key it was probably meant to be, if one is close
+     */
+    public static void unknownKey(String key, java.util.Optional<String> closest) {
+        LOG.log(
+                Level.WARNING,
+                "BATON-080 The configuration key " + key + " is not one Baton reads (no manager, method or store has"
+                        + " such a setting), so it has no effect; "
+                        + closest.map(k -> "did you mean " + k + "?").orElse("see the configuration reference"));
+    }
+
+    /**
+     * A configured key of a named manager that {@code baton.managers} does not list: it has no effect.
+     *
+     * @param key the key
+     * @param manager the manager it names
+     * @param listed the managers {@code baton.managers} lists
+     * @param closest the known key it was probably meant to be, if one is close
+     */
+    public static void keyOfNoManager(
+            String key, String manager, java.util.Collection<String> listed, java.util.Optional<String> closest) {
+        LOG.log(
+                Level.WARNING,
+                "BATON-081 The configuration key " + key + " has no effect: there is no manager named '" + manager
+                        + "' (baton.managers " + (listed.isEmpty() ? "lists none" : "is " + String.join(",", listed))
+                        + "); "
+                        + closest.map(k -> "did you mean " + k + "?")
+                                .orElse("add '" + manager + "' to baton.managers to declare it"));
+    }
 }

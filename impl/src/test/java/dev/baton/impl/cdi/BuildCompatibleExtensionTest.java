@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockConfigurationException;
 import dev.baton.Synchronized;
 import dev.baton.impl.testing.Deployments;
+import dev.baton.impl.testing.LogCapture;
 import dev.baton.impl.testing.TestConfig;
 import dev.baton.tck.Together;
 import io.smallrye.config.inject.ConfigExtension;
@@ -128,6 +129,20 @@ class BuildCompatibleExtensionTest {
                 .isInstanceOf(LockConfigurationException.class)
                 .hasStackTraceContaining("default lock manager has 2 LockStore beans")
                 .hasStackTraceContaining(StoreResolutionTest.SharedStore.class.getName());
+    }
+
+    @Test
+    void aloneAMisspelledKeyWarnsOnceAtStart() {
+        TestConfig.install("baton.tll=5s");
+        try (LogCapture log = LogCapture.start();
+                WeldContainer container =
+                        withoutPortableExtension(Counter.class).initialize()) {
+            assertThat(log.lines())
+                    .filteredOn(line -> line.startsWith("BATON-08"))
+                    .singleElement()
+                    .asString()
+                    .contains("BATON-080", "baton.tll", "did you mean baton.ttl?");
+        }
     }
 
     /** Weld as a CDI Lite container would be: Baton's portable extensions hidden, its build-compatible one run. */

@@ -68,6 +68,20 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
     }
 
     @Override
+    public Optional<Set<String>> settingNames() {
+        return Optional.of(Set.of(
+                DATA_SOURCE,
+                PERSISTENCE_UNIT,
+                TABLE,
+                SEQUENCE,
+                SCHEMA_ACTION,
+                STATEMENT_TIMEOUT,
+                MODE,
+                PURGE_AFTER,
+                PURGE_INTERVAL));
+    }
+
+    @Override
     public Set<String> beanTypes() {
         return Set.of("jakarta.persistence.EntityManagerFactory", TransactionRunner.class.getName());
     }

@@ -50,6 +50,11 @@ public final class RedisLockStoreFactory implements LockStoreFactory {
     }
 
     @Override
+    public Optional<java.util.Set<String>> settingNames() {
+        return Optional.of(java.util.Set.of(URL, CLUSTER, KEY_PREFIX, COMMAND_TIMEOUT, ALLOW_EVICTION));
+    }
+
+    @Override
     public java.util.Set<String> beanTypes() {
         return java.util.Set.of("io.lettuce.core.RedisClient", "io.lettuce.core.cluster.RedisClusterClient");
     }

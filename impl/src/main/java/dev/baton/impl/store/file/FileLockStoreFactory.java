@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code baton.store=file}: a {@link FileLockStore} on the directory {@code baton.file.directory} (required).
@@ -28,6 +30,11 @@ public final class FileLockStoreFactory implements LockStoreFactory {
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public Optional<Set<String>> settingNames() {
+        return Optional.of(Set.of(DIRECTORY));
     }
 
     @Override

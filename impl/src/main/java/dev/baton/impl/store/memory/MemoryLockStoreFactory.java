@@ -3,6 +3,8 @@ package dev.baton.impl.store.memory;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code baton.store=memory}: a {@link MemoryLockStore}, local to this JVM, shared by the managers that use the
@@ -17,6 +19,12 @@ public final class MemoryLockStoreFactory implements LockStoreFactory {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** @return none: a {@code baton.memory.*} key is a mistake */
+    @Override
+    public Optional<Set<String>> settingNames() {
+        return Optional.of(Set.of());
     }
 
     @Override
