@@ -21,9 +21,13 @@ import java.util.TreeSet;
  * <p>Only names that start with {@code baton.} are checked: MicroProfile Config lists environment variables as
  * they are ({@code BATON_TTL}) and maps them to keys only on lookup, so they cannot be told apart from other
  * variables. Names with a {@code /} are per-method overrides ({@link AnnotationOverrides}), whose class part may
- * start with {@code baton.}: not checked either.
+ * start with {@code baton.}: not checked either. Nor are names below {@code baton.tck.}: the TCK's own settings,
+ * which its runs set as system properties of the JVMs that also run the application.
  */
 public final class KnownKeys {
+
+    /** The TCK's own settings ({@code baton.tck.timeFactor}, …), not the application's. */
+    private static final String TCK_PREFIX = BatonConfig.PREFIX + "tck.";
 
     /**
      * A configured key nothing reads.
@@ -79,7 +83,7 @@ public final class KnownKeys {
      * @return what is wrong with it, if nothing reads it
      */
     public Optional<Unknown> check(String key) {
-        if (!key.startsWith(BatonConfig.PREFIX) || key.indexOf('/') >= 0) {
+        if (!key.startsWith(BatonConfig.PREFIX) || key.indexOf('/') >= 0 || key.startsWith(TCK_PREFIX)) {
             return Optional.empty();
         }
         String rest = key.substring(BatonConfig.PREFIX.length());

@@ -96,6 +96,9 @@ class KnownKeysTest {
         assertThat(known.check("baton.Nightly/run/Exclusive/hold"))
                 .as("a per-method override")
                 .isEmpty();
+        assertThat(known.check("baton.tck.timeFactor"))
+                .as("the TCK's own setting, a system property of the JVM that runs the application under test")
+                .isEmpty();
         assertThat(known.check("baton.tll")).isPresent();
     }
 
