@@ -13,6 +13,7 @@ import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
 import dev.baton.jpa.internal.PooledAutocommit;
+import dev.baton.jpa.internal.PrivateDatabase;
 import dev.baton.jpa.internal.ReleaseListener;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
 import dev.baton.jpa.internal.advisory.AdvisoryLocks;
@@ -806,7 +807,11 @@ public final class JpaLockStore implements LockStore {
     private Dialect connect() {
         // Connecting (and the schema action) gets the statement timeout, whatever the first call's bound.
         try (CallBound bound = CallBound.open(statementTimeoutMillis)) {
-            Dialect d = inTransaction(c -> DialectFactory.detect(c, table, sequence));
+            Dialect d = inTransaction(c -> {
+                Dialect detected = DialectFactory.detect(c, table, sequence);
+                PrivateDatabase.warnIfPrivate(c, "table " + table);
+                return detected;
+            });
             if (schemaAction == SchemaAction.CREATE) {
                 create(d);
             }
