@@ -104,7 +104,7 @@ class PrivateDatabaseWarningTest {
                 "jdbc:h2:file:/var/lib/locks|an H2 file opened embedded in this JVM",
                 "jdbc:h2:~/locks;MODE=PostgreSQL|an H2 file opened embedded in this JVM",
                 "jdbc:h2:./locks|an H2 file opened embedded in this JVM",
-                "jdbc:h2:file:/shared/locks;AUTO_SERVER=TRUE|",
+                "jdbc:h2:file:/srv/locks;AUTO_SERVER=TRUE|",
                 "jdbc:h2:tcp://db.example:9092/locks|",
                 "jdbc:h2:ssl://db.example/locks|",
                 "jdbc:derby:memory:locks;create=true|embedded Derby",
