@@ -13,6 +13,7 @@ import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
 import dev.baton.jpa.internal.PooledAutocommit;
+import dev.baton.jpa.internal.PrivateDatabase;
 import dev.baton.jpa.internal.ReleaseListener;
 import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
 import dev.baton.jpa.internal.advisory.AdvisoryLocks;
@@ -50,7 +51,10 @@ import javax.sql.DataSource;
 /**
  * The SQL lock store: one row per key in a table, written by one atomic statement per operation,
  * timed by the database's clock, with fencing tokens from a database sequence. PostgreSQL, MariaDB
- * and H2 are supported; the dialect is chosen from the connection's metadata at the first operation.
+ * and H2 are supported; the dialect is chosen from the connection's metadata at the first operation, which
+ * also logs {@code BATON-JPA-020} (once per database) when the database lives inside this JVM (H2 in memory or
+ * on a file opened embedded, e.g. the default data source of Payara Micro and WildFly): its locks then exclude
+ * only within this JVM.
  *
  * <p>Every operation runs in a transaction of its own ({@link TransactionRunner}), never in the
  * caller's; on PostgreSQL and MariaDB under the default runner, as one autocommit statement: one round trip
@@ -806,7 +810,11 @@ public final class JpaLockStore implements LockStore {
     private Dialect connect() {
         // Connecting (and the schema action) gets the statement timeout, whatever the first call's bound.
         try (CallBound bound = CallBound.open(statementTimeoutMillis)) {
-            Dialect d = inTransaction(c -> DialectFactory.detect(c, table, sequence));
+            Dialect d = inTransaction(c -> {
+                Dialect detected = DialectFactory.detect(c, table, sequence);
+                PrivateDatabase.warnIfPrivate(c, "table " + table);
+                return detected;
+            });
             if (schemaAction == SchemaAction.CREATE) {
                 create(d);
             }

@@ -210,6 +210,47 @@ public abstract class BasicSuite {
         }
     }
 
+    @Test
+    void aLockRowDeletedFromOutsideIsTakenAgainAndItsHolderLearnsOfTheLossAtRenewal() {
+        String key = key("deleted");
+        String a = owner();
+        long token = store.acquire(key, a, 60_000).fencingToken();
+        backend.execute("DELETE FROM " + table + " WHERE lock_key = '" + key + "'"); // another session
+
+        assertThat(store.renew(key, a, 60_000))
+                .as("a renewal of a deleted row reports the loss (and writes no row back)")
+                .isFalse();
+        assertThat(storedKeys(key)).isEmpty();
+        takenAgainAfterTheLossOf(key, a, token);
+    }
+
+    @Test
+    void aLockForceReleasedFromOutsideIsTakenAgainAndItsHolderLearnsOfTheLossAtRenewal() {
+        String key = key("forced");
+        String a = owner();
+        long token = store.acquire(key, a, 60_000).fencingToken();
+        // what an operator's "force release" does: the lease ended, by another session
+        backend.execute(
+                "UPDATE " + table + " SET expires_at = TIMESTAMP '2000-01-01 00:00:00' WHERE lock_key = '" + key + "'");
+
+        assertThat(store.renew(key, a, 60_000))
+                .as("the lease ended: the renewal reports the loss")
+                .isFalse();
+        takenAgainAfterTheLossOf(key, a, token);
+    }
+
+    /** Another owner takes {@code key} normally, above {@code token}; its former holder {@code a} has nothing. */
+    private void takenAgainAfterTheLossOf(String key, String a, long token) {
+        String b = owner();
+        AcquireResult again = store.acquire(key, b, 60_000);
+        assertThat(again.isAcquired()).as("taken again normally").isTrue();
+        assertThat(again.fencingToken()).isGreaterThan(token);
+        assertThat(store.renew(key, a, 60_000)).isFalse();
+        assertThat(store.release(key, a)).isFalse();
+        assertThat(store.renew(key, b, 60_000)).isTrue();
+        assertThat(store.release(key, b)).isTrue();
+    }
+
     private List<String> storedKeys(String key) {
         try (Connection c = TestDatabases.connect(backend.database());
                 PreparedStatement ps = c.prepareStatement("SELECT lock_key FROM " + table + " WHERE lock_key = ?")) {

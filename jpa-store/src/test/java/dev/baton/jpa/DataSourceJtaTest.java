@@ -9,6 +9,7 @@ import dev.baton.jpa.internal.jta.NotSupportedSuspender;
 import dev.baton.jpa.testing.JtaDataSource;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.jpa.testing.TestJndi;
+import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Holder;
 import dev.baton.tck.Together;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -121,6 +122,54 @@ class DataSourceJtaTest {
                 .isFalse();
         assertThat(store.inspect(key).map(Holder::owner)).contains(owner);
         assertThat(store.release(key, owner)).isTrue();
+    }
+
+    @Test
+    void aCallersRollbackDoesNotUndoARelease() throws Exception {
+        String key = "ds-release:" + UUID.randomUUID();
+        String owner = JpaTestOwners.owner();
+        long token = store.acquire(key, owner, 60_000).fencingToken();
+        int enlisted = dataSource.enlistments();
+        tm.begin();
+        callerWorksOnTheDataSource();
+        assertThat(store.release(key, owner)).isTrue();
+        String next = JpaTestOwners.owner();
+        AcquireResult taken = CompletableFuture.supplyAsync(() -> store.acquire(key, next, 60_000))
+                .join();
+        assertThat(taken.isAcquired())
+                .as("another thread takes the key while the caller's transaction is open")
+                .isTrue();
+        assertThat(taken.fencingToken()).isGreaterThan(token);
+        tm.rollback();
+
+        assertThat(dataSource.enlistments())
+                .as("only the caller's own connection joined its transaction")
+                .isEqualTo(enlisted + 1);
+        assertThat(store.release(key, owner)).as("the release was not undone").isFalse();
+        assertThat(store.inspect(key).map(Holder::owner)).contains(next);
+        assertThat(store.release(key, next)).isTrue();
+    }
+
+    @Test
+    void aCallersCommitNeitherRepeatsNorUndoesTheStoresWork() throws Exception {
+        String key = "ds-commit:" + UUID.randomUUID();
+        String owner = JpaTestOwners.owner();
+        tm.begin();
+        callerWorksOnTheDataSource();
+        long token = store.acquire(key, owner, 60_000).fencingToken();
+        assertThat(committedToken(key))
+                .as("committed before the caller's commit")
+                .isEqualTo(token);
+        tm.commit();
+        assertThat(store.inspect(key).map(Holder::owner)).contains(owner);
+
+        tm.begin();
+        callerWorksOnTheDataSource();
+        assertThat(store.release(key, owner)).isTrue();
+        tm.commit();
+        assertThat(store.release(key, owner)).as("released once").isFalse();
+        assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).fencingToken())
+                .isGreaterThan(token);
     }
 
     @Test

@@ -5,66 +5,21 @@ import dev.baton.jpa.testing.Provider;
 import org.junit.jupiter.api.Nested;
 
 /**
- * One cell of the test matrix (a database under a JPA provider) with every suite as a {@link Nested}
- * class. A concrete {@code *Test} class per cell names the combination.
+ * One cell of the test matrix (a database under a JPA provider, on its own pool) with every suite as a
+ * {@link Nested} class: those of {@link Cell} and the contract, turns and schema suites. A concrete
+ * {@code *Test} class per cell names the combination.
  */
-abstract class Matrix {
-
-    private final Backend backend;
+abstract class Matrix extends Cell {
 
     Matrix(JpaDatabase database, Provider provider) {
-        this.backend = new Backend(database, provider);
-    }
-
-    Backend backend() {
-        return backend;
+        super(new Backend(database, provider));
     }
 
     @Nested
     class Contract extends ContractSuite {
         @Override
         protected Backend backend() {
-            return backend;
-        }
-    }
-
-    @Nested
-    class Basics extends BasicSuite {
-        @Override
-        protected Backend backend() {
-            return backend;
-        }
-    }
-
-    @Nested
-    class TwoInstances extends TwoInstancesSuite {
-        @Override
-        protected Backend backend() {
-            return backend;
-        }
-    }
-
-    @Nested
-    class CallerTransaction extends CallerTransactionSuite {
-        @Override
-        protected Backend backend() {
-            return backend;
-        }
-    }
-
-    @Nested
-    class Fencing extends FencedWritesSuite {
-        @Override
-        protected Backend backend() {
-            return backend;
-        }
-    }
-
-    @Nested
-    class BoundedCalls extends BoundedCallsSuite {
-        @Override
-        protected Backend backend() {
-            return backend;
+            return Matrix.this.backend();
         }
     }
 
@@ -72,7 +27,7 @@ abstract class Matrix {
     class Turns extends TurnsSuite {
         @Override
         protected Backend backend() {
-            return backend;
+            return Matrix.this.backend();
         }
     }
 
@@ -80,7 +35,7 @@ abstract class Matrix {
     class Schema extends SchemaSuite {
         @Override
         protected Backend backend() {
-            return backend;
+            return Matrix.this.backend();
         }
     }
 
@@ -88,7 +43,7 @@ abstract class Matrix {
     class SchemaChecks extends SchemaCheckSuite {
         @Override
         protected Backend backend() {
-            return backend;
+            return Matrix.this.backend();
         }
     }
 

@@ -2,10 +2,13 @@ package dev.baton.jpa.internal;
 
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import org.eclipse.persistence.exceptions.DatabaseException;
 import org.eclipse.persistence.internal.databaseaccess.Accessor;
+import org.eclipse.persistence.sessions.DatasourceLogin;
 import org.eclipse.persistence.sessions.SessionEvent;
 import org.eclipse.persistence.sessions.SessionEventAdapter;
 import org.eclipse.persistence.sessions.server.ConnectionPool;
@@ -57,10 +60,21 @@ final class EclipseLinkJdbc {
         return event.getResult() instanceof Accessor accessor ? accessor.getConnection() : null;
     }
 
-    /** A connection of the factory's default connection pool (internal, or the external data source). */
-    static DedicatedConnection dedicated(EntityManagerFactory factory, boolean autoCommit)
-            throws java.sql.SQLException {
-        ConnectionPool pool = factory.unwrap(Server.class).getDefaultConnectionPool();
+    /**
+     * A connection of the factory's default connection pool: of EclipseLink's internal pool, or of the data
+     * source of an external one.
+     */
+    static DedicatedConnection dedicated(EntityManagerFactory factory, boolean autoCommit) throws SQLException {
+        Server server = factory.unwrap(Server.class);
+        ConnectionPool pool = server.getDefaultConnectionPool();
+        if (pool.getLogin() instanceof DatasourceLogin login && login.shouldUseExternalConnectionPooling()) {
+            // A unit on a data source (<non-jta-data-source>, jakarta.persistence.nonJtaDataSource, a server's
+            // data source): its pool lends accessors with no connection, which EclipseLink connects for each
+            // call and closes after it. Take a connection of the data source as EclipseLink does; closing it
+            // gives it back.
+            Connection connection = fromDataSource(login, server);
+            return new DedicatedConnection(connection, connection::close, autoCommit);
+        }
         Accessor accessor = pool.acquireConnection();
         return new DedicatedConnection(
                 accessor.getConnection(),
@@ -72,5 +86,24 @@ final class EclipseLinkJdbc {
                     pool.releaseConnection(accessor);
                 },
                 autoCommit);
+    }
+
+    private static Connection fromDataSource(DatasourceLogin login, Server server) throws SQLException {
+        Object connection;
+        try {
+            connection = login.connectToDatasource(null, server);
+        } catch (DatabaseException e) {
+            if (e.getInternalException() instanceof SQLException sql) {
+                throw sql;
+            }
+            throw e;
+        }
+        if (connection instanceof Connection jdbc) {
+            return jdbc;
+        }
+        throw new SQLException("EclipseLink's connector (" + login.getConnector() + ") gave "
+                + (connection == null
+                        ? "no connection"
+                        : "a " + connection.getClass().getName() + ", not a java.sql.Connection"));
     }
 }

@@ -134,7 +134,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
             if (bean.isEmpty()) {
                 throw new LockConfigurationException("The JPA lock store needs a data source or an"
                         + " EntityManagerFactory: set " + context.settingKey(DATA_SOURCE) + " to the JNDI name of a"
-                        + " data source (e.g. java:comp/DefaultDataSource), or " + context.settingKey(PERSISTENCE_UNIT)
+                        + " data source on a database every instance reaches (e.g. jdbc/locks), or "
+                        + context.settingKey(PERSISTENCE_UNIT)
                         + " to a persistence unit name, or let the application provide an EntityManagerFactory CDI"
                         + " bean");
             }
@@ -228,7 +229,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         Optional<String> name = context.setting(DATA_SOURCE).map(String::strip);
         if (name.isPresent() && name.get().isEmpty()) {
             throw new LockConfigurationException(context.settingKey(DATA_SOURCE) + "='' is empty: give the JNDI name"
-                    + " of a data source (e.g. java:comp/DefaultDataSource), or remove the key");
+                    + " of a data source (e.g. jdbc/locks), or remove the key");
         }
         return name;
     }

@@ -17,16 +17,27 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * One cell of the test matrix: a database under a JPA provider. Entity manager factories are made
- * per JDBC URL and cached for the JVM; a test that needs "another application instance" asks for a
- * {@link #newFactory()} and closes it itself.
+ * One cell of the test matrix: a database under a JPA provider, on the provider's pool or a data source.
+ * Entity manager factories are made per JDBC URL and cached for the JVM; a test that needs "another
+ * application instance" asks for a {@link #newFactory()} and closes it itself.
  *
  * @param database the database
  * @param provider the JPA provider
+ * @param connections where the persistence unit's connections come from
  */
-public record Backend(JpaDatabase database, Provider provider) {
+public record Backend(JpaDatabase database, Provider provider, Connections connections) {
 
     private static final Map<String, EntityManagerFactory> SHARED = new ConcurrentHashMap<>();
+
+    /**
+     * A cell on the provider's own pool.
+     *
+     * @param database the database
+     * @param provider the JPA provider
+     */
+    public Backend(JpaDatabase database, Provider provider) {
+        this(database, provider, Connections.PROVIDER_POOL);
+    }
 
     /** @return every combination, the matrix */
     public static Stream<Backend> all() {
@@ -46,7 +57,7 @@ public record Backend(JpaDatabase database, Provider provider) {
 
     /** @return the factory shared by the tests of this combination */
     public EntityManagerFactory sharedFactory() {
-        return SHARED.computeIfAbsent(provider + "|" + url(), k -> newFactory(url()));
+        return SHARED.computeIfAbsent(provider + "|" + connections + "|" + url(), k -> newFactory(url()));
     }
 
     /** @return a new factory on the same database: another application instance; the caller closes it */
@@ -73,15 +84,23 @@ public record Backend(JpaDatabase database, Provider provider) {
      */
     public EntityManagerFactory newFactory(String url, Map<String, Object> more) {
         Map<String, Object> properties = new HashMap<>(more);
-        properties.put("jakarta.persistence.jdbc.url", url);
-        properties.put(
-                "jakarta.persistence.jdbc.driver",
-                switch (database) {
-                    case POSTGRESQL -> "org.postgresql.Driver";
-                    case MARIADB -> "org.mariadb.jdbc.Driver";
-                    case H2 -> "org.h2.Driver";
-                });
+        if (connections == Connections.DATA_SOURCE) {
+            // the data source object, unless the test names one (a JNDI name)
+            properties.computeIfAbsent("jakarta.persistence.nonJtaDataSource", k -> Pools.of(url, driver()));
+        } else {
+            properties.put("jakarta.persistence.jdbc.url", url);
+            properties.put("jakarta.persistence.jdbc.driver", driver());
+        }
         return Persistence.createEntityManagerFactory(provider.unit(), properties);
+    }
+
+    /** @return the JDBC driver's class name */
+    public String driver() {
+        return switch (database) {
+            case POSTGRESQL -> "org.postgresql.Driver";
+            case MARIADB -> "org.mariadb.jdbc.Driver";
+            case H2 -> "org.h2.Driver";
+        };
     }
 
     /**
@@ -91,8 +110,8 @@ public record Backend(JpaDatabase database, Provider provider) {
      * @return e.g. {@code bt_basic_hib_4f2a}
      */
     public String tableName(String purpose) {
-        String table = "bt_" + purpose + "_" + provider.name().substring(0, 3).toLowerCase(Locale.ROOT) + "_"
-                + TestDatabases.runSuffix();
+        String table = "bt_" + purpose + "_" + provider.name().substring(0, 3).toLowerCase(Locale.ROOT)
+                + (connections == Connections.DATA_SOURCE ? "ds" : "") + "_" + TestDatabases.runSuffix();
         TestDatabases.created(database, table);
         return table;
     }
@@ -153,6 +172,6 @@ public record Backend(JpaDatabase database, Provider provider) {
 
     @Override
     public String toString() {
-        return database + "+" + provider;
+        return database + "+" + provider + (connections == Connections.DATA_SOURCE ? "+DataSource" : "");
     }
 }

@@ -4,8 +4,10 @@ import java.lang.reflect.Proxy;
 import java.util.Hashtable;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.naming.CompositeName;
 import javax.naming.Context;
 import javax.naming.NameNotFoundException;
+import javax.naming.NameParser;
 import javax.naming.OperationNotSupportedException;
 import javax.naming.spi.InitialContextFactory;
 
@@ -48,6 +50,9 @@ public final class TestJndi implements InitialContextFactory {
                                 throw new NameNotFoundException(name + " is not bound");
                             }
                             return value;
+                        }
+                        case "getNameParser" -> { // Hibernate ORM parses the name before it looks it up
+                            return (NameParser) CompositeName::new;
                         }
                         case "close" -> {
                             return null;
