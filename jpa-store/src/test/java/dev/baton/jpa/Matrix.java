@@ -51,7 +51,7 @@ abstract class Matrix extends Cell {
     class SequenceFloor extends SequenceFloorSuite {
         @Override
         protected Backend backend() {
-            return backend;
+            return Matrix.this.backend();
         }
     }
 
