@@ -68,11 +68,29 @@ final class Nemesis {
                 break;
             }
             if (deck.isEmpty()) {
-                deck.addAll(deckOfStore);
-                java.util.Collections.shuffle(deck, random);
+                deck.addAll(deal(deckOfStore, random));
             }
             inject(deck.remove(deck.size() - 1));
         }
+    }
+
+    /**
+     * A round of the deck, in the order it is drawn (from the end): every kind once, shuffled, before the
+     * repeats, shuffled too, so that a short phase (the CI profile's) still sees each of the store's faults.
+     *
+     * @param deck the store's deck
+     * @param random the seeded random
+     * @return the round, drawn from its end
+     */
+    static List<FaultKind> deal(List<FaultKind> deck, Random random) {
+        List<FaultKind> first = new ArrayList<>(new java.util.LinkedHashSet<>(deck));
+        List<FaultKind> repeats = new ArrayList<>(deck);
+        first.forEach(repeats::remove);
+        java.util.Collections.shuffle(first, random);
+        java.util.Collections.shuffle(repeats, random);
+        List<FaultKind> round = new ArrayList<>(repeats);
+        round.addAll(first); // drawn first
+        return round;
     }
 
     private void sleepChecking(long millis, long deadline) {
@@ -154,6 +172,8 @@ final class Nemesis {
                 begin(id, kind, pid, slot.index);
                 try {
                     Files.writeString(dir.resolve("read-" + pid), "read");
+                    Processes.sleep(2_000);
+                    Files.deleteIfExists(dir.resolve("read-" + pid));
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot ask worker " + pid + " to read the lock files", e);
                 }

@@ -162,9 +162,9 @@ public final class Worker {
     }
 
     /**
-     * The {@code reader} fault: when the nemesis leaves {@code read-<pid>} in the run directory, read every
-     * file of the file store's directory once (open, read, close) from this JVM, as a backup or monitoring
-     * agent inside the application would.
+     * The {@code reader} fault: while the nemesis leaves {@code read-<pid>} in the run directory, read every
+     * file of the file store's directory (open, read, close) every 100 ms, from this JVM, as a backup or
+     * monitoring agent inside the application would.
      */
     private void readLockFilesWhenAsked() {
         java.nio.file.Path ask = settings.dir().resolve("read-" + pid);
@@ -182,7 +182,6 @@ public final class Worker {
                     // gone meanwhile
                 }
             }
-            Files.deleteIfExists(ask);
         } catch (IOException e) {
             // next time
         }
