@@ -55,6 +55,10 @@ public final class Checker {
                 .collect(Collectors.groupingBy(s -> s.key, TreeMap::new, Collectors.toList()));
         counts(timeline, data, report);
         byKey.values().forEach(sections -> overlaps(timeline, sections, report));
+        report.figure("overlaps explained by a fault of the older holder, by cause (pairs): "
+                + (report.tally().overlapsByCause().isEmpty()
+                        ? "none"
+                        : report.tally().overlapsByCause()));
         byKey.values().forEach(sections -> historyTokens(timeline, sections, report));
         journals(timeline, data.journal(), report);
         recovery(timeline, report);
@@ -84,11 +88,16 @@ public final class Checker {
                 + all.stream().map(s -> s.pid).distinct().count() + " processes; " + noExit
                 + " without an exit line (process killed or gone); " + notHeld + " ended with isHeld()=false; "
                 + lost + " losses signalled");
-        report.figure("fenced writes: " + accepted + " accepted, " + refused + " refused by the fence, " + fencedErrors
-                + " failed; unfenced counter writes: " + counterWrites);
+        report.figure("protected writes: " + accepted + " accepted, " + refused + " refused by the fence or token"
+                + " column, " + fencedErrors + " failed; unfenced counter writes: " + counterWrites);
+        Tally tally = report.tally();
+        tally.sections = all.size();
+        tally.accepted = (int) accepted;
+        tally.refused = (int) refused;
         Map<FaultKind, Long> faults = t.faults.stream()
                 .collect(Collectors.groupingBy(
                         f -> f.kind(), () -> new java.util.EnumMap<>(FaultKind.class), Collectors.counting()));
+        faults.forEach((kind, n) -> tally.fault(kind.label()).injected = n);
         report.figure("pauses of at least " + t.hiccupMillis
                 + " ms that workers noticed themselves, not caused by a SIGSTOP: "
                 + t.ownPauses.size()
@@ -134,9 +143,16 @@ public final class Checker {
                     if (Boolean.TRUE.equals(older.heldAtExit)) {
                         toldHeld++;
                     }
-                    older.explainedOverlap = true;
-                    newer.explainedOverlap = true;
+                    String cause = why.get().cause();
+                    report.tally().overlap(cause, (Math.min(a.end, s.end) - s.entered) / 1_000_000);
+                    for (Section both : List.of(older, newer)) {
+                        both.explainedOverlap = true;
+                        if (both.overlapCause == null) {
+                            both.overlapCause = cause;
+                        }
+                    }
                 } else {
+                    report.tally().unexplainedOverlaps++;
                     report.violation(
                             Report.UNEXPLAINED_OVERLAP,
                             evidence
@@ -198,6 +214,7 @@ public final class Checker {
         int counterRows = 0;
         int expiredButCurrent = 0;
         int explainedLost = 0;
+        boolean tokenColumn = false;
         List<Event> rows = new ArrayList<>(journal);
         rows.sort(Comparator.comparingLong(Event::nano)); // the journal id: the order the database wrote them
         for (Event row : rows) {
@@ -218,7 +235,7 @@ public final class Checker {
                 case FENCED_ROW -> {
                     fencedRows++;
                     long written = row.getLong("new");
-                    long current = row.getLong("cur");
+                    long current = row.find("cur").map(Long::parseLong).orElse(-1L);
                     Long highest = highestFenced.get(key);
                     if (highest != null && written < highest) {
                         report.violation(
@@ -226,7 +243,10 @@ public final class Checker {
                                 key + ": token " + written + " (pid " + row.get("pid") + ") written after token "
                                         + highest + " (journal row " + row.nano() + ", " + row.get("at") + ")");
                     }
-                    if (current != written) {
+                    if (row.find("cur").isEmpty()) {
+                        tokenColumn = true; // a token-column write: no lock row to compare with
+                    } else if (current != written) {
+                        report.tally().staleAccepted++;
                         report.violation(
                                 Report.FENCE,
                                 key + ": token " + written + " (pid " + row.get("pid")
@@ -246,7 +266,9 @@ public final class Checker {
                         Section writer = sectionsById.get(row.get("pid") + "|" + key + "|" + row.get("tok"));
                         if (writer != null && writer.explainedOverlap) {
                             explainedLost++;
+                            report.tally().fault(writer.overlapCause).lostUpdates++;
                         } else {
+                            report.tally().unexplainedLostUpdates++;
                             report.violation(
                                     Report.LOST_UPDATES,
                                     key + ": pid " + row.get("pid") + " tok " + row.get("tok")
@@ -271,9 +293,19 @@ public final class Checker {
                                 + " entered with a token the lock table never held for that key");
             }
         }
-        report.figure("database journals: " + lockRows + " acquisitions, " + fencedRows + " accepted fenced writes ("
-                + expiredButCurrent + " at or just past the lease's end with no newer holder), " + counterRows
-                + " counter writes, " + explainedLost + " lost updates explained by a fault");
+        report.figure("database journals: " + lockRows + " acquisitions, " + fencedRows + " accepted "
+                + (tokenColumn
+                        ? "token-column writes"
+                        : "fenced writes (" + expiredButCurrent
+                                + " at or just past the lease's end with no newer holder)")
+                + ", " + counterRows + " counter writes, " + explainedLost + " lost updates explained by a fault");
+        if (tokenColumn) {
+            report.tally().tokenColumn = true;
+            report.tally().staleAccepted = acceptedAfterANewerHolder(t);
+            report.figure("token-column writes accepted after a section with a newer token had entered (the column"
+                    + " orders writes, it cannot refuse one that comes first): at most "
+                    + report.tally().staleAccepted);
+        }
     }
 
     private void recovery(Timeline t, Report report) {
@@ -315,6 +347,7 @@ public final class Checker {
             }
             if (!delays.isEmpty() || idle > 0) {
                 long over = delays.stream().filter(d -> d * 1e6 > limit).count();
+                report.tally().fault(kind.label()).recovery = p50AndMax(delays);
                 report.figure(kind.label() + " of a holder -> next acquisition of its key: "
                         + Percentiles.summary(delays)
                         + (kind == FaultKind.KILL9 ? ", " + over + " over ttl + " + settings.slackMillis() + " ms" : "")
@@ -322,19 +355,55 @@ public final class Checker {
                         + (none > 0 ? "; keys never taken again: " + none : ""));
             }
         }
-        List<Double> back = new ArrayList<>();
+        Map<String, List<Double>> back = new TreeMap<>();
         for (Interval outage : t.databaseOutages()) {
             if (outage.end() == Long.MAX_VALUE) {
                 continue;
             }
+            List<Double> ofCause = back.computeIfAbsent(outage.cause(), c -> new ArrayList<>());
             t.sections.stream()
                     .filter(s -> s.entered > outage.end())
                     .findFirst()
-                    .ifPresent(s -> back.add((s.entered - outage.end()) / 1e6));
+                    .ifPresent(s -> ofCause.add((s.entered - outage.end()) / 1e6));
         }
-        if (!t.databaseOutages().isEmpty()) {
-            report.figure("database back -> first acquisition: " + Percentiles.summary(back));
+        back.forEach((cause, delays) -> {
+            report.tally().fault(cause).recovery = p50AndMax(delays);
+            report.figure(
+                    "store's server back after " + cause + " -> first acquisition: " + Percentiles.summary(delays));
+        });
+    }
+
+    private static String p50AndMax(List<Double> millis) {
+        if (millis.isEmpty()) {
+            return "";
         }
+        double[] sorted =
+                millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return String.format(Locale.ROOT, "%,.0f / %,.0f ms", Percentiles.of(sorted, 50), sorted[sorted.length - 1]);
+    }
+
+    /**
+     * Accepted protected writes whose outcome a worker wrote down after a section of the key with a newer
+     * token had entered: an upper bound of the writes the token column let through from a superseded holder
+     * (the line comes after the commit, which may have come before the newer holder entered).
+     */
+    private static int acceptedAfterANewerHolder(Timeline t) {
+        int count = 0;
+        for (Section s : t.sections) {
+            if (!Integer.valueOf(1).equals(s.fencedRows)) {
+                continue;
+            }
+            boolean superseded = t.sections.stream()
+                    .anyMatch(o -> o.key.equals(s.key)
+                            && o.token > s.token
+                            && !o.holder().equals(s.holder())
+                            && o.entered < s.fencedAt
+                            && o.entered > s.entered);
+            if (superseded) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private static void processes(Timeline t, RunData data, Report report) {

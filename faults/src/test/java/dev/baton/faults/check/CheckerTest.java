@@ -1,6 +1,7 @@
 package dev.baton.faults.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.baton.faults.history.Event;
 import dev.baton.faults.history.HistoryReader;
@@ -281,7 +282,12 @@ class CheckerTest {
                 .anyMatch(f -> f.startsWith("kill9 of a holder -> next acquisition of its key: n=1 p50=1600 ms")
                         && f.contains("0 over ttl"));
         assertThat(report.figures())
-                .anyMatch(f -> f.equals("database back -> first acquisition: n=1 p50=200 ms p99=200 ms max=200 ms"));
+                .anyMatch(
+                        f -> f.equals(
+                                "store's server back after db-outage -> first acquisition: n=1 p50=200 ms p99=200 ms max=200 ms"));
+        assertThat(report.tally().faultRows("s"))
+                .contains(
+                        "| s | kill9 | 1 | 0 | 0 | 1,600 / 1,600 ms |", "| s | db-outage | 1 | 0 | 0 | 200 / 200 ms |");
     }
 
     @Test
@@ -361,5 +367,121 @@ class CheckerTest {
     void aTornLastLineIsSkipped() {
         assertThat(HistoryReader.parse("enter\t1\tpid=1\nexit\t2\tpi")).hasSize(1);
         assertThat(HistoryReader.parse("garbage\nenter\t1\tpid=1\n")).hasSize(1);
+    }
+
+    @Test
+    void overlapsAreClassifiedByTheFaultThatExplainsThem() {
+        section(1, "k", 10, 0, 5, 2_500);
+        fault("f1", "partition", 1, 20, 2_400);
+        section(2, "k", 11, 0, 1_600, 1_700);
+        section(3, "j", 20, 0, 5, 2_500);
+        fault("f2", "stop", 3, 20, 2_400);
+        section(4, "j", 21, 0, 1_600, 1_650);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().overlapsByCause()).containsExactly(entry("partition", 1), entry("stop", 1));
+        assertThat(report.figures())
+                .contains("overlaps explained by a fault of the older holder, by cause (pairs): {partition=1, stop=1}");
+        assertThat(report.tally().faultRows("s"))
+                .contains(
+                        "| s | partition | 1 | 1 (longest 100 ms) | 0 | — |",
+                        "| s | stop | 1 | 1 (longest 50 ms) | 0 | — |");
+    }
+
+    @Test
+    void anEndedSessionOfTheOlderHolderExplainsTheOverlapAsSessionKill() {
+        // advisory mode: the database ends the holder's session and frees its lock; the holder learns it later
+        section(1, "k", 10, 0, 5, 900);
+        fault("f1", "session-kill", 1, 300, 301);
+        section(2, "k", 11, 0, 320, 400);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().overlapsByCause()).containsExactly(entry("session-kill", 1));
+    }
+
+    @Test
+    void aPausedStoreServerExplainsEveryHoldersLossAsStoreStop() {
+        section(1, "k", 10, 0, 5, 4_000);
+        fault("f1", "store-stop", 0, 100, 2_800);
+        section(2, "k", 11, 0, 2_900, 3_000);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().overlapsByCause()).containsExactly(entry("store-stop", 1));
+    }
+
+    @Test
+    void aPauseANemesisStopCausedIsClassifiedAsTheStop() {
+        section(1, "k", 10, 0, 5, 2_500);
+        fault("f1", "stop", 1, 20, 2_200);
+        workers.add(Event.of("hiccup", 2_210 * MS, "pid", 1, "ms", 2_150));
+        section(2, "k", 11, 0, 1_600, 1_700);
+
+        assertThat(check().tally().overlapsByCause()).containsExactly(entry("stop", 1));
+    }
+
+    @Test
+    void aReaderOfLockFilesInsideTheHoldersJvmExplainsNothing() {
+        section(1, "k", 10, 0, 5, 500);
+        fault("f1", "reader", 1, 100, 101);
+        section(2, "k", 11, 0, 200, 300);
+
+        Report report = check();
+
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP))
+                .singleElement()
+                .asString()
+                .contains("pid 1 got reader at");
+        assertThat(report.tally().unexplainedOverlaps).isEqualTo(1);
+    }
+
+    @Test
+    void tokenColumnWritesAreCheckedForOrderWithoutALockRow() {
+        journal.add(Event.of("fencedrow", 1, "key", "k", "old", 0, "new", 5, "pid", 1, "at", "t"));
+        journal.add(Event.of("fencedrow", 2, "key", "k", "old", 5, "new", 3, "pid", 2, "at", "t"));
+        journal.add(Event.of("fencedrow", 3, "key", "k", "old", 3, "new", 6, "pid", 2, "at", "t"));
+
+        Report report = check();
+
+        assertThat(report.violations(Report.FENCE))
+                .singleElement()
+                .asString()
+                .contains("token 3")
+                .contains("after token 5");
+        assertThat(report.figures()).anyMatch(f -> f.contains("3 accepted token-column writes"));
+        assertThat(report.tally().storeRow("s")).contains("| token column |");
+    }
+
+    @Test
+    void aTokenColumnWriteAfterANewerHolderEnteredIsCountedAsSuperseded() {
+        section(1, "k", 10, 0, 5, 2_500); // its write (at 6 ms) came before pid 2 entered: not superseded
+        section(2, "k", 11, 0, 1_600, 1_700);
+        workers.add(Event.of("fenced", 2_000 * MS, "pid", 1, "thr", "t1", "key", "k", "tok", 10, "rows", 1));
+        fault("f1", "stop", 1, 20, 1_900);
+        journal.add(Event.of("fencedrow", 1, "key", "k", "old", 0, "new", 11, "pid", 2, "at", "t"));
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().staleAccepted).isEqualTo(1);
+    }
+
+    @Test
+    void aLostUpdateIsCountedAgainstTheCauseOfItsWritersOverlap() {
+        section(1, "k", 10, 0, 5, 2_500);
+        section(2, "k", 11, 0, 1_600, 1_700);
+        fault("f1", "partition", 1, 20, 2_400);
+        journal.add(Event.of("counterrow", 1, "key", "k", "old", 4, "new", 5, "pid", 2, "tok", 11, "at", "t"));
+        journal.add(Event.of("counterrow", 2, "key", "k", "old", 5, "new", 5, "pid", 1, "tok", 10, "at", "t"));
+
+        Report report = check();
+
+        assertThat(report.violationCount()).isZero();
+        assertThat(report.tally().faultRows("s")).contains("| s | partition | 1 | 1 (longest 100 ms) | 1 | — |");
     }
 }

@@ -7,8 +7,13 @@ package dev.baton.faults.check;
  * @param begin start, nano
  * @param end end, nano ({@link Long#MAX_VALUE} if it never ended)
  * @param what e.g. {@code stop of pid 123 (fault 4)}
+ * @param cause what an overlap it explains is classified as: the fault's label ({@code stop},
+ *     {@code partition}, {@code session-kill}, {@code db-restart}, ...), or {@value #OWN_PAUSE}
  */
-record Interval(long begin, long end, String what) {
+record Interval(long begin, long end, String what, String cause) {
+
+    /** The cause of a pause a worker noticed itself that no {@code SIGSTOP} caused (GC, an overloaded machine). */
+    static final String OWN_PAUSE = "own-pause";
 
     boolean intersects(long from, long to) {
         return begin <= to && end >= from;

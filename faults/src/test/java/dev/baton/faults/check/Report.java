@@ -26,6 +26,7 @@ public final class Report {
     private final Map<String, List<String>> violations = new LinkedHashMap<>();
     private final List<String> figures = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final Tally tally = new Tally();
 
     Report(String title) {
         this.title = title;
@@ -36,6 +37,9 @@ public final class Report {
 
     void violation(String category, String evidence) {
         violations.get(category).add(evidence);
+        if (TOKENS.equals(category)) {
+            tally.tokenRegressions++;
+        }
     }
 
     void figure(String line) {
@@ -62,6 +66,11 @@ public final class Report {
     /** @return whether the run must fail */
     public boolean failed() {
         return violationCount() > 0;
+    }
+
+    /** @return the numbers for the store x fault table */
+    public Tally tally() {
+        return tally;
     }
 
     /** @return the figures, one per line */

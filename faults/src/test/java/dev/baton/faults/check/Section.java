@@ -16,6 +16,9 @@ public final class Section {
     Long exited;
     Boolean heldAtExit;
     Integer fencedRows;
+    /** When the protected write's outcome was written down (after its commit). */
+    long fencedAt;
+
     String fencedError;
     Long counterRead;
     String counterError;
@@ -23,6 +26,8 @@ public final class Section {
     long end = Long.MAX_VALUE;
     /** Part of an overlap that a fault of the older holder explains. */
     boolean explainedOverlap;
+    /** The cause of the first explained overlap it took part in (see {@link Interval#cause()}). */
+    String overlapCause;
 
     Section(long pid, String thread, String key, long token, String api, long requested, long entered) {
         this.pid = pid;

@@ -98,9 +98,10 @@ final class Timeline {
         String what = kind.label() + (kind.ofDatabase() ? "" : " of pid " + pid) + " " + clock.at(begin.nano()) + ".."
                 + clock.at(end);
         if (kind.ofDatabase()) {
-            database.add(new Interval(begin.nano(), end, what));
+            database.add(new Interval(begin.nano(), end, what, kind.label()));
         } else if (kind.pausesOneProcess()) {
-            pauses.computeIfAbsent(pid, p -> new ArrayList<>()).add(new Interval(begin.nano(), end, what));
+            pauses.computeIfAbsent(pid, p -> new ArrayList<>())
+                    .add(new Interval(begin.nano(), end, what, kind.label()));
         }
     }
 
@@ -123,6 +124,7 @@ final class Timeline {
                 case FENCED ->
                     section(byId, e).ifPresent(s -> {
                         s.fencedRows = e.find("rows").map(Integer::valueOf).orElse(null);
+                        s.fencedAt = e.nano();
                         s.fencedError = e.find("err").orElse(null);
                     });
                 case COUNTER ->
@@ -142,15 +144,20 @@ final class Timeline {
                         Interval pause = new Interval(
                                 e.nano() - ms * 1_000_000,
                                 e.nano(),
-                                "a " + ms + " ms pause pid " + pid + " noticed itself, ending " + clock.at(e.nano()));
+                                "a " + ms + " ms pause pid " + pid + " noticed itself, ending " + clock.at(e.nano()),
+                                Interval.OWN_PAUSE);
                         boolean stopped = faults.stream()
                                 .anyMatch(f -> f.pid() == pid
                                         && f.kind() == FaultKind.STOP
                                         && pause.intersects(f.begin(), f.end()));
                         if (!stopped) {
                             ownPauses.add(pause);
+                            pauses.computeIfAbsent(pid, p -> new ArrayList<>()).add(pause);
+                        } else {
+                            pauses.computeIfAbsent(pid, p -> new ArrayList<>())
+                                    .add(new Interval(
+                                            pause.begin(), pause.end(), pause.what(), FaultKind.STOP.label()));
                         }
-                        pauses.computeIfAbsent(pid, p -> new ArrayList<>()).add(pause);
                     }
                 }
                 default -> {
@@ -169,15 +176,16 @@ final class Timeline {
     }
 
     /**
-     * What could explain that {@code pid} lost a lock between two moments: its own pauses, partitions and
-     * slow links, and database outages.
+     * What could explain that {@code pid} lost a lock between two moments: the faults that paused it or cut it
+     * off from the store (stops, partitions, slow links, its sessions ended), outages of the store's server,
+     * and pauses it noticed itself.
      *
-     * @return the first explanation found
+     * @return the explanation, the nemesis's faults first (a pause during a stop is the stop's)
      */
     Optional<Interval> explanation(long pid, long from, long to) {
         return Stream.concat(pauses.getOrDefault(pid, List.of()).stream(), database.stream())
                 .filter(i -> i.intersects(from, to))
-                .findFirst();
+                .min(Comparator.comparing((Interval i) -> Interval.OWN_PAUSE.equals(i.cause())));
     }
 
     /**

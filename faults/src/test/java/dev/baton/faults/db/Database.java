@@ -11,12 +11,12 @@ import java.util.Optional;
  * A private database server the suite starts, stops and restarts itself, with its data under
  * {@code target/}. Never the machine's shared servers.
  */
-public abstract class Database implements AutoCloseable {
+public abstract class Database implements Server {
 
     /** @return which database */
     public abstract JpaDatabase kind();
 
-    /** @return the port it listens on, the same across restarts */
+    @Override
     public abstract int port();
 
     /**
@@ -33,17 +33,20 @@ public abstract class Database implements AutoCloseable {
         return workerUrl(port());
     }
 
-    /**
-     * Stops the server.
-     *
-     * @param immediate as a crash would (no checkpoint, connections cut) rather than a clean shutdown
-     */
+    @Override
     public abstract void stop(boolean immediate);
 
     /** Starts the server again on the same port and data, and waits until it accepts connections. */
+    @Override
     public abstract void start();
 
-    /** @return the database's name in reports */
+    /** The suite does not pause a database: a paused database is an outage, which {@link #stop} covers. */
+    @Override
+    public void pause(boolean paused) {
+        throw new UnsupportedOperationException("the suite does not pause " + title());
+    }
+
+    @Override
     public String title() {
         return kind() == JpaDatabase.POSTGRESQL ? "PostgreSQL" : "MariaDB";
     }
@@ -55,6 +58,33 @@ public abstract class Database implements AutoCloseable {
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(directUrl());
     }
+
+    /**
+     * Ends the sessions of a client the way a DBA (or the database's own timeouts) would: PostgreSQL
+     * {@code pg_terminate_backend} of the sessions that hold advisory locks, MariaDB {@code KILL} of every
+     * session (MariaDB shows no session's {@code GET_LOCK} locks without a plugin).
+     *
+     * @param clientPorts the client's connections, by their local port (a proxy's upstream ports)
+     * @return how many sessions were ended
+     */
+    public int killSessions(java.util.Set<Integer> clientPorts) {
+        if (clientPorts.isEmpty()) {
+            return 0;
+        }
+        try (Connection c = connect()) {
+            return killSessions(c, clientPorts);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot end sessions on " + title() + ": " + e, e);
+        }
+    }
+
+    /**
+     * @param c a connection of the suite
+     * @param clientPorts the client's connections, by their local port
+     * @return how many sessions were ended
+     * @throws SQLException if the database refuses
+     */
+    protected abstract int killSessions(Connection c, java.util.Set<Integer> clientPorts) throws SQLException;
 
     /**
      * Waits until the server accepts connections.

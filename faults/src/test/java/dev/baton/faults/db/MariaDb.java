@@ -75,6 +75,30 @@ public final class MariaDb extends Database {
     }
 
     @Override
+    protected int killSessions(java.sql.Connection c, java.util.Set<Integer> clientPorts) throws java.sql.SQLException {
+        String hosts = clientPorts.stream()
+                .map(p -> "'127.0.0.1:" + p + "'")
+                .collect(java.util.stream.Collectors.joining(","));
+        List<Long> ids = new ArrayList<>();
+        try (java.sql.ResultSet rs = c.createStatement()
+                .executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE HOST IN (" + hosts + ")")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        int killed = 0;
+        for (long id : ids) {
+            try {
+                c.createStatement().execute("KILL " + id);
+                killed++;
+            } catch (java.sql.SQLException e) {
+                // ended meanwhile
+            }
+        }
+        return killed;
+    }
+
+    @Override
     public synchronized void stop(boolean immediate) {
         if (!running) {
             return;

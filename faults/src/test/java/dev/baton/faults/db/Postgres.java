@@ -83,6 +83,18 @@ public final class Postgres extends Database {
     }
 
     @Override
+    protected int killSessions(java.sql.Connection c, java.util.Set<Integer> clientPorts) throws java.sql.SQLException {
+        String ports = clientPorts.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+        try (java.sql.ResultSet rs = c.createStatement()
+                .executeQuery("SELECT count(pg_terminate_backend(a.pid)) FROM pg_stat_activity a"
+                        + " WHERE a.client_port IN (" + ports + ") AND EXISTS (SELECT 1 FROM pg_locks l"
+                        + " WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted)")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    @Override
     public synchronized void stop(boolean immediate) {
         if (server == null) {
             return;

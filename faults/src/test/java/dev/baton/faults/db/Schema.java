@@ -5,6 +5,7 @@ import static dev.baton.faults.history.Vocabulary.FENCED_ROW;
 import static dev.baton.faults.history.Vocabulary.LOCK_ROW;
 
 import dev.baton.faults.history.Event;
+import dev.baton.faults.store.StoreKind;
 import dev.baton.jpa.JpaDatabase;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,10 +35,24 @@ public final class Schema {
      *
      * @param db the database
      * @param keys the keys
+     * @param store the store under test: with the JPA store, its DDL and a journal of its lock table; with
+     *     {@code FencedWrites}, the journal of the fenced table records the lock row's token at each write
      */
-    public static void create(Database db, Collection<String> keys) {
-        List<String> statements = new ArrayList<>(storeDdl(db.kind()));
-        statements.addAll(db.kind() == JpaDatabase.POSTGRESQL ? postgres() : mariaDb());
+    public static void create(Database db, Collection<String> keys, StoreKind store) {
+        List<String> statements = new ArrayList<>();
+        if (store.locksInDatabase()) {
+            statements.addAll(storeDdl(db.kind()));
+        }
+        boolean postgres = db.kind() == JpaDatabase.POSTGRESQL;
+        statements.addAll(postgres ? Postgresql.TABLES : MariaDbSql.TABLES);
+        if (store.locksInDatabase()) {
+            statements.addAll(postgres ? Postgresql.LOCK_JOURNAL : MariaDbSql.LOCK_JOURNAL);
+        }
+        if (store.fencedWrites()) {
+            statements.addAll(postgres ? Postgresql.FENCED_JOURNAL : MariaDbSql.FENCED_JOURNAL);
+        } else {
+            statements.addAll(postgres ? Postgresql.TOKEN_COLUMN_JOURNAL : MariaDbSql.TOKEN_COLUMN_JOURNAL);
+        }
         for (String key : keys) {
             statements.add("INSERT INTO fenced (k) VALUES ('" + key + "')");
             statements.add("INSERT INTO counter (k) VALUES ('" + key + "')");
@@ -73,8 +88,11 @@ public final class Schema {
         }
     }
 
-    private static List<String> postgres() {
-        return List.of(
+    /** PostgreSQL. */
+    private static final class Postgresql {
+
+        /** The application's tables and the journal, with the counter's trigger. */
+        static final List<String> TABLES = List.of(
                 "CREATE TABLE fenced (k VARCHAR(100) PRIMARY KEY, n BIGINT NOT NULL DEFAULT 0,"
                         + " last_token BIGINT NOT NULL DEFAULT 0, writer_pid BIGINT NOT NULL DEFAULT 0)",
                 "CREATE TABLE counter (k VARCHAR(100) PRIMARY KEY, v BIGINT NOT NULL DEFAULT 0,"
@@ -83,6 +101,16 @@ public final class Schema {
                         + " a BIGINT, b BIGINT, pid BIGINT, tok BIGINT, cur BIGINT, live BOOLEAN, owner VARCHAR(64),"
                         + " at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())",
                 """
+                CREATE FUNCTION journal_counter() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                  INSERT INTO journal (kind, k, a, b, pid, tok)
+                    VALUES ('counter', NEW.k, OLD.v, NEW.v, NEW.writer_pid, NEW.writer_token);
+                  RETURN NULL;
+                END $$""",
+                "CREATE TRIGGER counter_journal AFTER UPDATE ON counter FOR EACH ROW EXECUTE FUNCTION journal_counter()");
+
+        /** Every token change of the lock table. */
+        static final List<String> LOCK_JOURNAL = List.of(
+                """
                 CREATE FUNCTION journal_lock() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
                   IF TG_OP = 'INSERT' OR NEW.token <> OLD.token THEN
                     INSERT INTO journal (kind, k, tok, owner) VALUES ('lock', NEW.lock_key, NEW.token, NEW.owner);
@@ -90,7 +118,10 @@ public final class Schema {
                   RETURN NULL;
                 END $$""",
                 "CREATE TRIGGER baton_locks_journal AFTER INSERT OR UPDATE ON baton_locks FOR EACH ROW"
-                        + " EXECUTE FUNCTION journal_lock()",
+                        + " EXECUTE FUNCTION journal_lock()");
+
+        /** Every accepted fenced write, with the lock row's token and liveness at that moment. */
+        static final List<String> FENCED_JOURNAL = List.of(
                 // a plain read (a fresh READ COMMITTED snapshot), so the journal does not change what it observes
                 """
                 CREATE FUNCTION journal_fenced() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -102,18 +133,26 @@ public final class Schema {
                     VALUES ('fenced', NEW.k, OLD.last_token, NEW.last_token, NEW.writer_pid, current_token, is_live);
                   RETURN NULL;
                 END $$""",
-                "CREATE TRIGGER fenced_journal AFTER UPDATE ON fenced FOR EACH ROW EXECUTE FUNCTION journal_fenced()",
+                "CREATE TRIGGER fenced_journal AFTER UPDATE ON fenced FOR EACH ROW EXECUTE FUNCTION journal_fenced()");
+
+        /** Every accepted token-column write (no lock row to read). */
+        static final List<String> TOKEN_COLUMN_JOURNAL = List.of(
+                // with a token column instead of FencedWrites there is no lock row to read
                 """
-                CREATE FUNCTION journal_counter() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-                  INSERT INTO journal (kind, k, a, b, pid, tok)
-                    VALUES ('counter', NEW.k, OLD.v, NEW.v, NEW.writer_pid, NEW.writer_token);
+                CREATE FUNCTION journal_fenced() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                  INSERT INTO journal (kind, k, a, b, pid) VALUES ('fenced', NEW.k, OLD.last_token, NEW.last_token, NEW.writer_pid);
                   RETURN NULL;
                 END $$""",
-                "CREATE TRIGGER counter_journal AFTER UPDATE ON counter FOR EACH ROW EXECUTE FUNCTION journal_counter()");
+                "CREATE TRIGGER fenced_journal AFTER UPDATE ON fenced FOR EACH ROW EXECUTE FUNCTION journal_fenced()");
+
+        private Postgresql() {}
     }
 
-    private static List<String> mariaDb() {
-        return List.of(
+    /** MariaDB. */
+    private static final class MariaDbSql {
+
+        /** The application's tables and the journal, with the counter's trigger. */
+        static final List<String> TABLES = List.of(
                 "CREATE TABLE fenced (k VARCHAR(100) PRIMARY KEY, n BIGINT NOT NULL DEFAULT 0,"
                         + " last_token BIGINT NOT NULL DEFAULT 0, writer_pid BIGINT NOT NULL DEFAULT 0) ENGINE = InnoDB",
                 "CREATE TABLE counter (k VARCHAR(100) PRIMARY KEY, v BIGINT NOT NULL DEFAULT 0,"
@@ -121,12 +160,21 @@ public final class Schema {
                 "CREATE TABLE journal (id BIGINT AUTO_INCREMENT PRIMARY KEY, kind VARCHAR(10) NOT NULL,"
                         + " k VARCHAR(500) NOT NULL, a BIGINT, b BIGINT, pid BIGINT, tok BIGINT, cur BIGINT, live BOOLEAN,"
                         + " owner VARCHAR(64), at DATETIME(6) NOT NULL) ENGINE = InnoDB",
+                "CREATE TRIGGER counter_journal AFTER UPDATE ON counter FOR EACH ROW"
+                        + " INSERT INTO journal (kind, k, a, b, pid, tok, at)"
+                        + " VALUES ('counter', NEW.k, OLD.v, NEW.v, NEW.writer_pid, NEW.writer_token, SYSDATE(6))");
+
+        /** Every token change of the lock table. */
+        static final List<String> LOCK_JOURNAL = List.of(
                 "CREATE TRIGGER baton_locks_journal_insert AFTER INSERT ON baton_locks FOR EACH ROW"
                         + " INSERT INTO journal (kind, k, tok, owner, at) VALUES ('lock', NEW.lock_key, NEW.token, NEW.owner, SYSDATE(6))",
                 "CREATE TRIGGER baton_locks_journal_update AFTER UPDATE ON baton_locks FOR EACH ROW BEGIN"
                         + " IF NEW.token <> OLD.token THEN"
                         + " INSERT INTO journal (kind, k, tok, owner, at) VALUES ('lock', NEW.lock_key, NEW.token, NEW.owner, SYSDATE(6));"
-                        + " END IF; END",
+                        + " END IF; END");
+
+        /** Every accepted fenced write, with the lock row's token and liveness at that moment. */
+        static final List<String> FENCED_JOURNAL = List.of(
                 // a plain (consistent, non-locking) read, so the journal does not change what it observes;
                 // expires_at is UTC
                 "CREATE TRIGGER fenced_journal AFTER UPDATE ON fenced FOR EACH ROW BEGIN"
@@ -134,10 +182,26 @@ public final class Schema {
                         + " SELECT token, expires_at > UTC_TIMESTAMP(6) INTO current_token, is_live FROM baton_locks WHERE lock_key = NEW.k;"
                         + " INSERT INTO journal (kind, k, a, b, pid, cur, live, at)"
                         + " VALUES ('fenced', NEW.k, OLD.last_token, NEW.last_token, NEW.writer_pid, current_token, is_live, SYSDATE(6));"
-                        + " END",
-                "CREATE TRIGGER counter_journal AFTER UPDATE ON counter FOR EACH ROW"
-                        + " INSERT INTO journal (kind, k, a, b, pid, tok, at)"
-                        + " VALUES ('counter', NEW.k, OLD.v, NEW.v, NEW.writer_pid, NEW.writer_token, SYSDATE(6))");
+                        + " END");
+
+        /** Every accepted token-column write (no lock row to read). */
+        static final List<String> TOKEN_COLUMN_JOURNAL = List.of(
+                // with a token column instead of FencedWrites there is no lock row to read
+                "CREATE TRIGGER fenced_journal AFTER UPDATE ON fenced FOR EACH ROW"
+                        + " INSERT INTO journal (kind, k, a, b, pid, at)"
+                        + " VALUES ('fenced', NEW.k, OLD.last_token, NEW.last_token, NEW.writer_pid, SYSDATE(6))");
+
+        private MariaDbSql() {}
+    }
+
+    /** An accepted protected write; {@code cur} and {@code live} only when the lock row was read. */
+    private static Event fencedRow(ResultSet rs, long id, String key, String at) throws SQLException {
+        List<Object> fields = new ArrayList<>(
+                List.of("key", key, "old", rs.getLong(4), "new", rs.getLong(5), "pid", rs.getLong(6), "at", at));
+        if (rs.getObject(8) != null) {
+            fields.addAll(List.of("cur", rs.getLong(8), "live", rs.getBoolean(9)));
+        }
+        return Event.of(FENCED_ROW, id, fields.toArray());
     }
 
     /**
@@ -170,24 +234,7 @@ public final class Schema {
                                         rs.getString(10),
                                         "at",
                                         at);
-                            case "fenced" ->
-                                Event.of(
-                                        FENCED_ROW,
-                                        id,
-                                        "key",
-                                        key,
-                                        "old",
-                                        rs.getLong(4),
-                                        "new",
-                                        rs.getLong(5),
-                                        "pid",
-                                        rs.getLong(6),
-                                        "cur",
-                                        rs.getObject(8) == null ? -1 : rs.getLong(8),
-                                        "live",
-                                        rs.getBoolean(9),
-                                        "at",
-                                        at);
+                            case "fenced" -> fencedRow(rs, id, key, at);
                             default ->
                                 Event.of(
                                         COUNTER_ROW,

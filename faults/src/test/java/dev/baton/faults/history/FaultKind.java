@@ -8,14 +8,31 @@ public enum FaultKind {
     TERM("term", false),
     /** {@code SIGSTOP} longer than the ttl, then {@code SIGCONT}. */
     STOP("stop", true),
-    /** The worker's link to the database stops forwarding, without closing. */
+    /** The worker's link to the store stops forwarding, without closing. */
     PARTITION("partition", true),
-    /** The worker's link to the database delays every chunk. */
+    /** The worker's link to the store delays every chunk. */
     SLOW("slow", true),
-    /** The database stops at once (immediate shutdown) and starts again. */
+    /**
+     * The database ends a holder's sessions ({@code pg_terminate_backend}, MariaDB {@code KILL}): in advisory
+     * mode its session locks end at once, while the holder learns it at its next renewal.
+     */
+    SESSION_KILL("session-kill", true),
+    /** The store's server stops at once (a database's immediate shutdown, Redis {@code kill -9}) and starts again. */
     DB_RESTART("db-restart", false),
     /** The database is down for longer than the ttl. */
-    DB_OUTAGE("db-outage", false);
+    DB_OUTAGE("db-outage", false),
+    /** The store's server ({@code redis-server}) is paused with {@code SIGSTOP} for longer than the ttl. */
+    STORE_STOP("store-stop", false),
+    /**
+     * The waiters' release-notification subscriptions stop forwarding (connections stay open): waiters
+     * learn of releases only by polling. Excuses nothing.
+     */
+    SUBSCRIPTION_CUT("sub-cut", false),
+    /**
+     * Code inside a worker's JVM reads the store's lock files (open, read, close), as a backup or a
+     * monitoring agent in the application would. Excuses nothing.
+     */
+    READER("reader", false);
 
     private final String label;
     private final boolean ofOneProcess;
@@ -30,14 +47,17 @@ public enum FaultKind {
         return label;
     }
 
-    /** @return whether it pauses or cuts off one worker (and so may explain that worker losing its lock) */
+    /**
+     * @return whether it pauses or cuts off one worker from the store (and so may explain that worker
+     *     losing its lock)
+     */
     public boolean pausesOneProcess() {
         return ofOneProcess;
     }
 
-    /** @return whether it concerns the database (and so every worker) */
+    /** @return whether it concerns the store's server (and so every worker) */
     public boolean ofDatabase() {
-        return this == DB_RESTART || this == DB_OUTAGE;
+        return this == DB_RESTART || this == DB_OUTAGE || this == STORE_STOP;
     }
 
     /**

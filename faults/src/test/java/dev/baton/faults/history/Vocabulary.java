@@ -26,6 +26,8 @@ public final class Vocabulary {
     public static final String LOST = "lost";
     /** The process did not run for {@code ms} milliseconds, ending at this event's time. */
     public static final String HICCUP = "hiccup";
+    /** The worker read the file store's lock files from its own JVM ({@code reader} fault): {@code files}. */
+    public static final String READ_FILES = "read";
     /** The JVM began to shut down (SIGTERM or end of run). */
     public static final String TERM = "term";
     /** The worker's graceful shutdown finished. */

@@ -7,13 +7,12 @@ import dev.baton.faults.check.CheckSettings;
 import dev.baton.faults.check.Checker;
 import dev.baton.faults.check.Report;
 import dev.baton.faults.check.RunData;
-import dev.baton.faults.db.Database;
-import dev.baton.faults.db.MariaDb;
-import dev.baton.faults.db.Postgres;
 import dev.baton.faults.db.Processes;
 import dev.baton.faults.db.Schema;
 import dev.baton.faults.history.Event;
 import dev.baton.faults.history.HistoryWriter;
+import dev.baton.faults.store.StoreKind;
+import dev.baton.faults.store.StoreUnderTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,9 +24,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * One run on one database: start a private server, create the schema, start the workers, a fairness
- * phase (every worker on one key, no faults), a fault phase (the nemesis), stop everything, export the
- * database's journal and check the histories.
+ * One run on one store: start its private servers (the application's database; Redis, or a lock directory),
+ * create the schema, start the workers, a fairness phase (every worker on one key, no faults), a fault phase
+ * (the nemesis, with the store's deck of faults), stop everything, export the database's journal and check
+ * the histories.
  */
 public final class FaultRun {
 
@@ -35,15 +35,15 @@ public final class FaultRun {
     public static final List<String> KEYS = List.of("k0", "k1", "k2");
 
     private final RunSettings settings;
-    private final String database;
+    private final StoreKind store;
 
     /**
      * @param settings the run's settings
-     * @param database {@code postgresql} or {@code mariadb}
+     * @param store the store
      */
-    public FaultRun(RunSettings settings, String database) {
+    public FaultRun(RunSettings settings, StoreKind store) {
         this.settings = settings;
-        this.database = database;
+        this.store = store;
     }
 
     /**
@@ -53,21 +53,21 @@ public final class FaultRun {
      * @throws IOException if the run directory cannot be written
      */
     public Report run() throws IOException {
-        Path dir = settings.dir().resolve(database).toAbsolutePath();
-        Path dbDir = settings.dir().resolve("db-" + database).toAbsolutePath();
+        Path dir = settings.dir().resolve(store.label()).toAbsolutePath();
+        Path serverDir = settings.dir().resolve("servers-" + store.label()).toAbsolutePath();
         clean(dir);
-        clean(dbDir); // a fresh database every run
+        clean(serverDir); // fresh servers every run
         Files.createDirectories(dir);
-        say("starting " + database + " in " + dbDir);
+        say("starting " + store.title() + " in " + serverDir);
         List<String> keys = new ArrayList<>(KEYS);
         keys.add(FAIRNESS_KEY);
         String title;
-        try (Database db = database.equals("postgresql") ? new Postgres(dbDir) : new MariaDb(dbDir);
+        try (StoreUnderTest under = new StoreUnderTest(store, serverDir);
                 HistoryWriter log = new HistoryWriter(dir.resolve(RunData.NEMESIS_FILE))) {
-            title = db.title();
-            Schema.create(db, keys);
+            title = store.title();
+            Schema.create(under.database(), keys, store);
             HolderTracker tracker = new HolderTracker(dir);
-            try (Workers workers = new Workers(db, settings, dir, log)) {
+            try (Workers workers = new Workers(under, settings, dir, log)) {
                 workers.startAll();
                 say("waiting for " + settings.workers() + " workers");
                 workers.awaitStarted(tracker, Duration.ofMinutes(3));
@@ -85,21 +85,21 @@ public final class FaultRun {
                 workers.restarting(true);
                 workers.control("faults");
                 log.write(PHASE, "name", "faults", "edge", "begin");
-                new Nemesis(db, workers, tracker, log, settings.seed(), settings.ttlMillis())
+                new Nemesis(under, dir, workers, tracker, log, settings.seed(), settings.ttlMillis())
                         .run(settings.faultPhase());
                 log.write(PHASE, "name", "faults", "edge", "end");
                 workers.restarting(false);
                 say("stopping the workers");
                 workers.stopAll(Duration.ofSeconds(60));
             }
-            exportJournal(db, dir);
+            exportJournal(under.database(), dir);
         }
         Report report = new Checker(CheckSettings.forTtl(settings.ttlMillis())).check(title, RunData.load(dir));
         say("checked: " + (report.failed() ? report.violationCount() + " violation(s)" : "no violation"));
         return report;
     }
 
-    private static void exportJournal(Database db, Path dir) {
+    private static void exportJournal(dev.baton.faults.db.Database db, Path dir) {
         try (HistoryWriter journal = new HistoryWriter(dir.resolve(RunData.JOURNAL_FILE))) {
             for (Event row : Schema.journal(db)) {
                 journal.write(row);
@@ -121,6 +121,6 @@ public final class FaultRun {
     }
 
     private void say(String line) {
-        System.out.println("[faults " + database + "] " + line);
+        System.out.println("[faults " + store.label() + "] " + line);
     }
 }

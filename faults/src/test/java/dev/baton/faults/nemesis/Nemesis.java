@@ -3,10 +3,14 @@ package dev.baton.faults.nemesis;
 import static dev.baton.faults.history.Vocabulary.FAULT;
 import static dev.baton.faults.history.Vocabulary.HEAL;
 
-import dev.baton.faults.db.Database;
 import dev.baton.faults.db.Processes;
+import dev.baton.faults.db.Server;
 import dev.baton.faults.history.FaultKind;
 import dev.baton.faults.history.HistoryWriter;
+import dev.baton.faults.store.StoreUnderTest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,26 +20,15 @@ import java.util.Set;
 
 /**
  * Injects faults, one at a time with quiet gaps between them, until the phase is over; logs each with
- * its time and target to the nemesis's history. Every fault is healed before the next one (a paused
- * worker resumed, a link restored, the database started).
+ * its time and target to the nemesis's history. The faults are drawn from the store's deck
+ * ({@link dev.baton.faults.store.StoreKind#deck()}). Every fault is healed before the next one (a paused
+ * worker resumed, a link restored, the store's server started or resumed).
  */
 final class Nemesis {
 
-    /** How often each fault is drawn, relative to the others. */
-    private static final List<FaultKind> DECK = List.of(
-            FaultKind.KILL9,
-            FaultKind.KILL9,
-            FaultKind.TERM,
-            FaultKind.TERM,
-            FaultKind.STOP,
-            FaultKind.STOP,
-            FaultKind.PARTITION,
-            FaultKind.PARTITION,
-            FaultKind.SLOW,
-            FaultKind.DB_RESTART,
-            FaultKind.DB_OUTAGE);
-
-    private final Database db;
+    private final StoreUnderTest store;
+    private final List<FaultKind> deckOfStore;
+    private final java.nio.file.Path dir;
     private final Workers workers;
     private final HolderTracker tracker;
     private final HistoryWriter log;
@@ -43,8 +36,17 @@ final class Nemesis {
     private final long ttl;
     private int faults;
 
-    Nemesis(Database db, Workers workers, HolderTracker tracker, HistoryWriter log, long seed, long ttlMillis) {
-        this.db = db;
+    Nemesis(
+            StoreUnderTest store,
+            java.nio.file.Path dir,
+            Workers workers,
+            HolderTracker tracker,
+            HistoryWriter log,
+            long seed,
+            long ttlMillis) {
+        this.store = store;
+        this.deckOfStore = store.kind().deck();
+        this.dir = dir;
         this.workers = workers;
         this.tracker = tracker;
         this.log = log;
@@ -66,11 +68,29 @@ final class Nemesis {
                 break;
             }
             if (deck.isEmpty()) {
-                deck.addAll(DECK);
-                java.util.Collections.shuffle(deck, random);
+                deck.addAll(deal(deckOfStore, random));
             }
             inject(deck.remove(deck.size() - 1));
         }
+    }
+
+    /**
+     * A round of the deck, in the order it is drawn (from the end): every kind once, shuffled, before the
+     * repeats, shuffled too, so that a short phase (the CI profile's) still sees each of the store's faults.
+     *
+     * @param deck the store's deck
+     * @param random the seeded random
+     * @return the round, drawn from its end
+     */
+    static List<FaultKind> deal(List<FaultKind> deck, Random random) {
+        List<FaultKind> first = new ArrayList<>(new java.util.LinkedHashSet<>(deck));
+        List<FaultKind> repeats = new ArrayList<>(deck);
+        first.forEach(repeats::remove);
+        java.util.Collections.shuffle(first, random);
+        java.util.Collections.shuffle(repeats, random);
+        List<FaultKind> round = new ArrayList<>(repeats);
+        round.addAll(first); // drawn first
+        return round;
     }
 
     private void sleepChecking(long millis, long deadline) {
@@ -84,13 +104,26 @@ final class Nemesis {
     private void inject(FaultKind kind) {
         String id = "f" + (++faults);
         if (kind.ofDatabase()) {
+            Server server = store.lockServer()
+                    .orElseThrow(() -> new IllegalStateException(
+                            kind.label() + ": " + store.kind().label() + " has no server"));
             begin(id, kind, 0, -1);
-            db.stop(kind == FaultKind.DB_RESTART);
-            if (kind == FaultKind.DB_OUTAGE) {
+            if (kind == FaultKind.STORE_STOP) {
+                server.pause(true);
                 Processes.sleep(ttl + 500 + random.nextInt(1_000));
+                server.pause(false);
+            } else {
+                server.stop(kind == FaultKind.DB_RESTART);
+                if (kind == FaultKind.DB_OUTAGE) {
+                    Processes.sleep(ttl + 500 + random.nextInt(1_000));
+                }
+                server.start();
             }
-            db.start();
             heal(id);
+            return;
+        }
+        if (kind == FaultKind.SUBSCRIPTION_CUT) {
+            cutSubscriptions(id);
             return;
         }
         WorkerSlot slot = victim();
@@ -130,8 +163,41 @@ final class Nemesis {
                 slot.proxy.forward();
                 heal(id);
             }
+            case SESSION_KILL -> {
+                begin(id, kind, pid, slot.index);
+                int ended = store.database().killSessions(slot.proxy.upstreamPorts());
+                log.write(HEAL, "id", id, "sessions", ended); // a kill: over at once
+            }
+            case READER -> {
+                begin(id, kind, pid, slot.index);
+                try {
+                    Files.writeString(dir.resolve("read-" + pid), "read");
+                    Processes.sleep(2_000);
+                    Files.deleteIfExists(dir.resolve("read-" + pid));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot ask worker " + pid + " to read the lock files", e);
+                }
+                heal(id);
+            }
             default -> throw new IllegalStateException("not a worker fault: " + kind);
         }
+    }
+
+    /**
+     * Cuts the release-notification subscriptions of every worker (the links Redis lists as subscribed)
+     * without closing them, for longer than the ttl: waiters learn of releases by polling only.
+     */
+    private void cutSubscriptions(String id) {
+        List<Integer> subscribers = store.redis()
+                .orElseThrow(() -> new IllegalStateException("sub-cut needs the Redis store"))
+                .subscriberPorts();
+        begin(id, FaultKind.SUBSCRIPTION_CUT, 0, -1, "links", subscribers.size());
+        for (WorkerSlot slot : workers.slots()) {
+            subscribers.forEach(slot.proxy::cut);
+        }
+        Processes.sleep(ttl + 500 + random.nextInt(1_500));
+        workers.slots().forEach(slot -> slot.proxy.uncut());
+        heal(id);
     }
 
     /** The worker that entered a critical section most recently, else any live one. */

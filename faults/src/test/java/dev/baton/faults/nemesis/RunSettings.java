@@ -1,20 +1,21 @@
 package dev.baton.faults.nemesis;
 
+import dev.baton.faults.store.StoreKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The settings of a run, from system properties: {@code faults.duration} (the fault phase per database,
- * default 90s), {@code faults.fairness} (the fairness phase, default 20s), {@code faults.workers} (4),
- * {@code faults.databases} ({@code postgresql,mariadb}), {@code faults.seed} (random), {@code faults.ttl}
+ * The settings of a run, from system properties: {@code faults.duration} (the fault phase per store,
+ * default 40s), {@code faults.fairness} (the fairness phase, default 8s), {@code faults.workers} (4),
+ * {@code faults.stores} (every store, see {@link StoreKind}), {@code faults.seed} (random), {@code faults.ttl}
  * (2s), {@code faults.dir} and {@code faults.report}.
  *
  * @param faultPhase how long faults are injected, per database
  * @param fairnessPhase how long the workers contend for one key without faults
  * @param workers how many worker processes
- * @param databases which databases, in order
+ * @param stores which stores, in order
  * @param seed the nemesis's random seed
  * @param ttlMillis the workers' lock ttl
  * @param threads threads per worker in the fault phase
@@ -25,7 +26,7 @@ public record RunSettings(
         Duration faultPhase,
         Duration fairnessPhase,
         int workers,
-        List<String> databases,
+        List<StoreKind> stores,
         long seed,
         long ttlMillis,
         int threads,
@@ -36,17 +37,29 @@ public record RunSettings(
     public static RunSettings fromSystemProperties() {
         String seed = System.getProperty("faults.seed", "");
         return new RunSettings(
-                duration(System.getProperty("faults.duration", "90s")),
-                duration(System.getProperty("faults.fairness", "20s")),
+                duration(System.getProperty("faults.duration", "40s")),
+                duration(System.getProperty("faults.fairness", "8s")),
                 Integer.getInteger("faults.workers", 4),
-                List.of(System.getProperty("faults.databases", "postgresql,mariadb")
-                        .toLowerCase(Locale.ROOT)
-                        .split(",")),
+                stores(System.getProperty("faults.stores", "")),
                 seed.isBlank() ? System.nanoTime() : Long.parseLong(seed.strip()),
                 duration(System.getProperty("faults.ttl", "2s")).toMillis(),
                 Integer.getInteger("faults.threads", 2),
                 Path.of(System.getProperty("faults.dir", "target/faults")),
                 Path.of(System.getProperty("faults.report", "target/faults-report.txt")));
+    }
+
+    /**
+     * @param text a comma-separated list of {@link StoreKind#label()}s; blank: every store
+     * @return the stores
+     */
+    static List<StoreKind> stores(String text) {
+        if (text.isBlank()) {
+            return List.of(StoreKind.values());
+        }
+        return java.util.Arrays.stream(text.split(","))
+                .filter(s -> !s.isBlank())
+                .map(StoreKind::of)
+                .toList();
     }
 
     /**

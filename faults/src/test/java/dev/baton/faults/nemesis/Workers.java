@@ -4,10 +4,10 @@ import static dev.baton.faults.history.Vocabulary.DIED;
 import static dev.baton.faults.history.Vocabulary.HUNG;
 import static dev.baton.faults.history.Vocabulary.SPAWN;
 
-import dev.baton.faults.db.Database;
 import dev.baton.faults.db.Processes;
 import dev.baton.faults.history.HistoryWriter;
 import dev.baton.faults.proxy.FaultProxy;
+import dev.baton.faults.store.StoreUnderTest;
 import dev.baton.faults.worker.Worker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,14 +26,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * The worker processes: N slots, each with its proxy; a worker that exits while the run goes on is
+ * The worker processes: N slots, each with its proxy to the store's server; a worker that exits while the run goes on is
  * replaced, so N stay alive. Every start and exit goes to the nemesis's history.
  */
 final class Workers implements AutoCloseable {
 
     private static final long HUNG_AFTER_MILLIS = 30_000;
 
-    private final Database db;
+    private final StoreUnderTest store;
     private final RunSettings settings;
     private final Path dir;
     private final Path control;
@@ -48,8 +48,8 @@ final class Workers implements AutoCloseable {
     private volatile boolean restarting;
     private volatile boolean stopping;
 
-    Workers(Database db, RunSettings settings, Path dir, HistoryWriter log) {
-        this.db = db;
+    Workers(StoreUnderTest store, RunSettings settings, Path dir, HistoryWriter log) {
+        this.store = store;
         this.settings = settings;
         this.dir = dir;
         this.control = dir.resolve("control");
@@ -60,7 +60,7 @@ final class Workers implements AutoCloseable {
     /** Starts N workers, each behind a proxy of its own. */
     void startAll() throws IOException {
         for (int i = 0; i < settings.workers(); i++) {
-            WorkerSlot slot = new WorkerSlot(i, new FaultProxy(db.port()));
+            WorkerSlot slot = new WorkerSlot(i, new FaultProxy(store.proxyTarget()));
             slots.add(slot);
             spawn(slot);
         }
@@ -110,16 +110,13 @@ final class Workers implements AutoCloseable {
                 "-cp",
                 System.getProperty("java.class.path"),
                 "-Dorg.jboss.logging.provider=jdk",
-                "-Dbaton.store=jpa",
                 "-Dbaton.ttl=" + settings.ttlMillis() + "ms",
                 "-Dbaton.timeout=10s",
-                "-Dbaton.jpa.schema-action=validate",
                 "-Dfaults.dir=" + dir.toAbsolutePath(),
                 "-Dfaults.slot=" + slot.index,
                 "-Dfaults.control=" + control.toAbsolutePath(),
-                "-Dfaults.jdbc-url=" + db.workerUrl(slot.proxy.port()),
-                "-Dfaults.database=" + db.kind().name(),
                 "-Dfaults.threads=" + settings.threads()));
+        command.addAll(store.workerProperties(slot.index, slot.proxy.port()));
         String logging = System.getProperty("java.util.logging.config.file");
         if (logging != null) {
             command.add(3, "-Djava.util.logging.config.file=" + logging);

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -32,6 +34,9 @@ public final class FaultProxy implements AutoCloseable {
 
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** The links (by their upstream socket's local port) that hold their bytes whatever the mode. */
+    private final Set<Integer> cut = ConcurrentHashMap.newKeySet();
+
     private final Object modeChange = new Object();
     private final ServerSocket server;
     private volatile Mode mode = Mode.FORWARD;
@@ -86,6 +91,46 @@ public final class FaultProxy implements AutoCloseable {
         return delayMillis;
     }
 
+    /**
+     * The local ports of the open upstream connections: the client ports the target sees (PostgreSQL
+     * {@code pg_stat_activity.client_port}, MariaDB {@code PROCESSLIST.HOST}, Redis {@code CLIENT LIST}).
+     *
+     * @return the ports
+     */
+    public Set<Integer> upstreamPorts() {
+        Set<Integer> ports = new java.util.TreeSet<>();
+        for (Socket s : sockets) {
+            if (s.getPort() == targetPort) {
+                ports.add(s.getLocalPort());
+            }
+        }
+        return ports;
+    }
+
+    /**
+     * Stops passing bytes on one link only (the others keep the proxy's mode), without closing it.
+     *
+     * @param upstreamPort the link's upstream local port (see {@link #upstreamPorts()})
+     * @return whether this proxy has that link
+     */
+    public boolean cut(int upstreamPort) {
+        if (!upstreamPorts().contains(upstreamPort)) {
+            return false;
+        }
+        synchronized (modeChange) {
+            cut.add(upstreamPort);
+        }
+        return true;
+    }
+
+    /** Passes bytes on again on every link {@link #cut} stopped. */
+    public void uncut() {
+        synchronized (modeChange) {
+            cut.clear();
+            modeChange.notifyAll();
+        }
+    }
+
     private void setMode(Mode newMode, long millis) {
         synchronized (modeChange) {
             delayMillis = millis;
@@ -114,15 +159,15 @@ public final class FaultProxy implements AutoCloseable {
                 upstream.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(upstream);
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, upstream.getLocalPort());
+                pump(upstream, client, upstream.getLocalPort());
             } catch (IOException e) {
                 closeQuietly(client); // the database is down: the worker sees its connection closed
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, int link) {
         Thread t = new Thread(
                 () -> {
                     byte[] buffer = new byte[16 * 1024];
@@ -130,7 +175,7 @@ public final class FaultProxy implements AutoCloseable {
                             OutputStream out = to.getOutputStream()) {
                         int n;
                         while ((n = in.read(buffer)) >= 0) {
-                            awaitPassage();
+                            awaitPassage(link);
                             out.write(buffer, 0, n);
                             out.flush();
                         }
@@ -149,9 +194,9 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /** Blocks while the link is a black hole; sleeps the delay when it is slow. */
-    private void awaitPassage() throws InterruptedException {
+    private void awaitPassage(int link) throws InterruptedException {
         synchronized (modeChange) {
-            while (mode == Mode.BLACK_HOLE) {
+            while (mode == Mode.BLACK_HOLE || cut.contains(link)) {
                 modeChange.wait();
             }
         }
@@ -164,6 +209,7 @@ public final class FaultProxy implements AutoCloseable {
     @Override
     public void close() {
         closeQuietly(server);
+        uncut();
         forward(); // releases held pumps, which then find their sockets closed
         sockets.forEach(FaultProxy::closeQuietly);
         sockets.clear();

@@ -61,6 +61,15 @@ class FaultProxyTest {
         return new DataInputStream(s.getInputStream()).read();
     }
 
+    private static boolean readTimesOut(Socket s) throws IOException {
+        try {
+            s.getInputStream().read();
+            return false;
+        } catch (SocketTimeoutException e) {
+            return true;
+        }
+    }
+
     @Test
     void forwardsHoldsAndDelays() throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
@@ -69,13 +78,9 @@ class FaultProxyTest {
 
             proxy.blackHole();
             s.getOutputStream().write(8);
-            boolean timedOut = false;
-            try {
-                s.getInputStream().read();
-            } catch (SocketTimeoutException e) {
-                timedOut = true;
-            }
-            assertThat(timedOut).as("nothing comes back through a black hole").isTrue();
+            assertThat(readTimesOut(s))
+                    .as("nothing comes back through a black hole")
+                    .isTrue();
             proxy.forward();
             assertThat(s.getInputStream().read())
                     .as("held bytes flow once healed")
@@ -107,6 +112,32 @@ class FaultProxyTest {
                         .as("the worker's connection is closed when the target refuses")
                         .isEqualTo(-1);
             }
+        }
+    }
+
+    @Test
+    void aCutLinkHoldsItsBytesWhileTheOthersFlow() throws Exception {
+        try (Socket a = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
+                Socket b = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            a.setSoTimeout(500);
+            b.setSoTimeout(5_000);
+            assertThat(roundTrip(a, 1)).isEqualTo(1);
+            java.util.Set<Integer> before = proxy.upstreamPorts();
+            assertThat(roundTrip(b, 2)).isEqualTo(2);
+            java.util.Set<Integer> both = proxy.upstreamPorts();
+            assertThat(both).hasSize(2).containsAll(before);
+            int linkOfA = before.iterator().next();
+
+            assertThat(proxy.cut(linkOfA)).isTrue();
+            assertThat(proxy.cut(1)).as("a port that is no link of this proxy").isFalse();
+            a.getOutputStream().write(3);
+            assertThat(readTimesOut(a)).as("nothing comes back on the cut link").isTrue();
+            assertThat(roundTrip(b, 4)).as("the other link flows").isEqualTo(4);
+
+            proxy.uncut();
+            assertThat(a.getInputStream().read())
+                    .as("held bytes flow once healed")
+                    .isEqualTo(3);
         }
     }
 }

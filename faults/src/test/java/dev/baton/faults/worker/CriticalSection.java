@@ -16,25 +16,32 @@ import java.util.function.Function;
 
 /**
  * What a worker does while it holds a lock, each step recorded as it happens: an unfenced
- * read-modify-write of a counter (read, then write what was read plus one) around a fenced write (the
- * store's helper, in the worker's own transaction, which then works a little longer before it commits). The worker's own database failures are recorded, never
- * thrown: whatever escapes a section comes from Baton.
+ * read-modify-write of a counter (read, then write what was read plus one) around a protected write (in the
+ * worker's own transaction, which then works a little longer before it commits). The protected write goes
+ * through the JPA store's {@code FencedWrites} where the store has it (table mode), else the classic way: a
+ * token column of the application's own row, written only with a greater token. The worker's own database
+ * failures are recorded, never thrown: whatever escapes a section comes from Baton.
  */
 final class CriticalSection {
 
     private static final String FENCED_UPDATE =
             "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND {fence}";
+    /** The fence column pattern of the JPA store's README, for stores without {@code FencedWrites}. */
+    private static final String TOKEN_COLUMN_UPDATE =
+            "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND last_token < ?1";
 
     private final HistoryWriter history;
     private final EntityManagerFactory factory;
     private final long pid = ProcessHandle.current().pid();
     private final long pauseMillis;
+    private final boolean useFencedWrites;
     private volatile FencedWrites fenced;
 
-    CriticalSection(HistoryWriter history, EntityManagerFactory factory, long pauseMillis) {
+    CriticalSection(HistoryWriter history, EntityManagerFactory factory, long pauseMillis, boolean useFencedWrites) {
         this.history = history;
         this.factory = factory;
         this.pauseMillis = pauseMillis;
+        this.useFencedWrites = useFencedWrites;
     }
 
     void run(Lock lock, String key, long requested, String api) {
@@ -67,7 +74,13 @@ final class CriticalSection {
         // ... the fenced write, with some work after it in the same transaction (where a pause hurts most) ...
         try {
             int rows = inTransaction(em -> {
-                int n = fencedWrites(em).executeUpdate(em, key, token, FENCED_UPDATE, token, pid, key);
+                int n = useFencedWrites
+                        ? fencedWrites(em).executeUpdate(em, key, token, FENCED_UPDATE, token, pid, key)
+                        : em.createNativeQuery(TOKEN_COLUMN_UPDATE)
+                                .setParameter(1, token)
+                                .setParameter(2, pid)
+                                .setParameter(3, key)
+                                .executeUpdate();
                 pause();
                 return n;
             });

@@ -3,6 +3,7 @@ package dev.baton.faults.worker;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Map;
 
@@ -13,8 +14,12 @@ import java.util.Map;
 @ApplicationScoped
 public class Persistence {
 
+    // @Singleton, not @ApplicationScoped: the advisory mode takes its connections from the provider behind the
+    // bean and refuses a CDI client proxy ("The advisory mode of the JPA lock store needs Hibernate ORM or
+    // EclipseLink ...; the provider is ...EntityManagerFactory$...$Proxy$_$$_WeldClientProxy"), which a
+    // normal-scoped producer gives. Reported (issue 33); with @ApplicationScoped here the advisory runs fail.
     @Produces
-    @ApplicationScoped
+    @Singleton
     EntityManagerFactory entityManagerFactory() {
         WorkerSettings settings = Worker.settings();
         return jakarta.persistence.Persistence.createEntityManagerFactory(

@@ -4,6 +4,7 @@ import static dev.baton.faults.history.Vocabulary.ERROR;
 import static dev.baton.faults.history.Vocabulary.FAIL;
 import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
 import static dev.baton.faults.history.Vocabulary.HICCUP;
+import static dev.baton.faults.history.Vocabulary.READ_FILES;
 import static dev.baton.faults.history.Vocabulary.START;
 import static dev.baton.faults.history.Vocabulary.STOPPED;
 import static dev.baton.faults.history.Vocabulary.TERM;
@@ -22,9 +23,11 @@ import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 
 /**
- * A worker process: a Weld SE application that uses Baton as a user would, on the JPA store
- * ({@code baton.store=jpa}, the application's {@link EntityManagerFactory} bean), and records every
- * critical section in its history ({@code worker-<slot>-<pid>.hist}).
+ * A worker process: a Weld SE application that uses Baton as a user would, on the store its
+ * {@code baton.*} system properties configure (read by MicroProfile Config: {@code baton.store=jpa} with the
+ * application's {@link EntityManagerFactory} bean, {@code redis} or {@code file}), with its own tables in the
+ * application's database, and records every critical section in its history
+ * ({@code worker-<slot>-<pid>.hist}).
  *
  * <p>What it does is set by the control file, read every 100 ms: {@code fair} — one thread contends for
  * the key {@value dev.baton.faults.history.Vocabulary#FAIRNESS_KEY}; {@code faults} — several threads
@@ -73,16 +76,35 @@ public final class Worker {
             Locks locks = container.select(Locks.class).get();
             SynchronizedWork sync = container.select(SynchronizedWork.class).get();
             section = new CriticalSection(
-                    history, container.select(EntityManagerFactory.class).get(), settings.pauseMillis());
+                    history,
+                    container.select(EntityManagerFactory.class).get(),
+                    settings.pauseMillis(),
+                    settings.fencedWrites());
             // Connect the store (and check its schema) before reporting ready, as a warmed-up application
             // would be: otherwise every worker's first acquisition of the fairness phase waits for the
             // others' cold starts, and those waits say nothing about fairness.
-            locks.callWithLock("warm-up:" + pid, lock -> lock.fencingToken());
+            warmUp(locks, pid);
             history.write(START, "pid", pid, "slot", settings.slot(), "ttl", System.getProperty("baton.ttl", ""));
             worker.run(locks, sync);
         }
         history.write(STOPPED, "pid", pid);
         System.exit(0);
+    }
+
+    /** The first acquisition connects; a store still starting (or a loaded machine) may need another try. */
+    private static void warmUp(Locks locks, long pid) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try {
+                locks.callWithLock("warm-up:" + pid, lock -> lock.fencingToken());
+                return;
+            } catch (dev.baton.LockStoreException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(500);
+            }
+        }
     }
 
     private void run(Locks locks, SynchronizedWork sync) {
@@ -116,6 +138,7 @@ public final class Worker {
         });
         while (!"stop".equals(mode)) {
             readControl();
+            readLockFilesWhenAsked();
             sleep(100);
         }
         for (Thread t : threads) {
@@ -136,6 +159,33 @@ public final class Worker {
         } catch (IOException e) {
             // being rewritten: next time
         }
+    }
+
+    /**
+     * The {@code reader} fault: while the nemesis leaves {@code read-<pid>} in the run directory, read every
+     * file of the file store's directory (open, read, close) every 100 ms, from this JVM, as a backup or
+     * monitoring agent inside the application would.
+     */
+    private void readLockFilesWhenAsked() {
+        java.nio.file.Path ask = settings.dir().resolve("read-" + pid);
+        if (settings.lockFiles().isEmpty() || !Files.exists(ask)) {
+            return;
+        }
+        int read = 0;
+        try (java.util.stream.Stream<java.nio.file.Path> files =
+                Files.list(settings.lockFiles().get())) {
+            for (java.nio.file.Path f : files.filter(Files::isRegularFile).toList()) {
+                try {
+                    Files.readAllBytes(f);
+                    read++;
+                } catch (IOException e) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            // next time
+        }
+        history.write(READ_FILES, "pid", pid, "files", read);
     }
 
     private void loop(Locks locks, SynchronizedWork sync, boolean fairness) {

@@ -3,6 +3,7 @@ package dev.baton.faults.worker;
 import dev.baton.jpa.JpaDatabase;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A worker's settings, from system properties {@code faults.*} (the Baton settings are ordinary
@@ -11,8 +12,12 @@ import java.util.List;
  * @param dir the run directory (histories)
  * @param slot the worker's slot
  * @param control the file whose content says what to do: {@code idle}, {@code fair}, {@code faults}, {@code stop}
- * @param jdbcUrl the database, through this worker's proxy
+ * @param jdbcUrl the application's database (for the JPA store through this worker's proxy)
  * @param database which database
+ * @param fencedWrites whether the protected write goes through the JPA store's {@code FencedWrites}; otherwise
+ *     through the token column of the application's row
+ * @param lockFiles the file store's directory, whose files the worker reads when the nemesis asks (the
+ *     {@code reader} fault); empty for other stores
  * @param keys the keys of the fault phase
  * @param threads the threads of the fault phase
  * @param pauseMillis the pause between the unfenced read and write
@@ -25,6 +30,8 @@ public record WorkerSettings(
         Path control,
         String jdbcUrl,
         JpaDatabase database,
+        boolean fencedWrites,
+        Optional<Path> lockFiles,
         List<String> keys,
         int threads,
         long pauseMillis,
@@ -39,6 +46,8 @@ public record WorkerSettings(
                 Path.of(required("faults.control")),
                 required("faults.jdbc-url"),
                 JpaDatabase.valueOf(required("faults.database")),
+                Boolean.parseBoolean(required("faults.fenced-writes")),
+                Optional.ofNullable(System.getProperty("baton.file.directory")).map(Path::of),
                 List.of(System.getProperty("faults.keys", "k0,k1,k2").split(",")),
                 Integer.getInteger("faults.threads", 2),
                 Long.getLong("faults.pause", 40),

@@ -1,0 +1,104 @@
+package dev.baton.faults.check;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The numbers of one run for the table of {@code RELIABILITY.md}, store x fault: what each fault was
+ * injected, the overlaps and lost updates it explains, and the recovery after it; and per store the
+ * sections, the protected writes and the violations.
+ */
+public final class Tally {
+
+    /** The numbers of one fault kind (or of a cause that is no injected fault: {@code own-pause}). */
+    static final class PerFault {
+        long injected;
+        int overlaps;
+        long longestOverlapMillis;
+        int lostUpdates;
+        String recovery = "";
+    }
+
+    final Map<String, PerFault> byFault = new TreeMap<>();
+    int sections;
+    int accepted;
+    int refused;
+    int staleAccepted;
+    int unexplainedOverlaps;
+    int tokenRegressions;
+    int unexplainedLostUpdates;
+    boolean tokenColumn;
+
+    PerFault fault(String label) {
+        return byFault.computeIfAbsent(label, l -> new PerFault());
+    }
+
+    void overlap(String cause, long millis) {
+        PerFault f = fault(cause);
+        f.overlaps++;
+        f.longestOverlapMillis = Math.max(f.longestOverlapMillis, millis);
+    }
+
+    /** @return the overlaps by cause, e.g. {@code {partition=3, stop=2}} (unexplained ones not included) */
+    public Map<String, Integer> overlapsByCause() {
+        Map<String, Integer> out = new TreeMap<>();
+        byFault.forEach((k, v) -> {
+            if (v.overlaps > 0) {
+                out.put(k, v.overlaps);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * @param store the store's name, the first column
+     * @return the rows of the store x fault table, markdown
+     */
+    public List<String> faultRows(String store) {
+        List<String> rows = new ArrayList<>();
+        byFault.forEach((fault, f) -> rows.add(String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %s | %d | %s |",
+                store,
+                fault,
+                f.injected,
+                f.overlaps == 0 ? "0" : f.overlaps + " (longest " + f.longestOverlapMillis + " ms)",
+                f.lostUpdates,
+                f.recovery.isEmpty() ? "—" : f.recovery)));
+        return rows;
+    }
+
+    /**
+     * @param store the store's name, the first column
+     * @return the store's row of the per-store table, markdown
+     */
+    public String storeRow(String store) {
+        return String.format(
+                Locale.ROOT,
+                "| %s | %d | %s | %d | %s | %d / %d / %d | %d | %d |",
+                store,
+                sections,
+                overlapsByCause().isEmpty()
+                        ? "none"
+                        : overlapsByCause().toString().replaceAll("[{}]", ""),
+                unexplainedOverlaps,
+                tokenColumn ? "token column" : "FencedWrites",
+                accepted,
+                refused,
+                staleAccepted,
+                tokenRegressions,
+                unexplainedLostUpdates);
+    }
+
+    /** The header of {@link #faultRows}. */
+    public static final String FAULT_HEADER = "| store | fault (or cause) | injected | overlaps it explains (pairs)"
+            + " | lost updates it explains | recovery (p50 / max) |\n|---|---|---|---|---|---|";
+
+    /** The header of {@link #storeRow}. */
+    public static final String STORE_HEADER = "| store | sections | overlaps explained, by cause | **not explained**"
+            + " | protection | protected writes accepted / refused / accepted from a superseded token"
+            + " | **token regressions** | **lost updates not explained** |\n|---|---|---|---|---|---|---|---|";
+}

@@ -1,0 +1,153 @@
+package dev.baton.faults.store;
+
+import dev.baton.faults.db.Database;
+import dev.baton.faults.db.MariaDb;
+import dev.baton.faults.db.Postgres;
+import dev.baton.faults.db.Redis;
+import dev.baton.faults.db.Server;
+import dev.baton.jpa.JpaDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A store the suite has started for a run: the application's database (for the JPA store, also the locks'),
+ * the Redis server or the lock directory, and the {@code baton.*} settings a worker configures it with, as a
+ * user would (MicroProfile Config, here from system properties).
+ */
+public final class StoreUnderTest implements AutoCloseable {
+
+    private final StoreKind kind;
+    private final Database database;
+    private final Redis redis;
+    private final Path lockDir;
+
+    /**
+     * Starts what the store needs.
+     *
+     * @param kind the store
+     * @param runDir the run directory, for data
+     */
+    public StoreUnderTest(StoreKind kind, Path runDir) {
+        this.kind = kind;
+        Path dbDir = runDir.resolve("db-" + kind.database().name().toLowerCase(java.util.Locale.ROOT));
+        this.database = kind.database() == JpaDatabase.POSTGRESQL ? new Postgres(dbDir) : new MariaDb(dbDir);
+        this.redis = kind.backend() == StoreKind.Backend.REDIS ? new Redis(runDir.resolve("redis")) : null;
+        this.lockDir = kind.backend() == StoreKind.Backend.FILE ? lockDirectory(kind, runDir) : null;
+    }
+
+    private static Path lockDirectory(StoreKind kind, Path runDir) {
+        Path dir;
+        if (kind == StoreKind.FILE_TMPFS) {
+            Path shm = Path.of("/dev/shm");
+            if (!Files.isDirectory(shm) || !Files.isWritable(shm)) {
+                throw new IllegalStateException("file-tmpfs needs a writable /dev/shm (tmpfs); this machine has none:"
+                        + " leave file-tmpfs out of faults.stores");
+            }
+            dir = shm.resolve("baton-faults-" + ProcessHandle.current().pid());
+        } else {
+            dir = runDir.resolve("locks");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the lock directory " + dir, e);
+        }
+        return dir.toAbsolutePath();
+    }
+
+    /** @return the store */
+    public StoreKind kind() {
+        return kind;
+    }
+
+    /** @return the application's database (for the JPA store, the locks' too) */
+    public Database database() {
+        return database;
+    }
+
+    /** @return the server that holds the locks and that the nemesis stops, restarts or pauses; none for files */
+    public Optional<Server> lockServer() {
+        if (kind.locksInDatabase()) {
+            return Optional.of(database);
+        }
+        return Optional.ofNullable(redis);
+    }
+
+    /** @return the Redis server, for the Redis store */
+    public Optional<Redis> redis() {
+        return Optional.ofNullable(redis);
+    }
+
+    /** @return the port each worker's proxy forwards to: the lock server's, else the application's database */
+    public int proxyTarget() {
+        return lockServer().map(Server::port).orElse(database.port());
+    }
+
+    /**
+     * The system properties of a worker: its Baton settings and where its application data is.
+     *
+     * @param slot the worker's slot
+     * @param proxyPort the port of its proxy to {@link #proxyTarget()}
+     * @return {@code -D...} arguments
+     */
+    public List<String> workerProperties(int slot, int proxyPort) {
+        List<String> props = new ArrayList<>();
+        boolean proxiedDatabase = lockServer().map(s -> s == database).orElse(true);
+        props.add("-Dfaults.jdbc-url=" + database.workerUrl(proxiedDatabase ? proxyPort : database.port()));
+        props.add("-Dfaults.database=" + database.kind().name());
+        props.add("-Dfaults.fenced-writes=" + kind.fencedWrites());
+        switch (kind.backend()) {
+            case JPA_TABLE, JPA_ADVISORY -> {
+                props.add("-Dbaton.store=jpa");
+                props.add("-Dbaton.jpa.schema-action=validate");
+                if (kind.backend() == StoreKind.Backend.JPA_ADVISORY) {
+                    props.add("-Dbaton.jpa.mode=advisory");
+                    if (Boolean.getBoolean(StoreKind.ADVISORY_CASE_PROPERTY)
+                            && kind.database() == JpaDatabase.POSTGRESQL
+                            && slot % 2 == 1) {
+                        // the same table to PostgreSQL, which folds unquoted names to lower case (MariaDB on
+                        // Linux does not: there it would be another table)
+                        props.add("-Dbaton.jpa.table=BATON_LOCKS");
+                    }
+                }
+            }
+            case REDIS -> {
+                props.add("-Dbaton.store=redis");
+                props.add("-Dbaton.redis.url=" + Redis.url(proxyPort));
+            }
+            case FILE -> {
+                props.add("-Dbaton.store=file");
+                props.add("-Dbaton.file.directory=" + lockDir);
+            }
+        }
+        return props;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (redis != null) {
+                redis.close();
+            }
+        } finally {
+            database.close();
+            if (lockDir != null && kind == StoreKind.FILE_TMPFS) {
+                deleteQuietly(lockDir);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(f -> f.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // tmpfs: gone at the next boot anyway
+        }
+    }
+}
