@@ -40,8 +40,26 @@ public enum StoreKind {
         FILE
     }
 
-    /** A fault of the file store's deck that targets a known hole; on with {@code -Dfaults.file.reader=true}. */
+    /**
+     * The file store's {@code reader} fault: {@code lock-files} (the default) reads the lock files inside a
+     * worker's JVM, as a diagnostic page or log shipper would; {@code all} reads every file of the directory,
+     * the companion {@code .live} files too, as a backup agent would (a hole the store documents, not closed);
+     * {@code off} leaves the fault out.
+     */
     public static final String FILE_READER_PROPERTY = "faults.file.reader";
+
+    /** @return what the {@code reader} fault reads: {@code lock-files}, {@code all} or {@code off} */
+    public static String fileReader() {
+        String reader = System.getProperty(FILE_READER_PROPERTY, "");
+        return switch (reader) {
+            case "", "lock-files", "true" -> "lock-files";
+            case "all", "off" -> reader;
+            case "false" -> "off";
+            default ->
+                throw new IllegalArgumentException(
+                        FILE_READER_PROPERTY + "=" + reader + ": expected lock-files, all or off");
+        };
+    }
 
     /**
      * A configuration of the PostgreSQL advisory runs that targets a known hole: half the workers name the lock
@@ -123,7 +141,7 @@ public enum StoreKind {
             }
             case FILE -> {
                 add(deck, 2, FaultKind.KILL9, FaultKind.TERM, FaultKind.STOP);
-                if (Boolean.getBoolean(FILE_READER_PROPERTY)) {
+                if (!"off".equals(fileReader())) {
                     add(deck, 2, FaultKind.READER);
                 }
             }

@@ -123,6 +123,7 @@ public final class StoreUnderTest implements AutoCloseable {
             case FILE -> {
                 props.add("-Dbaton.store=file");
                 props.add("-Dbaton.file.directory=" + lockDir);
+                props.add("-D" + StoreKind.FILE_READER_PROPERTY + "=" + StoreKind.fileReader());
             }
         }
         return props;

@@ -162,9 +162,10 @@ public final class Worker {
     }
 
     /**
-     * The {@code reader} fault: while the nemesis leaves {@code read-<pid>} in the run directory, read every
-     * file of the file store's directory (open, read, close) every 100 ms, from this JVM, as a backup or
-     * monitoring agent inside the application would.
+     * The {@code reader} fault: while the nemesis leaves {@code read-<pid>} in the run directory, read the
+     * lock files of the file store's directory (open, read, close) every 100 ms, from this JVM, as a diagnostic
+     * page or log shipper inside the application would; with {@code faults.file.reader=all} every file, the
+     * companion {@code .live} files too, as a backup agent would.
      */
     private void readLockFilesWhenAsked() {
         java.nio.file.Path ask = settings.dir().resolve("read-" + pid);
@@ -174,7 +175,10 @@ public final class Worker {
         int read = 0;
         try (java.util.stream.Stream<java.nio.file.Path> files =
                 Files.list(settings.lockFiles().get())) {
-            for (java.nio.file.Path f : files.filter(Files::isRegularFile).toList()) {
+            boolean all = "all".equals(System.getProperty("faults.file.reader"));
+            for (java.nio.file.Path f : files.filter(Files::isRegularFile)
+                    .filter(f -> all || !f.getFileName().toString().endsWith(".live"))
+                    .toList()) {
                 try {
                     Files.readAllBytes(f);
                     read++;
