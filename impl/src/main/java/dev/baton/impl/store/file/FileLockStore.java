@@ -154,7 +154,8 @@ public final class FileLockStore implements LockStore {
                                 + " been set back?");
                     }
                     try {
-                        file.write(new LockRecord(key, owner, token, now + ttlMillis, PID).encode());
+                        file.write(new LockRecord(key, owner, token, now + ttlMillis, PID, HolderProcesses.NAMESPACE)
+                                .encode());
                     } catch (IOException | RuntimeException e) {
                         slot.release();
                         throw e;
@@ -295,8 +296,10 @@ public final class FileLockStore implements LockStore {
         if (probe == null) {
             return true; // another process holds the region in one of the files at least: it is alive
         }
-        probe.release(); // nobody held it in either file: the holder's process is gone
-        return false;
+        probe.release();
+        // Nobody holds it in either file: the holder's process is gone, or something in it closed a descriptor of
+        // both files (a backup agent reading the directory), which drops a process's locks. Its process id tells.
+        return HolderProcesses.mayRun(record);
     }
 
     /** What runs inside a key's critical section. */

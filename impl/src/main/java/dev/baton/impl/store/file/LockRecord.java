@@ -10,7 +10,7 @@ import java.util.zip.CRC32;
 /**
  * What a lock file says about its key's lock: the key itself (to detect a shared hashed name), the owner,
  * the fencing token (which also names the holder's liveness region, see {@link SharedFile#slotPosition}),
- * the lease's end on the wall clock, and the holder's process id (for people reading the file).
+ * the lease's end on the wall clock, and the holder's process id and PID namespace ({@link HolderProcesses}).
  *
  * <p>Stored as a few lines of ASCII ending with a CRC-32 of the lines before it. A file that is empty
  * holds no lock; so does one that does not check out (a process that died while writing it): the writer
@@ -21,8 +21,10 @@ import java.util.zip.CRC32;
  * @param token the fencing token of the acquisition
  * @param expiresAtMillis the end of the lease, in epoch milliseconds
  * @param pid the process that took the lock
+ * @param pidNamespace the PID namespace of that process ({@link HolderProcesses#NAMESPACE}); null in a record
+ *     written by a version that did not record it
  */
-record LockRecord(String key, String owner, long token, long expiresAtMillis, long pid) {
+record LockRecord(String key, String owner, long token, long expiresAtMillis, long pid, String pidNamespace) {
 
     private static final String MAGIC = "baton-file-lock 1";
 
@@ -32,12 +34,12 @@ record LockRecord(String key, String owner, long token, long expiresAtMillis, lo
     }
 
     LockRecord renewedUntil(long newExpiresAtMillis) {
-        return new LockRecord(key, owner, token, newExpiresAtMillis, pid);
+        return new LockRecord(key, owner, token, newExpiresAtMillis, pid, pidNamespace);
     }
 
     /** @return the record a release leaves: no owner, no lease, the key's last token kept as its floor */
     LockRecord released() {
-        return new LockRecord(key, "", token, 0, pid);
+        return new LockRecord(key, "", token, 0, pid, pidNamespace);
     }
 
     byte[] encode() {
@@ -46,7 +48,8 @@ record LockRecord(String key, String owner, long token, long expiresAtMillis, lo
                 + "owner=" + owner + "\n"
                 + "token=" + token + "\n"
                 + "expires=" + expiresAtMillis + "\n"
-                + "pid=" + pid + "\n";
+                + "pid=" + pid + "\n"
+                + (pidNamespace == null ? "" : "pidns=" + pidNamespace + "\n");
         return (body + "crc=" + crc(body.getBytes(StandardCharsets.US_ASCII)) + "\n")
                 .getBytes(StandardCharsets.US_ASCII);
     }
@@ -79,7 +82,8 @@ record LockRecord(String key, String owner, long token, long expiresAtMillis, lo
                     java.util.Objects.requireNonNull(fields.get("owner")),
                     Long.parseLong(fields.get("token")),
                     Long.parseLong(fields.get("expires")),
-                    Long.parseLong(fields.get("pid"))));
+                    Long.parseLong(fields.get("pid")),
+                    fields.get("pidns")));
         } catch (RuntimeException e) { // a field missing or mangled although the CRC matched: not ours
             return Optional.empty();
         }

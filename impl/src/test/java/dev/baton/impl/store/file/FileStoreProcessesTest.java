@@ -228,6 +228,44 @@ class FileStoreProcessesTest {
                 .isTrue();
     }
 
+    /**
+     * A backup agent in the holder's JVM that reads the whole directory closes a descriptor of both of the key's
+     * files, and the operating system drops both of the holder's regions: its process, still running, keeps the
+     * key until its lease ends; once it is killed, the key is free at once.
+     */
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC}) // destroyForcibly is SIGKILL there
+    void aReadOfBothFilesInTheHoldersJvmDoesNotFreeItsKeyWhileItsProcessRuns() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String file = LockFileNames.fileName("invoice:10");
+        long childToken;
+        try (ChildJvm holder =
+                ChildJvm.start(logs.resolve("holder.err"), "hold", directory.toString(), "invoice:10", "60000")) {
+            childToken = token(holder.line(60));
+            holder.send("read " + file);
+            assertThat(holder.line(30)).startsWith("READ ");
+            holder.send("read " + file + SharedFile.COMPANION_SUFFIX);
+            assertThat(holder.line(30)).startsWith("READ ");
+
+            AcquireResult refused = store.acquire("invoice:10", owner(), 60_000);
+            assertThat(refused.isAcquired())
+                    .as("another process, while the holder's process runs and its lease runs, both regions dropped")
+                    .isFalse();
+            assertThat(refused.remainingLeaseMillis().orElseThrow())
+                    .as("the holder's remaining lease")
+                    .isGreaterThan(50_000);
+
+            holder.process().destroyForcibly();
+            assertThat(holder.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        long killed = System.nanoTime();
+        AcquireResult taken = awaitAcquired(store, "invoice:10", 5_000);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed))
+                .as("ms from the kill to the takeover of a key with 58+ s of lease left")
+                .isLessThan(2_000);
+        assertThat(taken.fencingToken()).isGreaterThan(childToken);
+    }
+
     @Test
     void aLockFileRemovedWhileThisJvmHoldsItsKeyIsLeftForTheNewOne() throws Exception {
         FileLockStore store = new FileLockStore(directory);
