@@ -12,6 +12,7 @@ import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.Identifiers;
 import dev.baton.jpa.internal.JdbcAccess;
 import dev.baton.jpa.internal.JdbcWork;
+import dev.baton.jpa.internal.JpaProvider;
 import dev.baton.jpa.internal.PooledAutocommit;
 import dev.baton.jpa.internal.PrivateDatabase;
 import dev.baton.jpa.internal.ReleaseListener;
@@ -895,8 +896,9 @@ public final class JpaLockStore implements LockStore {
         setup.lock();
         try {
             if (factory == null) {
-                EntityManagerFactory created =
-                        Objects.requireNonNull(factorySource.get(), "the EntityManagerFactory supplier returned null");
+                // the provider's own factory, also behind a CDI client proxy: its provider decides the store's paths
+                EntityManagerFactory created = JpaProvider.own(
+                        Objects.requireNonNull(factorySource.get(), "the EntityManagerFactory supplier returned null"));
                 JdbcAccess.watch(created);
                 factory = created;
             }

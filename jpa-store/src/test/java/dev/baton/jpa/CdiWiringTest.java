@@ -67,11 +67,26 @@ class CdiWiringTest {
     /** Locks from {@code locks} are rows of {@code table} (on H2) and exclude each other across threads. */
     static void locksComeFrom(Locks locks, String table) throws SQLException {
         String key = "cdi:" + UUID.randomUUID();
+        excludeEachOther(locks, key, lock -> assertThat(rowToken(table, key)).isEqualTo(lock.fencingToken()));
+    }
+
+    /** A check of a lock while it is held. */
+    @FunctionalInterface
+    interface WhileHeld {
+        void check(Lock lock) throws SQLException;
+    }
+
+    /**
+     * {@code key} from {@code locks} is held by one thread at a time, with a greater token the next time.
+     *
+     * @param whileHeld what else to check while the first lock is held
+     */
+    static void excludeEachOther(Locks locks, String key, WhileHeld whileHeld) throws SQLException {
         long token;
         try (Lock lock = locks.acquire(key)) {
             token = lock.fencingToken();
             assertThat(lock.isHeld()).isTrue();
-            assertThat(rowToken(table, key)).isEqualTo(token);
+            whileHeld.check(lock);
             assertThat(CompletableFuture.supplyAsync(() -> locks.tryAcquire(key))
                             .join())
                     .as("another thread does not get it")

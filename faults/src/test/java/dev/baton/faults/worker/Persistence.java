@@ -3,7 +3,6 @@ package dev.baton.faults.worker;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Singleton;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Map;
 
@@ -14,12 +13,10 @@ import java.util.Map;
 @ApplicationScoped
 public class Persistence {
 
-    // @Singleton, not @ApplicationScoped: the advisory mode takes its connections from the provider behind the
-    // bean and refuses a CDI client proxy ("The advisory mode of the JPA lock store needs Hibernate ORM or
-    // EclipseLink ...; the provider is ...EntityManagerFactory$...$Proxy$_$$_WeldClientProxy"), which a
-    // normal-scoped producer gives. Reported (issue 33); with @ApplicationScoped here the advisory runs fail.
+    // @ApplicationScoped, as applications declare it: the store gets Weld's client proxy and finds the provider
+    // behind it (JpaProvider.own), which the advisory mode needs for its connections.
     @Produces
-    @Singleton
+    @ApplicationScoped
     EntityManagerFactory entityManagerFactory() {
         WorkerSettings settings = Worker.settings();
         return jakarta.persistence.Persistence.createEntityManagerFactory(

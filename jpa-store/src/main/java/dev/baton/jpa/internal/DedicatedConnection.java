@@ -99,15 +99,14 @@ public final class DedicatedConnection {
 
     private static DedicatedConnection take(jakarta.persistence.EntityManagerFactory factory, boolean autoCommit)
             throws SQLException {
-        String type = factory.getClass().getName();
-        if (type.startsWith("org.eclipse.persistence.")) {
-            return EclipseLinkJdbc.dedicated(factory, autoCommit);
-        }
-        if (type.startsWith("org.hibernate.")) {
-            return HibernateJdbc.dedicated(factory, autoCommit);
-        }
-        throw new IllegalStateException("The advisory mode of the JPA lock store needs Hibernate ORM or EclipseLink"
-                + " to hand it connections of the persistence unit; the provider is " + type);
+        return switch (JpaProvider.of(factory)) {
+            case ECLIPSELINK -> EclipseLinkJdbc.dedicated(factory, autoCommit);
+            case HIBERNATE -> HibernateJdbc.dedicated(factory, autoCommit);
+            case OTHER ->
+                throw new IllegalStateException("The advisory mode of the JPA lock store needs Hibernate ORM"
+                        + " or EclipseLink to hand it connections of the persistence unit; the provider is "
+                        + factory.getClass().getName());
+        };
     }
 
     /**
@@ -124,11 +123,11 @@ public final class DedicatedConnection {
 
     /**
      * @param factory an entity manager factory
-     * @return whether {@link #take} can lend connections of its persistence unit (Hibernate ORM, EclipseLink)
+     * @return whether {@link #take} can lend connections of its persistence unit (Hibernate ORM, EclipseLink;
+     *     also behind a CDI client proxy: {@link JpaProvider#of})
      */
     public static boolean supports(jakarta.persistence.EntityManagerFactory factory) {
-        String type = factory.getClass().getName();
-        return type.startsWith("org.eclipse.persistence.") || type.startsWith("org.hibernate.");
+        return JpaProvider.of(factory) != JpaProvider.OTHER;
     }
 
     /** @return the connection; not to be closed */

@@ -20,8 +20,6 @@ import java.sql.SQLException;
 public final class JdbcAccess {
 
     private static final String HIBERNATE_SESSION = "org.hibernate.Session";
-    private static final String HIBERNATE_SESSION_FACTORY = "org.hibernate.SessionFactory";
-    private static final String ECLIPSELINK_PACKAGE = "org.eclipse.persistence.";
 
     private JdbcAccess() {}
 
@@ -103,7 +101,7 @@ public final class JdbcAccess {
      * @param factory the store's factory
      */
     public static void watch(EntityManagerFactory factory) {
-        if (factory.getClass().getName().startsWith(ECLIPSELINK_PACKAGE)) {
+        if (JpaProvider.of(factory) == JpaProvider.ECLIPSELINK) {
             try {
                 EclipseLinkJdbc.watch(factory);
             } catch (RuntimeException | LinkageError e) {
@@ -113,13 +111,7 @@ public final class JdbcAccess {
     }
 
     private static boolean isHibernate(EntityManagerFactory factory) {
-        try {
-            Class<?> sessionFactory =
-                    Class.forName(HIBERNATE_SESSION_FACTORY, false, JdbcAccess.class.getClassLoader());
-            return sessionFactory.isInstance(factory);
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+        return JpaProvider.of(factory) == JpaProvider.HIBERNATE;
     }
 
     private static boolean isHibernate(EntityManager em) {
