@@ -41,10 +41,9 @@ public enum StoreKind {
     }
 
     /**
-     * The file store's {@code reader} fault: {@code lock-files} (the default) reads the lock files inside a
-     * worker's JVM, as a diagnostic page or log shipper would; {@code all} reads every file of the directory,
-     * the companion {@code .live} files too, as a backup agent would (a hole the store documents, not closed);
-     * {@code off} leaves the fault out.
+     * The file store's {@code reader} fault: {@code all} (the default) reads every file of the directory inside
+     * a worker's JVM, the companion {@code .live} files too, as a backup agent would; {@code lock-files} only
+     * the lock files, as a diagnostic page or log shipper would; {@code off} leaves the fault out.
      */
     public static final String FILE_READER_PROPERTY = "faults.file.reader";
 
@@ -52,8 +51,8 @@ public enum StoreKind {
     public static String fileReader() {
         String reader = System.getProperty(FILE_READER_PROPERTY, "");
         return switch (reader) {
-            case "", "lock-files", "true" -> "lock-files";
-            case "all", "off" -> reader;
+            case "", "all", "true" -> "all";
+            case "lock-files", "off" -> reader;
             case "false" -> "off";
             default ->
                 throw new IllegalArgumentException(

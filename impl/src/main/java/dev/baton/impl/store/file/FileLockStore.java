@@ -38,12 +38,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * process's locks on it: one {@code Files.readAllBytes} of a lock file anywhere in the holder's JVM would
  * free the key for other processes while its lease runs. So every region (critical section and liveness)
  * is locked in two files, the lock file and its companion {@code <lock file>.live}, an empty file nobody
- * has a reason to open ({@link SharedFile}): a critical section needs both, and a holder is dead only when
- * both of its regions are free. Reading either file in the holder's JVM frees nothing; the holder takes
- * its regions again at each renewal, and its renewal answers false when it cannot. What remains: something
- * in the holder's JVM that closes a descriptor of <em>both</em> files (a backup agent copying the
- * directory from inside the application) frees the key for other processes until the holder's next
- * renewal; the holder learns it then (its renewal answers false if another process took the key).
+ * has a reason to open ({@link SharedFile}): a critical section needs both, and reading either file in the
+ * holder's JVM frees nothing; the holder takes its regions again at each renewal, and its renewal answers
+ * false when it cannot. Something in the holder's JVM that closes a descriptor of <em>both</em> files (a backup
+ * agent copying the directory) frees both regions of a process that still runs: so a key whose regions are
+ * free is free only when the record's process is gone too ({@link HolderProcesses}); a live process keeps it
+ * until its lease ends. What remains: a holder in another PID namespace keeps its key until its lease ends even
+ * when it died, and such a close in the microseconds of a critical section lets another process in beside it.
  *
  * <h2>Removed files</h2>
  * Each operation checks, inside the critical section, that the paths still name the files this JVM has
