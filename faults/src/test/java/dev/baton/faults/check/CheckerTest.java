@@ -290,6 +290,20 @@ class CheckerTest {
                         "| s | kill9 | 1 | 0 | 0 | 1,600 / 1,600 ms |", "| s | db-outage | 1 | 0 | 0 | 200 / 200 ms |");
     }
 
+    /**
+     * A store that frees a dead holder's lock at once (advisory mode, the file store) lets the next holder in
+     * between the kill and the moment the nemesis sees the process gone: no overlap, the section ended at the kill.
+     */
+    @Test
+    void aKilledHoldersSectionEndsAtItsKillNotWhenItWasSeenGone() {
+        section(1, "k", 10, 0, 5, -1);
+        fault("f1", "kill9", 1, 100, -1);
+        section(2, "k", 11, 0, 130, 150);
+        nemesis.add(Event.of("died", 160 * MS, "slot", 0, "pid", 1, "code", 137, "expected", true));
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).isEmpty();
+    }
+
     @Test
     void aKilledWorkerThatStillExitedItsSectionHeldNothing() {
         section(1, "k", 10, 0, 5, 102);

@@ -55,7 +55,9 @@ final class Timeline {
             if (s.exited != null) {
                 s.end = s.exited;
             } else {
-                s.end = deaths.getOrDefault(s.pid, Long.MAX_VALUE);
+                // Nothing runs after SIGKILL: a killed process's section ends at its kill, not when it was seen gone
+                // (a store that frees a dead holder's locks at once lets the next holder in between the two).
+                s.end = Math.min(deaths.getOrDefault(s.pid, Long.MAX_VALUE), killedAt(s.pid, s.entered));
             }
         }
         sections.sort(Comparator.comparingLong((Section s) -> s.entered));
@@ -88,6 +90,15 @@ final class Timeline {
             }
         }
         open.values().forEach(begin -> addFault(begin, Long.MAX_VALUE)); // never healed (or a kill)
+    }
+
+    /** @return when the process got its first {@code kill9} at or after {@code since}; never if it got none */
+    private long killedAt(long pid, long since) {
+        return faults.stream()
+                .filter(f -> f.kind() == FaultKind.KILL9 && f.pid() == pid && f.begin() >= since)
+                .mapToLong(Fault::begin)
+                .min()
+                .orElse(Long.MAX_VALUE);
     }
 
     private void addFault(Event begin, long end) {
