@@ -1,0 +1,49 @@
+package dev.baton.docs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** The repository's Markdown documents: the README, the guides under {@code docs/} and the modules' own pages. */
+final class Documents {
+
+    private Documents() {
+    }
+
+    /** The repository's root, from the build ({@code baton.docs.root}), or the parent folder when run from an IDE. */
+    static Path root() {
+        String configured = System.getProperty("baton.docs.root");
+        Path root = (configured == null || configured.isBlank() ? Path.of("..") : Path.of(configured)).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(root.resolve("mvnw")) || !Files.isDirectory(root.resolve("docs"))) {
+            throw new IllegalStateException("baton.docs.root=" + root + " is not the repository's root (no mvnw or docs/ there)");
+        }
+        return root;
+    }
+
+    /** Every {@code .md} file of the repository, outside build output and version control. */
+    static List<Path> markdown() {
+        Path root = root();
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(file -> file.getFileName().toString().endsWith(".md"))
+                    .filter(file -> !excluded(root.relativize(file)))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean excluded(Path relative) {
+        for (Path part : relative) {
+            String name = part.toString();
+            if (name.equals("target") || name.startsWith(".") || name.equals("node_modules")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
