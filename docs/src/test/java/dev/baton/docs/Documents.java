@@ -10,15 +10,17 @@ import java.util.stream.Stream;
 /** The repository's Markdown documents: the README, the guides under {@code docs/} and the modules' own pages. */
 final class Documents {
 
-    private Documents() {
-    }
+    private Documents() {}
 
     /** The repository's root, from the build ({@code baton.docs.root}), or the parent folder when run from an IDE. */
     static Path root() {
         String configured = System.getProperty("baton.docs.root");
-        Path root = (configured == null || configured.isBlank() ? Path.of("..") : Path.of(configured)).toAbsolutePath().normalize();
+        Path root = (configured == null || configured.isBlank() ? Path.of("..") : Path.of(configured))
+                .toAbsolutePath()
+                .normalize();
         if (!Files.isRegularFile(root.resolve("mvnw")) || !Files.isDirectory(root.resolve("docs"))) {
-            throw new IllegalStateException("baton.docs.root=" + root + " is not the repository's root (no mvnw or docs/ there)");
+            throw new IllegalStateException(
+                    "baton.docs.root=" + root + " is not the repository's root (no mvnw or docs/ there)");
         }
         return root;
     }

@@ -21,7 +21,9 @@ record Snippet(String path, String tag) {
 
     static Snippet parse(String reference) {
         int hash = reference.indexOf('#');
-        return hash < 0 ? new Snippet(reference, null) : new Snippet(reference.substring(0, hash), reference.substring(hash + 1));
+        return hash < 0
+                ? new Snippet(reference, null)
+                : new Snippet(reference.substring(0, hash), reference.substring(hash + 1));
     }
 
     /** The region's lines, or a message naming what is wrong (a missing file, tag or end). */
@@ -74,9 +76,14 @@ record Snippet(String path, String tag) {
         if (region.isEmpty()) {
             throw new IllegalArgumentException(this + " is empty");
         }
-        int indent = region.stream().filter(line -> !line.isBlank())
-                .mapToInt(line -> line.length() - line.stripLeading().length()).min().orElse(0);
-        return region.stream().map(line -> line.isBlank() ? "" : line.substring(indent)).toList();
+        int indent = region.stream()
+                .filter(line -> !line.isBlank())
+                .mapToInt(line -> line.length() - line.stripLeading().length())
+                .min()
+                .orElse(0);
+        return region.stream()
+                .map(line -> line.isBlank() ? "" : line.substring(indent))
+                .toList();
     }
 
     @Override

@@ -52,7 +52,8 @@ class SnippetsTest {
                 Matcher fence = FENCE.matcher(line);
                 if (!fence.matches()) {
                     if (!line.isBlank() && pending != null) {
-                        problems.add(name + ":" + pendingLine + ": the snippet marker for " + pending + " is not followed by a code block");
+                        problems.add(name + ":" + pendingLine + ": the snippet marker for " + pending
+                                + " is not followed by a code block");
                         pending = null;
                     }
                     continue;
@@ -70,11 +71,15 @@ class SnippetsTest {
                 }
                 List<String> body = new ArrayList<>();
                 for (String content : lines.subList(i + 1, end)) {
-                    body.add(content.startsWith(indent) ? content.substring(indent.length()).stripTrailing() : content.strip());
+                    body.add(
+                            content.startsWith(indent)
+                                    ? content.substring(indent.length()).stripTrailing()
+                                    : content.strip());
                 }
                 if (pending == null) {
                     if (COMPILED.contains(language)) {
-                        problems.add(name + ":" + (i + 1) + ": a " + language + " sample with no <!-- snippet: path#region --> before it");
+                        problems.add(name + ":" + (i + 1) + ": a " + language
+                                + " sample with no <!-- snippet: path#region --> before it");
                     }
                 } else {
                     checked++;
@@ -82,13 +87,16 @@ class SnippetsTest {
                         List<String> expected = pending.lines(root);
                         if (!expected.equals(body)) {
                             if (update) {
-                                List<String> replacement = expected.stream().map(l -> l.isEmpty() ? "" : indent + l).toList();
+                                List<String> replacement = expected.stream()
+                                        .map(l -> l.isEmpty() ? "" : indent + l)
+                                        .toList();
                                 lines.subList(i + 1, end).clear();
                                 lines.addAll(i + 1, replacement);
                                 end = i + 1 + replacement.size();
                                 changed = true;
                             } else {
-                                problems.add(name + ":" + (i + 1) + ": the sample differs from " + pending + firstDifference(expected, body));
+                                problems.add(name + ":" + (i + 1) + ": the sample differs from " + pending
+                                        + firstDifference(expected, body));
                             }
                         }
                     } catch (IllegalArgumentException e) {
@@ -102,8 +110,12 @@ class SnippetsTest {
                 Files.write(document, lines);
             }
         }
-        assertThat(problems).as("samples in documents that are not regions of compiled sources (%d checked)", checked).isEmpty();
-        System.out.printf("SnippetsTest: %d samples in %d documents match their sources%n", checked, Documents.markdown().size());
+        assertThat(problems)
+                .as("samples in documents that are not regions of compiled sources (%d checked)", checked)
+                .isEmpty();
+        System.out.printf(
+                "SnippetsTest: %d samples in %d documents match their sources%n",
+                checked, Documents.markdown().size());
     }
 
     private static String firstDifference(List<String> expected, List<String> actual) {
