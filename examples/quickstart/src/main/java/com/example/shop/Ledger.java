@@ -1,11 +1,13 @@
 package com.example.shop;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 
 /** What an order has been paid, in the shop's table {@code paid(order_id, cents)}. */
@@ -14,6 +16,17 @@ public class Ledger {
 
     @Resource(lookup = ShopDataSource.NAME)
     DataSource shop;
+
+    /** Creates the table when it is missing: the quick start has no migrations. */
+    @PostConstruct
+    void createTable() {
+        try (Connection connection = shop.getConnection();
+                Statement create = connection.createStatement()) {
+            create.execute("CREATE TABLE IF NOT EXISTS paid (order_id BIGINT PRIMARY KEY, cents BIGINT NOT NULL)");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the table paid", e);
+        }
+    }
 
     public long paid(long orderId) {
         try (Connection connection = shop.getConnection();
