@@ -385,10 +385,11 @@ class ReferenceTest {
     // --------------------------------------------------------------------------------------------- annotations
 
     @Test
-    void annotationAttributes() {
+    void annotationAttributes() throws IOException {
         List<String> problems = new ArrayList<>();
         int[] counts = new int[4];
         for (Class<?> annotation : List.of(dev.baton.Synchronized.class, dev.baton.Exclusive.class)) {
+            Set<String> overridable = overridable(PLANS.get(annotation));
             Map<String, List<String>> rows =
                     rows(subsection("Annotations", "@" + annotation.getSimpleName()), "attribute");
             Map<String, Method> code = new TreeMap<>();
@@ -411,12 +412,36 @@ class ReferenceTest {
                     problems.add("@" + annotation.getSimpleName() + "." + name + " is " + type + " = " + value
                             + ", the reference says " + row.get(0) + " = " + row.get(1));
                 }
+                String override = overridable.contains(name) ? "yes" : "no";
+                if (!row.get(2).equals(override)) {
+                    problems.add("@" + annotation.getSimpleName() + "." + name + ": overridable " + override
+                            + ", the reference says " + row.get(2));
+                }
             });
         }
         SUMMARY.put("annotation attributes", counts);
         assertThat(problems)
                 .as("annotation attributes: the API's and docs/reference.md's")
                 .isEmpty();
+    }
+
+    /** Where each annotation's members are read, with their per-method overrides. */
+    private static final Map<Class<?>, String> PLANS = Map.of(
+            dev.baton.Synchronized.class, "impl/src/main/java/dev/baton/impl/cdi/MethodPlans.java",
+            dev.baton.Exclusive.class, "impl/src/main/java/dev/baton/impl/schedule/SchedulePlans.java");
+
+    /** A member whose configured override is looked up: {@code overrides.get("ttl")}, {@code (overrides, "ttl", …)}. */
+    private static final Pattern OVERRIDE = Pattern.compile("(?:overrides\\.get\\(|overrides, )\"(\\w+)\"");
+
+    /** The members a plan source looks up an override of. */
+    private static Set<String> overridable(String source) throws IOException {
+        Set<String> members = new TreeSet<>();
+        Matcher m = OVERRIDE.matcher(Files.readString(Documents.root().resolve(source)));
+        while (m.find()) {
+            members.add(m.group(1));
+        }
+        assertThat(members).as("the overridable members read in %s", source).contains("manager", "value");
+        return members;
     }
 
     private static String typeName(Type type) {
