@@ -351,7 +351,7 @@ public final class JpaLockStore implements LockStore {
             try {
                 release(PURGE_KEY, purgeOwner);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-014 could not release the purge lock: " + e);
+                LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-018 could not release the purge lock: " + e);
             }
         }
     }
@@ -364,7 +364,7 @@ public final class JpaLockStore implements LockStore {
             OptionalLong deleted = purgeExpired();
             LOG.log(
                     System.Logger.Level.DEBUG,
-                    () -> "BATON-JPA-014 purge of " + table + ": "
+                    () -> "BATON-JPA-017 purge of " + table + ": "
                             + (deleted.isPresent() ? deleted.getAsLong() + " rows" : "another instance purges"));
         } catch (RuntimeException e) {
             if (!closed) {

@@ -48,10 +48,10 @@ class UnknownJpaKeysTest {
         }
     }
 
-    /** The keys of the README's JPA store table are all known: the reference and the factory cannot drift apart. */
+    /** The keys of the reference's JPA store table are all known: the reference and the factory cannot drift apart. */
     @Test
-    void everyJpaKeyTheReadmeDocumentsIsRecognised() throws IOException {
-        List<String> documented = DeclaredSettings.documentedKeys(Path.of("..", "README.md")).stream()
+    void everyJpaKeyTheReferenceDocumentsIsRecognised() throws IOException {
+        List<String> documented = DeclaredSettings.documentedKeys(Path.of("..", "docs", "reference.md")).stream()
                 .filter(key -> key.startsWith("baton.jpa."))
                 .toList();
 

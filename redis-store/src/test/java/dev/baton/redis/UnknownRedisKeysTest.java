@@ -61,10 +61,10 @@ class UnknownRedisKeysTest {
         }
     }
 
-    /** The keys of the README's Redis store table are all known: the reference and the factory cannot drift apart. */
+    /** The keys of the reference's Redis store table are all known: the reference and the factory cannot drift apart. */
     @Test
-    void everyRedisKeyTheReadmeDocumentsIsRecognised() throws IOException {
-        List<String> documented = DeclaredSettings.documentedKeys(Path.of("..", "README.md")).stream()
+    void everyRedisKeyTheReferenceDocumentsIsRecognised() throws IOException {
+        List<String> documented = DeclaredSettings.documentedKeys(Path.of("..", "docs", "reference.md")).stream()
                 .filter(key -> key.startsWith("baton.redis."))
                 .toList();
 

@@ -118,30 +118,33 @@ class UnknownKeysTest {
     }
 
     /**
-     * Every key the README's configuration tables document (a {@code | key | default | meaning |} table) is one
-     * Baton knows: the reference and the code cannot drift apart. The keys of stores whose module is not on this
-     * module's class path ({@code jpa}, {@code redis}) are checked by their modules' tests.
+     * Every key the reference's configuration tables document ({@code docs/reference.md}, its
+     * {@code | key | default | meaning |} tables) is one Baton knows, or one it leaves unchecked ({@code baton.tck.*}):
+     * the reference and the code cannot drift apart. The keys of stores whose module is not on this module's class
+     * path ({@code jpa}, {@code redis}) are checked by their modules' tests.
      */
     @Test
-    void everyKeyTheReadmeDocumentsIsRecognised() throws IOException {
-        List<String> documented = DeclaredSettings.documentedKeys(Path.of("..", "README.md"));
+    void everyKeyTheReferenceDocumentsIsRecognised() throws IOException {
+        List<String> documented = DeclaredSettings.documentedKeys(Path.of("..", "docs", "reference.md"));
         List<String> here = documented.stream()
                 .filter(key -> !key.startsWith("baton.jpa.") && !key.startsWith("baton.redis."))
+                // a store setting of a named manager needs the manager to have a store of its own: not here
+                .filter(key -> !key.contains("<store>"))
                 .toList();
         assertThat(here)
-                .as("the keys of the README's core and file store tables")
+                .as("the keys of the reference's engine, manager, file store and TCK tables")
                 .hasSizeGreaterThan(20);
         List<String> config = new ArrayList<>();
         config.add("baton.managers=reports");
         config.add("baton.store=memory");
         for (String key : here) {
-            String concrete = key.replace("<manager>", "reports").replace("<key>", "ttl");
+            String concrete = key.replace("<manager>", "reports").replace("<setting>", "ttl");
             if (!concrete.equals("baton.managers") && !concrete.equals("baton.store")) {
                 config.add(concrete + "=" + valueFor(concrete));
             }
         }
         assertThat(findings(config.toArray(String[]::new)))
-                .as("warnings for keys the README documents: %s", here)
+                .as("warnings for keys the reference documents: %s", here)
                 .isEmpty();
     }
 

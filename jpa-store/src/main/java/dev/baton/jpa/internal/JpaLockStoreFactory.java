@@ -187,7 +187,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         if (bean.isEmpty()) {
             LOG.log(
                     System.Logger.Level.WARNING,
-                    "BATON-JPA-011 Jakarta Transactions is present but the store's @Transactional(NOT_SUPPORTED) bean"
+                    "BATON-JPA-016 Jakarta Transactions is present but the store's @Transactional(NOT_SUPPORTED) bean"
                             + " is not (is the CDI extension " + dev.baton.jpa.internal.jta.JtaExtension.class.getName()
                             + " disabled?): on a JTA data source, a store call made inside a transaction would join it");
             return TransactionSuspender.NONE;
