@@ -67,7 +67,7 @@ public final class DeclaredSettings {
 
     /**
      * The keys a Markdown document lists in the first column of its key tables: those whose header row is
-     * {@code | key | default | meaning |}, as the configuration reference of Baton's README.
+     * {@code | key | default | meaning |}, as the tables of Baton's reference (docs/reference.md).
      *
      * @param document the Markdown file
      * @return the keys, in the order they are listed (placeholders such as {@code <manager>} as written)
