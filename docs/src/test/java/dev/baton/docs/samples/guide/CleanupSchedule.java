@@ -8,10 +8,10 @@ import jakarta.inject.Inject;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-// tag::executor[]
 @ApplicationScoped
 public class CleanupSchedule {
 
+    // tag::executor[]
     @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
     ScheduledExecutorService executor; // the server's ManagedScheduledExecutorService
 
@@ -21,5 +21,5 @@ public class CleanupSchedule {
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         executor.scheduleAtFixedRate(cleanup::purge, 5, 5, TimeUnit.MINUTES); // through the bean: @Exclusive applies
     }
+    // end::executor[]
 }
-// end::executor[]

@@ -1,11 +1,9 @@
 package dev.baton.docs.samples.guide;
 
-import dev.baton.event.LockAcquired;
 import dev.baton.event.LockLost;
 import dev.baton.event.ScheduleSkipped;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.ObservesAsync;
 import java.util.logging.Logger;
 
 // tag::observers[]
@@ -19,14 +17,9 @@ public class LockEvents {
                 + event.reason().getMessage());
     }
 
-    void acquired(@ObservesAsync LockAcquired event) { // on another thread, after the fact
-        LOG.fine("acquired " + event.key() + " with token " + event.fencingToken());
-    }
-
     void skipped(@Observes ScheduleSkipped event) {
         if (event.reason() != ScheduleSkipped.Reason.HELD_ELSEWHERE) { // STORE_FAILED, MANAGER_UNAVAILABLE
-            LOG.severe("not run: " + event.method() + " at " + event.firedAt() + ": "
-                    + event.failure().map(Throwable::getMessage).orElse(""));
+            LOG.severe("not run: " + event.method() + " at " + event.firedAt());
         }
     }
 }

@@ -7,33 +7,34 @@ import jakarta.ejb.Stateless;
 @Stateless
 public class Orders {
 
-    // tag::by-name[]
+    // tag::keys[]
     @Synchronized("order:{orderId}") // the parameter named orderId (compile with -parameters)
     public void pay(String orderId, long amountCents) {
         // ...
     }
-    // end::by-name[]
 
-    // tag::by-path[]
     @Synchronized("customer:{order.customer.id}") // a path through getters, record components, public fields
     public void invoice(Order order) {
         // ...
     }
-    // end::by-path[]
 
-    // tag::by-position[]
     @Synchronized(value = "import:{0}", timeout = "2s", ttl = "5m") // the first parameter; this method's durations
     public void importFile(String name) {
         // ...
     }
-    // end::by-position[]
+    // end::keys[]
 
-    // tag::no-wait[]
+    // tag::waiting[]
     @Synchronized(value = "search:reindex", await = false) // fail at once while another instance runs it
     public void reindex() {
         // ...
     }
-    // end::no-wait[]
+
+    @Synchronized(value = "seat:{0}", pollMaxInterval = "20ms") // a waiter sees a release elsewhere within 20 ms
+    public void book(String seat) {
+        // ...
+    }
+    // end::waiting[]
 
     // tag::resolver[]
     @Synchronized(resolver = TenantKeys.class) // the bean TenantKeys computes the key
@@ -41,13 +42,6 @@ public class Orders {
         // ...
     }
     // end::resolver[]
-
-    // tag::poll[]
-    @Synchronized(value = "seat:{0}", pollMaxInterval = "20ms") // a waiter sees a release elsewhere within 20 ms
-    public void book(String seat) {
-        // ...
-    }
-    // end::poll[]
 
     /** A customer. */
     public record Customer(String id) {}
