@@ -15,10 +15,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class ProgrammaticLocks {
 
-    // tag::inject[]
     @Inject
     Locks locks;
-    // end::inject[]
 
     /** What the samples wrote, with the token they wrote it under. */
     final List<String> journal = new ArrayList<>();
@@ -86,8 +84,6 @@ public class ProgrammaticLocks {
     }
 
     public void named() {
-        // tag::named-manager[]
         locks.manager("reports").runWithLock("weekly", lock -> save("weekly", lock.fencingToken()));
-        // end::named-manager[]
     }
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 @ApplicationScoped
 public class Warehouse {
 
-    // tag::fenced-resource[]
     private final Map<String, Long> lastToken = new HashMap<>();
     private final Map<String, Integer> quantities = new HashMap<>();
 
@@ -21,7 +20,6 @@ public class Warehouse {
         lastToken.put(sku, token);
         quantities.merge(sku, amount, Integer::sum);
     }
-    // end::fenced-resource[]
 
     public synchronized int quantity(String sku) {
         return quantities.getOrDefault(sku, 0);
