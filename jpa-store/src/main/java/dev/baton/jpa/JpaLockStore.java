@@ -423,7 +423,7 @@ public final class JpaLockStore implements LockStore {
     }
 
     /**
-     * Renews many locks in a few statements instead of one call per lock (see the module's README): on
+     * Renews many locks in a few statements instead of one call per lock (see docs/internals.md): on
      * PostgreSQL one autocommit statement per thousand leases, on MariaDB one per thousand (and a read for a
      * batch in which a lease was lost), on H2 one transaction of two statements per hundred. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
      */
@@ -573,7 +573,7 @@ public final class JpaLockStore implements LockStore {
         if (mode == LockMode.ADVISORY) {
             throw new IllegalStateException(
                     "Fenced writes check the lock table, which the advisory mode does not write:"
-                            + " fence with the token itself (the fence column pattern of the module's README)");
+                            + " fence with the token itself (the fence column of docs/user-guide.md, Fencing tokens)");
         }
         return FencedWrites.of(database(), table);
     }

@@ -15,7 +15,7 @@ public enum LockMode {
      * A database session lock per key (PostgreSQL {@code pg_try_advisory_lock}, MariaDB {@code GET_LOCK}),
      * held on a connection of the store instance: a holder whose process dies or whose connection drops frees
      * its keys at once. Fencing tokens come from the same sequence as in table mode. PostgreSQL and MariaDB
-     * only. See the module's README.
+     * only. See docs/stores.md.
      */
     ADVISORY;
 

@@ -13,7 +13,7 @@ import java.util.function.Function;
  * {@link jakarta.persistence.EntityTransaction} per operation. For a JTA persistence unit supply a
  * runner that suspends the caller's transaction, e.g. a CDI bean whose method is
  * {@code @Transactional(REQUIRES_NEW)} and joins the entity manager to that transaction (see the
- * module's README).
+ * docs/stores.md).
  */
 @FunctionalInterface
 public interface TransactionRunner {

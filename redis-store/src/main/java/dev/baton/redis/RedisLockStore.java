@@ -56,7 +56,7 @@ import java.util.function.Consumer;
  * per cluster slot.</li>
  * <li><b>Fencing tokens</b> are {@code max(last token of the key + 1, Redis TIME in microseconds)}: they
  * grow with each acquisition and never go back, also when Redis restarts empty or fails over to a replica
- * that missed the last writes, as long as the server clock is not set back (see the module README).</li>
+ * that missed the last writes, as long as the server clock is not set back (see docs/internals.md).</li>
  * <li><b>Release notification</b>: a release publishes the key on the channel
  * {@code <key-prefix>released}; the store keeps one subscription for all its listeners.</li>
  * <li><b>Waiting turns</b> live in the key's hash beside the lock.</li>

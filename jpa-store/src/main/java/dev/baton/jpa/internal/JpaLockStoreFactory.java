@@ -269,7 +269,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                         + minimum.toMillis() + " ms (" + minimum + "): 10 x (" + context.settingKey(STATEMENT_TIMEOUT)
                         + " of " + timeout.toMillis() + " ms + " + CallBound.NETWORK_ALLOWANCE_MILLIS
                         + " ms), at least 1 minute, so that no acquisition still running can meet a purged row"
-                        + " (see the fencing tokens of the JPA store's README)");
+                        + " (see docs/stores.md, The schema)");
             }
         }
         return after;

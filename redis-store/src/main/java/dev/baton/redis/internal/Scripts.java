@@ -19,7 +19,7 @@ import java.util.HexFormat;
  * </ul>
  * Expiry is decided by comparing those times with {@code TIME}; the key's own {@code PEXPIRE} only
  * removes a record once nothing in it is live any more, {@value #KEEP_AFTER_MILLIS} ms later (so the
- * last token outlives a release for a while: see the module README for why that matters).
+ * last token outlives a release for a while: see docs/internals.md for why that matters).
  *
  * <p>A token is {@code max(t + 1, TIME in microseconds)}: it grows with every acquisition of the key,
  * and it never goes back even when the record is gone (expired, or Redis restarted empty or failed
