@@ -1,0 +1,56 @@
+package dev.baton.docs;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Renders the site ({@link Site}) into {@code docs/target/site/} and checks its links ({@link SiteChecker}). Open
+ * {@code docs/target/site/index.html} to read it. The specification must have been rendered first, by the spec
+ * module in the same build ({@code ./mvnw -pl spec,docs verify}); {@code -Dbaton.docs.site.skip=true} skips the
+ * site.
+ */
+class SiteTest {
+
+    @Test
+    void theSiteRendersAndEveryLinkOfItResolves() throws IOException {
+        Assumptions.assumeFalse(Boolean.getBoolean("baton.docs.site.skip"), "baton.docs.site.skip=true");
+        Path root = Documents.root();
+        Path spec = root.resolve("spec/target/generated-docs");
+        if (!Files.isRegularFile(spec.resolve("baton-spec.html"))) {
+            fail("The specification is not rendered: there is no " + root.relativize(spec) + "/baton-spec.html."
+                    + " Build it with the site: ./mvnw -B -ntp -pl spec,docs verify"
+                    + " (not with -Dasciidoctor.skip=true), or skip the site with -Dbaton.docs.site.skip=true.");
+        }
+        Path out = Path.of(System.getProperty(
+                "baton.docs.site", root.resolve("docs/target/site").toString()));
+        long started = System.nanoTime();
+        List<Path> pages = new Site(root, out).render(Documents.markdown(), spec);
+        SiteChecker checker = new SiteChecker(out).check();
+        System.out.printf(
+                "SiteTest: %d pages rendered into %s in %d ms; %d links checked, %d broken; %d web links, not fetched%n",
+                pages.size(),
+                out,
+                (System.nanoTime() - started) / 1_000_000,
+                checker.checked(),
+                checker.problems().size(),
+                checker.external().size());
+
+        List<String> problems = new ArrayList<>();
+        for (String page : List.of("index.html", "docs/index.html", "docs/reference.html", "spec/baton-spec.html")) {
+            if (!Files.isRegularFile(out.resolve(page))) {
+                problems.add(page + ": missing, and the header of every page links to it");
+            }
+        }
+        problems.addAll(checker.problems());
+        if (!problems.isEmpty()) {
+            fail(problems.size() + " broken links in the site " + out + ":\n  " + String.join("\n  ", problems));
+        }
+    }
+}
