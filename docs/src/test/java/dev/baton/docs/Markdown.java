@@ -55,7 +55,11 @@ final class Markdown {
     private Markdown() {}
 
     static Node parse(Path document) {
-        return PARSER.parse(read(document));
+        return parse(read(document));
+    }
+
+    static Node parse(String markdown) {
+        return PARSER.parse(markdown);
     }
 
     static String html(Node document) {

@@ -43,9 +43,10 @@ class SiteTest {
                 checker.external().size());
 
         List<String> problems = new ArrayList<>();
-        for (String page : List.of("index.html", "docs/index.html", "docs/reference.html", "spec/baton-spec.html")) {
-            if (!Files.isRegularFile(out.resolve(page))) {
-                problems.add(page + ": missing, and the header of every page links to it");
+        for (Path document : List.of(Path.of("README.md"), Path.of("docs/README.md"), Path.of("docs/reference.md"))) {
+            if (!Files.isRegularFile(root.resolve(document))) {
+                problems.add("no " + document + ", so the site has no " + Site.page(document)
+                        + ", which the header of every page should link to");
             }
         }
         problems.addAll(checker.problems());
