@@ -36,6 +36,19 @@ final class Html {
         return out.toString();
     }
 
+    private static final Pattern COMMENT = Pattern.compile("<!--.*?-->", Pattern.DOTALL);
+
+    /** The HTML with its comments blanked out, line breaks kept (so line numbers stay right). */
+    static String withoutComments(String html) {
+        Matcher matcher = COMMENT.matcher(html);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            matcher.appendReplacement(out, matcher.group().replaceAll("[^\\n]", ""));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+
     static String escape(String text) {
         return text.replace("&", "&amp;")
                 .replace("<", "&lt;")

@@ -115,7 +115,8 @@ final class Markdown {
                 raw(html.getLiteral(), line(html));
             }
 
-            private void raw(String literal, int firstLine) {
+            private void raw(String html, int firstLine) {
+                String literal = Html.withoutComments(html);
                 Matcher matcher = HTML_LINK.matcher(literal);
                 while (matcher.find()) {
                     int line = firstLine
