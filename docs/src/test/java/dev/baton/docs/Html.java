@@ -49,6 +49,17 @@ final class Html {
         return out.toString();
     }
 
+    /** How many line breaks the text has between these offsets. */
+    static int lines(String text, int from, int to) {
+        int lines = 0;
+        for (int i = from; i < to; i++) {
+            if (text.charAt(i) == '\n') {
+                lines++;
+            }
+        }
+        return lines;
+    }
+
     static String escape(String text) {
         return text.replace("&", "&amp;")
                 .replace("<", "&lt;")

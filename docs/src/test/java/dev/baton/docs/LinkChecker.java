@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,15 +20,12 @@ import java.util.regex.Pattern;
  * {@code #L12-L20}) within its length. Web links ({@code http}, {@code https}) are collected, not fetched;
  * {@code mailto:} links are ignored; any other scheme is a problem.
  */
-final class LinkChecker {
+final class LinkChecker extends Checker {
 
     private static final Pattern LINE_ANCHOR = Pattern.compile("L(\\d+)(?:-L(\\d+))?");
 
     private final Path root;
     private final Map<Path, Set<String>> anchors = new HashMap<>();
-    private final List<String> problems = new ArrayList<>();
-    private final Set<String> external = new TreeSet<>();
-    private int checked;
 
     LinkChecker(Path root) {
         this.root = root.toAbsolutePath().normalize();
@@ -38,51 +33,22 @@ final class LinkChecker {
 
     /** Checks every link of these documents; the problems, the web links and the count accumulate. */
     LinkChecker check(List<Path> documents) {
-        for (Path document : documents) {
-            check(document.toAbsolutePath().normalize());
+        for (Path path : documents) {
+            Path document = path.toAbsolutePath().normalize();
+            String name = root.relativize(document).toString();
+            for (Markdown.Reference reference : Markdown.references(document)) {
+                check(
+                        name,
+                        reference.line(),
+                        reference.destination(),
+                        Set.of("mailto"),
+                        link -> problem(document, link));
+            }
         }
         return this;
     }
 
-    /** One line per broken link: {@code file:line: link: what is missing}. */
-    List<String> problems() {
-        return problems;
-    }
-
-    /** The web links, not fetched. */
-    Set<String> external() {
-        return external;
-    }
-
-    /** How many relative links (and images) were checked. */
-    int checked() {
-        return checked;
-    }
-
-    private void check(Path document) {
-        String name = root.relativize(document).toString();
-        for (Markdown.Reference reference : Markdown.references(document)) {
-            String problem = problem(document, reference.destination());
-            if (problem != null) {
-                problems.add(name + ":" + reference.line() + ": (" + reference.destination() + ") " + problem);
-            }
-        }
-    }
-
-    /** What is wrong with this link of this document, or null. */
-    String problem(Path document, String raw) {
-        Destination link = Destination.parse(raw);
-        if (link.external()) {
-            if (link.web()) {
-                external.add(link.raw());
-                return null;
-            }
-            if ("mailto".equals(link.scheme())) {
-                return null;
-            }
-            return "the scheme " + link.scheme() + ": is neither a web link nor a file of the repository";
-        }
-        checked++;
+    private String problem(Path document, Destination link) {
         if (link.local()) {
             return link.fragment() == null ? "an empty link" : fragmentProblem(document, link.fragment());
         }

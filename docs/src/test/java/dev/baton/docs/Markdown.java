@@ -119,11 +119,7 @@ final class Markdown {
                 String literal = Html.withoutComments(html);
                 Matcher matcher = HTML_LINK.matcher(literal);
                 while (matcher.find()) {
-                    int line = firstLine
-                            + (int) literal.substring(0, matcher.start())
-                                    .chars()
-                                    .filter(c -> c == '\n')
-                                    .count();
+                    int line = firstLine + Html.lines(literal, 0, matcher.start());
                     String value = matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
                     references.add(new Reference(Html.unescape(value), line));
                 }

@@ -3,12 +3,10 @@ package dev.baton.docs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.stream.Stream;
 
@@ -19,18 +17,16 @@ import java.util.stream.Stream;
  * the PDF) are not checked. Web links ({@code http}, {@code https}) are collected, not fetched; {@code mailto:} and
  * {@code data:} are ignored; any other scheme is a problem.
  */
-final class SiteChecker {
+final class SiteChecker extends Checker {
 
     private final Path site;
     private final Map<Path, Set<String>> ids = new HashMap<>();
-    private final List<String> problems = new ArrayList<>();
-    private final Set<String> external = new TreeSet<>();
-    private int checked;
 
     SiteChecker(Path site) {
         this.site = site.toAbsolutePath().normalize();
     }
 
+    /** Checks every link of every page of the site. */
     SiteChecker check() throws IOException {
         List<Path> pages;
         try (Stream<Path> files = Files.walk(site)) {
@@ -39,55 +35,26 @@ final class SiteChecker {
                     .toList();
         }
         for (Path page : pages) {
-            check(page);
+            String html = Html.withoutComments(Files.readString(page));
+            Matcher matcher = Markdown.HTML_LINK.matcher(html);
+            int line = 1;
+            int counted = 0;
+            while (matcher.find()) {
+                line += Html.lines(html, counted, matcher.start());
+                counted = matcher.start();
+                String raw = Html.unescape(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
+                check(
+                        site.relativize(page).toString(),
+                        line,
+                        raw,
+                        Set.of("mailto", "data"),
+                        link -> problem(page, link));
+            }
         }
         return this;
     }
 
-    /** One line per broken link: {@code page:line: link: what is missing}. */
-    List<String> problems() {
-        return problems;
-    }
-
-    Set<String> external() {
-        return external;
-    }
-
-    int checked() {
-        return checked;
-    }
-
-    private void check(Path page) throws IOException {
-        String html = Html.withoutComments(Files.readString(page));
-        Matcher matcher = Markdown.HTML_LINK.matcher(html);
-        int line = 1;
-        int counted = 0;
-        while (matcher.find()) {
-            line += (int) html.substring(counted, matcher.start())
-                    .chars()
-                    .filter(c -> c == '\n')
-                    .count();
-            counted = matcher.start();
-            String raw = Html.unescape(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
-            String problem = problem(page, raw);
-            if (problem != null) {
-                problems.add(site.relativize(page) + ":" + line + ": (" + raw + ") " + problem);
-            }
-        }
-    }
-
-    private String problem(Path page, String raw) {
-        Destination link = Destination.parse(raw);
-        if (link.external()) {
-            if (link.web()) {
-                external.add(raw);
-                return null;
-            }
-            return "mailto".equals(link.scheme()) || "data".equals(link.scheme())
-                    ? null
-                    : "the scheme " + link.scheme() + ": leads nowhere on a static site";
-        }
-        checked++;
+    private String problem(Path page, Destination link) {
         if (link.local()) {
             return link.fragment() == null ? "an empty link" : fragmentProblem(page, link.fragment());
         }
