@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@link Snippet}: a tagged region of a source file, as the documents include it. */
 class SnippetTest {
@@ -37,28 +39,19 @@ class SnippetTest {
         assertThat(lines("sample.properties")).containsExactly("baton.store=jpa");
     }
 
-    @Test
-    void whatIsWrongIsNamed() {
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lines("Sample.java#missing"))
-                .withMessage("Sample.java has no region tag::missing[]");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lines("Sample.java#unclosed"))
-                .withMessage("Sample.java never ends the region 'unclosed' (end::unclosed[])");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lines("Sample.java#early"))
-                .withMessage("Sample.java ends the region 'early' before it opens it");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lines("Sample.java#twice"))
-                .withMessage("Sample.java opens the region 'twice' twice");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lines("Sample.java#empty"))
-                .withMessage("Sample.java#empty is empty");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lines("Missing.java#x"))
-                .withMessage("no file Missing.java in the repository");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> lines("../links/README.md"))
-                .withMessage("no file ../links/README.md in the repository");
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "Sample.java#missing | Sample.java has no region tag::missing[]",
+                "Sample.java#unclosed | Sample.java never ends the region 'unclosed' (end::unclosed[])",
+                "Sample.java#early | Sample.java ends the region 'early' before it opens it",
+                "Sample.java#twice | Sample.java opens the region 'twice' twice",
+                "Sample.java#empty | Sample.java#empty is empty",
+                "Missing.java#x | no file Missing.java in the repository",
+                "../links/README.md | no file ../links/README.md in the repository"
+            })
+    void whatIsWrongIsNamed(String reference, String message) {
+        assertThatIllegalArgumentException().isThrownBy(() -> lines(reference)).withMessage(message);
     }
 }
