@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Renders the site ({@link Site}) into {@code docs/target/site/} and checks its links ({@link SiteChecker}). Open
  * {@code docs/target/site/index.html} to read it. The specification must have been rendered first, by the spec
- * module in the same build ({@code ./mvnw -pl spec,docs verify}); {@code -Dbaton.docs.site.skip=true} skips the
+ * module in the same build ({@code ./mvnw -pl docs -am verify}, or {@code -pl spec,docs} once the other modules are installed); {@code -Dbaton.docs.site.skip=true} skips the
  * site.
  */
 class SiteTest {
@@ -25,7 +25,7 @@ class SiteTest {
         Path spec = root.resolve("spec/target/generated-docs");
         if (!Files.isRegularFile(spec.resolve("baton-spec.html"))) {
             fail("The specification is not rendered: there is no " + root.relativize(spec) + "/baton-spec.html."
-                    + " Build it with the site: ./mvnw -B -ntp -pl spec,docs verify"
+                    + " Build it with the site: ./mvnw -B -ntp -pl docs -am verify"
                     + " (not with -Dasciidoctor.skip=true), or skip the site with -Dbaton.docs.site.skip=true.");
         }
         Path out = Path.of(System.getProperty(
@@ -51,7 +51,7 @@ class SiteTest {
         }
         problems.addAll(checker.problems());
         if (!problems.isEmpty()) {
-            fail(problems.size() + " broken links in the site " + out + ":\n  " + String.join("\n  ", problems));
+            fail(problems.size() + " problems with the site " + out + ":\n  " + String.join("\n  ", problems));
         }
     }
 }
