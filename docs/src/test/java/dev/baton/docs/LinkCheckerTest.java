@@ -59,7 +59,8 @@ class LinkCheckerTest {
     @Test
     void headingIdsFollowGitHub() {
         assertThat(Markdown.anchors(root.resolve("docs/guide.md")))
-                .containsExactly("a-guide", "setting-up", "setting-up-1", "log-messages", "baton-jpa-011");
+                .containsExactly(
+                        "a-guide", "setting-up", "setting-up-1", "log-messages", "baton-jpa-011", "baton-jpa-012");
     }
 
     @Test

@@ -45,9 +45,9 @@ final class Markdown {
     /** {@code href}, {@code src} attributes in raw HTML or rendered pages; group 2 or 3 is the value. */
     static final Pattern HTML_LINK =
             Pattern.compile("\\s(?:href|src)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')", Pattern.CASE_INSENSITIVE);
-    /** {@code id} and {@code name} attributes; group 1 or 2 is the value. */
-    static final Pattern HTML_ID =
-            Pattern.compile("\\s(?:id|name)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')", Pattern.CASE_INSENSITIVE);
+    /** {@code id} attributes and the {@code name} of {@code <a>} elements; group 1 or 2 is the value. */
+    static final Pattern HTML_ID = Pattern.compile(
+            "(?:\\sid|<a\\s(?:[^>]*?\\s)?name)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')", Pattern.CASE_INSENSITIVE);
 
     /** A link or image of a document: its destination as written and the line (from 1) it is on. */
     record Reference(String destination, int line) {}
