@@ -10,6 +10,9 @@ import java.util.stream.Stream;
 /** The repository's Markdown documents: the README, the guides under {@code docs/} and the modules' own pages. */
 final class Documents {
 
+    /** The link checkers' test documents, broken on purpose. */
+    private static final Path FIXTURES = Path.of("docs", "src", "test", "resources");
+
     private Documents() {}
 
     /** The repository's root, from the build ({@code baton.docs.root}), or the parent folder when run from an IDE. */
@@ -25,7 +28,7 @@ final class Documents {
         return root;
     }
 
-    /** Every {@code .md} file of the repository, outside build output and version control. */
+    /** Every {@code .md} file of the repository, outside build output, version control and test fixtures. */
     static List<Path> markdown() {
         Path root = root();
         try (Stream<Path> files = Files.walk(root)) {
@@ -40,6 +43,9 @@ final class Documents {
     }
 
     private static boolean excluded(Path relative) {
+        if (relative.startsWith(FIXTURES)) {
+            return true;
+        }
         for (Path part : relative) {
             String name = part.toString();
             if (name.equals("target") || name.startsWith(".") || name.equals("node_modules")) {

@@ -1,0 +1,3 @@
+class App {
+    // the line a link points at
+}
