@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.jpa.internal.PrivateDatabase;
 import dev.baton.jpa.testing.JtaDataSource;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.tck.LogCapture;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,47 +25,34 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class PrivateDatabaseWarningTest {
 
-    private static final Logger STORE_LOG = Logger.getLogger("dev.baton.jpa.JpaLockStore");
-
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue()
-                    && record.getMessage().startsWith("BATON-JPA-020")) {
-                warnings.add(record.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private LogCapture log;
 
     @BeforeEach
     void capture() {
-        STORE_LOG.addHandler(capture);
+        log = LogCapture.start("dev.baton.jpa.JpaLockStore");
+    }
+
+    private List<String> warnings() {
+        return log.messages(Level.WARNING, "BATON-JPA-020");
     }
 
     @AfterEach
     void release() {
-        STORE_LOG.removeHandler(capture);
+        log.close();
     }
 
     @Test
     void anH2DatabaseInMemoryIsToldOnceAtConnect() {
         String url = "jdbc:h2:mem:private-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
         connect(url);
-        assertThat(warnings)
+        assertThat(warnings())
                 .singleElement()
                 .asString()
                 .contains("H2 in memory", url.substring(0, url.indexOf(';')))
                 .contains("exclude only within this JVM", "java:comp/DefaultDataSource")
                 .doesNotContain("DB_CLOSE_DELAY");
         connect(url);
-        assertThat(warnings).as("once per database").hasSize(1);
+        assertThat(warnings()).as("once per database").hasSize(1);
     }
 
     @Test
@@ -76,7 +60,7 @@ class PrivateDatabaseWarningTest {
         Path dir = Files.createDirectories(Path.of("target", "private-h2"));
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("locks-" + UUID.randomUUID());
         connect(url);
-        assertThat(warnings).singleElement().asString().contains("H2 file opened embedded", url);
+        assertThat(warnings()).singleElement().asString().contains("H2 file opened embedded", url);
     }
 
     @Test
@@ -93,7 +77,7 @@ class PrivateDatabaseWarningTest {
             server.stop();
         }
         connect(TestDatabases.url(JpaDatabase.POSTGRESQL));
-        assertThat(warnings).isEmpty();
+        assertThat(warnings()).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockConfigurationException;
 import dev.baton.redis.testing.TestRedis;
 import dev.baton.redis.testing.TestRedis.EmbeddedRedis;
+import dev.baton.tck.LogCapture;
 import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -14,9 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,39 +34,22 @@ class EvictionPolicyTest {
 
     private final List<EmbeddedRedis> servers = new ArrayList<>();
     private final List<RedisLockStore> stores = new ArrayList<>();
-    private final List<String> warnings = new ArrayList<>();
-    private final Logger storeLogger = Logger.getLogger(RedisLockStore.class.getName());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            synchronized (warnings) {
-                warnings.add(record.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        storeLogger.addHandler(capture);
+        log = LogCapture.start(RedisLockStore.class.getName());
     }
 
     @AfterEach
     void stop() {
-        storeLogger.removeHandler(capture);
+        log.close();
         stores.forEach(RedisLockStore::close);
         servers.forEach(EmbeddedRedis::stop);
     }
 
     private List<String> warnings(String id) {
-        synchronized (warnings) {
-            return warnings.stream().filter(w -> w.startsWith(id)).toList();
-        }
+        return log.messages(Level.ALL, id);
     }
 
     /** @return the URL of a new embedded Redis with maxmemory 2mb and these settings */

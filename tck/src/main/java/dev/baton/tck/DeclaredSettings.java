@@ -12,11 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -95,31 +91,12 @@ public final class DeclaredSettings {
      * Baton's warnings (logger {@code dev.baton}, level WARNING) while something runs, e.g. a container starts.
      *
      * @param action what to run
-     * @return the warnings' messages with their ids, as logged (unformatted)
+     * @return the warnings' messages with their ids, formatted
      */
     public static List<String> warningsWhile(Runnable action) {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel() == Level.WARNING) {
-                    warnings.add(record.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger logger = Logger.getLogger("dev.baton");
-        logger.addHandler(capture);
-        try {
+        try (LogCapture capture = LogCapture.start("dev.baton")) {
             action.run();
-        } finally {
-            logger.removeHandler(capture);
+            return capture.messages(Level.WARNING, "");
         }
-        return warnings;
     }
 }

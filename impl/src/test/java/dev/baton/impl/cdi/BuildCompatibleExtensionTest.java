@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockConfigurationException;
 import dev.baton.Synchronized;
 import dev.baton.impl.testing.Deployments;
-import dev.baton.impl.testing.LogCapture;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.tck.LogCapture;
 import dev.baton.tck.Together;
 import io.smallrye.config.inject.ConfigExtension;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -134,10 +134,10 @@ class BuildCompatibleExtensionTest {
     @Test
     void aloneAMisspelledKeyWarnsOnceAtStart() {
         TestConfig.install("baton.tll=5s");
-        try (LogCapture log = LogCapture.start();
+        try (LogCapture log = LogCapture.start("dev.baton");
                 WeldContainer container =
                         withoutPortableExtension(Counter.class).initialize()) {
-            assertThat(log.lines())
+            assertThat(log.messages())
                     .filteredOn(line -> line.startsWith("BATON-08"))
                     .singleElement()
                     .asString()

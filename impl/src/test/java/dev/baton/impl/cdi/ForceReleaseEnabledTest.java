@@ -6,8 +6,8 @@ import dev.baton.Lock;
 import dev.baton.LockInfo;
 import dev.baton.Locks;
 import dev.baton.impl.testing.BatonTest;
-import dev.baton.impl.testing.LogCapture;
 import dev.baton.impl.testing.WithConfig;
+import dev.baton.tck.LogCapture;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +23,7 @@ class ForceReleaseEnabledTest {
 
     @Test
     void anAdministratorFreesAStuckKey() {
-        try (LogCapture log = LogCapture.start()) {
+        try (LogCapture log = LogCapture.start("dev.baton")) {
             Lock stuck = locks.acquire("stuck");
             assertThat(locks.inspect("stuck"))
                     .hasValueSatisfying(info -> assertThat(info.heldHere()).isTrue());
@@ -38,7 +38,7 @@ class ForceReleaseEnabledTest {
                             .join())
                     .as("told at its next renewal")
                     .hasMessageContaining("no longer holds it");
-            assertThat(log.lines())
+            assertThat(log.messages())
                     .anySatisfy(line -> assertThat(line)
                             .contains(
                                     "BATON-050",

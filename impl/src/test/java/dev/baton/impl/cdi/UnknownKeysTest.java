@@ -3,9 +3,9 @@ package dev.baton.impl.cdi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.impl.testing.Deployments;
-import dev.baton.impl.testing.LogCapture;
 import dev.baton.impl.testing.TestConfig;
 import dev.baton.tck.DeclaredSettings;
+import dev.baton.tck.LogCapture;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -177,9 +177,9 @@ class UnknownKeysTest {
     /** Boots a container with this configuration and returns Baton's unknown-key warnings, in order. */
     private static List<String> findings(String... config) {
         TestConfig.install(config);
-        try (LogCapture log = LogCapture.start();
+        try (LogCapture log = LogCapture.start("dev.baton");
                 WeldContainer container = Deployments.weld(Unrelated.class).initialize()) {
-            return log.lines().stream()
+            return log.messages().stream()
                     .filter(line -> line.startsWith("BATON-080") || line.startsWith("BATON-081"))
                     .toList();
         }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.store.memory.MemoryLockStore;
-import dev.baton.impl.testing.LogCapture;
+import dev.baton.tck.LogCapture;
 import io.smallrye.metrics.SharedMetricRegistries;
 import org.eclipse.microprofile.metrics.MetricFilter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -34,7 +34,7 @@ class MetricsConflictTest {
                 new Tag("baton_manager", "taken"),
                 new Tag("baton_store", "memory"),
                 new Tag("baton_outcome", "acquired"));
-        try (LogCapture log = LogCapture.start()) {
+        try (LogCapture log = LogCapture.start("dev.baton")) {
             MpMetricsMeters meters = MpMetricsMeters.on(registry);
             EngineMetrics metrics = meters.engine("taken", "memory");
 
@@ -43,7 +43,7 @@ class MetricsConflictTest {
             assertThat(meters.metered(store, metrics))
                     .as("nothing to time its calls for")
                     .isSameAs(store);
-            assertThat(log.lines())
+            assertThat(log.messages())
                     .anySatisfy(line -> assertThat(line)
                             .contains("BATON-060", "lock manager 'taken'", "MicroProfile Metrics", "without metrics"));
         }
