@@ -53,10 +53,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * checked against the store's real backend. A store author extends it with one factory method:
  *
  * <pre>{@code
- * class RedisLockStoreContractTest extends LockStoreContract {
+ * class MapLockStoreContractTest extends LockStoreContract {
+ *     private static final MapLockStore.Backend BACKEND = new MapLockStore.Backend();
+ *
  *     @Override
  *     protected LockStore createStore() {
- *         return new RedisLockStore(REDIS_URL); // a new instance on the same Redis each time
+ *         return new MapLockStore(BACKEND); // a new instance on the same backend each time
  *     }
  * }
  * }</pre>

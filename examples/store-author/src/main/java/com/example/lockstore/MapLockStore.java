@@ -58,6 +58,7 @@ public final class MapLockStore implements LockStore {
         this.backend = backend;
     }
 
+    // tag::acquire[]
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
         checkArguments(key, owner, ttlMillis);
@@ -71,6 +72,7 @@ public final class MapLockStore implements LockStore {
             return new Step<>(new Lock(owner, token, expiry(now, ttlMillis)), AcquireResult.acquired(token));
         });
     }
+    // end::acquire[]
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
@@ -96,11 +98,13 @@ public final class MapLockStore implements LockStore {
                         : new Step<>(current, false));
     }
 
+    // tag::capabilities[]
     /** Records outlive instances; remaining leases are known; keys may hold NUL (the map keeps any string). */
     @Override
     public Set<StoreCapability> capabilities() {
         return EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.NUL_IN_KEYS);
     }
+    // end::capabilities[]
 
     /** Closes this instance; the backend and its locks stay. A second call does nothing. */
     @Override

@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * This repository's check that the pom a store author copies from {@code tck/README.md} is the one this
- * module builds with (not part of what a store author writes): the README's pom block and this module's
+ * This repository's check that the pom a store author copies from {@code docs/store-authors.md} is the one this
+ * module builds with (not part of what a store author writes): the guide's pom block and this module's
  * {@code pom.xml} are the same text, and what it pins is what Baton itself is built and tested with.
  */
 class DocumentedPomTest {
@@ -23,13 +23,13 @@ class DocumentedPomTest {
 
     @Test
     void theReadmesPomIsThisModulesPom() throws IOException {
-        List<String> poms = xmlBlocks(read(REPOSITORY.resolve("tck/README.md"))).stream()
+        List<String> poms = xmlBlocks(read(REPOSITORY.resolve("docs/store-authors.md"))).stream()
                 .filter(block -> block.startsWith("<?xml"))
                 .toList();
 
-        assertThat(poms).as("complete pom.xml blocks in tck/README.md").hasSize(1);
+        assertThat(poms).as("complete pom.xml blocks in docs/store-authors.md").hasSize(1);
         assertThat(poms.get(0))
-                .as("the pom.xml in tck/README.md, against examples/store-author/pom.xml")
+                .as("the pom.xml in docs/store-authors.md, against examples/store-author/pom.xml")
                 .isEqualTo(read(MODULE.resolve("pom.xml")).strip());
     }
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * reads {@code microprofile-config.properties}, and the Baton libraries are on the application's
  * class path (the memory store is found through {@link java.util.ServiceLoader}).
  */
+// tag::scenario[]
 @ExtendWith({TckExclusions.class, ArquillianExtension.class})
 class SmokeTest {
 
@@ -45,3 +46,4 @@ class SmokeTest {
                 .containsPattern("stores=.*\\bmemory\\b");
     }
 }
+// end::scenario[]
