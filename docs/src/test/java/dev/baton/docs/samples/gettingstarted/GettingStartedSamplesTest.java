@@ -59,8 +59,9 @@ class GettingStartedSamplesTest {
         assertThat(artifacts).isEqualTo(3);
         assertThat(pom)
                 .contains("<version>" + property(parent, "<version>", "</version>", "baton-parent") + "</version>")
-                .contains("<version>" + property(parent, "<version.postgresql-jdbc>", "</version.postgresql-jdbc>", null)
-                        + "</version>")
+                .contains(
+                        "<version>" + property(parent, "<version.postgresql-jdbc>", "</version.postgresql-jdbc>", null)
+                                + "</version>")
                 .contains("<parameters>true</parameters>");
     }
 
