@@ -67,6 +67,7 @@ public class OrdersResource {
      * Ships an order, but only if nobody else is working on it right now: {@code await = false}
      * fails at once with {@code LockTimeoutException}, answered as 409 Conflict.
      */
+    // tag::ship[]
     @POST
     @Path("shipment")
     @Synchronized(value = "order:{id}", await = false)
@@ -77,6 +78,7 @@ public class OrdersResource {
         }
         return json(payments.ship(id), id);
     }
+    // end::ship[]
 
     private static String json(CustomerOrder order, String id) {
         if (order == null) {

@@ -13,6 +13,7 @@ import java.util.function.Function;
  * JTA one, and a lock must commit whatever the caller's transaction does. {@code @Unremovable}: Baton finds
  * it by type at run time, which ArC's removal of unused beans cannot see.
  */
+// tag::runner[]
 @ApplicationScoped
 @Unremovable
 public class RequiresNewRunner implements TransactionRunner {
@@ -29,3 +30,4 @@ public class RequiresNewRunner implements TransactionRunner {
         }
     }
 }
+// end::runner[]

@@ -22,6 +22,7 @@ public class Seats {
      * @return its bookings after this one
      * @throws InterruptedException when interrupted while "working"
      */
+    // tag::reserve[]
     @Synchronized("seat:{seat}")
     public int reserve(String seat) throws InterruptedException {
         mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
@@ -34,6 +35,7 @@ public class Seats {
             inside.decrementAndGet();
         }
     }
+    // end::reserve[]
 
     /** @return the most callers ever inside {@link #reserve} at once */
     public int mostInside() {
