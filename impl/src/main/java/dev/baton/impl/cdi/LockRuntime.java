@@ -74,7 +74,7 @@ public class LockRuntime {
             BatonLog.memoryStoreByDefault();
         }
         executors = RenewalExecutors.detect();
-        transactions = TransactionSupport.detect(deployment.beans(beanManager));
+        transactions = TransactionSupport.detect(deployment.beans(beanManager), executors.storeCalls());
         listener = new CdiLockListener(beanManager);
         meters = Meters.detect(config.metricsEnabled(), config.metricsApi(), beanManager);
         if (executors.owned()) {

@@ -64,15 +64,17 @@ interface TransactionSupport extends ReleaseDeferral {
 
     /**
      * @param beans to find a {@code TransactionSynchronizationRegistry} bean (Java SE setups)
+     * @param storeCalls where the release after a transaction's completion runs (Baton's store-call pool): not
+     *     in the transaction's {@code afterCompletion}, where the completed transaction may still be on the thread
      * @return JTA support when a {@code TransactionSynchronizationRegistry} can be found (a CDI bean, else
      *     {@code java:comp/TransactionSynchronizationRegistry}), else {@link #NONE}
      */
-    static TransactionSupport detect(CdiBeanLookup beans) {
+    static TransactionSupport detect(CdiBeanLookup beans, java.util.concurrent.Executor storeCalls) {
         try {
             Class.forName(REGISTRY, false, TransactionSupport.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return NONE;
         }
-        return JtaTransactionSupport.lookup(beans);
+        return JtaTransactionSupport.lookup(beans, storeCalls);
     }
 }

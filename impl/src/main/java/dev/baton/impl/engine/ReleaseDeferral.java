@@ -14,8 +14,8 @@ public interface ReleaseDeferral {
 
     /**
      * If the calling thread runs in a unit of work that must complete before {@code lock} may be released
-     * in the store, arranges for {@code completed} to run once that unit has completed (on whatever thread
-     * completes it) and, until then, for the unit to be unable to complete successfully once the lock is
+     * in the store, arranges for {@code completed} to run once that unit has completed (outside it: JTA runs it
+     * on a store-call thread, whichever thread completes the transaction, and that thread waits for it) and, until then, for the unit to be unable to complete successfully once the lock is
      * lost (a JTA transaction is marked rollback-only before it commits).
      *
      * @param lock the lock

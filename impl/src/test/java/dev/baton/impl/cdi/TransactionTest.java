@@ -18,11 +18,15 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Status;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.jboss.weld.junit5.auto.AddBeanClasses;
 import org.junit.jupiter.api.AfterEach;
@@ -117,6 +121,45 @@ class TransactionTest {
         Optional<Lock> after = tryElsewhere("counter");
         assertThat(after).isPresent();
         after.get().release();
+    }
+
+    /**
+     * Jakarta Transactions leaves undefined what a synchronization's {@code afterCompletion} may do: a store
+     * call there found the completed transaction still on the thread (Payara's JTS then failed to resume it
+     * after the JPA store's {@code @Transactional(NOT_SUPPORTED)} call). The release runs on a thread of
+     * Baton's, with no transaction, and is done when the commit returns.
+     */
+    @Test
+    void theReleaseAfterCommitRunsOutsideTheCompletedTransactionAndIsDoneWhenTheCommitReturns() throws Exception {
+        List<String> releasedOn = new CopyOnWriteArrayList<>();
+        store.onRelease = () -> releasedOn.add(Thread.currentThread().getName() + ", transaction " + transactionHere());
+        try {
+            tm.begin();
+            counter.increment();
+            locks.callWithLock("programmatic-counter", lock -> lock.fencingToken());
+            assertThat(releasedOn).as("nothing released before the commit").isEmpty();
+            tm.commit();
+
+            assertThat(store.releases)
+                    .as("both released when the commit returned")
+                    .anyMatch(release -> release.startsWith("counter "))
+                    .anyMatch(release -> release.startsWith("programmatic-counter "));
+            assertThat(releasedOn)
+                    .hasSize(2)
+                    .allMatch(where -> where.endsWith(", transaction none"), "no transaction on the releasing thread")
+                    .noneMatch(where -> where.startsWith(Thread.currentThread().getName() + ","));
+        } finally {
+            store.onRelease = null;
+        }
+    }
+
+    private String transactionHere() {
+        try {
+            Transaction transaction = tm.getTransaction();
+            return transaction == null ? "none" : transaction.toString();
+        } catch (SystemException e) {
+            return e.toString();
+        }
     }
 
     @Test

@@ -31,6 +31,8 @@ public final class FaultyStore implements LockStore {
     public volatile RuntimeException releaseFailure;
     /** Run at the start of every acquire, when set: to hold a caller inside the store. */
     public volatile Runnable onAcquire;
+    /** Run at the start of every release, when set: to see where and when the runtime releases. */
+    public volatile Runnable onRelease;
     /** When set before the engine is made, the store offers release notifications, and subscribing runs this. */
     public volatile Function<Consumer<String>, AutoCloseable> subscriber;
     /** How long every renewal call (renew, or one renewAll for a whole batch) takes before it reaches the store. */
@@ -111,6 +113,10 @@ public final class FaultyStore implements LockStore {
 
     @Override
     public boolean release(String key, String owner) {
+        Runnable hook = onRelease;
+        if (hook != null) {
+            hook.run();
+        }
         failIfDown("release");
         boolean released = delegate.release(key, owner);
         releases.add(key + " " + owner + " " + released);

@@ -1,21 +1,31 @@
 package dev.baton.examples.orders.demo;
 
 import dev.baton.examples.orders.demo.server.PayaraMicroProcess;
+import dev.baton.examples.orders.demo.server.ServerLog;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Starts the orders example WAR on Payara Micro (loopback, a free port, the WAR's own embedded H2),
  * runs {@link OrdersScenario} against it, prints what a user can try by hand, and stops the server.
- * Exits non-zero with a message on any unexpected answer.
+ * Exits non-zero with a message on any unexpected answer, or when Baton logged a warning other than
+ * {@link #EXPECTED_WARNINGS}.
  *
  * <pre>./mvnw -q -Pdemo -pl examples/orders-demo -am package -DskipTests</pre>
  */
 public final class OrdersDemo {
 
     private static final PrintStream OUT = System.out;
+
+    /**
+     * What Baton may warn of in the demo: {@code BATON-JPA-020}, the store's database is the WAR's own H2 in
+     * memory, private to the JVM. Any other warning fails the demo.
+     */
+    static final Set<String> EXPECTED_WARNINGS = Set.of("BATON-JPA-020");
 
     private OrdersDemo() {}
 
@@ -46,12 +56,14 @@ public final class OrdersDemo {
         }
         OUT.printf("Starting Payara Micro with the orders example (%s) on 127.0.0.1 ...%n", war.getFileName());
         long start = System.nanoTime();
+        Path log;
         try (PayaraMicroProcess server = PayaraMicroProcess.builder(microJar, war)
                 .name("orders-demo-payara-micro")
                 .contextRoot("orders")
                 // unpaid orders are cancelled after 4 s instead of 60 (step 4)
                 .systemProperty("orders.unpaid.cancel-after", "4")
                 .start()) {
+            log = server.logFile();
             OUT.printf(
                     "Up in %d s at %s (log: %s)%n%n",
                     (System.nanoTime() - start) / 1_000_000_000, server.baseUri(), relative(server.logFile()));
@@ -62,6 +74,11 @@ public final class OrdersDemo {
             OUT.print("Stopping Payara Micro ... ");
         }
         OUT.println("stopped.");
+        List<String> warnings = ServerLog.batonWarnings(log, EXPECTED_WARNINGS);
+        if (!warnings.isEmpty()) {
+            throw new IllegalStateException("Baton logged " + warnings.size() + " warning(s) in " + relative(log)
+                    + ", the first:\n" + warnings.get(0));
+        }
     }
 
     private static void tryItYourself(Path microJar, Path war) {

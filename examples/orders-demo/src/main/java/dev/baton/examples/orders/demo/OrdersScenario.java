@@ -237,6 +237,10 @@ public final class OrdersScenario {
             throw new UnexpectedAnswer(
                     "the lock table's row of order:" + orderId + " is not at token " + previous + ": " + lock);
         }
+        if (!lock.contains("\"held\":false")) {
+            throw new UnexpectedAnswer("the lock table's row of order:" + orderId + " is still held after the last"
+                    + " invoice's transaction committed: " + lock);
+        }
         say("   GET order %s -> %s", orderId, order);
         say("   GET order %s/lock -> %s (the JPA store's row, in the WAR's own database)", orderId, lock);
         return List.copyOf(invoices);

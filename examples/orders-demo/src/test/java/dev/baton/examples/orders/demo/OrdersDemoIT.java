@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.examples.orders.demo.server.ListeningSockets;
 import dev.baton.examples.orders.demo.server.PayaraMicroProcess;
+import dev.baton.examples.orders.demo.server.ServerLog;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The demo's scenario on a real Payara Micro with the orders WAR as built: what each step saw, not
- * how long it took. Run with {@code ./mvnw verify -Pservers -pl examples/orders-demo -am}.
+ * how long it took, and that Baton warned of nothing but the database private to the JVM. Run with {@code ./mvnw verify -Pservers -pl examples/orders-demo -am}.
  */
 class OrdersDemoIT {
 
@@ -40,6 +41,9 @@ class OrdersDemoIT {
 
             server.close();
             assertThat(server.isAlive()).isFalse();
+            assertThat(ServerLog.batonWarnings(server.logFile(), OrdersDemo.EXPECTED_WARNINGS))
+                    .as("what Baton warned of in %s", server.logFile())
+                    .isEmpty();
         }
 
         OrdersScenario.Payments payments = result.payments();
