@@ -22,7 +22,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The lock is a stateless EJB's, the caller a JAX-RS resource: while one request holds {@code ejb-gate:<id>},
  * the bean's {@code LockTimeoutException} reaches the resource as it is, not wrapped by the EJB container, so
  * the request is answered 409 with the problem body as if the resource method were locked; the bean keeps
- * answering; a caller that catches the exception around the call finds its transaction marked for rollback.
+ * answering, and a stateful bean is not discarded; a caller that catches the exception around the call finds its
+ * transaction marked for rollback.
  */
 @Tag(RuntimeTck.TAG_EJB)
 @ExtendWith({TckExclusions.class, ArquillianExtension.class})
@@ -31,7 +32,8 @@ class EjbConflictTest {
     @Deployment(testable = false)
     static WebArchive deployment() {
         return RuntimeTck.withConfig(
-                RuntimeTck.scenario("baton-tck-conflict-ejb").addClasses(EjbGate.class, EjbGateResource.class),
+                RuntimeTck.scenario("baton-tck-conflict-ejb")
+                        .addClasses(EjbGate.class, EjbGateSession.class, EjbGateResource.class),
                 "baton.ttl",
                 ConflictTest.HOLDER_TTL_SECONDS + "s");
     }
@@ -58,6 +60,12 @@ class EjbConflictTest {
         ConflictTest.assertProblem(waiting);
         assertThat(waiting.body()).contains("ejb-gate:e1").contains("\"timeoutMillis\":300,");
 
+        Http.Response stateful = Http.post(base, "api/ejb-gate/try-stateful/e1");
+        assertThat(stateful.status())
+                .as("a stateful bean, called again after its 409: not discarded by the container: %s", stateful.body())
+                .isEqualTo(409);
+        ConflictTest.assertProblem(stateful);
+
         Http.Response again = Http.post(base, "api/ejb-gate/try/e1");
         assertThat(again.status())
                 .as("the bean answers alike again: %s", again.body())
@@ -68,6 +76,7 @@ class EjbConflictTest {
         assertThat(free.status()).as(free.body()).isEqualTo(200);
         assertThat(free.body()).isEqualTo("got it");
         assertThat(Http.post(base, "api/ejb-gate/wait/e1").status()).isEqualTo(200);
+        assertThat(Http.post(base, "api/ejb-gate/try-stateful/e1").status()).isEqualTo(200);
     }
 
     @Test

@@ -17,7 +17,8 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * {@code /api/ejb-gate}: each call goes through {@link EjbGate}, the lock is the bean's. {@code hold/{id}}
  * keeps {@code ejb-gate:{id}} until {@code open/{id}}; {@code wait/{id}} and {@code try/{id}} want it, waiting
- * 300 ms or not at all, and let what the bean throws reach JAX-RS; {@code try-in-transaction/{id}} calls
+ * 300 ms or not at all, and let what the bean throws reach JAX-RS; {@code try-stateful/{id}} wants it through a
+ * stateful bean, which it calls once more after; {@code try-in-transaction/{id}} calls
  * {@code try} inside a transaction of its own, catches {@link LockTimeoutException} and tells the transaction's
  * status after it.
  */
@@ -28,6 +29,9 @@ public class EjbGateResource {
 
     @Inject
     EjbGate bean;
+
+    @Inject
+    EjbGateSession session;
 
     @Inject
     Gate gate;
@@ -51,6 +55,17 @@ public class EjbGateResource {
     @Path("try/{id}")
     public String tryOnce(@PathParam("id") String id) {
         return bean.tryOnce(id);
+    }
+
+    /** Calls the stateful bean's {@code tryOnce}, then calls the bean again, whatever the first call threw. */
+    @POST
+    @Path("try-stateful/{id}")
+    public String tryOnceStateful(@PathParam("id") String id) {
+        try {
+            return session.tryOnce(id);
+        } finally {
+            session.touch();
+        }
     }
 
     /**
