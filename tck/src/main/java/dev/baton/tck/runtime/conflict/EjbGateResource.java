@@ -4,6 +4,7 @@ import dev.baton.LockTimeoutException;
 import dev.baton.tck.runtime.support.Gate;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
@@ -30,8 +31,12 @@ public class EjbGateResource {
     @Inject
     EjbGate bean;
 
+    /**
+     * Looked up only by {@link #tryOnceStateful}: Payara Micro 6 fails with a {@code LinkageError} (a duplicate
+     * definition of the bean's generated view class) when two requests create their first stateful bean at once.
+     */
     @Inject
-    EjbGateSession session;
+    Instance<EjbGateSession> sessions;
 
     @Inject
     Gate gate;
@@ -61,6 +66,7 @@ public class EjbGateResource {
     @POST
     @Path("try-stateful/{id}")
     public String tryOnceStateful(@PathParam("id") String id) {
+        EjbGateSession session = sessions.get();
         try {
             return session.tryOnce(id);
         } finally {
