@@ -1,5 +1,6 @@
 package dev.baton;
 
+import jakarta.ejb.ApplicationException;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -8,7 +9,13 @@ import java.util.Optional;
  * had it at the moment of the call. JAX-RS answers it with 409 Conflict, with a JSON body carrying
  * {@link #getTimeout()} as {@code timeoutMillis} and {@link #getWaited()} as {@code waitedMillis}, and a
  * {@code Retry-After} header from {@link #getRemainingLease()} when the store reported it.
+ *
+ * <p>To an EJB container it is an application exception that rolls back, it and its subclasses: thrown by a
+ * {@code @Synchronized} method of an enterprise bean, it reaches the bean's caller as it is (not wrapped in an
+ * {@code EJBException}, so a JAX-RS resource calling the bean answers 409 too), the bean instance is kept, and the
+ * transaction the call ran in is marked for rollback. Without an EJB container the annotation is ignored.
  */
+@ApplicationException(rollback = true, inherited = true)
 public class LockTimeoutException extends LockException {
 
     private static final long serialVersionUID = 3L;

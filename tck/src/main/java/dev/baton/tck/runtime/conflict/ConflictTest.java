@@ -80,7 +80,7 @@ class ConflictTest {
     }
 
     /** An RFC 9457 problem: its media type, and the members a client reads. */
-    private static void assertProblem(Http.Response conflict) {
+    static void assertProblem(Http.Response conflict) {
         assertThat(conflict.header("Content-Type"))
                 .as("the 409's media type (headers %s)", conflict.headers())
                 .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
