@@ -163,6 +163,53 @@ class ServerPoolNotificationTest {
         taken.close();
     }
 
+    @Test
+    void theListeningSessionGoesBackToThePoolOpenAndNoLongerListening() throws Exception {
+        String table = table("nback");
+        JpaLockStore other = store(Pools.of(TestDatabases.url(JpaDatabase.POSTGRESQL), "org.postgresql.Driver"), table);
+        ServerPool pool = pool(new ServerPool(2, false, 0));
+        JpaLockStore store = store(pool, table);
+        LockEngine holder = engine(other, 200);
+        LockEngine waiter = engine(store, 200);
+        String key = "back:" + UUID.randomUUID();
+        HeldLock held = holder.acquire(key, 30_000, 0, false);
+        assertThat(waiter.acquireOrNull(key, 30_000, 300, true)).isNull(); // refused: it subscribed
+        assertThat(store.releaseListener().listening()).isTrue();
+        held.close();
+
+        store.close();
+        assertThat(pool.physicalClosed())
+                .as("pooled sessions ended underneath the pool")
+                .isZero();
+        for (Connection c : pool.physical) {
+            try (var st = c.createStatement();
+                    var rs = st.executeQuery("SELECT count(*) FROM pg_listening_channels()")) {
+                rs.next();
+                assertThat(rs.getInt(1))
+                        .as("channels the pooled session still listens on")
+                        .isZero();
+            }
+            Object executor = c.unwrap(org.postgresql.core.BaseConnection.class).getQueryExecutor();
+            Object stream = field(executor, "pgStream").get(executor);
+            assertThat(field(stream, "nextStreamAvailableCheckTime").getLong(stream))
+                    .as("pgjdbc's read for more is back")
+                    .isNotEqualTo(Long.MAX_VALUE);
+        }
+    }
+
+    private static java.lang.reflect.Field field(Object on, String name) throws NoSuchFieldException {
+        for (Class<?> type = on.getClass(); type != null; type = type.getSuperclass()) {
+            try {
+                java.lang.reflect.Field field = type.getDeclaredField(name);
+                field.setAccessible(true);
+                return field;
+            } catch (NoSuchFieldException e) {
+                // the superclass's
+            }
+        }
+        throw new NoSuchFieldException(name);
+    }
+
     private static String table(String prefix) {
         String table = "bt_" + prefix + "_" + TestDatabases.runSuffix();
         TestDatabases.created(JpaDatabase.POSTGRESQL, table);

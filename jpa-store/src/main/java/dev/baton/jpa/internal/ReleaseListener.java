@@ -177,9 +177,10 @@ public final class ReleaseListener implements AutoCloseable {
         long backoff = MIN_BACKOFF_MILLIS;
         while (!isClosed()) {
             DedicatedConnection dc = null;
+            Notifications pg = null;
             try {
                 dc = lender.take();
-                Notifications pg = Notifications.of(dc.connection(), true);
+                pg = Notifications.of(dc.connection(), true);
                 try (Statement st = dc.connection().createStatement()) {
                     st.execute("LISTEN \"" + channel + "\"");
                 }
@@ -209,7 +210,7 @@ public final class ReleaseListener implements AutoCloseable {
                     lock.unlock();
                 }
                 if (dc != null) {
-                    endListening(dc);
+                    endListening(dc, pg);
                 }
             }
             pause(backoff);
@@ -232,11 +233,15 @@ public final class ReleaseListener implements AutoCloseable {
     }
 
     /**
-     * Gives the connection back to its pool no longer listening ({@code UNLISTEN *}). Never closes or aborts it: a server's pool would lend the closed session
+     * Gives the connection back to its pool no longer listening ({@code UNLISTEN *}, pgjdbc's read for more
+     * back as it was). Never closes or aborts it: a server's pool would lend the closed session
      * again. If the round trip fails, the session is broken already and goes back as it is.
      */
-    private void endListening(DedicatedConnection dc) {
+    private void endListening(DedicatedConnection dc, Notifications pg) {
         Connection c = dc.connection();
+        if (pg != null) {
+            pg.extraReadBack();
+        }
         try {
             c.setNetworkTimeout(Runnable::run, (int)
                     Math.min(Integer.MAX_VALUE, timeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS));
@@ -389,10 +394,19 @@ public final class ReleaseListener implements AutoCloseable {
          * @return whether it was switched off
          */
         static boolean noExtraRead(Object pg) {
+            return nextCheck(pg, Long.MAX_VALUE);
+        }
+
+        /** Gives the connection pgjdbc's read for more back (its initial state) before it goes back to its pool. */
+        void extraReadBack() {
+            nextCheck(connection, 0);
+        }
+
+        private static boolean nextCheck(Object pg, long time) {
             try {
                 Object executor = pg.getClass().getMethod("getQueryExecutor").invoke(pg);
                 Object stream = field(executor, "pgStream").get(executor);
-                field(stream, "nextStreamAvailableCheckTime").setLong(stream, Long.MAX_VALUE);
+                field(stream, "nextStreamAvailableCheckTime").setLong(stream, time);
                 return true;
             } catch (ReflectiveOperationException | RuntimeException e) {
                 LOG.log(
