@@ -516,7 +516,9 @@ public final class JpaLockStore implements LockStore {
      * drop (notifications sent meanwhile are lost; waiters poll). Waits for the {@code LISTEN} at most the
      * statement timeout.
      *
-     * @throws UnsupportedOperationException if the store does not declare {@link StoreCapability#RELEASE_NOTIFICATION}
+     * @throws UnsupportedOperationException if the store does not declare {@link StoreCapability#RELEASE_NOTIFICATION},
+     *     or if its connections do not unwrap to pgjdbc (a server's data source whose driver the application cannot
+     *     see: logged once, {@code BATON-JPA-019})
      */
     @Override
     public AutoCloseable onRelease(Consumer<String> listener) {

@@ -37,6 +37,11 @@ final class KeyGates {
         return gates.get(storeKey);
     }
 
+    /** Wakes the thread contending for each key, if any: it asks the store again at once. */
+    void wakeContenders() {
+        gates.values().forEach(KeyGate::wakeContender);
+    }
+
     /** @return how many threads use the key's gate (holder and waiters) */
     int users(String storeKey) {
         KeyGate gate = gates.get(storeKey);

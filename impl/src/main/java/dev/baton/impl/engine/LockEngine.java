@@ -271,7 +271,6 @@ public final class LockEngine implements AutoCloseable {
         if (closed.get()) {
             throw shutDown(key);
         }
-        subscribeOnce();
         long startedAt = time.nanoTime();
         long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(await ? timeoutMillis : 0);
         KeyGate gate = enterGate(storeKey);
@@ -488,7 +487,10 @@ public final class LockEngine implements AutoCloseable {
                 if (result.isAcquired()) {
                     continue; // the store is slow, not the key busy: try again at once
                 }
-                subscribeOnce(); // the store has answered, so it knows its backend now: it may offer notifications
+                // Only a caller that waits subscribes, after its first refusal (the store knows its backend by then):
+                // a try never waits for it. A release between that refusal and the subscription would not be told,
+                // so subscribing wakes every contender, this one too, to ask once more at once.
+                subscribeOnce();
                 time.park(gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result, chased)));
                 chased = polling.keptForAnother(result) ? chased + 1 : 0;
                 if (Thread.interrupted()) {
@@ -698,7 +700,9 @@ public final class LockEngine implements AutoCloseable {
     /**
      * Subscribes to release notifications once the store offers them. A store that learns its backend at
      * its first operation (the JPA store: PostgreSQL notifies, MariaDB does not) may only declare them
-     * after connecting, so the capability is looked up again at each acquisition until it appears.
+     * after connecting, so the capability is looked up again at each refused wait until it appears. Once
+     * subscribed, every contender is woken to ask the store once more: a release made before the
+     * subscription was in place was not told (the contender's own permit makes its next pause end at once).
      */
     private void subscribeOnce() {
         if (subscribed.get()
@@ -714,6 +718,7 @@ public final class LockEngine implements AutoCloseable {
                 }
             }));
             polling.notified(true);
+            gates.wakeContenders();
         } catch (RuntimeException e) {
             BatonLog.notificationUnavailable(name(), e);
         }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The first acquisition subscribes to the store's release notifications (a LISTEN connection, a pub/sub
+ * The first refused wait subscribes to the store's release notifications (a LISTEN connection, a pub/sub
  * client). If the engine closes while that subscription is being made, the subscription must still be
  * closed, once, or it outlives the application.
  */
@@ -39,6 +39,7 @@ class CloseWhileSubscribingTest {
             }
             return subscriptionsClosed::incrementAndGet;
         };
+        store.acquire("first", "another-instance", 30_000, 0); // a waiter subscribes after its first refusal
         LockEngine engine = engines.engine(store, 30_000, 10_000);
         CompletableFuture<HeldLock> first =
                 CompletableFuture.supplyAsync(() -> engine.acquire("first", 30_000, 10_000, true));

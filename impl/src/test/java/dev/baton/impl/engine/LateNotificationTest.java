@@ -29,7 +29,9 @@ class LateNotificationTest {
         LockEngine engine = engines.engine(store, 30_000, 20_000);
         List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
         try {
-            HeldLock first = engine.acquire("job", 30_000, 10_000, true); // connected: now the store can notify
+            engine.acquire("warm-up", 30_000, 10_000, true).close(); // connected: now the store can notify
+            // Held by another instance: the waiter asks the store, and subscribes at its first refusal.
+            store.acquire("job", "another-instance", 30_000, 0);
             store.subscriber = listener -> {
                 listeners.add(listener);
                 return () -> listeners.remove(listener);
@@ -49,7 +51,7 @@ class LateNotificationTest {
                     .hasSize(1);
 
             long released = System.nanoTime();
-            first.close();
+            store.release("job", "another-instance");
             listeners.forEach(listener -> listener.accept("job"));
             long acquired = waiter.get(30, TimeUnit.SECONDS);
             // Subscribed, the waiter in turn polls only every 125-250 ms: the notification must wake it before that.

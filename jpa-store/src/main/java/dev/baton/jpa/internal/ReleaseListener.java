@@ -31,6 +31,13 @@ import java.util.function.Consumer;
  * {@value #MAX_BACKOFF_MILLIS} ms); notifications sent meanwhile are lost, which the SPI allows: the
  * runtime keeps polling. A silent connection is checked with {@code SELECT 1} every
  * {@value #IDLE_CHECK_MILLIS} ms, so a connection cut without a reset is noticed too.
+ *
+ * <p>The connection may be a server pool's (a data source of the application server): the listener never
+ * closes or aborts the session under it. It ends with {@code UNLISTEN *} and goes back to its pool, which
+ * may lend it again; a broken one goes back as it is, for the pool to find broken. When pgjdbc cannot be
+ * reached through the connection (the driver is the server's, not visible to the application, or the pool's
+ * wrapper refuses {@code unwrap}), notifications cannot work on this data source: the listener says so once
+ * and stops, and {@link #add} refuses, so the runtime polls.
  */
 public final class ReleaseListener implements AutoCloseable {
 
@@ -38,8 +45,8 @@ public final class ReleaseListener implements AutoCloseable {
 
     static final long MIN_BACKOFF_MILLIS = 50;
     static final long MAX_BACKOFF_MILLIS = 5_000;
-    /** How long one read waits for a notification before the thread looks at its state again. */
-    private static final int READ_MILLIS = 1_000;
+    /** How long one read waits for a notification before the thread looks at its state again (at close). */
+    private static final int READ_MILLIS = 200;
 
     static final long IDLE_CHECK_MILLIS = 10_000;
 
@@ -53,6 +60,9 @@ public final class ReleaseListener implements AutoCloseable {
     private DedicatedConnection current;
     private boolean listening;
     private boolean closed;
+    /** Set when notifications cannot work through this data source (see {@link Unsupported}). */
+    private String unsupported;
+
     private long connections;
 
     /**
@@ -73,6 +83,7 @@ public final class ReleaseListener implements AutoCloseable {
      *
      * @param listener told each released key, on the listening thread; must not block
      * @return the handle that removes the listener
+     * @throws UnsupportedOperationException if notifications cannot work through this data source
      */
     public AutoCloseable add(Consumer<String> listener) {
         listeners.add(listener);
@@ -82,16 +93,18 @@ public final class ReleaseListener implements AutoCloseable {
                 listeners.remove(listener);
                 throw new IllegalStateException("The release listener is closed");
             }
+            refuseIfUnsupported(listener);
             if (thread == null) {
                 thread = new Thread(this::run, "baton-jpa-release-listener[" + channel + "]");
                 thread.setDaemon(true);
                 thread.start();
             }
             long left = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-            while (!listening && !closed && left > 0) {
+            while (!listening && !closed && unsupported == null && left > 0) {
                 left = changed.awaitNanos(left);
             }
-            if (!listening) {
+            refuseIfUnsupported(listener);
+            if (!listening && !closed) {
                 LOG.log(
                         System.Logger.Level.WARNING,
                         "BATON-JPA-010 Not listening on channel " + channel + " within " + timeoutMillis
@@ -103,6 +116,14 @@ public final class ReleaseListener implements AutoCloseable {
             lock.unlock();
         }
         return () -> listeners.remove(listener);
+    }
+
+    /** Under the lock. */
+    private void refuseIfUnsupported(Consumer<String> listener) {
+        if (unsupported != null) {
+            listeners.remove(listener);
+            throw new UnsupportedOperationException(unsupported);
+        }
     }
 
     /** @return whether the {@code LISTEN} is in place on a live connection now */
@@ -125,7 +146,10 @@ public final class ReleaseListener implements AutoCloseable {
         }
     }
 
-    /** Stops the thread and ends its connection (waits for it at most the timeout). Idempotent. */
+    /**
+     * Stops the thread, which gives its connection back within a read ({@value #READ_MILLIS} ms) and a
+     * round trip; waits for it at most the timeout. Idempotent.
+     */
     @Override
     public void close() {
         Thread t;
@@ -136,9 +160,6 @@ public final class ReleaseListener implements AutoCloseable {
             }
             closed = true;
             t = thread;
-            if (current != null) {
-                abort(current.connection()); // wakes the blocked read
-            }
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -156,9 +177,10 @@ public final class ReleaseListener implements AutoCloseable {
         long backoff = MIN_BACKOFF_MILLIS;
         while (!isClosed()) {
             DedicatedConnection dc = null;
+            Notifications pg = null;
             try {
                 dc = lender.take();
-                Notifications pg = Notifications.of(dc.connection(), true);
+                pg = Notifications.of(dc.connection(), true);
                 try (Statement st = dc.connection().createStatement()) {
                     st.execute("LISTEN \"" + channel + "\"");
                 }
@@ -167,6 +189,9 @@ public final class ReleaseListener implements AutoCloseable {
                 }
                 backoff = MIN_BACKOFF_MILLIS;
                 receive(dc.connection(), pg);
+            } catch (Unsupported e) {
+                unsupported(e.getMessage());
+                return;
             } catch (SQLException | RuntimeException e) {
                 if (isClosed()) {
                     break;
@@ -185,12 +210,49 @@ public final class ReleaseListener implements AutoCloseable {
                     lock.unlock();
                 }
                 if (dc != null) {
-                    dc.discard(); // a listening session must not go back to the pool
+                    endListening(dc, pg);
                 }
             }
             pause(backoff);
             backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
         }
+    }
+
+    private void unsupported(String why) {
+        lock.lock();
+        try {
+            unsupported = "Release notifications on channel " + channel + " cannot work: " + why;
+            listeners.clear();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "BATON-JPA-019 Release notifications on channel " + channel + " are off, waiters poll: " + why);
+    }
+
+    /**
+     * Gives the connection back to its pool no longer listening ({@code UNLISTEN *}, pgjdbc's read for more
+     * back as it was). Never closes or aborts it: a server's pool would lend the closed session
+     * again. If the round trip fails, the session is broken already and goes back as it is.
+     */
+    private void endListening(DedicatedConnection dc, Notifications pg) {
+        Connection c = dc.connection();
+        if (pg != null) {
+            pg.extraReadBack();
+        }
+        try {
+            c.setNetworkTimeout(Runnable::run, (int)
+                    Math.min(Integer.MAX_VALUE, timeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS));
+            try (Statement st = c.createStatement()) {
+                st.execute("UNLISTEN *");
+            }
+            c.setNetworkTimeout(Runnable::run, 0);
+        } catch (SQLException | RuntimeException e) {
+            // broken: its pool finds it so
+        }
+        dc.giveBack();
     }
 
     private boolean listeningOn(DedicatedConnection dc) {
@@ -266,11 +328,12 @@ public final class ReleaseListener implements AutoCloseable {
         }
     }
 
-    private static void abort(Connection c) {
-        try {
-            c.abort(Runnable::run);
-        } catch (SQLException | RuntimeException e) {
-            // gone already
+    /** Notifications cannot work through this connection: pgjdbc is not reachable through it. */
+    static final class Unsupported extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        Unsupported(String message) {
+            super(message);
         }
     }
 
@@ -286,7 +349,8 @@ public final class ReleaseListener implements AutoCloseable {
          * @param c a pgjdbc connection, possibly wrapped by a pool
          * @param noExtraRead switch off pgjdbc's 1 ms read for more after each notification (see the class comment)
          */
-        static Notifications of(Connection c, boolean noExtraRead) throws SQLException {
+        static Notifications of(Connection c, boolean noExtraRead) {
+            String refused = "";
             for (ClassLoader loader : new ClassLoader[] {
                 c.getClass().getClassLoader(),
                 Thread.currentThread().getContextClassLoader(),
@@ -294,11 +358,17 @@ public final class ReleaseListener implements AutoCloseable {
             }) {
                 try {
                     Class<?> type = Class.forName("org.postgresql.PGConnection", false, loader);
-                    if (!c.isWrapperFor(type)) {
+                    Object pg;
+                    try {
+                        if (!c.isWrapperFor(type)) {
+                            continue;
+                        }
+                        pg = c.unwrap(type);
+                    } catch (SQLException e) {
+                        refused = " (unwrap refused: " + e.getMessage() + ")";
                         continue;
                     }
                     Class<?> note = Class.forName("org.postgresql.PGNotification", false, type.getClassLoader());
-                    Object pg = c.unwrap(type);
                     if (noExtraRead) {
                         noExtraRead(pg);
                     }
@@ -311,8 +381,10 @@ public final class ReleaseListener implements AutoCloseable {
                     // not this loader
                 }
             }
-            throw new IllegalStateException("Release notifications need the PostgreSQL JDBC driver (pgjdbc 42.x);"
-                    + " the connection is a " + c.getClass().getName());
+            throw new Unsupported(
+                    "they need the PostgreSQL JDBC driver (pgjdbc 42.x) through the connection, which is a "
+                            + c.getClass().getName() + " that does not unwrap to org.postgresql.PGConnection in the"
+                            + " application's class loaders" + refused);
         }
 
         /**
@@ -322,10 +394,19 @@ public final class ReleaseListener implements AutoCloseable {
          * @return whether it was switched off
          */
         static boolean noExtraRead(Object pg) {
+            return nextCheck(pg, Long.MAX_VALUE);
+        }
+
+        /** Gives the connection pgjdbc's read for more back (its initial state) before it goes back to its pool. */
+        void extraReadBack() {
+            nextCheck(connection, 0);
+        }
+
+        private static boolean nextCheck(Object pg, long time) {
             try {
                 Object executor = pg.getClass().getMethod("getQueryExecutor").invoke(pg);
                 Object stream = field(executor, "pgStream").get(executor);
-                field(stream, "nextStreamAvailableCheckTime").setLong(stream, Long.MAX_VALUE);
+                field(stream, "nextStreamAvailableCheckTime").setLong(stream, time);
                 return true;
             } catch (ReflectiveOperationException | RuntimeException e) {
                 LOG.log(
