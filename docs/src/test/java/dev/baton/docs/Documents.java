@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /** The repository's Markdown documents: the README, the guides under {@code docs/} and the modules' own pages. */
 final class Documents {
@@ -26,6 +27,23 @@ final class Documents {
                     "baton.docs.root=" + root + " is not the repository's root (no mvnw or docs/ there)");
         }
         return root;
+    }
+
+    /**
+     * The specification as the spec module renders it ({@code spec/target/generated-docs/baton-spec.html}). Its
+     * absence fails the calling test, naming the command that renders it, unless {@code -Dbaton.docs.site.skip=true}
+     * asks to leave the rendered documents out: then the test is reported skipped, never passed.
+     */
+    static Path renderedSpecification() {
+        Assumptions.assumeFalse(Boolean.getBoolean("baton.docs.site.skip"), "baton.docs.site.skip=true");
+        Path html = root().resolve("spec/target/generated-docs/baton-spec.html");
+        if (!Files.isRegularFile(html)) {
+            throw new AssertionError("The specification is not rendered: there is no " + root().relativize(html)
+                    + ". Build it with the documents: ./mvnw -B -ntp -pl docs -am verify"
+                    + " (not with -Dasciidoctor.skip=true), or leave the rendered documents out with"
+                    + " -Dbaton.docs.site.skip=true.");
+        }
+        return html;
     }
 
     /** Every {@code .md} file of the repository, outside build output, version control and test fixtures. */
