@@ -7,16 +7,15 @@ import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
+import dev.baton.jpa.testing.PlainDataSource;
 import dev.baton.jpa.testing.Pools;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.LockStore;
 import dev.baton.tck.LogCapture;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -32,7 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -250,7 +248,7 @@ class ServerPoolNotificationTest {
      * counted if it was closed meanwhile; a connection asked for by the release listener's thread may be
      * lent late (a pool exhausted for it).
      */
-    static final class ServerPool implements DataSource, AutoCloseable {
+    static final class ServerPool extends PlainDataSource implements AutoCloseable {
 
         private final List<Connection> physical = new ArrayList<>();
         private final BlockingQueue<Connection> idle = new LinkedBlockingQueue<>();
@@ -343,46 +341,10 @@ class ServerPoolNotificationTest {
         }
 
         @Override
-        public Connection getConnection(String user, String password) throws SQLException {
-            return getConnection();
-        }
-
-        @Override
         public void close() throws SQLException {
             for (Connection c : physical) {
                 c.close();
             }
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {}
-
-        @Override
-        public void setLoginTimeout(int seconds) {}
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            throw new SQLFeatureNotSupportedException();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) {
-            return false;
         }
     }
 }

@@ -4,7 +4,6 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -14,8 +13,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
@@ -27,7 +24,7 @@ import javax.transaction.xa.Xid;
  * transaction takes is the same one, and it goes back to the pool when the transaction completes. Outside a
  * transaction a connection is a plain one, in auto-commit mode.
  */
-public final class JtaDataSource implements DataSource {
+public final class JtaDataSource extends PlainDataSource {
 
     private final String url;
     private final TransactionManager tm;
@@ -209,41 +206,5 @@ public final class JtaDataSource implements DataSource {
         public boolean setTransactionTimeout(int seconds) {
             return false;
         }
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        throw new SQLException("not supported");
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-        return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-        return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() {
-        return Logger.getGlobal();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-        throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) {
-        return false;
     }
 }
