@@ -36,8 +36,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * talks to the store, the others wait for a local release, which hands the key over at once. The
  * contender polls the store with exponential backoff and jitter (the manager's {@link PollPolicy}, or the
  * caller's), never sleeping past the holder's remaining lease when the store reports it, and is woken at
- * once by the store's release notification where there is one. The acquisition paths are
- * {@link Acquisitions}'.
+ * once by the store's release notification where there is one. The acquisition paths themselves are in
+ * {@link Acquisitions}.
  *
  * <p>Each store call gets its bound: an acquisition what is left of the caller's timeout (0 when it
  * tries once), a renewal what is left of the lease. A lease counts from when the acquisition was sent;
@@ -54,6 +54,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * so no other process takes it while its work may still write). Baton cannot tell whether the work
  * under a lock kept open with {@code acquire()} has ended, so it is treated the same: an application
  * that wants it given back at once closes it when told ({@code whenLost()}).
+ *
+ * <p>What stays here (about 380 lines of code, the rest javadoc) is what the held locks, the gates, the
+ * closed flag and the release subscription are shared by: the public entry points, release, extend, keep,
+ * loss and shutdown. Splitting them further would hand those fields around rather than hide them.
  */
 public final class LockEngine implements AutoCloseable {
 

@@ -34,8 +34,8 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * {@link Meters} on MicroProfile Metrics 5, in the application's {@code MetricRegistry}: the metrics of
- * {@link LockMeter}, as {@link OtelMeters} records them, under the same names, counters as counters, the duration histograms as timers, the
- * up-down counter of held locks as a gauge. MicroProfile Metrics tag names cannot hold dots, so the
+ * {@link LockMeter}, under the names {@link OtelMeters} records them by, counters as counters, the duration
+ * histograms as timers, the up-down counter of held locks as a gauge. MicroProfile Metrics tag names cannot hold dots, so the
  * attributes become tags with underscores ({@code baton.manager} → {@code baton_manager}), which is also
  * what OpenTelemetry's Prometheus exporter makes of them.
  */

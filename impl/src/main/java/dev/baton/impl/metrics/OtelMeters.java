@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@link Meters} on the OpenTelemetry metrics API (meter {@value #SCOPE}): the metrics of {@link LockMeter}.
- * Durations are histograms in seconds, as OpenTelemetry's conventions have them. An acquisition on a thread with a recording span adds
- * the event of {@link SpanEvents} to it.
+ * Durations are histograms in seconds, as OpenTelemetry's conventions have them. An acquisition on a thread
+ * with a recording span adds the event of {@link SpanEvents} to it.
  */
 final class OtelMeters extends Meters {
 
