@@ -15,6 +15,14 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A lock this JVM holds: its identity in the store, its local lease estimate and its state. State
  * changes are compare-and-sets, so release, loss and renewal may race from different threads.
+ *
+ * <p>Its renewal bookkeeping (its slot in the engine's timer heap) is its superclass {@link LockRenewal},
+ * not an object it points to: one object per held lock instead of two. Measured on 2026-12-05 with
+ * {@code UncontendedBench.baton} on the memory store (acquire and release, with the renewal planned and
+ * cancelled; JMH {@code -f 1 -wi 3 -i 5 -w 2s -r 2s -prof gc}, twice each): composition allocates 718-719
+ * bytes per cycle against 686-687, 32 bytes (4.7 %) more, in every run; throughput differed by less than
+ * the noise of the shared 2-core machine (ratios 0.85 and 1.58 in the two runs). The superclass's members
+ * are package-private, so none of them shows in the public API.
  */
 public final class HeldLock extends LockRenewal implements Lock {
 

@@ -10,17 +10,13 @@ import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
-import dev.baton.spi.AcquireResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
-import dev.baton.spi.Turn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -40,7 +36,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * talks to the store, the others wait for a local release, which hands the key over at once. The
  * contender polls the store with exponential backoff and jitter (the manager's {@link PollPolicy}, or the
  * caller's), never sleeping past the holder's remaining lease when the store reports it, and is woken at
- * once by the store's release notification where there is one.
+ * once by the store's release notification where there is one. The acquisition paths themselves are in
+ * {@link Acquisitions}.
  *
  * <p>Each store call gets its bound: an acquisition what is left of the caller's timeout (0 when it
  * tries once), a renewal what is left of the lease. A lease counts from when the acquisition was sent;
@@ -57,6 +54,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * so no other process takes it while its work may still write). Baton cannot tell whether the work
  * under a lock kept open with {@code acquire()} has ended, so it is treated the same: an application
  * that wants it given back at once closes it when told ({@code whenLost()}).
+ *
+ * <p>What stays here (about 380 lines of code, the rest javadoc) is what the held locks, the gates, the
+ * closed flag and the release subscription are shared by: the public entry points, release, extend, keep,
+ * loss and shutdown. Splitting them further would hand those fields around rather than hide them.
  */
 public final class LockEngine implements AutoCloseable {
 
@@ -64,11 +65,11 @@ public final class LockEngine implements AutoCloseable {
     private final LockStore store;
     private final LockListener listener;
     private final boolean nulAllowed;
-    private final boolean turns;
     private final Polling polling;
     /** The keys in use here, and through their gates the locks held. */
     private final KeyGates gates = new KeyGates();
 
+    private final Acquisitions acquisitions;
     private final Renewals renewals;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -139,9 +140,10 @@ public final class LockEngine implements AutoCloseable {
         this.time = time;
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
-        this.turns = capabilities.contains(StoreCapability.WAITING_TURNS);
+        boolean turns = capabilities.contains(StoreCapability.WAITING_TURNS);
         this.polling = new Polling(turns);
         this.notifications = storeCalls;
+        this.acquisitions = new Acquisitions(this, store, time, gates, polling, turns, storeCalls, metrics);
         this.renewals = new Renewals(
                 store,
                 settings,
@@ -163,6 +165,11 @@ public final class LockEngine implements AutoCloseable {
     /** @return the renewals of the engine's held locks */
     Renewals renewals() {
         return renewals;
+    }
+
+    /** @return whether the engine is shut down (or shutting down): no new acquisitions */
+    boolean isClosed() {
+        return closed.get();
     }
 
     /** @return the engine's clock, timers and timed waits */
@@ -219,7 +226,7 @@ public final class LockEngine implements AutoCloseable {
     public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll) {
         long started = time.nanoTime();
         Refusal refusal = new Refusal(time);
-        HeldLock lock = acquireOrNull(key, ttlMillis, timeoutMillis, await, poll, refusal);
+        HeldLock lock = acquisitions.acquireOrNull(key, ttlMillis, timeoutMillis, await, poll, refusal);
         if (lock == null) {
             throw new LockTimeoutException(
                     key,
@@ -240,78 +247,7 @@ public final class LockEngine implements AutoCloseable {
      * @return the held lock, or null
      */
     public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean await) {
-        return acquireOrNull(key, ttlMillis, timeoutMillis, await, settings.poll(), new Refusal(time));
-    }
-
-    /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
-    private HeldLock acquireOrNull(
-            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, Refusal refusal) {
-        long started = time.nanoTime();
-        HeldLock lock;
-        try {
-            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, await, poll, refusal);
-        } catch (LockException e) {
-            metrics.acquisition(EngineMetrics.Outcome.FAILED, time.nanoTime() - started);
-            throw e;
-        }
-        metrics.acquisition(
-                lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
-                time.nanoTime() - started);
-        if (lock != null) {
-            metrics.acquiredOnThisThread(key, lock.fencingToken());
-        }
-        return lock;
-    }
-
-    private HeldLock acquireUnmetered(
-            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, Refusal refusal) {
-        String storeKey = storeKey(key);
-        LockArguments.requireValidTtl(ttlMillis);
-        Objects.requireNonNull(poll, "poll");
-        if (closed.get()) {
-            throw shutDown(key);
-        }
-        long startedAt = time.nanoTime();
-        long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(await ? timeoutMillis : 0);
-        KeyGate gate = enterGate(storeKey);
-        boolean entered = false;
-        HeldLock lock = null;
-        try {
-            HeldLock holder = gate.holder();
-            if (holder != null && holder.boundThread() == Thread.currentThread()) {
-                throw new LockAlreadyHeldException(key);
-            }
-            entered = gate.tryEnter(time, await ? deadline - time.nanoTime() : 0);
-            if (!entered) {
-                HeldLock local = gate.holder(); // another thread of this JVM kept it: its lease is known here
-                if (local != null) {
-                    long now = time.nanoTime();
-                    refusal.told(
-                            OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - now))),
-                            now);
-                }
-            }
-            if (entered) {
-                lock = contend(gate, key, storeKey, ttlMillis, await, poll, startedAt, deadline, refusal);
-                if (lock != null && closed.get()) {
-                    // close() may have listed the held locks before this one joined them: nobody else would
-                    // release it. Whoever releases it first (here or close()) also gives the gate back.
-                    lock.close();
-                    throw shutDown(key);
-                }
-            }
-            return lock;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockInterruptedException(key, e);
-        } finally {
-            if (lock == null) {
-                if (entered) {
-                    gate.leave();
-                }
-                exitGate(storeKey, gate);
-            }
-        }
+        return acquisitions.acquireOrNull(key, ttlMillis, timeoutMillis, await, settings.poll(), new Refusal(time));
     }
 
     /**
@@ -327,209 +263,11 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public Attempt tryOnce(String key, long ttlMillis) {
-        long started = time.nanoTime();
-        Attempt attempt;
-        try {
-            attempt = tryOnceUnmetered(key, ttlMillis);
-        } catch (LockException e) {
-            metrics.acquisition(EngineMetrics.Outcome.FAILED, time.nanoTime() - started);
-            throw e;
-        }
-        metrics.acquisition(
-                attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
-                time.nanoTime() - started);
-        if (attempt.lock() != null) {
-            metrics.acquiredOnThisThread(key, attempt.lock().fencingToken());
-        }
-        return attempt;
+        return acquisitions.tryOnce(key, ttlMillis);
     }
 
-    private Attempt tryOnceUnmetered(String key, long ttlMillis) {
-        String storeKey = storeKey(key);
-        LockArguments.requireValidTtl(ttlMillis);
-        if (closed.get()) {
-            throw shutDown(key);
-        }
-        KeyGate gate = enterGate(storeKey);
-        boolean entered = false;
-        HeldLock lock = null;
-        try {
-            entered = gate.tryEnter(time, 0);
-            if (!entered) {
-                HeldLock local = gate.holder();
-                return Attempt.notAcquired(
-                        local == null
-                                ? OptionalLong.empty()
-                                : OptionalLong.of(Math.max(
-                                        0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - time.nanoTime()))));
-            }
-            String owner = OwnerTokens.next();
-            long sentAt = time.nanoTime();
-            AcquireResult result;
-            try {
-                result = store.acquire(storeKey, owner, ttlMillis, 0);
-            } catch (RuntimeException e) {
-                throw storeFailure("acquiring", key, e);
-            }
-            if (!result.isAcquired()) {
-                return Attempt.notAcquired(result.remainingLeaseMillis());
-            }
-            long took = time.nanoTime() - sentAt;
-            if (took >= TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
-                // As in contend: the lease, counted from the call, is over; another owner may hold the key by now.
-                BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(took), ttlMillis);
-                giveBack(key, storeKey, owner);
-                return Attempt.notAcquired(OptionalLong.empty());
-            }
-            lock = holding(new HeldLock(
-                    this,
-                    gate,
-                    key,
-                    storeKey,
-                    owner,
-                    result.fencingToken(),
-                    ttlMillis,
-                    sentAt,
-                    Thread.currentThread()));
-            if (closed.get()) {
-                lock.close(); // as in acquireOrNull: close() may have missed it
-                throw shutDown(key);
-            }
-            return Attempt.acquired(lock);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // not thrown by a try without waiting
-            throw new LockInterruptedException(key, e);
-        } finally {
-            if (lock == null) {
-                if (entered) {
-                    gate.leave();
-                }
-                exitGate(storeKey, gate);
-            }
-        }
-    }
-
-    private LockException shutDown(String key) {
-        return new LockException("Cannot acquire '" + key + "': " + BatonLog.manager(name()) + " is shut down");
-    }
-
-    /**
-     * Asks the store until the key is taken or the deadline passes. Where the store keeps turns, a
-     * waiting contender asks with its turn ({@code waiter}, how long its caller has waited, counted from
-     * the call, so time in this JVM's own queue counts too) and gives the turn up if it stops waiting.
-     */
-    private HeldLock contend(
-            KeyGate gate,
-            String key,
-            String storeKey,
-            long ttlMillis,
-            boolean await,
-            PollPolicy poll,
-            long startedAt,
-            long deadline,
-            Refusal refusal)
-            throws InterruptedException {
-        gate.contending(Thread.currentThread());
-        String waiter = turns && await ? OwnerTokens.next() : null;
-        boolean inTurn = false;
-        int chased = 0; // answers in a row that found the key free but kept for another's turn
-        HeldLock lock = null;
-        try {
-            for (int attempt = 0; ; attempt++) {
-                if (closed.get()) {
-                    throw shutDown(key);
-                }
-                String owner = OwnerTokens.next();
-                long sentAt = time.nanoTime();
-                // The store waits for someone else's lock no longer than the caller may: not at all for a try.
-                long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
-                AcquireResult result;
-                try {
-                    result = waiter == null
-                            ? store.acquire(storeKey, owner, ttlMillis, bound)
-                            : store.acquire(
-                                    storeKey,
-                                    owner,
-                                    ttlMillis,
-                                    bound,
-                                    new Turn(
-                                            waiter,
-                                            TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt),
-                                            Polling.TURN_KEEP_MILLIS));
-                } catch (RuntimeException e) {
-                    throw storeFailure("acquiring", key, e);
-                }
-                long answeredAt = time.nanoTime();
-                inTurn = result.isNextInTurn();
-                refusal.told(result.remainingLeaseMillis(), answeredAt);
-                if (result.isAcquired()) {
-                    if (answeredAt - sentAt < TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
-                        lock = holding(new HeldLock(
-                                this,
-                                gate,
-                                key,
-                                storeKey,
-                                owner,
-                                result.fencingToken(),
-                                ttlMillis,
-                                sentAt,
-                                Thread.currentThread()));
-                        return lock;
-                    }
-                    // The lease, counted from the call, is already over: another owner may hold the key by now.
-                    BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(answeredAt - sentAt), ttlMillis);
-                    giveBack(key, storeKey, owner);
-                }
-                long remaining = deadline - time.nanoTime();
-                if (!await || remaining <= 0) {
-                    return null;
-                }
-                if (result.isAcquired()) {
-                    continue; // the store is slow, not the key busy: try again at once
-                }
-                // Only a caller that waits subscribes, after its first refusal (the store knows its backend by then):
-                // a try never waits for it. A release between that refusal and the subscription would not be told,
-                // so subscribing wakes every contender, this one too, to ask once more at once.
-                subscribeOnce();
-                time.park(gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result, chased)));
-                chased = polling.keptForAnother(result) ? chased + 1 : 0;
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-            }
-        } finally {
-            gate.contending(null);
-            if (lock == null && inTurn) {
-                leaveTurn(key, storeKey, waiter);
-            }
-        }
-    }
-
-    /** Gives up a turn this waiter no longer needs, off the caller's thread: it expires by itself anyway. */
-    private void leaveTurn(String key, String storeKey, String waiter) {
-        try {
-            notifications.execute(() -> {
-                try {
-                    store.leaveTurn(storeKey, waiter);
-                } catch (RuntimeException e) {
-                    BatonLog.leaveTurnFailed(key, e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // the pool is shutting down with the application: the turn expires by itself
-        }
-    }
-
-    /** Releases an acquisition that is not handed out, best-effort: it expires by itself anyway. */
-    private void giveBack(String key, String storeKey, String owner) {
-        try {
-            store.release(storeKey, owner);
-        } catch (RuntimeException e) {
-            BatonLog.releaseFailed(key, e);
-        }
-    }
-
-    private HeldLock holding(HeldLock lock) {
+    /** A lock just taken: held here, renewed, and the listener told. */
+    HeldLock holding(HeldLock lock) {
         lock.gate().holder(lock);
         metrics.holding();
         renewals.start(lock);
@@ -655,7 +393,7 @@ public final class LockEngine implements AutoCloseable {
      * driver's or client's exception) is wrapped, so callers get what the API documents. Bad arguments
      * ({@link IllegalArgumentException}) and Baton's own exceptions pass as they are.
      */
-    private static RuntimeException storeFailure(String operation, String key, RuntimeException e) {
+    static RuntimeException storeFailure(String operation, String key, RuntimeException e) {
         if (e instanceof LockException || e instanceof IllegalArgumentException) {
             return e;
         }
@@ -684,10 +422,6 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
-    private KeyGate enterGate(String storeKey) {
-        return gates.enter(storeKey);
-    }
-
     /** How many threads of this JVM use the key's queue (holder and waiters); for tests. */
     int gateUsers(String key) {
         return gates.users(storeKey(key));
@@ -704,7 +438,7 @@ public final class LockEngine implements AutoCloseable {
      * subscribed, every contender is woken to ask the store once more: a release made before the
      * subscription was in place was not told (the contender's own permit makes its next pause end at once).
      */
-    private void subscribeOnce() {
+    void subscribeOnce() {
         if (subscribed.get()
                 || !store.capabilities().contains(StoreCapability.RELEASE_NOTIFICATION)
                 || !subscribed.compareAndSet(false, true)) {

@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
  * and takes its slot before a last lease change ({@link #start}).
  *
  * <p>The lock's superclass rather than an object it points to: the same fields, without a second object
- * header and the two references between them (24 bytes per held lock). Only {@link Renewals} and
+ * header and the two references between them (32 bytes per acquisition, measured: see {@link HeldLock}). Only {@link Renewals} and
  * {@link LockTimers} use these members.
  */
 abstract sealed class LockRenewal permits HeldLock {

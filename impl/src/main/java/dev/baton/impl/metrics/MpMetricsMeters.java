@@ -1,13 +1,23 @@
 package dev.baton.impl.metrics;
 
+import static dev.baton.impl.metrics.LockMeter.ACQUISITIONS;
+import static dev.baton.impl.metrics.LockMeter.HELD;
+import static dev.baton.impl.metrics.LockMeter.HOLDS;
+import static dev.baton.impl.metrics.LockMeter.LOSSES;
+import static dev.baton.impl.metrics.LockMeter.RENEWALS;
+import static dev.baton.impl.metrics.LockMeter.STORE_CALLS;
+import static dev.baton.impl.metrics.LockMeter.WAITS;
+
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.engine.LossKind;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.metrics.LockMeter.MeterTag;
 import jakarta.enterprise.inject.spi.AnnotatedField;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -24,34 +34,15 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * {@link Meters} on MicroProfile Metrics 5, in the application's {@code MetricRegistry}: the metrics of
- * {@link OtelMeters} under the same names, counters as counters, the duration histograms as timers, the
- * up-down counter of held locks as a gauge. MicroProfile Metrics tag names cannot hold dots, so the
+ * {@link LockMeter}, under the names {@link OtelMeters} records them by, counters as counters, the duration
+ * histograms as timers, the up-down counter of held locks as a gauge. MicroProfile Metrics tag names cannot hold dots, so the
  * attributes become tags with underscores ({@code baton.manager} → {@code baton_manager}), which is also
  * what OpenTelemetry's Prometheus exporter makes of them.
  */
 final class MpMetricsMeters extends Meters {
 
-    static final String MANAGER = "baton_manager";
-    static final String STORE = "baton_store";
-    static final String OUTCOME = "baton_outcome";
-    static final String REASON = "baton_loss_reason";
-    static final String OPERATION = "baton_store_operation";
-
-    private static final Metadata ACQUISITIONS =
-            metadata("baton.lock.acquisitions", "Lock acquisitions, by outcome: acquired, timed_out, failed");
-    private static final Metadata WAITS = metadata(
-            "baton.lock.wait.duration",
-            "How long acquisitions took, from the call until acquired, timed out or failed");
-    private static final Metadata HOLDS =
-            metadata("baton.lock.hold.duration", "How long locks were held, from acquisition until given up");
-    private static final Metadata HELD = metadata(
-            "baton.locks.held",
-            "Locks held now, from acquisition until released (a lost lock until its holder gives it up)");
-    private static final Metadata RENEWALS = metadata(
-            "baton.lock.renewals", "Lease renewals, by outcome: renewed, failed (the store call failed; retried)");
-    private static final Metadata LOSSES = metadata("baton.lock.losses", "Locks lost, by reason");
-    private static final Metadata STORE_CALLS =
-            metadata("baton.store.call.duration", "How long calls to the lock store took, by operation");
+    /** The metadata of each metric of the catalogue: its name and description (no unit: timers keep their own). */
+    static final Map<LockMeter, Metadata> METADATA = metadata();
 
     private final MetricRegistry registry;
     /** The gauges this application registered (they read its state): removed when it stops. */
@@ -61,8 +52,17 @@ final class MpMetricsMeters extends Meters {
         this.registry = registry;
     }
 
-    private static Metadata metadata(String name, String description) {
-        return Metadata.builder().withName(name).withDescription(description).build();
+    private static Map<LockMeter, Metadata> metadata() {
+        Map<LockMeter, Metadata> metadata = new EnumMap<>(LockMeter.class);
+        for (LockMeter metric : LockMeter.values()) {
+            metadata.put(
+                    metric,
+                    Metadata.builder()
+                            .withName(metric.metricName())
+                            .withDescription(metric.description())
+                            .build());
+        }
+        return Collections.unmodifiableMap(metadata);
     }
 
     /**
@@ -103,10 +103,16 @@ final class MpMetricsMeters extends Meters {
         return new MpMetricsMeters(registry);
     }
 
+    private static Metadata metadata(LockMeter metric) {
+        return METADATA.get(metric);
+    }
+
     @Override
     public EngineMetrics engine(String manager, String store) {
         try {
-            return new Recorder(new Tag(MANAGER, managerName(manager)), new Tag(STORE, store));
+            return new Recorder(
+                    new Tag(MeterTag.MANAGER.tagName(), managerName(manager)),
+                    new Tag(MeterTag.STORE.tagName(), store));
         } catch (RuntimeException e) {
             // e.g. a metric of the same name but another type or tags, registered by someone else
             BatonLog.metricsUnavailable(manager, toString(), e);
@@ -145,34 +151,36 @@ final class MpMetricsMeters extends Meters {
         Recorder(Tag... base) {
             this.base = base;
             for (Outcome outcome : Outcome.values()) {
-                acquisitions.put(outcome, registry.counter(ACQUISITIONS, with(OUTCOME, outcome.label())));
-                waits.put(outcome, registry.timer(WAITS, with(OUTCOME, outcome.label())));
+                acquisitions.put(
+                        outcome, registry.counter(metadata(ACQUISITIONS), tagged(ACQUISITIONS, outcome.label())));
+                waits.put(outcome, registry.timer(metadata(WAITS), tagged(WAITS, outcome.label())));
             }
             for (LossKind kind : LossKind.values()) {
-                losses.put(kind, registry.counter(LOSSES, with(REASON, kind.label())));
+                losses.put(kind, registry.counter(metadata(LOSSES), tagged(LOSSES, kind.label())));
             }
-            holds = registry.timer(HOLDS, base);
-            renewed = registry.counter(RENEWALS, with(OUTCOME, "renewed"));
-            renewalFailed = registry.counter(RENEWALS, with(OUTCOME, "failed"));
+            holds = registry.timer(metadata(HOLDS), base);
+            renewed = registry.counter(metadata(RENEWALS), tagged(RENEWALS, LockMeter.RENEWED));
+            renewalFailed = registry.counter(metadata(RENEWALS), tagged(RENEWALS, LockMeter.RENEWAL_FAILED));
             // all at once, here, where a failure to register is handled, never later on a store call
             for (String operation : MeteredStore.OPERATIONS) {
-                storeCalls.put(operation, registry.timer(STORE_CALLS, with(OPERATION, operation)));
+                storeCalls.put(operation, registry.timer(metadata(STORE_CALLS), tagged(STORE_CALLS, operation)));
             }
             registerHeld();
         }
 
         /** A gauge reads a value object: one left by an earlier deployment in a shared registry is replaced. */
         private void registerHeld() {
-            MetricID id = new MetricID(HELD.getName(), base);
+            MetricID id = new MetricID(HELD.metricName(), base);
             if (registry.getGauge(id) != null) {
                 registry.remove(id);
             }
-            gauges.put(id, registry.gauge(HELD, held, AtomicLong::get, base));
+            gauges.put(id, registry.gauge(metadata(HELD), held, AtomicLong::get, base));
         }
 
-        private Tag[] with(String name, String value) {
+        /** @return the manager's tags and the metric's own tag, set to {@code value} */
+        private Tag[] tagged(LockMeter metric, String value) {
             Tag[] tags = List.of(base).toArray(new Tag[base.length + 1]);
-            tags[base.length] = new Tag(name, value);
+            tags[base.length] = new Tag(metric.tag().orElseThrow().tagName(), value);
             return tags;
         }
 

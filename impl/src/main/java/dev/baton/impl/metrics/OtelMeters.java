@@ -4,7 +4,6 @@ import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.engine.LossKind;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
@@ -18,17 +17,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@link Meters} on the OpenTelemetry metrics API (meter {@value #SCOPE}). Durations are histograms in
- * seconds, as OpenTelemetry's conventions have them. An acquisition on a thread with a recording span adds
- * the event of {@link SpanEvents} to it.
+ * {@link Meters} on the OpenTelemetry metrics API (meter {@value #SCOPE}): the metrics of {@link LockMeter}.
+ * Durations are histograms in seconds, as OpenTelemetry's conventions have them. An acquisition on a thread
+ * with a recording span adds the event of {@link SpanEvents} to it.
  */
 final class OtelMeters extends Meters {
 
     static final String SCOPE = "dev.baton";
-
-    static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("baton.outcome");
-    static final AttributeKey<String> REASON = AttributeKey.stringKey("baton.loss.reason");
-    static final AttributeKey<String> OPERATION = AttributeKey.stringKey("baton.store.operation");
 
     private final LongCounter acquisitions;
     private final DoubleHistogram waits;
@@ -40,34 +35,29 @@ final class OtelMeters extends Meters {
 
     private OtelMeters(OpenTelemetry openTelemetry) {
         Meter meter = openTelemetry.getMeter(SCOPE);
-        acquisitions = meter.counterBuilder("baton.lock.acquisitions")
-                .setUnit("{acquisition}")
-                .setDescription("Lock acquisitions, by outcome: acquired, timed_out, failed")
+        acquisitions = counter(meter, LockMeter.ACQUISITIONS);
+        waits = histogram(meter, LockMeter.WAITS);
+        holds = histogram(meter, LockMeter.HOLDS);
+        held = meter.upDownCounterBuilder(LockMeter.HELD.metricName())
+                .setUnit(LockMeter.HELD.unit())
+                .setDescription(LockMeter.HELD.description())
                 .build();
-        waits = meter.histogramBuilder("baton.lock.wait.duration")
-                .setUnit("s")
-                .setDescription("How long acquisitions took, from the call until acquired, timed out or failed")
+        renewals = counter(meter, LockMeter.RENEWALS);
+        losses = counter(meter, LockMeter.LOSSES);
+        storeCalls = histogram(meter, LockMeter.STORE_CALLS);
+    }
+
+    private static LongCounter counter(Meter meter, LockMeter metric) {
+        return meter.counterBuilder(metric.metricName())
+                .setUnit(metric.unit())
+                .setDescription(metric.description())
                 .build();
-        holds = meter.histogramBuilder("baton.lock.hold.duration")
-                .setUnit("s")
-                .setDescription("How long locks were held, from acquisition until given up")
-                .build();
-        held = meter.upDownCounterBuilder("baton.locks.held")
-                .setUnit("{lock}")
-                .setDescription(
-                        "Locks held now, from acquisition until released (a lost lock until its holder gives it up)")
-                .build();
-        renewals = meter.counterBuilder("baton.lock.renewals")
-                .setUnit("{renewal}")
-                .setDescription("Lease renewals, by outcome: renewed, failed (the store call failed; retried)")
-                .build();
-        losses = meter.counterBuilder("baton.lock.losses")
-                .setUnit("{loss}")
-                .setDescription("Locks lost, by reason")
-                .build();
-        storeCalls = meter.histogramBuilder("baton.store.call.duration")
-                .setUnit("s")
-                .setDescription("How long calls to the lock store took, by operation")
+    }
+
+    private static DoubleHistogram histogram(Meter meter, LockMeter metric) {
+        return meter.histogramBuilder(metric.metricName())
+                .setUnit(metric.unit())
+                .setDescription(metric.description())
                 .build();
     }
 
@@ -121,7 +111,8 @@ final class OtelMeters extends Meters {
     /** One manager's instruments' attribute sets, built once. */
     private final class Recorder implements EngineMetrics {
         private final Attributes base;
-        private final Map<Outcome, Attributes> outcomes = new EnumMap<>(Outcome.class);
+        private final Map<Outcome, Attributes> acquired = new EnumMap<>(Outcome.class);
+        private final Map<Outcome, Attributes> waited = new EnumMap<>(Outcome.class);
         private final Map<LossKind, Attributes> reasons = new EnumMap<>(LossKind.class);
         private final Attributes renewed;
         private final Attributes renewalFailed;
@@ -130,21 +121,27 @@ final class OtelMeters extends Meters {
         Recorder(Attributes base) {
             this.base = base;
             for (Outcome outcome : Outcome.values()) {
-                outcomes.put(
-                        outcome, base.toBuilder().put(OUTCOME, outcome.label()).build());
+                acquired.put(outcome, tagged(LockMeter.ACQUISITIONS, outcome.label()));
+                waited.put(outcome, tagged(LockMeter.WAITS, outcome.label()));
             }
             for (LossKind kind : LossKind.values()) {
-                reasons.put(kind, base.toBuilder().put(REASON, kind.label()).build());
+                reasons.put(kind, tagged(LockMeter.LOSSES, kind.label()));
             }
-            renewed = base.toBuilder().put(OUTCOME, "renewed").build();
-            renewalFailed = base.toBuilder().put(OUTCOME, "failed").build();
+            renewed = tagged(LockMeter.RENEWALS, LockMeter.RENEWED);
+            renewalFailed = tagged(LockMeter.RENEWALS, LockMeter.RENEWAL_FAILED);
+        }
+
+        /** @return the manager's attributes and the metric's own tag, set to {@code value} */
+        private Attributes tagged(LockMeter metric, String value) {
+            return base.toBuilder()
+                    .put(metric.tag().orElseThrow().attribute(), value)
+                    .build();
         }
 
         @Override
         public void acquisition(Outcome outcome, long waitNanos) {
-            Attributes attributes = outcomes.get(outcome);
-            acquisitions.add(1, attributes);
-            waits.record(seconds(waitNanos), attributes);
+            acquisitions.add(1, acquired.get(outcome));
+            waits.record(seconds(waitNanos), waited.get(outcome));
         }
 
         @Override
@@ -181,9 +178,7 @@ final class OtelMeters extends Meters {
         @Override
         public void storeCall(String operation, long nanos) {
             storeCalls.record(
-                    seconds(nanos),
-                    operations.computeIfAbsent(
-                            operation, op -> base.toBuilder().put(OPERATION, op).build()));
+                    seconds(nanos), operations.computeIfAbsent(operation, op -> tagged(LockMeter.STORE_CALLS, op)));
         }
     }
 

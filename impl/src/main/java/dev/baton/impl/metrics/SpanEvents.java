@@ -14,8 +14,8 @@ import io.opentelemetry.api.trace.Span;
  */
 final class SpanEvents {
 
-    static final AttributeKey<String> MANAGER = AttributeKey.stringKey("baton.manager");
-    static final AttributeKey<String> STORE = AttributeKey.stringKey("baton.store");
+    static final AttributeKey<String> MANAGER = AttributeKey.stringKey(LockMeter.MeterTag.MANAGER.attribute());
+    static final AttributeKey<String> STORE = AttributeKey.stringKey(LockMeter.MeterTag.STORE.attribute());
     static final AttributeKey<String> KEY = AttributeKey.stringKey("baton.lock.key");
     static final AttributeKey<Long> TOKEN = AttributeKey.longKey("baton.lock.fencing_token");
     static final String ACQUIRED_EVENT = "baton.lock.acquired";
