@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.spi.AcquireResult;
-import dev.baton.spi.LockStore;
+import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,29 +16,25 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rules of {@link dev.baton.spi.StoreCapability#WAITING_TURNS}, run by {@link LockStoreContract}
- * (its nested {@code WaitingTurns}) only for stores that declare it: a key's turn belongs to its
- * longest waiter, keeps a freed key for that waiter while it lasts, is cleared when its waiter takes
- * the key or leaves, and expires by itself; and turns never weaken exclusion.
+ * The rules of {@link StoreCapability#WAITING_TURNS}, run only for stores that declare it: a key's turn belongs to
+ * its longest waiter, keeps a freed key for that waiter while it lasts, is cleared when its waiter takes the key or
+ * leaves, and expires by itself; and turns never weaken exclusion.
+ *
+ * <p>Run by {@link LockStoreContract.WaitingTurns}, tagged {@value ContractTags#TURNS}.
  */
-abstract class WaitingTurnRules {
+abstract class WaitingTurnRules extends ContractRules {
 
     /** A turn that outlives every test, in ms. */
     private static final long LONG_KEEP = 60_000;
 
-    private static final long LONG_TTL = LockStoreContract.LONG_TTL;
-
-    /** @return the store under test */
-    abstract LockStore store();
-
-    /** @return a key of this test, apart from every other test's */
-    abstract String key(String name);
-
-    /** @return {@code millis} times the suite's time factor */
-    abstract Duration scaled(long millis);
+    @BeforeEach
+    void onlyWhereDeclared() {
+        assumeCapability(StoreCapability.WAITING_TURNS);
+    }
 
     private static Turn turn(String waiter, long waitedMillis, long keepMillis) {
         return new Turn(waiter, waitedMillis, keepMillis);
