@@ -10,7 +10,7 @@ import dev.baton.impl.engine.LossKind;
 import dev.baton.impl.health.StoresReadinessCheck;
 import dev.baton.impl.jaxrs.LockTimeoutExceptionMapper;
 import dev.baton.impl.metrics.Meters;
-import dev.baton.impl.store.StoreRegistry;
+import dev.baton.impl.runtime.StoreRegistry;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.tck.DeclaredSettings;
 import io.opentelemetry.api.OpenTelemetry;
@@ -443,7 +443,7 @@ class ReferenceTest {
 
     /** Where each annotation's members are read, with their per-method overrides. */
     private static final Map<Class<?>, String> PLANS = Map.of(
-            dev.baton.Synchronized.class, "impl/src/main/java/dev/baton/impl/cdi/MethodPlans.java",
+            dev.baton.Synchronized.class, "impl/src/main/java/dev/baton/impl/plan/MethodPlans.java",
             dev.baton.Exclusive.class, "impl/src/main/java/dev/baton/impl/schedule/SchedulePlans.java");
 
     /** A member whose configured override is looked up: {@code overrides.get("ttl")}, {@code (overrides, "ttl", …)}. */

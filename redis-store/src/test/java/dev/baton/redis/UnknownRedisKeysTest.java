@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.impl.config.KnownKeys;
-import dev.baton.impl.store.StoreRegistry;
+import dev.baton.impl.runtime.StoreRegistry;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.tck.DeclaredSettings;
 import io.smallrye.config.PropertiesConfigSource;

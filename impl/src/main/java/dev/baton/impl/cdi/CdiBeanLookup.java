@@ -1,7 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.LockConfigurationException;
-import dev.baton.impl.store.BeanLookup;
+import dev.baton.impl.runtime.BeanLookup;
 import jakarta.enterprise.inject.AmbiguousResolutionException;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;

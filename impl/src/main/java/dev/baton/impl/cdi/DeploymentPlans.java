@@ -7,10 +7,14 @@ import dev.baton.Synchronized;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.KnownKeys;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.plan.BridgeMethods;
+import dev.baton.impl.plan.MethodPlan;
+import dev.baton.impl.plan.MethodPlans;
+import dev.baton.impl.runtime.StoreRegistry;
 import dev.baton.impl.schedule.SchedulePlan;
 import dev.baton.impl.schedule.SchedulePlans;
-import dev.baton.impl.store.StoreRegistry;
 import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.CDI;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -23,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -34,6 +39,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * every runtime.
  */
 final class DeploymentPlans {
+
+    /** A key resolver's bean, looked up when a method that names it is first invoked. */
+    private static final Function<Class<? extends LockKeyResolver>, LockKeyResolver> RESOLVERS =
+            type -> CDI.current().select(type).get();
 
     private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
     private final Map<PlanKey, SchedulePlan> schedulePlans = new ConcurrentHashMap<>();
@@ -101,7 +110,8 @@ final class DeploymentPlans {
             }
             try {
                 Synchronized annotation = onMethod != null ? onMethod : onClass;
-                MethodPlan plan = MethodPlans.build(beanClass, javaMethod, annotation, onMethod == null, cfg);
+                MethodPlan plan =
+                        MethodPlans.build(beanClass, javaMethod, annotation, onMethod == null, cfg, RESOLVERS);
                 plans.put(new PlanKey(beanClass, javaMethod), plan);
                 if (annotation.resolver() != LockKeyResolver.class) {
                     resolvers.add(annotation.resolver());
@@ -315,7 +325,7 @@ final class DeploymentPlans {
                     "No @Synchronized found for " + beanClass.getName() + "." + method.getName());
         }
         return MethodPlans.build(
-                beanClass, method, onMethod != null ? onMethod : onClass, onMethod == null, requireConfig());
+                beanClass, method, onMethod != null ? onMethod : onClass, onMethod == null, requireConfig(), RESOLVERS);
     }
 
     private BatonConfig requireConfig() {

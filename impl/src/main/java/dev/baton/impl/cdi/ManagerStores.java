@@ -2,7 +2,8 @@ package dev.baton.impl.cdi;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.impl.config.BatonConfig;
-import dev.baton.impl.store.StoreRegistry;
+import dev.baton.impl.runtime.SharedStore;
+import dev.baton.impl.runtime.StoreRegistry;
 import dev.baton.spi.LockStore;
 import java.util.HashMap;
 import java.util.Map;

@@ -2,7 +2,8 @@ package dev.baton.impl.cdi;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
-import dev.baton.impl.store.StoreRegistry;
+import dev.baton.impl.runtime.StoreRegistry;
+import dev.baton.impl.transaction.TransactionSupport;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import jakarta.enterprise.inject.spi.Bean;

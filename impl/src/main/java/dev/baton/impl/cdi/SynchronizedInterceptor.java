@@ -4,6 +4,8 @@ import dev.baton.Synchronized;
 import dev.baton.impl.engine.CurrentLocks;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
+import dev.baton.impl.plan.MethodPlan;
+import dev.baton.impl.transaction.TransactionSupport;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Intercepted;
 import jakarta.enterprise.inject.spi.Bean;

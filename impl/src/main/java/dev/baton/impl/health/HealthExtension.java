@@ -1,7 +1,7 @@
 package dev.baton.impl.health;
 
 import dev.baton.impl.config.BatonConfig;
-import dev.baton.impl.support.OptionalApis;
+import dev.baton.impl.runtime.OptionalApis;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;

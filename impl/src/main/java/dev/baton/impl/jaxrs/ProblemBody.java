@@ -1,6 +1,6 @@
 package dev.baton.impl.jaxrs;
 
-import dev.baton.impl.support.OptionalApis;
+import dev.baton.impl.runtime.OptionalApis;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -5,7 +5,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.BatonConfig.MetricsApi;
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.logging.BatonLog;
-import dev.baton.impl.support.OptionalApis;
+import dev.baton.impl.runtime.OptionalApis;
 import dev.baton.spi.LockStore;
 import jakarta.enterprise.inject.spi.BeanManager;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.Lock;
 import dev.baton.Locks;
 import dev.baton.Synchronized;
+import dev.baton.impl.plan.MethodPlan;
 import dev.baton.impl.testing.BatonTest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

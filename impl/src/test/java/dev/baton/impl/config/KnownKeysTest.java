@@ -2,8 +2,8 @@ package dev.baton.impl.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.impl.store.BeanLookup;
-import dev.baton.impl.store.StoreRegistry;
+import dev.baton.impl.runtime.BeanLookup;
+import dev.baton.impl.runtime.StoreRegistry;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;

@@ -3,7 +3,7 @@ package dev.baton.docs.samples.stores;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.impl.config.KnownKeys;
-import dev.baton.impl.store.StoreRegistry;
+import dev.baton.impl.runtime.StoreRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

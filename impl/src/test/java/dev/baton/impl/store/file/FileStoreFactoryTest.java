@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockConfigurationException;
-import dev.baton.impl.store.StoreRegistry;
+import dev.baton.impl.runtime.StoreRegistry;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreContext;
 import java.lang.annotation.Annotation;

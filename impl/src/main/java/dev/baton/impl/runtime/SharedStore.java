@@ -1,4 +1,4 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.runtime;
 
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.LockStore;
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * last handle is, so no engine's releases reach a closed store. An application's {@code LockStore} bean
  * is never closed here: CDI owns its lifecycle.
  */
-final class SharedStore {
+public final class SharedStore {
 
     private final LockStore store;
     private final boolean owned;
@@ -21,7 +21,7 @@ final class SharedStore {
      * @param store the store
      * @param owned whether Baton created it (and so closes it)
      */
-    SharedStore(LockStore store, boolean owned) {
+    public SharedStore(LockStore store, boolean owned) {
         this.store = store;
         this.owned = owned;
     }
@@ -30,7 +30,7 @@ final class SharedStore {
      * @return a view of the store for one engine
      * @throws IllegalStateException if the store was closed already
      */
-    synchronized LockStore handle() {
+    public synchronized LockStore handle() {
         if (closed) {
             throw new IllegalStateException("The store " + store + " is closed");
         }
@@ -41,7 +41,7 @@ final class SharedStore {
     /**
      * @return whether every handle was closed, and with them the store
      */
-    synchronized boolean closed() {
+    public synchronized boolean closed() {
         return closed;
     }
 

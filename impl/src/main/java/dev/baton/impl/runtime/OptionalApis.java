@@ -1,4 +1,4 @@
-package dev.baton.impl.support;
+package dev.baton.impl.runtime;
 
 /**
  * Whether an optional API (MicroProfile Health, OpenTelemetry, JSON-P) is on the application's class path:

@@ -1,7 +1,8 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.transaction;
 
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.impl.runtime.BeanLookup;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -42,7 +43,7 @@ final class JtaTransactionSupport implements TransactionSupport {
      * @param storeCalls where a release after completion runs
      * @return JTA support, or {@link TransactionSupport#NONE} without a registry
      */
-    static TransactionSupport lookup(CdiBeanLookup beans, Executor storeCalls) {
+    static TransactionSupport lookup(BeanLookup beans, Executor storeCalls) {
         java.util.Optional<TransactionSynchronizationRegistry> bean =
                 beans.bean(TransactionSynchronizationRegistry.class);
         if (bean.isPresent()) {

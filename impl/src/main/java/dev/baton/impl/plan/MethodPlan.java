@@ -1,4 +1,4 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.plan;
 
 import dev.baton.impl.config.PollPolicy;
 import java.lang.reflect.Method;
@@ -16,7 +16,7 @@ import java.lang.reflect.Method;
  * @param poll how to poll the store while waiting: the manager's, with the method's own values over it
  * @param async whether the method returns a {@link java.util.concurrent.CompletionStage}, held until it completes
  */
-record MethodPlan(
+public record MethodPlan(
         String description,
         String manager,
         KeySource keys,
@@ -28,7 +28,7 @@ record MethodPlan(
 
     /** Computes a lock key from an invocation. */
     @FunctionalInterface
-    interface KeySource {
+    public interface KeySource {
         String key(Method method, Object[] arguments);
     }
 }

@@ -1,4 +1,4 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

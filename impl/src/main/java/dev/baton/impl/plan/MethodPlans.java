@@ -1,4 +1,4 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.plan;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
@@ -10,20 +10,20 @@ import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.key.KeyTemplate;
 import dev.baton.impl.key.TemplateException;
-import jakarta.enterprise.inject.spi.CDI;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * Builds {@link MethodPlan}s: merges the annotation with its MicroProfile Config overrides, checks the
  * manager, compiles the key template and parses durations. Every problem is a
  * {@link LockConfigurationException} naming the class, the method and the value.
  */
-final class MethodPlans {
+public final class MethodPlans {
 
     private static final String ANNOTATION = Synchronized.class.getSimpleName();
 
@@ -35,14 +35,21 @@ final class MethodPlans {
      * @param annotation the binding that applies (the method's, else the class's)
      * @param classLevel whether the annotation is on the class
      * @param config the validated configuration
+     * @param resolvers finds the bean of a key resolver class, at the method's first invocation (the CDI layer's
+     *     lookup: planning itself knows no container)
      * @return the plan
      * @throws LockConfigurationException naming class, method and problem
      */
-    static MethodPlan build(
-            Class<?> beanClass, Method method, Synchronized annotation, boolean classLevel, BatonConfig config) {
+    public static MethodPlan build(
+            Class<?> beanClass,
+            Method method,
+            Synchronized annotation,
+            boolean classLevel,
+            BatonConfig config,
+            Function<Class<? extends LockKeyResolver>, ? extends LockKeyResolver> resolvers) {
         String description = beanClass.getName() + "." + method.getName() + "()";
         try {
-            return plan(beanClass, method, annotation, classLevel, config, description);
+            return plan(beanClass, method, annotation, classLevel, config, resolvers, description);
         } catch (LockConfigurationException | TemplateException e) {
             throw new LockConfigurationException("@Synchronized on " + description + ": " + e.getMessage());
         }
@@ -54,6 +61,7 @@ final class MethodPlans {
             Synchronized annotation,
             boolean classLevel,
             BatonConfig config,
+            Function<Class<? extends LockKeyResolver>, ? extends LockKeyResolver> resolvers,
             String description) {
         int modifiers = method.getModifiers();
         if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
@@ -74,7 +82,7 @@ final class MethodPlans {
                 throw new LockConfigurationException("both a key template ('" + template + "') and a resolver ("
                         + resolver.getName() + ") are set; use one");
             }
-            keys = new ResolverKeys(resolver);
+            keys = new ResolverKeys(resolver, resolvers);
         } else {
             String effective = template.isEmpty()
                     ? (classLevel ? beanClass.getName() : beanClass.getName() + "." + method.getName())
@@ -142,17 +150,21 @@ final class MethodPlans {
     /** Looks the resolver bean up once, at the first invocation (its existence is checked at deployment). */
     private static final class ResolverKeys implements MethodPlan.KeySource {
         private final Class<? extends LockKeyResolver> type;
+        private final Function<Class<? extends LockKeyResolver>, ? extends LockKeyResolver> lookup;
         private volatile LockKeyResolver resolver;
 
-        ResolverKeys(Class<? extends LockKeyResolver> type) {
+        ResolverKeys(
+                Class<? extends LockKeyResolver> type,
+                Function<Class<? extends LockKeyResolver>, ? extends LockKeyResolver> lookup) {
             this.type = type;
+            this.lookup = lookup;
         }
 
         @Override
         public String key(Method method, Object[] arguments) {
             LockKeyResolver r = resolver;
             if (r == null) {
-                r = CDI.current().select(type).get();
+                r = lookup.apply(type);
                 resolver = r;
             }
             return r.resolveKey(method, arguments);

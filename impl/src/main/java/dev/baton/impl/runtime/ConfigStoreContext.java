@@ -1,4 +1,4 @@
-package dev.baton.impl.store;
+package dev.baton.impl.runtime;
 
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.spi.StoreContext;

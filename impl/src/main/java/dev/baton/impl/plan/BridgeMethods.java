@@ -1,9 +1,9 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.plan;
 
 import java.lang.reflect.Method;
 
 /** Finds the method a compiler-made bridge calls. */
-final class BridgeMethods {
+public final class BridgeMethods {
 
     private BridgeMethods() {}
 
@@ -14,7 +14,7 @@ final class BridgeMethods {
      * @param method a method, bridge or not
      * @return the method the bridge calls, or {@code method} itself when it is no bridge (or none is found)
      */
-    static Method unbridged(Method method) {
+    public static Method unbridged(Method method) {
         if (!method.isBridge()) {
             return method;
         }

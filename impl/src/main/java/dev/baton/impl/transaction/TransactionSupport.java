@@ -1,7 +1,8 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.transaction;
 
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.ReleaseDeferral;
+import dev.baton.impl.runtime.BeanLookup;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -9,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * transaction on the thread, it does nothing and the caller releases at once. As a
  * {@link ReleaseDeferral} it gives the programmatic API the same rules as {@code @Synchronized}.
  */
-interface TransactionSupport extends ReleaseDeferral {
+public interface TransactionSupport extends ReleaseDeferral {
 
     /** The binary name of JTA's synchronization registry, the one JTA type Baton looks up. */
     String REGISTRY = "jakarta.transaction.TransactionSynchronizationRegistry";
@@ -69,7 +70,7 @@ interface TransactionSupport extends ReleaseDeferral {
      * @return JTA support when a {@code TransactionSynchronizationRegistry} can be found (a CDI bean, else
      *     {@code java:comp/TransactionSynchronizationRegistry}), else {@link #NONE}
      */
-    static TransactionSupport detect(CdiBeanLookup beans, java.util.concurrent.Executor storeCalls) {
+    static TransactionSupport detect(BeanLookup beans, java.util.concurrent.Executor storeCalls) {
         try {
             Class.forName(REGISTRY, false, TransactionSupport.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {

@@ -1,4 +1,4 @@
-package dev.baton.impl.store;
+package dev.baton.impl.runtime;
 
 import java.lang.annotation.Annotation;
 import java.util.Optional;

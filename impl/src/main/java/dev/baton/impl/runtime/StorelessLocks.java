@@ -1,4 +1,4 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.runtime;
 
 import dev.baton.Lock;
 import dev.baton.LockConfigurationException;
@@ -17,13 +17,13 @@ import java.util.function.Function;
  * is named after another manager): it can be injected and lead to other managers, but taking a lock
  * fails with the reason found at deployment.
  */
-final class StorelessLocks implements Locks {
+public final class StorelessLocks implements Locks {
 
     private final String name;
     private final LockConfigurationException noStore;
     private final Function<String, Locks> managers;
 
-    StorelessLocks(String name, LockConfigurationException noStore, Function<String, Locks> managers) {
+    public StorelessLocks(String name, LockConfigurationException noStore, Function<String, Locks> managers) {
         this.name = name;
         this.noStore = noStore;
         this.managers = managers;

@@ -1,4 +1,4 @@
-package dev.baton.impl.cdi;
+package dev.baton.impl.runtime;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,7 +29,7 @@ import javax.naming.NamingException;
  * @param ownsStoreCalls whether Baton created the store-call pool (and so shuts it down)
  * @param description for the log
  */
-record RenewalExecutors(
+public record RenewalExecutors(
         ScheduledExecutorService executor,
         ExecutorService storeCalls,
         boolean owned,
@@ -39,7 +39,7 @@ record RenewalExecutors(
     static final String SCHEDULER_JNDI_NAME = "java:comp/DefaultManagedScheduledExecutorService";
     static final String THREAD_FACTORY_JNDI_NAME = "java:comp/DefaultManagedThreadFactory";
 
-    static RenewalExecutors detect() {
+    public static RenewalExecutors detect() {
         try {
             Class.forName(
                     "jakarta.enterprise.concurrent.ManagedScheduledExecutorService",
@@ -75,7 +75,7 @@ record RenewalExecutors(
         }
     }
 
-    static RenewalExecutors privateThreads() {
+    public static RenewalExecutors privateThreads() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, daemons("baton-renewal-"));
         scheduler.setRemoveOnCancelPolicy(true);
         return new RenewalExecutors(
@@ -92,7 +92,7 @@ record RenewalExecutors(
     }
 
     /** Stops the threads Baton created. */
-    void shutdown() {
+    public void shutdown() {
         if (owned) {
             executor.shutdownNow();
         }

@@ -1,4 +1,4 @@
-package dev.baton.impl.store;
+package dev.baton.impl.runtime;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.impl.config.BatonConfig;
