@@ -61,8 +61,8 @@ import javax.sql.DataSource;
  *
  * <p>A facade: it checks the arguments and calls, once per operation, the {@link LockOperations} of its mode
  * (chosen when it is built), which run their statements through the {@link StoreConnector} (lazy connection,
- * schema, retries); the {@link Purger} purges. {@link Builder} stays nested, as the public API names it
- * ({@code JpaLockStore.Builder}).
+ * schema, retries); the {@link Purger} purges. The file is about 600 lines because {@link Builder}, a third of
+ * it, stays nested (see there why); the store's own part is a facade of about 400, mostly javadoc.
  *
  * <p>Create one with {@link #builder(DataSource)} or {@link #builder(EntityManagerFactory)}, or let
  * {@code baton.store=jpa} create it from configuration.
@@ -395,7 +395,14 @@ public final class JpaLockStore implements LockStore {
                 + (d == null ? "table " + settings.table() + ", not connected" : d.toString()) + ")";
     }
 
-    /** Settings of a {@link JpaLockStore}. */
+    /**
+     * Settings of a {@link JpaLockStore}.
+     *
+     * <p>Nested rather than a top-level class because the public API names it {@code JpaLockStore.Builder} (the
+     * type that {@link JpaLockStore#builder} returns, in applications' code and the store's factory): moving it
+     * would break their sources and binaries. It only collects values; {@link #build} hands them to
+     * {@link StoreSettings}, which checks them together and applies the defaults.
+     */
     public static final class Builder {
 
         private final Supplier<EntityManagerFactory> factorySource;
