@@ -107,7 +107,7 @@ public final class JpaLockStore implements LockStore {
      * @return the minimum
      */
     public static Duration minimumPurgeAfter(Duration statementTimeout) {
-        return Purger.minimumPurgeAfter(statementTimeout);
+        return StoreSettings.minimumPurgeAfter(statementTimeout);
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.baton.jpa.internal;
 
 import dev.baton.LockStoreException;
 import dev.baton.jpa.JpaLockStore;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -66,23 +65,6 @@ public final class Purger implements AutoCloseable {
         } else {
             executor = null;
         }
-    }
-
-    /**
-     * The shortest {@code purge-after} a store accepts with a statement timeout (see
-     * {@link JpaLockStore#minimumPurgeAfter}).
-     *
-     * @param statementTimeout the statement timeout
-     * @return the minimum
-     */
-    public static Duration minimumPurgeAfter(Duration statementTimeout) {
-        long statement = statementTimeout.toMillis() + CallBound.NETWORK_ALLOWANCE_MILLIS;
-        return Duration.ofMillis(Math.max(60_000L, Math.multiplyExact(statement, 10L)));
-    }
-
-    /** Half of {@code purge-after}, from 30 s to an hour. */
-    static long defaultInterval(long purgeAfterMillis) {
-        return Math.max(30_000L, Math.min(3_600_000L, purgeAfterMillis / 2));
     }
 
     /**

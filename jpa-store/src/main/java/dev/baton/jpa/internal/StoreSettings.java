@@ -48,11 +48,11 @@ public record StoreSettings(
      *
      * @param suspender null: {@link TransactionSuspender#NONE}
      * @param runner null: one {@code RESOURCE_LOCAL} transaction per operation
-     * @param purgeIntervalMillis 0: {@link Purger#defaultInterval} of {@code purgeAfterMillis}
+     * @param purgeIntervalMillis 0: {@link #defaultPurgeInterval} of {@code purgeAfterMillis}
      * @return the settings
      * @throws IllegalStateException if a transaction runner was set on a data source, a suspender on an entity
      *     manager factory, or a purge interval without {@code purge-after}
-     * @throws IllegalArgumentException if {@code purge-after} is shorter than {@link Purger#minimumPurgeAfter}
+     * @throws IllegalArgumentException if {@code purge-after} is shorter than {@link #minimumPurgeAfter}
      */
     public static StoreSettings of(
             Supplier<EntityManagerFactory> factorySource,
@@ -77,7 +77,7 @@ public record StoreSettings(
                     + " EntityManagerFactory use a TransactionRunner");
         }
         if (purgeAfterMillis > 0) {
-            Duration minimum = Purger.minimumPurgeAfter(Duration.ofMillis(statementTimeoutMillis));
+            Duration minimum = minimumPurgeAfter(Duration.ofMillis(statementTimeoutMillis));
             if (purgeAfterMillis < minimum.toMillis()) {
                 throw new IllegalArgumentException("purge-after of " + purgeAfterMillis + " ms is shorter than the"
                         + " minimum of " + minimum.toMillis() + " ms for a statement timeout of "
@@ -101,8 +101,25 @@ public record StoreSettings(
                 purgeAfterMillis,
                 purgeAfterMillis == 0
                         ? 0
-                        : purgeIntervalMillis > 0 ? purgeIntervalMillis : Purger.defaultInterval(purgeAfterMillis),
+                        : purgeIntervalMillis > 0 ? purgeIntervalMillis : defaultPurgeInterval(purgeAfterMillis),
                 purgeBatch);
+    }
+
+    /**
+     * The shortest {@code purge-after} a store accepts with a statement timeout (see
+     * {@link JpaLockStore#minimumPurgeAfter}).
+     *
+     * @param statementTimeout the statement timeout
+     * @return the minimum
+     */
+    public static Duration minimumPurgeAfter(Duration statementTimeout) {
+        long statement = statementTimeout.toMillis() + CallBound.NETWORK_ALLOWANCE_MILLIS;
+        return Duration.ofMillis(Math.max(60_000L, Math.multiplyExact(statement, 10L)));
+    }
+
+    /** Half of {@code purge-after}, from 30 s to an hour. */
+    static long defaultPurgeInterval(long purgeAfterMillis) {
+        return Math.max(30_000L, Math.min(3_600_000L, purgeAfterMillis / 2));
     }
 
     /** @return whether the store runs plain JDBC on a data source rather than on an entity manager factory */

@@ -69,7 +69,7 @@ public final class TableLocks implements LockOperations {
     /**
      * How long an acquisition's statement may wait for a row lock: its call's bound, or with a purge at most
      * the statement timeout (an acquisition then answers not acquired and the runtime polls again), so that
-     * no acquisition's statement runs anywhere near {@code purge-after} ({@link Purger#minimumPurgeAfter}).
+     * no acquisition's statement runs anywhere near {@code purge-after} ({@link StoreSettings#minimumPurgeAfter}).
      */
     private long acquisitionWait(long maxWaitMillis) {
         return purges ? Math.min(maxWaitMillis, statementTimeoutMillis) : maxWaitMillis;
