@@ -1,24 +1,16 @@
 package dev.baton.jpa;
 
-import dev.baton.LockException;
-import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
-import dev.baton.jpa.internal.Autocommit;
 import dev.baton.jpa.internal.CallBound;
-import dev.baton.jpa.internal.DataSourceJdbc;
-import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.jpa.internal.Dialect;
-import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.internal.Identifiers;
-import dev.baton.jpa.internal.JdbcAccess;
-import dev.baton.jpa.internal.JdbcWork;
-import dev.baton.jpa.internal.JpaProvider;
-import dev.baton.jpa.internal.PooledAutocommit;
-import dev.baton.jpa.internal.PrivateDatabase;
+import dev.baton.jpa.internal.LockOperations;
+import dev.baton.jpa.internal.Purger;
 import dev.baton.jpa.internal.ReleaseListener;
-import dev.baton.jpa.internal.ResourceLocalTransactionRunner;
-import dev.baton.jpa.internal.advisory.AdvisoryLocks;
-import dev.baton.jpa.internal.schema.SchemaCheck;
+import dev.baton.jpa.internal.StoreConnector;
+import dev.baton.jpa.internal.StoreSettings;
+import dev.baton.jpa.internal.TableLocks;
+import dev.baton.jpa.internal.advisory.AdvisoryMode;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
@@ -27,26 +19,16 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import jakarta.persistence.EntityManagerFactory;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -77,32 +59,15 @@ import javax.sql.DataSource;
  *
  * <p>With {@link Builder#purgeAfter} the store deletes rows whose lease ended long ago ({@link #purgeExpired}).
  *
+ * <p>A facade: it checks the arguments and calls, once per operation, the {@link LockOperations} of its mode
+ * (chosen when it is built), which run their statements through the {@link StoreConnector} (lazy connection,
+ * schema, retries); the {@link Purger} purges. The file is about 600 lines because {@link Builder}, a third of
+ * it, stays nested (see there why); the store's own part is a facade of about 400, mostly javadoc.
+ *
  * <p>Create one with {@link #builder(DataSource)} or {@link #builder(EntityManagerFactory)}, or let
  * {@code baton.store=jpa} create it from configuration.
  */
 public final class JpaLockStore implements LockStore {
-
-    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(
-            StoreCapability.PERSISTENT,
-            StoreCapability.REMAINING_LEASE,
-            StoreCapability.BATCH_RENEW,
-            StoreCapability.WAITING_TURNS,
-            StoreCapability.INSPECT);
-
-    /** Table mode on PostgreSQL: releases are notified ({@code LISTEN/NOTIFY}). */
-    private static final Set<StoreCapability> NOTIFYING_CAPABILITIES = EnumSet.of(
-            StoreCapability.PERSISTENT,
-            StoreCapability.REMAINING_LEASE,
-            StoreCapability.BATCH_RENEW,
-            StoreCapability.WAITING_TURNS,
-            StoreCapability.INSPECT,
-            StoreCapability.RELEASE_NOTIFICATION);
-
-    /** Advisory mode: locks end with the instance's connections; only tokens outlive it. */
-    private static final Set<StoreCapability> ADVISORY_CAPABILITIES = EnumSet.of(StoreCapability.ENDS_WITH_CONNECTION);
-
-    /** A deadlock or serialization failure rolls everything back; the statement is run again this often. */
-    private static final int MAX_ATTEMPTS = 8;
 
     /** The default bound of a call that comes without one. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
@@ -113,72 +78,20 @@ public final class JpaLockStore implements LockStore {
      */
     public static final String PURGE_KEY = "__baton_jpa_purge__";
 
-    /** The purges of one run at most, so one run ends; the next run goes on. */
-    private static final int MAX_PURGE_BATCHES = 1_000;
+    private final StoreSettings settings;
+    private final StoreConnector connector;
+    /** The mode's operations, chosen once. */
+    private final LockOperations locks;
 
-    private static final Pattern MISSING_CLASS = Pattern.compile("Class \\[[\\w.$]+\\] not found");
+    private final Purger purger;
 
-    private static final System.Logger LOG = System.getLogger(JpaLockStore.class.getName());
-
-    private final Supplier<EntityManagerFactory> factorySource;
-    private final boolean ownsFactory;
-    /** Instead of an entity manager factory: plain JDBC on the data source's connections. */
-    private final DataSource dataSource;
-
-    private final TransactionSuspender suspender;
-    private final String table;
-    private final String sequence;
-    private final SchemaAction schemaAction;
-    private final TransactionRunner runner;
-    private final long statementTimeoutMillis;
-    private final LockMode mode;
-    /** 0: no purge. */
-    private final long purgeAfterMillis;
-
-    private final long purgeIntervalMillis;
-    private final int purgeBatch;
-    private final String purgeOwner = "purge-" + UUID.randomUUID();
-    private final ScheduledExecutorService purger;
-    /** For tests: runs between the read of a batch's candidates and their delete. */
-    private volatile Consumer<List<String>> beforePurgeDelete = keys -> {};
-
-    private final ReentrantLock setup = new ReentrantLock();
-    private volatile EntityManagerFactory factory;
-    private volatile Dialect dialect;
-    private volatile AdvisoryLocks advisory;
-    private volatile ReleaseListener releases;
-    private volatile boolean closed;
-
-    private JpaLockStore(Builder builder) {
-        this.factorySource = builder.factorySource;
-        this.ownsFactory = builder.ownsFactory;
-        this.dataSource = builder.dataSource;
-        this.suspender = builder.suspender != null ? builder.suspender : TransactionSuspender.NONE;
-        this.table = builder.table;
-        this.sequence = builder.sequence;
-        this.schemaAction = builder.schemaAction;
-        this.runner = builder.runner != null ? builder.runner : ResourceLocalTransactionRunner.INSTANCE;
-        this.statementTimeoutMillis = builder.statementTimeoutMillis;
-        this.mode = builder.mode;
-        this.purgeAfterMillis = builder.purgeAfterMillis;
-        this.purgeIntervalMillis = purgeAfterMillis == 0
-                ? 0
-                : builder.purgeIntervalMillis > 0
-                        ? builder.purgeIntervalMillis
-                        : defaultPurgeInterval(purgeAfterMillis);
-        this.purgeBatch = builder.purgeBatch;
-        if (purgeAfterMillis > 0) {
-            String name = "baton-jpa-purge[" + table + "]";
-            purger = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
-            purger.scheduleWithFixedDelay(
-                    this::scheduledPurge, purgeIntervalMillis, purgeIntervalMillis, TimeUnit.MILLISECONDS);
-        } else {
-            purger = null;
-        }
+    private JpaLockStore(StoreSettings settings) {
+        this.settings = settings;
+        this.connector = new StoreConnector(settings);
+        this.locks = settings.mode() == LockMode.ADVISORY
+                ? new AdvisoryMode(connector, settings)
+                : new TableLocks(connector, settings);
+        this.purger = new Purger(locks, connector, settings);
     }
 
     /**
@@ -194,13 +107,7 @@ public final class JpaLockStore implements LockStore {
      * @return the minimum
      */
     public static Duration minimumPurgeAfter(Duration statementTimeout) {
-        long statement = statementTimeout.toMillis() + CallBound.NETWORK_ALLOWANCE_MILLIS;
-        return Duration.ofMillis(Math.max(60_000L, Math.multiplyExact(statement, 10L)));
-    }
-
-    /** Half of {@code purge-after}, from 30 s to an hour. */
-    static long defaultPurgeInterval(long purgeAfterMillis) {
-        return Math.max(30_000L, Math.min(3_600_000L, purgeAfterMillis / 2));
+        return StoreSettings.minimumPurgeAfter(statementTimeout);
     }
 
     /**
@@ -245,7 +152,7 @@ public final class JpaLockStore implements LockStore {
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
     @Override
     public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return acquire(key, owner, ttlMillis, statementTimeoutMillis);
+        return acquire(key, owner, ttlMillis, settings.statementTimeoutMillis());
     }
 
     /**
@@ -257,15 +164,7 @@ public final class JpaLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
-        if (mode == LockMode.ADVISORY) {
-            return outside(() -> advisory().acquire(key, owner, ttlMillis, maxWaitMillis));
-        }
-        return execute(
-                "acquire",
-                key,
-                acquisitionWait(maxWaitMillis),
-                (d, c, b) -> d.acquire(c, key, owner, ttlMillis, null, b),
-                AcquireResult::notAcquired);
+        return locks.acquire(key, owner, ttlMillis, maxWaitMillis, null);
     }
 
     /**
@@ -280,24 +179,7 @@ public final class JpaLockStore implements LockStore {
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
         Objects.requireNonNull(turn, "turn");
-        if (mode == LockMode.ADVISORY) {
-            return outside(() -> advisory().acquire(key, owner, ttlMillis, maxWaitMillis)); // no turns in this mode
-        }
-        return execute(
-                "acquire",
-                key,
-                acquisitionWait(maxWaitMillis),
-                (d, c, b) -> d.acquire(c, key, owner, ttlMillis, turn, b),
-                AcquireResult::notAcquired);
-    }
-
-    /**
-     * How long an acquisition's statement may wait for a row lock: its call's bound, or with a purge at most
-     * the statement timeout (an acquisition then answers not acquired and the runtime polls again), so that
-     * no acquisition's statement runs anywhere near {@code purge-after} ({@link #minimumPurgeAfter}).
-     */
-    private long acquisitionWait(long maxWaitMillis) {
-        return purgeAfterMillis > 0 ? Math.min(maxWaitMillis, statementTimeoutMillis) : maxWaitMillis;
+        return locks.acquire(key, owner, ttlMillis, maxWaitMillis, turn); // advisory mode: no turns
     }
 
     /**
@@ -313,82 +195,22 @@ public final class JpaLockStore implements LockStore {
      * @throws LockStoreException if a statement failed (rows deleted by earlier batches stay deleted)
      */
     public OptionalLong purgeExpired() {
-        if (purgeAfterMillis == 0) {
-            throw new IllegalStateException("The JPA lock store has no purge-after: it does not purge");
-        }
-        long lease = 4 * (statementTimeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS) + 30_000L;
-        if (!acquire(PURGE_KEY, purgeOwner, lease, 0).isAcquired()) {
-            return OptionalLong.empty();
-        }
-        try {
-            long deleted = 0;
-            for (int batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
-                if (batch > 0 && !renew(PURGE_KEY, purgeOwner, lease, statementTimeoutMillis)) {
-                    break; // the purge lock is lost (a stall): another instance may go on
-                }
-                List<String> keys = execute(
-                        "purge",
-                        PURGE_KEY,
-                        statementTimeoutMillis,
-                        (d, c, b) -> d.purgeCandidates(c, purgeAfterMillis, purgeBatch, b),
-                        null);
-                if (keys.isEmpty()) {
-                    break;
-                }
-                beforePurgeDelete.accept(List.copyOf(keys));
-                deleted += execute(
-                        "purge",
-                        PURGE_KEY,
-                        statementTimeoutMillis,
-                        (d, c, b) -> d.purge(c, keys, purgeAfterMillis, b),
-                        null);
-                if (keys.size() < purgeBatch) {
-                    break;
-                }
-            }
-            return OptionalLong.of(deleted);
-        } finally {
-            try {
-                release(PURGE_KEY, purgeOwner);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-018 could not release the purge lock: " + e);
-            }
-        }
-    }
-
-    private void scheduledPurge() {
-        if (closed) {
-            return;
-        }
-        try {
-            OptionalLong deleted = purgeExpired();
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    () -> "BATON-JPA-017 purge of " + table + ": "
-                            + (deleted.isPresent() ? deleted.getAsLong() + " rows" : "another instance purges"));
-        } catch (RuntimeException e) {
-            if (!closed) {
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "BATON-JPA-014 the purge of " + table + " failed (the next one runs in " + purgeIntervalMillis
-                                + " ms): " + e);
-            }
-        }
+        return purger.purge();
     }
 
     /** @return {@code purge-after} in milliseconds, 0 when the store does not purge */
     public long purgeAfterMillis() {
-        return purgeAfterMillis;
+        return settings.purgeAfterMillis();
     }
 
     /** @return how often the store purges, in milliseconds, 0 when it does not */
     public long purgeIntervalMillis() {
-        return purgeIntervalMillis;
+        return settings.purgeIntervalMillis();
     }
 
     /** For tests: runs between the read of each batch's candidates and their delete. */
     void beforePurgeDelete(Consumer<List<String>> hook) {
-        this.beforePurgeDelete = Objects.requireNonNull(hook);
+        purger.beforePurgeDelete(hook);
     }
 
     /**
@@ -398,17 +220,13 @@ public final class JpaLockStore implements LockStore {
     @Override
     public boolean leaveTurn(String key, String waiter) {
         check(key, waiter);
-        if (mode == LockMode.ADVISORY) {
-            return false;
-        }
-        return execute(
-                "leave the turn of", key, statementTimeoutMillis, (d, c, b) -> d.leaveTurn(c, key, waiter, b), null);
+        return locks.leaveTurn(key, waiter);
     }
 
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
     @Override
     public boolean renew(String key, String owner, long ttlMillis) {
-        return renew(key, owner, ttlMillis, statementTimeoutMillis);
+        return renew(key, owner, ttlMillis, settings.statementTimeoutMillis());
     }
 
     @Override
@@ -416,10 +234,7 @@ public final class JpaLockStore implements LockStore {
         check(key, owner);
         LockArguments.requireValidTtl(ttlMillis);
         requireValidWait(maxWaitMillis);
-        if (mode == LockMode.ADVISORY) {
-            return outside(() -> advisory().renew(key, owner, ttlMillis, Math.max(1, maxWaitMillis)));
-        }
-        return execute("renew", key, maxWaitMillis, (d, c, b) -> d.renew(c, key, owner, ttlMillis, b), null);
+        return locks.renew(key, owner, ttlMillis, maxWaitMillis);
     }
 
     /**
@@ -429,7 +244,7 @@ public final class JpaLockStore implements LockStore {
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-        return renewAll(leases, ttlMillis, statementTimeoutMillis);
+        return renewAll(leases, ttlMillis, settings.statementTimeoutMillis());
     }
 
     /**
@@ -452,25 +267,14 @@ public final class JpaLockStore implements LockStore {
         if (checked.isEmpty()) {
             return Set.of();
         }
-        if (mode == LockMode.ADVISORY) {
-            return outside(() -> renewEach(checked, ttlMillis, maxWaitMillis));
-        }
-        return execute(
-                "renewAll",
-                checked.size() + " leases",
-                maxWaitMillis,
-                (d, c, b) -> d.renewAll(c, checked, ttlMillis, b),
-                null);
+        return locks.renewAll(checked, ttlMillis, maxWaitMillis);
     }
 
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
     @Override
     public boolean release(String key, String owner) {
         check(key, owner);
-        if (mode == LockMode.ADVISORY) {
-            return outside(() -> advisory().release(key, owner));
-        }
-        return execute("release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
+        return locks.release(key, owner);
     }
 
     /**
@@ -480,10 +284,10 @@ public final class JpaLockStore implements LockStore {
     @Override
     public Optional<Holder> inspect(String key) {
         LockArguments.requireValidKey(key, false);
-        if (mode == LockMode.ADVISORY) {
+        if (!capabilities().contains(StoreCapability.INSPECT)) {
             return LockStore.super.inspect(key);
         }
-        return execute("inspect", key, statementTimeoutMillis, (d, c, b) -> d.inspect(c, key, b), null);
+        return locks.inspect(key);
     }
 
     /**
@@ -493,19 +297,7 @@ public final class JpaLockStore implements LockStore {
      */
     @Override
     public Set<StoreCapability> capabilities() {
-        if (mode == LockMode.ADVISORY) {
-            return ADVISORY_CAPABILITIES;
-        }
-        return notifies() ? NOTIFYING_CAPABILITIES : CAPABILITIES;
-    }
-
-    private boolean notifies() {
-        Dialect d = dialect;
-        if (d == null || d.releaseChannel().isEmpty()) {
-            return false;
-        }
-        EntityManagerFactory f = factory;
-        return dataSource != null || f != null && DedicatedConnection.supports(f);
+        return locks.capabilities();
     }
 
     /**
@@ -523,36 +315,21 @@ public final class JpaLockStore implements LockStore {
     @Override
     public AutoCloseable onRelease(Consumer<String> listener) {
         Objects.requireNonNull(listener, "listener");
-        if (closed) {
-            throw new LockStoreException("The JPA lock store is closed");
-        }
-        if (!notifies()) {
+        connector.requireOpen();
+        if (!capabilities().contains(StoreCapability.RELEASE_NOTIFICATION)) {
             return LockStore.super.onRelease(listener);
         }
-        ReleaseListener r = releases;
-        if (r == null) {
-            setup.lock();
-            try {
-                if (releases == null) {
-                    releases = new ReleaseListener(
-                            this::dedicatedConnection, dialect.releaseChannel().orElseThrow(), statementTimeoutMillis);
-                }
-                r = releases;
-            } finally {
-                setup.unlock();
-            }
-        }
-        return r.add(listener);
+        return locks.onRelease(listener);
     }
 
     /** @return the listening connection's state, or null before the first {@link #onRelease}; for tests */
     ReleaseListener releaseListener() {
-        return releases;
+        return locks instanceof TableLocks table ? table.releaseListener() : null;
     }
 
     /** @return how this store holds its locks */
     public LockMode mode() {
-        return mode;
+        return locks.mode();
     }
 
     /**
@@ -562,7 +339,7 @@ public final class JpaLockStore implements LockStore {
      * @throws LockStoreException if the database cannot be reached
      */
     public JpaDatabase database() {
-        return dialect().database();
+        return connector.dialect().database();
     }
 
     /**
@@ -572,48 +349,31 @@ public final class JpaLockStore implements LockStore {
      * @throws LockStoreException if the database cannot be reached
      */
     public FencedWrites fencedWrites() {
-        if (mode == LockMode.ADVISORY) {
-            throw new IllegalStateException(
-                    "Fenced writes check the lock table, which the advisory mode does not write:"
-                            + " fence with the token itself (the fence column of docs/user-guide.md, Fencing tokens)");
-        }
-        return FencedWrites.of(database(), table);
+        locks.requireFencedWrites();
+        return FencedWrites.of(database(), settings.table());
     }
 
     /** @return the table name */
     public String table() {
-        return table;
+        return settings.table();
     }
 
     /** @return the sequence name */
     public String sequence() {
-        return sequence;
+        return settings.sequence();
     }
 
     /** @return the bound of calls that come without one, in milliseconds */
     public long statementTimeoutMillis() {
-        return statementTimeoutMillis;
+        return settings.statementTimeoutMillis();
     }
 
     @Override
     public void close() {
-        closed = true;
-        if (purger != null) {
-            purger.shutdownNow();
-        }
-        ReleaseListener r = releases;
-        if (r != null) {
-            r.close(); // ends its connection before the factory may close
-        }
-        AdvisoryLocks a = advisory;
-        if (a != null) {
-            a.close(); // frees its locks and gives its connections back before the factory may close
-        }
-        EntityManagerFactory f = factory;
-        factory = null;
-        if (ownsFactory && f != null && f.isOpen()) {
-            f.close();
-        }
+        connector.refuseCalls();
+        purger.close();
+        locks.close(); // ends its connections before the factory may close
+        connector.close();
     }
 
     private static void check(String key, String owner) {
@@ -628,331 +388,21 @@ public final class JpaLockStore implements LockStore {
         }
     }
 
-    @FunctionalInterface
-    private interface Operation<T> {
-        T run(Dialect dialect, java.sql.Connection connection, CallBound bound) throws SQLException;
-    }
-
-    /**
-     * Runs one operation in a transaction of its own, bounded by {@code maxWaitMillis}.
-     *
-     * @param outOfTime what the operation answers when it ran out of time waiting for a row lock (or
-     *     for a deadlock to clear); null: it fails
-     */
-    private <T> T execute(String operation, String key, long maxWaitMillis, Operation<T> op, Supplier<T> outOfTime) {
-        if (closed) {
-            throw new LockStoreException("The JPA lock store is closed");
-        }
-        try (CallBound bound = CallBound.open(maxWaitMillis)) {
-            Dialect d = dialect();
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    return run(d, c -> op.run(d, c, bound));
-                } catch (LockException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    SQLException sql = sqlCause(e);
-                    if (sql != null && d.isLockTimeout(sql)) {
-                        if (outOfTime != null) {
-                            return outOfTime.get();
-                        }
-                        throw new LockStoreException(
-                                "The JPA lock store (" + d + ") could not " + operation + " key '"
-                                        + abbreviate(key) + "' within " + maxWaitMillis
-                                        + " ms: another transaction holds its"
-                                        + " row (on MariaDB and H2, a fenced write of the holder's own that is still open): "
-                                        + describe(e),
-                                e);
-                    }
-                    if (sql != null && d.isTransient(sql)) {
-                        if (attempt < MAX_ATTEMPTS && (!bound.expired() || d.isGlitch(sql))) {
-                            LOG.log(
-                                    System.Logger.Level.DEBUG,
-                                    () -> "BATON-JPA-001 retrying " + operation + " after " + sql);
-                            long pause = ThreadLocalRandom.current().nextLong(100_000, 2_000_000L * attempt);
-                            LockSupport.parkNanos(
-                                    Math.min(pause, TimeUnit.MILLISECONDS.toNanos(bound.remainingMillis())));
-                            continue;
-                        }
-                        if (outOfTime != null) {
-                            return outOfTime.get(); // others are taking the key at this moment
-                        }
-                    }
-                    throw new LockStoreException(
-                            "The JPA lock store (" + d + ") failed to " + operation + " key '"
-                                    + abbreviate(key) + "': " + describe(e)
-                                    + (bound.expired()
-                                            ? " (the call's bound of " + maxWaitMillis + " ms and "
-                                                    + CallBound.NETWORK_ALLOWANCE_MILLIS
-                                                    + " ms for the round trip had passed)"
-                                            : ""),
-                            e);
-                }
-            }
-        }
-    }
-
-    /** Advisory mode: the time left of the call bounds each renewal in turn. */
-    private Set<Lease> renewEach(List<Lease> leases, long ttlMillis, long maxWaitMillis) {
-        AdvisoryLocks a = advisory();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
-        Set<Lease> renewed = new java.util.HashSet<>();
-        for (Lease lease : leases) {
-            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-            if (a.renew(lease.key(), lease.owner(), ttlMillis, left)) {
-                renewed.add(lease);
-            }
-        }
-        return renewed;
-    }
-
-    /** The advisory locks of this instance, once the store connected (schema checked, database known). */
-    private AdvisoryLocks advisory() {
-        if (closed) {
-            throw new LockStoreException("The JPA lock store is closed");
-        }
-        AdvisoryLocks a = advisory;
-        if (a != null) {
-            return a;
-        }
-        Dialect d = dialect();
-        setup.lock();
-        try {
-            if (advisory == null) {
-                advisory = new AdvisoryLocks(
-                        this::dedicatedConnection, d.database(), table, sequence, statementTimeoutMillis);
-            }
-            return advisory;
-        } finally {
-            setup.unlock();
-        }
-    }
-
-    /**
-     * Whether an operation runs in autocommit: one statement, one round trip, no COMMIT. Only where the
-     * dialect's operations are single atomic statements (PostgreSQL, MariaDB), and only on a data source or
-     * under the default runner: a {@link TransactionRunner} of the application's (JTA) gives a connection
-     * enlisted in its transaction, which must stay as it is; there the statement runs in that transaction,
-     * still with its limits in the same round trip.
-     */
-    private boolean inAutocommit(Dialect d) {
-        return d.autocommit() && (dataSource != null || runner == ResourceLocalTransactionRunner.INSTANCE);
-    }
-
-    /**
-     * Runs one operation: in autocommit where the dialect allows it (on a pooled connection outside the JPA
-     * provider's transaction where switching autocommit costs the driver round trips), else in a transaction.
-     */
-    private <T> T run(Dialect d, JdbcWork<T> work) {
-        if (!inAutocommit(d)) {
-            return inTransaction(work);
-        }
-        if (dataSource == null && d.autocommitOnPooledConnection()) {
-            EntityManagerFactory f = factory();
-            if (DedicatedConnection.supports(f)) {
-                return d.switchesAutocommitFreely()
-                        ? PooledAutocommit.runSwitched(f, work)
-                        : PooledAutocommit.run(f, work);
-            }
-        }
-        return inTransaction(c -> Autocommit.run(c, work));
-    }
-
-    private <T> T inTransaction(JdbcWork<T> work) {
-        if (dataSource != null) {
-            return outside(() -> {
-                try {
-                    return DataSourceJdbc.inTransaction(dataSource, work);
-                } catch (SQLException e) {
-                    throw new DataSourceJdbc.Failure(e);
-                }
-            });
-        }
-        return runner.inNewTransaction(factory(), em -> JdbcAccess.withConnection(em, work));
-    }
-
-    /** Runs store work on the caller's thread with its JTA transaction suspended (data source only). */
-    private <T> T outside(Supplier<T> work) {
-        return suspender.outsideTransaction(work);
-    }
-
-    /** A connection for longer than one operation (advisory lanes, the release listener). */
-    private DedicatedConnection dedicatedConnection() throws SQLException {
-        if (dataSource == null) {
-            return DedicatedConnection.take(factory());
-        }
-        try {
-            return outside(() -> {
-                try {
-                    return DedicatedConnection.take(dataSource);
-                } catch (SQLException e) {
-                    throw new DataSourceJdbc.Failure(e);
-                }
-            });
-        } catch (DataSourceJdbc.Failure e) {
-            throw e.sql();
-        }
-    }
-
-    private Dialect dialect() {
-        Dialect d = dialect;
-        if (d != null) {
-            return d;
-        }
-        setup.lock();
-        try {
-            if (dialect == null) {
-                dialect = connect();
-            }
-            return dialect;
-        } finally {
-            setup.unlock();
-        }
-    }
-
-    private Dialect connect() {
-        // Connecting (and the schema action) gets the statement timeout, whatever the first call's bound.
-        try (CallBound bound = CallBound.open(statementTimeoutMillis)) {
-            Dialect d = inTransaction(c -> {
-                Dialect detected = DialectFactory.detect(c, table, sequence);
-                PrivateDatabase.warnIfPrivate(c, "table " + table);
-                return detected;
-            });
-            if (schemaAction == SchemaAction.CREATE) {
-                create(d);
-            }
-            // Under every action, once per store: the objects exist and keep exclusion and fencing.
-            SchemaCheck check = SchemaCheck.of(d.database(), table, sequence);
-            inTransaction(c -> {
-                d.validate(c);
-                check.run(c);
-                return null;
-            });
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    () -> "BATON-JPA-002 connected: " + d + ", schema action " + schemaAction);
-            return d;
-        } catch (LockException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            Throwable missing = missingClass(e);
-            if (missing != null) {
-                throw new LockStoreDriverNotFoundException(
-                        "jpa",
-                        "the JDBC driver or JPA provider class that the" + " persistence unit names ("
-                                + missing.getMessage().strip() + ")",
-                        e);
-            }
-            throw new LockStoreException(
-                    "The JPA lock store (table " + table + ") cannot connect to its database"
-                            + " or "
-                            + (schemaAction == SchemaAction.NONE
-                                    ? "check"
-                                    : schemaAction.name().toLowerCase(java.util.Locale.ROOT))
-                            + " its schema"
-                            + ": " + describe(e),
-                    e);
-        }
-    }
-
-    private static final int CREATE_ATTEMPTS = 6;
-
-    private void create(Dialect d) {
-        RuntimeException failure = null;
-        for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-            try {
-                inTransaction(c -> {
-                    d.create(c);
-                    return null;
-                });
-                return;
-            } catch (RuntimeException e) {
-                // Another instance may be creating the same objects at this moment (H2 and MariaDB do not
-                // serialize CREATE ... IF NOT EXISTS): it may have made the sequence but not yet the table.
-                // Every statement is idempotent, so run them again once its work is committed.
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(
-                        java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10L << attempt));
-            }
-        }
-        try {
-            inTransaction(c -> {
-                d.validate(c);
-                return null;
-            });
-        } catch (RuntimeException again) {
-            failure.addSuppressed(again);
-            throw failure;
-        }
-    }
-
-    private EntityManagerFactory factory() {
-        EntityManagerFactory f = factory;
-        if (f != null) {
-            return f;
-        }
-        setup.lock();
-        try {
-            if (factory == null) {
-                // the provider's own factory, also behind a CDI client proxy: its provider decides the store's paths
-                EntityManagerFactory created = JpaProvider.own(
-                        Objects.requireNonNull(factorySource.get(), "the EntityManagerFactory supplier returned null"));
-                JdbcAccess.watch(created);
-                factory = created;
-            }
-            return factory;
-        } finally {
-            setup.unlock();
-        }
-    }
-
-    private static Throwable missingClass(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            // EclipseLink reports a missing driver as "Configuration error.  Class [x] not found." with no cause.
-            if (t instanceof ClassNotFoundException
-                    || t instanceof NoClassDefFoundError
-                    || t.getMessage() != null
-                            && MISSING_CLASS.matcher(t.getMessage()).find()) {
-                return t;
-            }
-        }
-        return null;
-    }
-
-    private static SQLException sqlCause(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql) {
-                return sql;
-            }
-        }
-        return null;
-    }
-
-    private static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage();
-        return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
-    }
-
-    private static String abbreviate(String key) {
-        return key.length() <= 80 ? key : key.substring(0, 80) + "...";
-    }
-
     @Override
     public String toString() {
-        Dialect d = dialect;
-        return "jpa(" + (mode == LockMode.ADVISORY ? "advisory, " : "")
-                + (d == null ? "table " + table + ", not connected" : d.toString()) + ")";
+        Dialect d = connector.dialectIfConnected();
+        return "jpa(" + (mode() == LockMode.TABLE ? "" : "advisory, ")
+                + (d == null ? "table " + settings.table() + ", not connected" : d.toString()) + ")";
     }
 
-    /** Settings of a {@link JpaLockStore}. */
+    /**
+     * Settings of a {@link JpaLockStore}.
+     *
+     * <p>Nested rather than a top-level class because the public API names it {@code JpaLockStore.Builder} (the
+     * type that {@link JpaLockStore#builder} returns, in applications' code and the store's factory): moving it
+     * would break their sources and binaries. It only collects values; {@link #build} hands them to
+     * {@link StoreSettings}, which checks them together and applies the defaults.
+     */
     public static final class Builder {
 
         private final Supplier<EntityManagerFactory> factorySource;
@@ -1132,26 +582,21 @@ public final class JpaLockStore implements LockStore {
          *     entity manager factory
          */
         public JpaLockStore build() {
-            if (dataSource != null && runner != null) {
-                throw new IllegalStateException("A store on a data source runs its own JDBC transactions: a"
-                        + " TransactionRunner is for stores on an EntityManagerFactory (use transactionSuspender)");
-            }
-            if (dataSource == null && suspender != null) {
-                throw new IllegalStateException("A TransactionSuspender is for stores on a data source; on an"
-                        + " EntityManagerFactory use a TransactionRunner");
-            }
-            if (purgeAfterMillis > 0) {
-                Duration minimum = minimumPurgeAfter(Duration.ofMillis(statementTimeoutMillis));
-                if (purgeAfterMillis < minimum.toMillis()) {
-                    throw new IllegalArgumentException("purge-after of " + purgeAfterMillis + " ms is shorter than the"
-                            + " minimum of " + minimum.toMillis() + " ms for a statement timeout of "
-                            + statementTimeoutMillis + " ms (10 x (statement timeout + "
-                            + CallBound.NETWORK_ALLOWANCE_MILLIS + " ms), at least 1 minute)");
-                }
-            } else if (purgeIntervalMillis > 0) {
-                throw new IllegalStateException("A purge interval without purge-after: set purgeAfter too");
-            }
-            return new JpaLockStore(this); // the builder stays reusable: defaults are applied by the store
+            // the builder stays reusable: the settings are checked, and the defaults applied, in a copy
+            return new JpaLockStore(StoreSettings.of(
+                    factorySource,
+                    ownsFactory,
+                    dataSource,
+                    suspender,
+                    table,
+                    sequence,
+                    schemaAction,
+                    runner,
+                    statementTimeoutMillis,
+                    mode,
+                    purgeAfterMillis,
+                    purgeIntervalMillis,
+                    purgeBatch));
         }
 
         private static String identifier(String what, String name) {

@@ -266,6 +266,11 @@ class ServerPoolNotificationTest {
             this.listenerDelayMillis = listenerDelayMillis;
         }
 
+        /** @return the physical sessions, whether lent or idle */
+        List<Connection> physical() {
+            return physical;
+        }
+
         long physicalClosed() throws SQLException {
             long closed = 0;
             for (Connection c : physical) {

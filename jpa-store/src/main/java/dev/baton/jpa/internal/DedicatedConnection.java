@@ -25,22 +25,13 @@ public final class DedicatedConnection {
         DedicatedConnection take() throws SQLException;
     }
 
-    /** How the provider takes a connection back. */
-    @FunctionalInterface
-    interface Return {
-        void run() throws SQLException;
-    }
-
     private final Connection connection;
-    private final Return giveBack;
+    private final ProviderJdbc.GiveBack giveBack;
     /** Whether the store switched auto-commit on, to switch it off again when it gives the connection back. */
     private final boolean switched;
 
-    DedicatedConnection(Connection connection, Return giveBack) throws SQLException {
-        this(connection, giveBack, true);
-    }
-
-    DedicatedConnection(Connection connection, Return giveBack, boolean switchToAutoCommit) throws SQLException {
+    private DedicatedConnection(Connection connection, ProviderJdbc.GiveBack giveBack, boolean switchToAutoCommit)
+            throws SQLException {
         this.connection = connection;
         this.giveBack = giveBack;
         boolean previous;
@@ -99,14 +90,8 @@ public final class DedicatedConnection {
 
     private static DedicatedConnection take(jakarta.persistence.EntityManagerFactory factory, boolean autoCommit)
             throws SQLException {
-        return switch (JpaProvider.of(factory)) {
-            case ECLIPSELINK -> EclipseLinkJdbc.dedicated(factory, autoCommit);
-            case HIBERNATE -> HibernateJdbc.dedicated(factory, autoCommit);
-            case OTHER ->
-                throw new IllegalStateException("The advisory mode of the JPA lock store needs Hibernate ORM"
-                        + " or EclipseLink to hand it connections of the persistence unit; the provider is "
-                        + factory.getClass().getName());
-        };
+        ProviderJdbc.Lent lent = JpaProvider.of(factory).jdbc(factory).lend(factory);
+        return new DedicatedConnection(lent.connection(), lent.giveBack(), autoCommit);
     }
 
     /**
@@ -118,7 +103,7 @@ public final class DedicatedConnection {
      */
     public static DedicatedConnection take(javax.sql.DataSource dataSource) throws SQLException {
         Connection connection = dataSource.getConnection();
-        return new DedicatedConnection(connection, connection::close);
+        return new DedicatedConnection(connection, connection::close, true);
     }
 
     /**

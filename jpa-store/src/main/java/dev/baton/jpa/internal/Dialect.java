@@ -39,6 +39,11 @@ import java.util.Set;
  * <p>A fenced write ({@link #fencePredicate}) locks the key's row until the writer's transaction
  * ends, in a mode that a takeover by a new holder waits for: a fenced write is ordered before the
  * next acquisition of its key, or writes nothing.
+ *
+ * <p>Longer than the module's other classes (about 700 lines, mostly javadoc) on purpose: it is the one place
+ * that states the store's SQL contract operation by operation, with the shared statements and the hooks the
+ * three databases override next to each other. Split by operation, each subclass would override across several
+ * classes and the reasoning above would be spread over them.
  */
 public abstract class Dialect {
 

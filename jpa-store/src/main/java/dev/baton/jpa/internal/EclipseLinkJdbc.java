@@ -64,7 +64,7 @@ final class EclipseLinkJdbc {
      * A connection of the factory's default connection pool: of EclipseLink's internal pool, or of the data
      * source of an external one.
      */
-    static DedicatedConnection dedicated(EntityManagerFactory factory, boolean autoCommit) throws SQLException {
+    static ProviderJdbc.Lent lend(EntityManagerFactory factory) throws SQLException {
         Server server = factory.unwrap(Server.class);
         ConnectionPool pool = server.getDefaultConnectionPool();
         if (pool.getLogin() instanceof DatasourceLogin login && login.shouldUseExternalConnectionPooling()) {
@@ -73,19 +73,15 @@ final class EclipseLinkJdbc {
             // call and closes after it. Take a connection of the data source as EclipseLink does; closing it
             // gives it back.
             Connection connection = fromDataSource(login, server);
-            return new DedicatedConnection(connection, connection::close, autoCommit);
+            return new ProviderJdbc.Lent(connection, connection::close);
         }
         Accessor accessor = pool.acquireConnection();
-        return new DedicatedConnection(
-                accessor.getConnection(),
-                () -> {
-                    if (accessor.getConnection() == null
-                            || accessor.getConnection().isClosed()) {
-                        accessor.setIsValid(false); // the pool drops it instead of lending it again
-                    }
-                    pool.releaseConnection(accessor);
-                },
-                autoCommit);
+        return new ProviderJdbc.Lent(accessor.getConnection(), () -> {
+            if (accessor.getConnection() == null || accessor.getConnection().isClosed()) {
+                accessor.setIsValid(false); // the pool drops it instead of lending it again
+            }
+            pool.releaseConnection(accessor);
+        });
     }
 
     private static Connection fromDataSource(DatasourceLogin login, Server server) throws SQLException {

@@ -41,12 +41,11 @@ final class HibernateJdbc {
     }
 
     /** A connection of the factory's own connection provider (its pool or data source), outside any session. */
-    static DedicatedConnection dedicated(EntityManagerFactory factory, boolean autoCommit)
-            throws java.sql.SQLException {
+    static ProviderJdbc.Lent lend(EntityManagerFactory factory) throws java.sql.SQLException {
         ConnectionProvider provider = factory.unwrap(SessionFactoryImplementor.class)
                 .getServiceRegistry()
                 .requireService(ConnectionProvider.class);
         Connection connection = provider.getConnection();
-        return new DedicatedConnection(connection, () -> provider.closeConnection(connection), autoCommit);
+        return new ProviderJdbc.Lent(connection, () -> provider.closeConnection(connection));
     }
 }

@@ -22,6 +22,24 @@ public enum JpaProvider {
     /** Any other provider: the store uses only portable JPA with it. */
     OTHER;
 
+    /**
+     * This provider's way to connections of the persistence unit's pool.
+     *
+     * @param factory the provider's own factory, named in the failure
+     * @return the provider's connections
+     * @throws IllegalStateException if the provider is neither Hibernate ORM nor EclipseLink
+     */
+    ProviderJdbc jdbc(EntityManagerFactory factory) {
+        return switch (this) {
+            case ECLIPSELINK -> EclipseLinkJdbc::lend;
+            case HIBERNATE -> HibernateJdbc::lend;
+            case OTHER ->
+                throw new IllegalStateException("The advisory mode of the JPA lock store needs Hibernate ORM"
+                        + " or EclipseLink to hand it connections of the persistence unit; the provider is "
+                        + factory.getClass().getName());
+        };
+    }
+
     private static final String HIBERNATE_SESSION_FACTORY = "org.hibernate.SessionFactory";
 
     /**

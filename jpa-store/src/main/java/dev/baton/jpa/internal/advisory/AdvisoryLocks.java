@@ -33,6 +33,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * must never ask the database on one connection: every operation on a key runs under its lane's lock, and a key
  * held through this instance is refused without a round trip. A failed statement leaves the session's locks
  * uncertain, so it ends the lane: its connection is closed (the database frees its locks) and its locks are lost.
+ * A session that answers but no longer holds one of its locks (the database ended it some other way) ends the
+ * lane too, but is not closed: it gives up every advisory lock it holds and goes back to its pool, which may be
+ * a server's that would otherwise lend the closed session again or lose it; only if that fails is it closed.
+ *
+ * <p>About 550 lines: lanes, expiry, tokens and the namespace share the lane's lock and its invariants, which
+ * read best in one class.
  *
  * <h2>Ttl</h2>
  * The database knows no expiry. This instance ends a lock that was not renewed within its ttl (a timer, and
@@ -207,9 +213,10 @@ public final class AdvisoryLocks implements AutoCloseable {
             boolean attached = bound.attach(c);
             try {
                 if (!sql.holds(c, h.name, bound)) {
-                    breakLane(
+                    loseLane(
                             h.lane,
-                            new SQLException("the session no longer holds the lock of key '" + abbreviate(key) + "'"));
+                            new SQLException("the session no longer holds the lock of key '" + abbreviate(key) + "'"),
+                            bound);
                     return false;
                 }
                 h.renewed(ttlMillis);
@@ -337,9 +344,10 @@ public final class AdvisoryLocks implements AutoCloseable {
             forget(h);
             if (!wasHeld) {
                 // the session had lost it (the database ended it some other way): its other locks are doubtful too
-                breakLane(
+                loseLane(
                         h.lane,
-                        new SQLException("the session no longer held the lock of key '" + abbreviate(h.key) + "'"));
+                        new SQLException("the session no longer held the lock of key '" + abbreviate(h.key) + "'"),
+                        bound);
             }
             return wasHeld;
         } finally {
@@ -373,20 +381,66 @@ public final class AdvisoryLocks implements AutoCloseable {
 
     /** Closes the lane's connection, so the database ends its locks; they are lost. Under the lane's lock. */
     private void breakLane(Lane lane, Exception cause) {
+        List<Held> lost = forgetLane(lane);
+        if (lane.connection != null) {
+            lane.connection.discard();
+            lane.connection = null;
+        }
+        warnLost(lost, "failed and was closed", cause);
+    }
+
+    /**
+     * The lane's session answered but no longer holds one of its locks: every lock of the lane is lost. A
+     * session that still answers is not ended (on a server's pool the pool would lend it again, or lose it): it
+     * gives up every advisory lock it holds and goes back to its pool; only if that fails is it ended, as
+     * {@link #breakLane} does. Under the lane's lock, within {@code bound}.
+     */
+    private void loseLane(Lane lane, Exception cause, CallBound bound) {
+        List<Held> lost = forgetLane(lane);
+        DedicatedConnection dc = lane.connection;
+        if (dc != null) {
+            lane.connection = null;
+            Connection c = dc.connection();
+            boolean unlocked;
+            try {
+                sql.unlockAll(c, bound);
+                unlocked = true;
+            } catch (SQLException | RuntimeException e) {
+                cause.addSuppressed(e);
+                unlocked = false;
+            }
+            bound.detach(c); // its network timeout back before the pool has it again
+            if (unlocked) {
+                dc.giveBack();
+            } else {
+                dc.discard();
+            }
+            warnLost(
+                    lost,
+                    unlocked
+                            ? "no longer held one of them; it gave up the others and went back to its pool"
+                            : "no longer held one of them and was closed",
+                    cause);
+        } else {
+            warnLost(lost, "no longer held one of them", cause);
+        }
+    }
+
+    private List<Held> forgetLane(Lane lane) {
         List<Held> lost = heldOn(lane);
         for (Held h : lost) {
             forget(h);
         }
         lane.locks = 0;
-        if (lane.connection != null) {
-            lane.connection.discard();
-            lane.connection = null;
-        }
+        return lost;
+    }
+
+    private static void warnLost(List<Held> lost, String fate, Exception cause) {
         if (!lost.isEmpty()) {
             LOG.log(
                     System.Logger.Level.WARNING,
-                    () -> "BATON-JPA-005 the connection of " + lost.size()
-                            + " advisory lock(s) failed and was closed; they are lost: " + cause);
+                    () -> "BATON-JPA-005 the connection of " + lost.size() + " advisory lock(s) " + fate
+                            + "; they are lost: " + cause);
         }
     }
 

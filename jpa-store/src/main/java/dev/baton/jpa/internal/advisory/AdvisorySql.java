@@ -59,6 +59,9 @@ abstract class AdvisorySql {
 
     abstract boolean unlock(Connection c, LockName name, CallBound bound) throws SQLException;
 
+    /** Frees every advisory lock the session holds, before it goes back to its pool. */
+    abstract void unlockAll(Connection c, CallBound bound) throws SQLException;
+
     abstract String nextTokenSql(String sequence);
 
     long nextToken(Connection c, CallBound bound) throws SQLException {
@@ -78,6 +81,13 @@ abstract class AdvisorySql {
         PreparedStatement ps = c.prepareStatement(sql);
         ps.setQueryTimeout(bound.queryTimeoutSeconds());
         return ps;
+    }
+
+    static void run(Connection c, String sql, CallBound bound) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, bound);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+        }
     }
 
     static boolean bool(Connection c, String sql, CallBound bound, Object parameter) throws SQLException {
@@ -146,6 +156,11 @@ abstract class AdvisorySql {
         }
 
         @Override
+        void unlockAll(Connection c, CallBound bound) throws SQLException {
+            run(c, "SELECT pg_advisory_unlock_all()", bound);
+        }
+
+        @Override
         String nextTokenSql(String sequence) {
             return "SELECT nextval('" + sequence + "')";
         }
@@ -188,6 +203,11 @@ abstract class AdvisorySql {
         @Override
         boolean unlock(Connection c, LockName name, CallBound bound) throws SQLException {
             return bool(c, "SELECT RELEASE_LOCK(?)", bound, name.name());
+        }
+
+        @Override
+        void unlockAll(Connection c, CallBound bound) throws SQLException {
+            run(c, "SELECT RELEASE_ALL_LOCKS()", bound);
         }
 
         @Override

@@ -1,0 +1,95 @@
+package dev.baton.jpa.internal;
+
+import dev.baton.jpa.LockMode;
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
+import dev.baton.spi.Lease;
+import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * How a {@link dev.baton.jpa.JpaLockStore} holds its locks, one implementation per {@link LockMode}: rows of the
+ * lock table ({@link TableLocks}) or database session locks ({@link dev.baton.jpa.internal.advisory.AdvisoryMode}).
+ * The store chooses one when it is built and checks every argument before it calls it; each method is one
+ * operation of {@link dev.baton.spi.LockStore}, bounded as there.
+ */
+public interface LockOperations extends AutoCloseable {
+
+    /** @return the mode this implements */
+    LockMode mode();
+
+    /**
+     * @param key the key
+     * @param owner the owner
+     * @param ttlMillis the ttl
+     * @param maxWaitMillis the call's bound
+     * @param turn the waiter's turn, or null
+     * @return the result
+     */
+    AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn);
+
+    /**
+     * @param key the key
+     * @param owner the owner
+     * @param ttlMillis the ttl
+     * @param maxWaitMillis the call's bound
+     * @return whether the owner still held the key and holds it on
+     */
+    boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis);
+
+    /**
+     * @param leases at least one lease
+     * @param ttlMillis the ttl
+     * @param maxWaitMillis the call's bound
+     * @return the leases renewed
+     */
+    Set<Lease> renewAll(List<Lease> leases, long ttlMillis, long maxWaitMillis);
+
+    /**
+     * @param key the key
+     * @param owner the owner
+     * @return whether the owner held the key
+     */
+    boolean release(String key, String owner);
+
+    /**
+     * @param key the key
+     * @param waiter the waiter
+     * @return whether the waiter had the key's turn
+     */
+    boolean leaveTurn(String key, String waiter);
+
+    /**
+     * Only where {@link #capabilities} holds {@link StoreCapability#INSPECT}.
+     *
+     * @param key the key
+     * @return its holder, if any
+     */
+    Optional<Holder> inspect(String key);
+
+    /** @return what the store offers in this mode; cheap, never connects */
+    Set<StoreCapability> capabilities();
+
+    /**
+     * Only where {@link #capabilities} holds {@link StoreCapability#RELEASE_NOTIFICATION}.
+     *
+     * @param listener told the key of each release
+     * @return ends the registration
+     */
+    AutoCloseable onRelease(Consumer<String> listener);
+
+    /**
+     * Fails unless fenced writes can check this mode's locks.
+     *
+     * @throws IllegalStateException if they cannot
+     */
+    void requireFencedWrites();
+
+    /** Ends what the mode holds open (connections, threads); the store closes its factory after. */
+    @Override
+    void close();
+}

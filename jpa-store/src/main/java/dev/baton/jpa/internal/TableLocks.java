@@ -1,0 +1,161 @@
+package dev.baton.jpa.internal;
+
+import dev.baton.jpa.LockMode;
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Holder;
+import dev.baton.spi.Lease;
+import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * Table mode: a row per key, written by one atomic statement per operation ({@link Dialect}), run by the
+ * {@link StoreConnector}. On PostgreSQL releases are notified ({@link ReleaseListener}).
+ */
+public final class TableLocks implements LockOperations {
+
+    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(
+            StoreCapability.PERSISTENT,
+            StoreCapability.REMAINING_LEASE,
+            StoreCapability.BATCH_RENEW,
+            StoreCapability.WAITING_TURNS,
+            StoreCapability.INSPECT);
+
+    /** On PostgreSQL: releases are notified ({@code LISTEN/NOTIFY}). */
+    private static final Set<StoreCapability> NOTIFYING_CAPABILITIES = EnumSet.of(
+            StoreCapability.PERSISTENT,
+            StoreCapability.REMAINING_LEASE,
+            StoreCapability.BATCH_RENEW,
+            StoreCapability.WAITING_TURNS,
+            StoreCapability.INSPECT,
+            StoreCapability.RELEASE_NOTIFICATION);
+
+    private final StoreConnector connector;
+    private final long statementTimeoutMillis;
+    private final boolean purges;
+    private final ReentrantLock setup = new ReentrantLock();
+    private volatile ReleaseListener releases;
+
+    /**
+     * @param connector the store's connector
+     * @param settings the store's settings
+     */
+    public TableLocks(StoreConnector connector, StoreSettings settings) {
+        this.connector = connector;
+        this.statementTimeoutMillis = settings.statementTimeoutMillis();
+        this.purges = settings.purgeAfterMillis() > 0;
+    }
+
+    @Override
+    public LockMode mode() {
+        return LockMode.TABLE;
+    }
+
+    @Override
+    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        return connector.execute(
+                "acquire",
+                key,
+                acquisitionWait(maxWaitMillis),
+                (d, c, b) -> d.acquire(c, key, owner, ttlMillis, turn, b),
+                AcquireResult::notAcquired);
+    }
+
+    /**
+     * How long an acquisition's statement may wait for a row lock: its call's bound, or with a purge at most
+     * the statement timeout (an acquisition then answers not acquired and the runtime polls again), so that
+     * no acquisition's statement runs anywhere near {@code purge-after} ({@link StoreSettings#minimumPurgeAfter}).
+     */
+    private long acquisitionWait(long maxWaitMillis) {
+        return purges ? Math.min(maxWaitMillis, statementTimeoutMillis) : maxWaitMillis;
+    }
+
+    @Override
+    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return connector.execute("renew", key, maxWaitMillis, (d, c, b) -> d.renew(c, key, owner, ttlMillis, b), null);
+    }
+
+    @Override
+    public Set<Lease> renewAll(List<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        return connector.execute(
+                "renewAll",
+                leases.size() + " leases",
+                maxWaitMillis,
+                (d, c, b) -> d.renewAll(c, leases, ttlMillis, b),
+                null);
+    }
+
+    @Override
+    public boolean release(String key, String owner) {
+        return connector.execute(
+                "release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
+    }
+
+    @Override
+    public boolean leaveTurn(String key, String waiter) {
+        return connector.execute(
+                "leave the turn of", key, statementTimeoutMillis, (d, c, b) -> d.leaveTurn(c, key, waiter, b), null);
+    }
+
+    @Override
+    public Optional<Holder> inspect(String key) {
+        return connector.execute("inspect", key, statementTimeoutMillis, (d, c, b) -> d.inspect(c, key, b), null);
+    }
+
+    @Override
+    public Set<StoreCapability> capabilities() {
+        return notifies() ? NOTIFYING_CAPABILITIES : CAPABILITIES;
+    }
+
+    /**
+     * Once connected to a database whose releases can be notified (PostgreSQL), on connections the store can
+     * keep (a data source, Hibernate ORM or EclipseLink).
+     */
+    private boolean notifies() {
+        Dialect d = connector.dialectIfConnected();
+        return d != null && d.releaseChannel().isPresent() && connector.lendsConnections();
+    }
+
+    @Override
+    public AutoCloseable onRelease(Consumer<String> listener) {
+        ReleaseListener r = releases;
+        if (r == null) {
+            setup.lock();
+            try {
+                if (releases == null) {
+                    releases = new ReleaseListener(
+                            connector::dedicatedConnection,
+                            connector.dialect().releaseChannel().orElseThrow(),
+                            statementTimeoutMillis);
+                }
+                r = releases;
+            } finally {
+                setup.unlock();
+            }
+        }
+        return r.add(listener);
+    }
+
+    /** @return the listening connection's state, or null before the first {@link #onRelease}; for tests */
+    public ReleaseListener releaseListener() {
+        return releases;
+    }
+
+    @Override
+    public void requireFencedWrites() {
+        // fenced writes check the table's rows
+    }
+
+    @Override
+    public void close() {
+        ReleaseListener r = releases;
+        if (r != null) {
+            r.close(); // ends its connection before the factory may close
+        }
+    }
+}
