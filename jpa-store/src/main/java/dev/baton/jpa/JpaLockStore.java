@@ -76,7 +76,7 @@ public final class JpaLockStore implements LockStore {
      * The key of the lock under which one instance at a time purges a table ({@link Builder#purgeAfter}):
      * reserved, do not lock it yourself.
      */
-    public static final String PURGE_KEY = "__baton_jpa_purge__";
+    public static final String PURGE_KEY = Purger.KEY;
 
     private final StoreSettings settings;
     private final StoreConnector connector;

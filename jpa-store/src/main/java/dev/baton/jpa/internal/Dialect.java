@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -435,6 +436,30 @@ public abstract class Dialect {
             // not supported: the other bounds still hold
         }
         return ps;
+    }
+
+    /**
+     * Prepares a named statement and binds its values in one go.
+     *
+     * @param c the connection
+     * @param prefix what goes before the statement (no parameters), or empty
+     * @param named the statement
+     * @param bound the call's bound
+     * @param values the values by name
+     * @return the bound statement
+     * @throws SQLException if it failed
+     */
+    protected PreparedStatement prepare(
+            Connection c, String prefix, NamedSql named, CallBound bound, Map<String, Object> values)
+            throws SQLException {
+        PreparedStatement ps = prepare(c, prefix + named.sql(), bound);
+        try {
+            named.bind(ps, firstParameter(), values);
+            return ps;
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
     }
 
     /**

@@ -175,7 +175,7 @@ final class MariaDbDialect extends Dialect {
                         "keep",
                         ttlParameter(turn.keepMillis()));
         if (isRepeatedPoll(turn)) {
-            try (PreparedStatement read = pollSql.prepare(this, c, statementPrefix(bound), bound, values)) {
+            try (PreparedStatement read = prepare(c, statementPrefix(bound), pollSql, bound, values)) {
                 AcquireResult refused = refusedByRead(read);
                 if (refused != null) {
                     return refused; // no sequence value drawn: the upsert's VALUES draws one even when it takes nothing
@@ -183,7 +183,7 @@ final class MariaDbDialect extends Dialect {
             }
         }
         try (PreparedStatement ps =
-                        (turn == null ? acquireSql : turnSql).prepare(this, c, statementPrefix(bound), bound, values);
+                        prepare(c, statementPrefix(bound), turn == null ? acquireSql : turnSql, bound, values);
                 ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("INSERT ... RETURNING returned no row");

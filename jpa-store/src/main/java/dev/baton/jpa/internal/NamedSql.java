@@ -1,6 +1,5 @@
 package dev.baton.jpa.internal;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -69,29 +68,6 @@ final class NamedSql {
             } else {
                 throw new IllegalArgumentException("parameter {" + name + "}: unsupported value " + value);
             }
-        }
-    }
-
-    /**
-     * Prepares and binds in one go.
-     *
-     * @param dialect the dialect (its query timeout)
-     * @param c the connection
-     * @param prefix what goes before the statement (no parameters), or empty
-     * @param bound the call's bound
-     * @param values the values by name
-     * @return the bound statement
-     * @throws SQLException if it failed
-     */
-    PreparedStatement prepare(Dialect dialect, Connection c, String prefix, CallBound bound, Map<String, Object> values)
-            throws SQLException {
-        PreparedStatement ps = dialect.prepare(c, prefix + sql, bound);
-        try {
-            bind(ps, dialect.firstParameter(), values);
-            return ps;
-        } catch (SQLException | RuntimeException e) {
-            ps.close();
-            throw e;
         }
     }
 }

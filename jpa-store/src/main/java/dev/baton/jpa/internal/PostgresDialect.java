@@ -234,7 +234,7 @@ final class PostgresDialect extends Dialect {
                         turn.waitedMillis(),
                         "keep",
                         turn.keepMillis());
-        try (PreparedStatement ps = (turn == null ? acquireSql : turnSql).prepare(this, c, "", bound, values);
+        try (PreparedStatement ps = prepare(c, "", turn == null ? acquireSql : turnSql, bound, values);
                 ResultSet rs = query(ps)) {
             if (!rs.next()) {
                 // The holder committed after this statement's snapshot: held, remaining unknown.

@@ -18,10 +18,13 @@ import java.util.function.Consumer;
  */
 public final class Purger implements AutoCloseable {
 
+    /** The key of the purge lock, published as {@link JpaLockStore#PURGE_KEY}. */
+    public static final String KEY = "__baton_jpa_purge__";
+
     /** The purges of one run at most, so one run ends; the next run goes on. */
     private static final int MAX_PURGE_BATCHES = 1_000;
 
-    private static final System.Logger LOG = System.getLogger(JpaLockStore.class.getName());
+    private static final System.Logger LOG = System.getLogger("dev.baton.jpa.JpaLockStore");
 
     private final LockOperations locks;
     private final StoreConnector connector;
@@ -79,18 +82,18 @@ public final class Purger implements AutoCloseable {
             throw new IllegalStateException("The JPA lock store has no purge-after: it does not purge");
         }
         long lease = 4 * (statementTimeoutMillis + CallBound.NETWORK_ALLOWANCE_MILLIS) + 30_000L;
-        if (!locks.acquire(JpaLockStore.PURGE_KEY, purgeOwner, lease, 0, null).isAcquired()) {
+        if (!locks.acquire(KEY, purgeOwner, lease, 0, null).isAcquired()) {
             return OptionalLong.empty();
         }
         try {
             long deleted = 0;
             for (int batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
-                if (batch > 0 && !locks.renew(JpaLockStore.PURGE_KEY, purgeOwner, lease, statementTimeoutMillis)) {
+                if (batch > 0 && !locks.renew(KEY, purgeOwner, lease, statementTimeoutMillis)) {
                     break; // the purge lock is lost (a stall): another instance may go on
                 }
                 List<String> keys = connector.execute(
                         "purge",
-                        JpaLockStore.PURGE_KEY,
+                        KEY,
                         statementTimeoutMillis,
                         (d, c, b) -> d.purgeCandidates(c, purgeAfterMillis, purgeBatch, b),
                         null);
@@ -99,11 +102,7 @@ public final class Purger implements AutoCloseable {
                 }
                 beforePurgeDelete.accept(List.copyOf(keys));
                 deleted += connector.execute(
-                        "purge",
-                        JpaLockStore.PURGE_KEY,
-                        statementTimeoutMillis,
-                        (d, c, b) -> d.purge(c, keys, purgeAfterMillis, b),
-                        null);
+                        "purge", KEY, statementTimeoutMillis, (d, c, b) -> d.purge(c, keys, purgeAfterMillis, b), null);
                 if (keys.size() < purgeBatch) {
                     break;
                 }
@@ -111,7 +110,7 @@ public final class Purger implements AutoCloseable {
             return OptionalLong.of(deleted);
         } finally {
             try {
-                locks.release(JpaLockStore.PURGE_KEY, purgeOwner);
+                locks.release(KEY, purgeOwner);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-018 could not release the purge lock: " + e);
             }

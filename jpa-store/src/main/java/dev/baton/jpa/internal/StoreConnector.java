@@ -3,7 +3,6 @@ package dev.baton.jpa.internal;
 import dev.baton.LockException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
-import dev.baton.jpa.JpaLockStore;
 import dev.baton.jpa.SchemaAction;
 import dev.baton.jpa.internal.schema.SchemaCheck;
 import jakarta.persistence.EntityManagerFactory;
@@ -35,7 +34,7 @@ public final class StoreConnector {
 
     private static final Pattern MISSING_CLASS = Pattern.compile("Class \\[[\\w.$]+\\] not found");
 
-    private static final System.Logger LOG = System.getLogger(JpaLockStore.class.getName());
+    private static final System.Logger LOG = System.getLogger("dev.baton.jpa.JpaLockStore");
 
     /**
      * How an operation's statements reach the database, chosen when the store connects: in autocommit
