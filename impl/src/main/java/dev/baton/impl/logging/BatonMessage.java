@@ -1,19 +1,17 @@
 package dev.baton.impl.logging;
 
+import dev.baton.spi.LogMessage;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.text.MessageFormat;
-import java.util.Arrays;
 
 /**
- * The runtime's log messages: each one's id ({@code BATON-nnn}), level and text, in one place. The stores keep
- * their own registries of the same shape ({@code JpaMessage}, {@code RedisMessage}), since they depend on the API
- * only; the {@code docs} module checks that the ids of all three are unique and match the reference.
+ * The runtime's log messages: each one's id ({@code BATON-nnn}), level and text, in one place. Each store keeps its
+ * own ({@code JpaMessage}, {@code RedisMessage}): all implement the API's {@link LogMessage}, and the {@code docs}
+ * module checks that the ids of all of them are unique and match the reference.
  *
- * <p>A pattern is a {@link MessageFormat} pattern ({@code ''} for a quote) without the id, which {@link #text()}
- * puts first. Arguments are written as {@link String#valueOf}, never in a locale's number format.
+ * <p>Patterns, arguments and how they are logged: {@link LogMessage}.
  */
-public enum BatonMessage {
+public enum BatonMessage implements LogMessage {
     MANAGER_STARTED("BATON-001", Level.INFO, "{0} uses the {1} store; renewals run on {2}"),
     LOCK_LOST("BATON-002", Level.WARNING, "Lock ''{0}'' (fencing token {1}) was lost: {2}"),
     RENEWAL_FAILED("BATON-003", Level.WARNING, "Renewing lock ''{0}'' failed; retrying until its lease is over"),
@@ -86,56 +84,19 @@ public enum BatonMessage {
         this.pattern = pattern;
     }
 
-    /** @return the id, e.g. {@code BATON-001} */
+    @Override
     public String id() {
         return id;
     }
 
-    /** @return the level it is logged at */
+    @Override
     public Level level() {
         return level;
     }
 
-    /** @return its {@link MessageFormat} pattern, without the id */
+    @Override
     public String pattern() {
         return pattern;
-    }
-
-    /** @return the id, a space and the pattern: what is logged */
-    public String text() {
-        return id + " " + pattern;
-    }
-
-    /**
-     * @param arguments the pattern's arguments
-     * @return the message as it is logged: the id first, each argument written as {@link String#valueOf}
-     */
-    public String format(Object... arguments) {
-        return arguments.length == 0
-                ? text().replace("''", "'")
-                : new MessageFormat(text())
-                        .format(Arrays.stream(arguments).map(String::valueOf).toArray());
-    }
-
-    /**
-     * Logs the message, formatted only if {@code logger} logs at its level.
-     *
-     * @param logger where
-     * @param arguments the pattern's arguments
-     */
-    public void log(Logger logger, Object... arguments) {
-        logger.log(level, () -> format(arguments));
-    }
-
-    /**
-     * Logs the message with its cause, formatted only if {@code logger} logs at its level.
-     *
-     * @param logger where
-     * @param thrown the cause
-     * @param arguments the pattern's arguments
-     */
-    public void logWithCause(Logger logger, Throwable thrown, Object... arguments) {
-        logger.log(level, () -> format(arguments), thrown);
     }
 
     /**

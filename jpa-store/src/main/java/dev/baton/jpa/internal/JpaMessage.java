@@ -1,20 +1,16 @@
 package dev.baton.jpa.internal;
 
-import java.lang.System.Logger;
+import dev.baton.spi.LogMessage;
 import java.lang.System.Logger.Level;
-import java.text.MessageFormat;
-import java.util.Arrays;
 
 /**
- * The JPA store's log messages: each one's id ({@code BATON-JPA-nnn}), level and text, in one place. The same
- * shape as the runtime's {@code BatonMessage} (the store depends on the API only, so it keeps its own); the
- * {@code docs} module checks that the ids of all the registries are unique and match the reference. Each class
+ * The JPA store's log messages: each one's id ({@code BATON-JPA-nnn}), level and text, in one place. Like the
+ * runtime's {@code BatonMessage} it implements the API's {@link LogMessage}; the {@code docs} module checks that the ids of all the registries are unique and match the reference. Each class
  * logs on its own logger, as before.
  *
- * <p>A pattern is a {@link MessageFormat} pattern ({@code ''} for a quote) without the id, which {@link #text()}
- * puts first. Arguments are written as {@link String#valueOf}, never in a locale's number format.
+ * <p>Patterns, arguments and how they are logged: {@link LogMessage}.
  */
-public enum JpaMessage {
+public enum JpaMessage implements LogMessage {
     RETRYING("BATON-JPA-001", Level.DEBUG, "retrying {0} after {1}"),
     CONNECTED("BATON-JPA-002", Level.DEBUG, "connected: {0}, schema action {1}"),
     MARIADB_IDLE_TRANSACTIONS(
@@ -72,55 +68,18 @@ public enum JpaMessage {
         this.pattern = pattern;
     }
 
-    /** @return the id, e.g. {@code BATON-JPA-001} */
+    @Override
     public String id() {
         return id;
     }
 
-    /** @return the level it is logged at */
+    @Override
     public Level level() {
         return level;
     }
 
-    /** @return its {@link MessageFormat} pattern, without the id */
+    @Override
     public String pattern() {
         return pattern;
-    }
-
-    /** @return the id, a space and the pattern: what is logged */
-    public String text() {
-        return id + " " + pattern;
-    }
-
-    /**
-     * @param arguments the pattern's arguments
-     * @return the message as it is logged: the id first, each argument written as {@link String#valueOf}
-     */
-    public String format(Object... arguments) {
-        return arguments.length == 0
-                ? text().replace("''", "'")
-                : new MessageFormat(text())
-                        .format(Arrays.stream(arguments).map(String::valueOf).toArray());
-    }
-
-    /**
-     * Logs the message, formatted only if {@code logger} logs at its level.
-     *
-     * @param logger where
-     * @param arguments the pattern's arguments
-     */
-    public void log(Logger logger, Object... arguments) {
-        logger.log(level, () -> format(arguments));
-    }
-
-    /**
-     * Logs the message with its cause, formatted only if {@code logger} logs at its level.
-     *
-     * @param logger where
-     * @param thrown the cause
-     * @param arguments the pattern's arguments
-     */
-    public void logWithCause(Logger logger, Throwable thrown, Object... arguments) {
-        logger.log(level, () -> format(arguments), thrown);
     }
 }
