@@ -55,28 +55,17 @@ import org.junit.jupiter.api.Test;
  * {@code docs/reference.md} and the code name the same things, in both directions: the configuration keys (as
  * the runtime's {@code BatonConfig} and each store's {@link LockStoreFactory#settingNames()} declare them, and
  * the TCK's {@code baton.tck.*} properties), the attributes of {@code @Synchronized} and {@code @Exclusive}, the
- * public exceptions of the API, the events' fields, every log id of the main sources (each naming one message,
- * at the level the reference gives), the metrics and the health checks. Each test collects every difference
+ * public exceptions of the API, the events' fields, every log id of the registries of log messages (at the level
+ * the reference gives; {@link LogMessagesTest} checks the registries themselves) and every id the main sources
+ * mention, the metrics and the health checks. Each test collects every difference
  * before it fails; the counts are printed as a table at the end.
  */
 class ReferenceTest {
 
-    /** The modules whose main sources may log or throw with a {@code BATON-} id. */
+    /** The modules whose main sources may mention a {@code BATON-} id. */
     static final List<String> MODULES = List.of("api", "impl", "jpa-store", "redis-store", "tck");
 
-    /**
-     * Ids whose one message is raised from more than one place, each with why. An id in two places that is not
-     * listed here fails: each id names one message.
-     */
-    static final Map<String, String> RAISED_FROM_SEVERAL_PLACES = Map.of();
-
-    private static final Pattern ID = Pattern.compile("BATON-(?:[A-Z]+-)?\\d{3}");
-    /** An id that starts a string literal: where a message with that id is made. */
-    private static final Pattern DEFINITION = Pattern.compile("\"(" + ID.pattern() + ") ");
-    /** The level of the log statement a message is in: the last one named before it. */
-    private static final Pattern LEVEL = Pattern.compile("Level\\.(TRACE|DEBUG|INFO|WARNING|ERROR)\\b");
-    /** How far before a message its statement's level may be named. */
-    private static final int LEVEL_WINDOW = 160;
+    private static final Pattern ID = LogMessagesTest.ID;
 
     private static final Pattern ANCHOR_ROW =
             Pattern.compile("^\\| <a id=\"([a-z0-9-]+)\"></a>`(" + ID.pattern() + ")` \\| ([A-Z]+) \\|");
@@ -153,29 +142,20 @@ class ReferenceTest {
 
     // ------------------------------------------------------------------------------------------------- log ids
 
-    /** One place a message with an id is made. */
-    private record Definition(String id, String level, String where) {}
-
     @Test
     void logIds() throws IOException {
+        // the ids, with their levels, are the registries' (LogMessagesTest checks that they are unique and that
+        // no other main source writes one in a string literal)
+        Map<String, String> defined = new TreeMap<>();
+        for (LogMessagesTest.Message message : LogMessagesTest.messages()) {
+            defined.put(message.id(), message.level().name());
+        }
         Path root = Documents.root();
-        Map<String, List<Definition>> defined = new TreeMap<>();
         Map<String, List<String>> mentioned = new TreeMap<>();
         for (String module : MODULES) {
             for (Path source : sources(module)) {
                 String text = Files.readString(source);
                 String file = root.relativize(source).toString();
-                Matcher d = DEFINITION.matcher(text);
-                while (d.find()) {
-                    String before = text.substring(Math.max(0, d.start() - LEVEL_WINDOW), d.start());
-                    Matcher level = LEVEL.matcher(before);
-                    String last = null;
-                    while (level.find()) {
-                        last = level.group(1);
-                    }
-                    defined.computeIfAbsent(d.group(1), id -> new ArrayList<>())
-                            .add(new Definition(d.group(1), last, file + ":" + line(text, d.start())));
-                }
                 Matcher m = ID.matcher(text);
                 while (m.find()) {
                     mentioned
@@ -185,25 +165,9 @@ class ReferenceTest {
             }
         }
         List<String> problems = new ArrayList<>();
-        defined.forEach((id, places) -> {
-            if (places.size() > 1 && !RAISED_FROM_SEVERAL_PLACES.containsKey(id)) {
-                problems.add(id + " is made in " + places.size() + " places, each id names one message: "
-                        + places.stream().map(Definition::where).toList());
-            }
-            for (Definition place : places) {
-                if (place.level() == null) {
-                    problems.add(id + " at " + place.where() + " is not in a log statement with a level");
-                }
-            }
-        });
         mentioned.forEach((id, places) -> {
             if (!defined.containsKey(id)) {
                 problems.add(id + " is mentioned at " + places + " but no message has it");
-            }
-        });
-        RAISED_FROM_SEVERAL_PLACES.keySet().forEach(id -> {
-            if (defined.getOrDefault(id, List.of()).size() < 2) {
-                problems.add(id + " is allowed in several places but is not: remove it from the list");
             }
         });
 
@@ -222,9 +186,8 @@ class ReferenceTest {
             }
         }
         compare("log ids", defined.keySet(), documented.keySet(), problems);
-        defined.forEach((id, places) -> {
-            String level = places.get(0).level();
-            if (documented.containsKey(id) && level != null && !level.equals(documented.get(id))) {
+        defined.forEach((id, level) -> {
+            if (documented.containsKey(id) && !level.equals(documented.get(id))) {
                 problems.add(id + " is logged at " + level + ", the reference says " + documented.get(id));
             }
         });

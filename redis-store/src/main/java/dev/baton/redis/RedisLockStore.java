@@ -4,6 +4,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockStoreException;
 import dev.baton.redis.internal.EvictionPolicy;
 import dev.baton.redis.internal.RedisConnector;
+import dev.baton.redis.internal.RedisMessage;
 import dev.baton.redis.internal.RedisSettings;
 import dev.baton.redis.internal.Scripts;
 import dev.baton.redis.internal.Scripts.Script;
@@ -354,11 +355,7 @@ public final class RedisLockStore implements LockStore {
         try {
             await(subscribe(), deadline, "subscribing to " + new String(channel, StandardCharsets.UTF_8));
         } catch (LockStoreException e) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "BATON-REDIS-002 Not subscribed to release notifications yet (" + e.getMessage()
-                            + "); trying again at the next operation, waiters poll meanwhile",
-                    e);
+            RedisMessage.NOT_SUBSCRIBED.logWithCause(LOG, e, e.getMessage());
         }
         return () -> listeners.remove(listener);
     }
@@ -403,7 +400,7 @@ public final class RedisLockStore implements LockStore {
             try {
                 listener.accept(key);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "BATON-REDIS-003 A release listener failed", e);
+                RedisMessage.LISTENER_FAILED.logWithCause(LOG, e);
             }
         }
     }
@@ -508,8 +505,7 @@ public final class RedisLockStore implements LockStore {
                 // A refused eviction policy fails the connection, so every operation checks again until
                 // the server is fixed (no restart needed).
                 connecting = connector.connect().thenCompose(this::checkEviction);
-                connecting.thenAccept(
-                        c -> LOG.log(System.Logger.Level.DEBUG, () -> "BATON-REDIS-001 connected to " + connector));
+                connecting.thenAccept(c -> RedisMessage.CONNECTED.log(LOG, connector));
             }
             future = connecting;
         } finally {

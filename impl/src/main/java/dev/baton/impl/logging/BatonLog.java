@@ -4,8 +4,9 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 
 /**
- * Baton's log messages, each with a stable id ({@code BATON-nnn}) that operators can search for. Goes
- * through {@link System.Logger}, which servers route to their own logging.
+ * Logs Baton's runtime messages, each with a stable id ({@code BATON-nnn}) that operators can search for; the
+ * ids, levels and texts are {@link BatonMessage}'s. Goes through {@link System.Logger}, which servers route to
+ * their own logging.
  */
 public final class BatonLog {
 
@@ -38,12 +39,7 @@ public final class BatonLog {
      * @param executor where renewals run
      */
     public static void managerStarted(String manager, String store, String executor) {
-        LOG.log(
-                Level.INFO,
-                "BATON-001 {0} uses the {1} store; renewals run on {2}",
-                capitalized(manager(manager)),
-                store,
-                executor);
+        BatonMessage.MANAGER_STARTED.logWithParameters(LOG, capitalized(manager(manager)), store, executor);
     }
 
     /**
@@ -52,12 +48,7 @@ public final class BatonLog {
      * @param reason why
      */
     public static void lockLost(String key, long token, String reason) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-002 Lock ''{0}'' (fencing token {1}) was lost: {2}",
-                key,
-                Long.toString(token),
-                reason);
+        BatonMessage.LOCK_LOST.logWithParameters(LOG, key, Long.toString(token), reason);
     }
 
     /**
@@ -65,10 +56,7 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void renewalFailed(String key, Throwable failure) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-003 Renewing lock '" + key + "' failed; retrying until its lease is over",
-                failure);
+        BatonMessage.RENEWAL_FAILED.logWithCause(LOG, failure, key);
     }
 
     /**
@@ -76,10 +64,7 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void releaseFailed(String key, Throwable failure) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-004 Releasing lock '" + key + "' failed; it expires by itself at the end of its lease",
-                failure);
+        BatonMessage.RELEASE_FAILED.logWithCause(LOG, failure, key);
     }
 
     /**
@@ -97,7 +82,7 @@ public final class BatonLog {
      * @param failure the failure
      */
     public static void listenerFailed(String what, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-005 A lock listener failed on " + what, failure);
+        BatonMessage.LISTENER_FAILED.logWithCause(LOG, failure, what);
     }
 
     /**
@@ -105,10 +90,7 @@ public final class BatonLog {
      * @param failure why the release notification could not be set up
      */
     public static void notificationUnavailable(String manager, Throwable failure) {
-        LOG.log(
-                Level.INFO,
-                "BATON-006 Release notifications of " + manager(manager) + " are unavailable; waiters poll",
-                failure);
+        BatonMessage.NOTIFICATION_UNAVAILABLE.logWithCause(LOG, failure, manager(manager));
     }
 
     /**
@@ -117,13 +99,8 @@ public final class BatonLog {
      * @param graceMillis how long the shutdown waits for their work to end
      */
     public static void stoppingWithLocks(String manager, int count, long graceMillis) {
-        LOG.log(
-                Level.INFO,
-                "BATON-007 Shutting down {0} with {1} lock(s) still held: their holders are told the locks"
-                        + " are lost, and each is released when its work ends (waiting at most {2} ms)",
-                manager(manager),
-                Integer.toString(count),
-                Long.toString(graceMillis));
+        BatonMessage.STOPPING_WITH_LOCKS.logWithParameters(
+                LOG, manager(manager), Integer.toString(count), Long.toString(graceMillis));
     }
 
     /**
@@ -132,14 +109,7 @@ public final class BatonLog {
      * @param graceMillis the grace period that ran out
      */
     public static void leftToExpire(String key, long token, long graceMillis) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-009 Lock ''{0}'' (fencing token {1}) is left to expire by its lease: it was"
-                        + " still open when the shutdown grace period of {2} ms ended, so its work may still run and it is not"
-                        + " released (no other instance can take it before its lease ends)",
-                key,
-                Long.toString(token),
-                Long.toString(graceMillis));
+        BatonMessage.LEFT_TO_EXPIRE.logWithParameters(LOG, key, Long.toString(token), Long.toString(graceMillis));
     }
 
     /**
@@ -148,13 +118,7 @@ public final class BatonLog {
      * @param ttlMillis the lease asked for
      */
     public static void acquiredTooLate(String key, long tookMillis, long ttlMillis) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-010 The store answered the acquisition of ''{0}'' after {1} ms, when its lease of"
-                        + " {2} ms had already ended: not taken (given back to the store)",
-                key,
-                Long.toString(tookMillis),
-                Long.toString(ttlMillis));
+        BatonMessage.ACQUIRED_TOO_LATE.logWithParameters(LOG, key, Long.toString(tookMillis), Long.toString(ttlMillis));
     }
 
     /**
@@ -162,7 +126,7 @@ public final class BatonLog {
      * @param failure the failure
      */
     public static void shutdownFailed(String what, Throwable failure) {
-        LOG.log(Level.WARNING, "BATON-008 Closing " + what + " failed", failure);
+        BatonMessage.SHUTDOWN_FAILED.logWithCause(LOG, failure, what);
     }
 
     /**
@@ -170,12 +134,7 @@ public final class BatonLog {
      * used, which excludes nothing across instances. Logged once, at start.
      */
     public static void memoryStoreByDefault() {
-        LOG.log(
-                Level.WARNING,
-                "BATON-020 No lock store is configured (baton.store) and the application has no LockStore "
-                        + "bean: locks use the in-memory store and are local to this JVM, so they do not exclude other instances "
-                        + "of the application. Configure a shared store, or set baton.store=memory to confirm that one JVM is "
-                        + "meant.");
+        BatonMessage.MEMORY_STORE_BY_DEFAULT.log(LOG);
     }
 
     /**
@@ -184,11 +143,7 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void keepFailed(String key, long holdMillis, Throwable failure) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-040 Setting the hold of lock '" + key + "' to " + holdMillis + " ms failed; it is"
-                        + " not released and expires by itself at the end of its current lease",
-                failure);
+        BatonMessage.KEEP_FAILED.logWithCause(LOG, failure, key, holdMillis);
     }
 
     /**
@@ -199,11 +154,9 @@ public final class BatonLog {
      * @param remaining the holder's remaining lease, or empty when unknown
      */
     public static void scheduleHeldElsewhere(String method, String key, java.util.OptionalLong remaining) {
-        if (LOG.isLoggable(Level.DEBUG)) {
-            LOG.log(
-                    Level.DEBUG,
-                    "BATON-041 Skipped this firing of " + method + ": its schedule lock '" + key + "' is held elsewhere"
-                            + (remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : ""));
+        if (LOG.isLoggable(BatonMessage.SCHEDULE_HELD_ELSEWHERE.level())) { // the expected case: build nothing
+            BatonMessage.SCHEDULE_HELD_ELSEWHERE.log(
+                    LOG, method, key, remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : "");
         }
     }
 
@@ -215,11 +168,7 @@ public final class BatonLog {
      * @param failure what failed
      */
     public static void scheduleUnguarded(String method, String key, Throwable failure) {
-        LOG.log(
-                Level.ERROR,
-                "BATON-042 Skipped this firing of " + method + ": its schedule lock '" + key + "' could not be taken ("
-                        + failure + "), and the method is never run unguarded",
-                failure);
+        BatonMessage.SCHEDULE_UNGUARDED.logWithCause(LOG, failure, method, key, failure);
     }
 
     /**
@@ -236,14 +185,7 @@ public final class BatonLog {
      * @param caller who asked: thread and principal
      */
     public static void forcedRelease(String manager, String key, long token, String caller) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-050 Lock ''{0}'' (fencing token {1}) of {2} was released by force, asked by {3};"
-                        + " its holder learns at its next renewal that the lock is lost",
-                key,
-                Long.toString(token),
-                manager(manager),
-                caller);
+        BatonMessage.FORCED_RELEASE.logWithParameters(LOG, key, Long.toString(token), manager(manager), caller);
     }
 
     /**
@@ -255,11 +197,7 @@ public final class BatonLog {
      * @param failure why
      */
     public static void metricsUnavailable(String manager, String where, Throwable failure) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-060 The metrics of " + manager(manager) + " cannot be registered in " + where + " (" + failure
-                        + "); it takes its locks without metrics",
-                failure);
+        BatonMessage.METRICS_UNAVAILABLE.logWithCause(LOG, failure, manager(manager), where, failure);
     }
 
     /**
@@ -269,11 +207,8 @@ public final class BatonLog {
      * @param closest the known key it was probably meant to be, if one is close
      */
     public static void unknownKey(String key, java.util.Optional<String> closest) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-080 The configuration key " + key + " is not one Baton reads (no manager, method or store has"
-                        + " such a setting), so it has no effect; "
-                        + closest.map(k -> "did you mean " + k + "?").orElse("see the configuration reference"));
+        BatonMessage.UNKNOWN_KEY.log(
+                LOG, key, closest.map(k -> "did you mean " + k + "?").orElse("see the configuration reference"));
     }
 
     /**
@@ -286,12 +221,12 @@ public final class BatonLog {
      */
     public static void keyOfNoManager(
             String key, String manager, java.util.Collection<String> listed, java.util.Optional<String> closest) {
-        LOG.log(
-                Level.WARNING,
-                "BATON-081 The configuration key " + key + " has no effect: there is no manager named '" + manager
-                        + "' (baton.managers " + (listed.isEmpty() ? "lists none" : "is " + String.join(",", listed))
-                        + "); "
-                        + closest.map(k -> "did you mean " + k + "?")
-                                .orElse("add '" + manager + "' to baton.managers to declare it"));
+        BatonMessage.KEY_OF_NO_MANAGER.log(
+                LOG,
+                key,
+                manager,
+                listed.isEmpty() ? "lists none" : "is " + String.join(",", listed),
+                closest.map(k -> "did you mean " + k + "?")
+                        .orElse("add '" + manager + "' to baton.managers to declare it"));
     }
 }

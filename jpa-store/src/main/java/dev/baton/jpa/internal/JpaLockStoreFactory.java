@@ -185,11 +185,7 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         Optional<? extends TransactionSuspender> bean =
                 context.bean(dev.baton.jpa.internal.jta.NotSupportedSuspender.class);
         if (bean.isEmpty()) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "BATON-JPA-016 Jakarta Transactions is present but the store's @Transactional(NOT_SUPPORTED) bean"
-                            + " is not (is the CDI extension " + dev.baton.jpa.internal.jta.JtaExtension.class.getName()
-                            + " disabled?): on a JTA data source, a store call made inside a transaction would join it");
+            JpaMessage.NO_SUSPENDER.log(LOG, dev.baton.jpa.internal.jta.JtaExtension.class.getName());
             return TransactionSuspender.NONE;
         }
         return bean.get();

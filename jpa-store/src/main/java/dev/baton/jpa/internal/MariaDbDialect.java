@@ -144,14 +144,7 @@ final class MariaDbDialect extends Dialect {
                 ResultSet rs = st.executeQuery("SELECT @@session.idle_transaction_timeout")) {
             long seconds = rs.next() ? rs.getLong(1) : 0;
             if (seconds == 0 || seconds > MAX_IDLE_TRANSACTION_SECONDS) {
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "BATON-JPA-004 The lock store's MariaDB sessions keep the open"
-                                + " transaction of a client that went silent "
-                                + (seconds == 0 ? "for ever" : "for " + seconds + " s")
-                                + " (idle_transaction_timeout): a process cut off or stopped between an acquisition and its"
-                                + " COMMIT holds the key's row, and the holder's renewals wait for it until its lease runs out."
-                                + " Add sessionVariables=idle_transaction_timeout=1 to the JDBC URL of the lock store's data source.");
+                JpaMessage.MARIADB_IDLE_TRANSACTIONS.log(LOG, seconds == 0 ? "for ever" : "for " + seconds + " s");
             }
         }
     }

@@ -67,14 +67,7 @@ public final class PrivateDatabase {
         }
         String database = withoutSettings(url);
         if (WARNED.add(database)) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "BATON-JPA-020 The JPA lock store (" + store + ") is on a database private to this JVM ("
-                            + what + ": " + database + "): its locks exclude only within this JVM, not other"
-                            + " instances of the application. The default data source of Payara Micro and WildFly"
-                            + " (java:comp/DefaultDataSource) is such a database in each instance. For more than one"
-                            + " instance, give the store a data source or persistence unit on a database they all"
-                            + " reach (PostgreSQL, MariaDB, or H2 in server mode); for one JVM this is fine.");
+            JpaMessage.PRIVATE_DATABASE.log(LOG, store, what, database);
         }
     }
 

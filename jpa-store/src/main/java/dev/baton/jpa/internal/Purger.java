@@ -112,7 +112,7 @@ public final class Purger implements AutoCloseable {
             try {
                 locks.release(KEY, purgeOwner);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "BATON-JPA-018 could not release the purge lock: " + e);
+                JpaMessage.PURGE_LOCK_NOT_RELEASED.log(LOG, e);
             }
         }
     }
@@ -123,16 +123,11 @@ public final class Purger implements AutoCloseable {
         }
         try {
             OptionalLong deleted = purge();
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    () -> "BATON-JPA-017 purge of " + table + ": "
-                            + (deleted.isPresent() ? deleted.getAsLong() + " rows" : "another instance purges"));
+            JpaMessage.PURGED.log(
+                    LOG, table, deleted.isPresent() ? deleted.getAsLong() + " rows" : "another instance purges");
         } catch (RuntimeException e) {
             if (!connector.isClosed()) {
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "BATON-JPA-014 the purge of " + table + " failed (the next one runs in " + purgeIntervalMillis
-                                + " ms): " + e);
+                JpaMessage.PURGE_FAILED.log(LOG, table, purgeIntervalMillis, e);
             }
         }
     }

@@ -105,10 +105,7 @@ public final class ReleaseListener implements AutoCloseable {
             }
             refuseIfUnsupported(listener);
             if (!listening && !closed) {
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "BATON-JPA-010 Not listening on channel " + channel + " within " + timeoutMillis
-                                + " ms; trying on, waiters poll meanwhile");
+                JpaMessage.NOT_LISTENING.log(LOG, channel, timeoutMillis);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -196,11 +193,7 @@ public final class ReleaseListener implements AutoCloseable {
                 if (isClosed()) {
                     break;
                 }
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "BATON-JPA-011 Release notifications on channel " + channel + " interrupted (" + e
-                                + "); waiters poll; listening again in " + backoff + " ms",
-                        e);
+                JpaMessage.LISTENING_INTERRUPTED.logWithCause(LOG, e, channel, e, backoff);
             } finally {
                 lock.lock();
                 try {
@@ -227,9 +220,7 @@ public final class ReleaseListener implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        LOG.log(
-                System.Logger.Level.WARNING,
-                "BATON-JPA-019 Release notifications on channel " + channel + " are off, waiters poll: " + why);
+        JpaMessage.NOTIFICATIONS_OFF.log(LOG, channel, why);
     }
 
     /**
@@ -299,7 +290,7 @@ public final class ReleaseListener implements AutoCloseable {
             try {
                 listener.accept(key);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "BATON-JPA-012 A release listener failed", e);
+                JpaMessage.LISTENER_FAILED.logWithCause(LOG, e);
             }
         }
     }
@@ -409,9 +400,7 @@ public final class ReleaseListener implements AutoCloseable {
                 field(stream, "nextStreamAvailableCheckTime").setLong(stream, time);
                 return true;
             } catch (ReflectiveOperationException | RuntimeException e) {
-                LOG.log(
-                        System.Logger.Level.DEBUG,
-                        () -> "BATON-JPA-013 pgjdbc's 1 ms read after each notification stays: " + e);
+                JpaMessage.PGJDBC_READ_STAYS.log(LOG, e);
                 return false;
             }
         }

@@ -124,9 +124,7 @@ public final class StoreConnector {
                     }
                     if (sql != null && d.isTransient(sql)) {
                         if (attempt < MAX_ATTEMPTS && (!bound.expired() || d.isGlitch(sql))) {
-                            LOG.log(
-                                    System.Logger.Level.DEBUG,
-                                    () -> "BATON-JPA-001 retrying " + operation + " after " + sql);
+                            JpaMessage.RETRYING.log(LOG, operation, sql);
                             long pause = ThreadLocalRandom.current().nextLong(100_000, 2_000_000L * attempt);
                             LockSupport.parkNanos(
                                     Math.min(pause, TimeUnit.MILLISECONDS.toNanos(bound.remainingMillis())));
@@ -312,9 +310,7 @@ public final class StoreConnector {
                 check.run(c);
                 return null;
             });
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    () -> "BATON-JPA-002 connected: " + d + ", schema action " + schemaAction);
+            JpaMessage.CONNECTED.log(LOG, d, schemaAction);
             return d;
         } catch (LockException e) {
             throw e;

@@ -128,22 +128,14 @@ public final class EvictionPolicy {
                     + " that locks may be lost to eviction");
         }
         if (!evicting.isEmpty()) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "BATON-REDIS-004 Redis " + describe(evicting) + ", allowed by allow-eviction: a full Redis"
-                            + " may evict a held lock's record, and another owner then takes the key during the"
-                            + " holder's lease");
+            RedisMessage.EVICTION_ALLOWED.log(LOG, describe(evicting));
         }
         List<String> unknown = findings.stream()
                 .filter(f -> f.policy() == null)
                 .map(Finding::server)
                 .toList();
         if (!unknown.isEmpty()) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "BATON-REDIS-005 the maxmemory-policy of Redis " + String.join(", ", unknown)
-                            + " is unknown (neither CONFIG GET nor INFO memory told it): the store starts; make"
-                            + " sure it is noeviction, or a full Redis may evict held locks' records");
+            RedisMessage.POLICY_UNKNOWN.log(LOG, String.join(", ", unknown));
         }
     }
 

@@ -4,6 +4,7 @@ import dev.baton.LockStoreException;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.DedicatedConnection;
+import dev.baton.jpa.internal.JpaMessage;
 import dev.baton.spi.AcquireResult;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -75,7 +76,7 @@ public final class AdvisoryLocks implements AutoCloseable {
     private final long statementTimeoutMillis;
     /** The highest token this instance handed out: a draw at or below it means the sequence went back. */
     private final AtomicLong highestToken = new AtomicLong();
-    /** The highest token of the last BATON-JPA-015 warning, so a refusal is logged once, not per call. */
+    /** The highest token of the last {@code BATON-JPA-015} warning, so a refusal is logged once, not per call. */
     private final AtomicLong warnedAt = new AtomicLong(-1);
 
     private final Lane[] lanes = new Lane[LANES];
@@ -182,19 +183,12 @@ public final class AdvisoryLocks implements AutoCloseable {
      */
     private LockStoreException sequenceWentBack(String key, long token, long before) {
         if (warnedAt.getAndSet(before) != before) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "BATON-JPA-015 the fencing sequence " + sequence + " went back: it gave " + token
-                            + " after this store instance had handed out " + before + " (ALTER SEQUENCE ..."
-                            + " RESTART, or the database restored from an older backup). Advisory-mode"
-                            + " acquisitions of this instance are refused until it is above " + before
-                            + ". Fix: ALTER SEQUENCE " + sequence + " RESTART WITH <the highest token any"
-                            + " instance handed out + 1>");
+            JpaMessage.SEQUENCE_WENT_BACK.log(LOG, sequence, token, before);
         }
         return new LockStoreException("The JPA lock store (advisory) refused key '" + abbreviate(key)
                 + "': its fencing sequence " + sequence + " went back (it gave " + token + " after this instance"
                 + " had handed out " + before + "); a token at or below one already handed out would let a stale"
-                + " holder's writes pass a fence (BATON-JPA-015)");
+                + " holder's writes pass a fence (" + JpaMessage.SEQUENCE_WENT_BACK.id() + ")");
     }
 
     /**
@@ -437,10 +431,7 @@ public final class AdvisoryLocks implements AutoCloseable {
 
     private static void warnLost(List<Held> lost, String fate, Exception cause) {
         if (!lost.isEmpty()) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "BATON-JPA-005 the connection of " + lost.size() + " advisory lock(s) " + fate
-                            + "; they are lost: " + cause);
+            JpaMessage.ADVISORY_LOCKS_LOST.log(LOG, lost.size(), fate, cause);
         }
     }
 
