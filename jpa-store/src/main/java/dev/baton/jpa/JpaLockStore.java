@@ -583,7 +583,7 @@ public final class JpaLockStore implements LockStore {
          */
         public JpaLockStore build() {
             // the builder stays reusable: the settings are checked, and the defaults applied, in a copy
-            return new JpaLockStore(StoreSettings.of(
+            return new JpaLockStore(new StoreSettings(
                     factorySource,
                     ownsFactory,
                     dataSource,

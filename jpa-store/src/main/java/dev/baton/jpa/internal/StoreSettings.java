@@ -49,25 +49,11 @@ public record StoreSettings(
      * @param suspender null: {@link TransactionSuspender#NONE}
      * @param runner null: one {@code RESOURCE_LOCAL} transaction per operation
      * @param purgeIntervalMillis 0: {@link #defaultPurgeInterval} of {@code purgeAfterMillis}
-     * @return the settings
      * @throws IllegalStateException if a transaction runner was set on a data source, a suspender on an entity
      *     manager factory, or a purge interval without {@code purge-after}
      * @throws IllegalArgumentException if {@code purge-after} is shorter than {@link #minimumPurgeAfter}
      */
-    public static StoreSettings of(
-            Supplier<EntityManagerFactory> factorySource,
-            boolean ownsFactory,
-            DataSource dataSource,
-            TransactionSuspender suspender,
-            String table,
-            String sequence,
-            SchemaAction schemaAction,
-            TransactionRunner runner,
-            long statementTimeoutMillis,
-            LockMode mode,
-            long purgeAfterMillis,
-            long purgeIntervalMillis,
-            int purgeBatch) {
+    public StoreSettings {
         if (dataSource != null && runner != null) {
             throw new IllegalStateException("A store on a data source runs its own JDBC transactions: a"
                     + " TransactionRunner is for stores on an EntityManagerFactory (use transactionSuspender)");
@@ -87,22 +73,11 @@ public record StoreSettings(
         } else if (purgeIntervalMillis > 0) {
             throw new IllegalStateException("A purge interval without purge-after: set purgeAfter too");
         }
-        return new StoreSettings(
-                factorySource,
-                ownsFactory,
-                dataSource,
-                suspender != null ? suspender : TransactionSuspender.NONE,
-                table,
-                sequence,
-                schemaAction,
-                runner != null ? runner : ResourceLocalTransactionRunner.INSTANCE,
-                statementTimeoutMillis,
-                mode,
-                purgeAfterMillis,
-                purgeAfterMillis == 0
-                        ? 0
-                        : purgeIntervalMillis > 0 ? purgeIntervalMillis : defaultPurgeInterval(purgeAfterMillis),
-                purgeBatch);
+        suspender = suspender != null ? suspender : TransactionSuspender.NONE;
+        runner = runner != null ? runner : ResourceLocalTransactionRunner.INSTANCE;
+        purgeIntervalMillis = purgeAfterMillis == 0
+                ? 0
+                : purgeIntervalMillis > 0 ? purgeIntervalMillis : defaultPurgeInterval(purgeAfterMillis);
     }
 
     /**
