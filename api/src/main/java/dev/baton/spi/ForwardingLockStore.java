@@ -8,8 +8,7 @@ import java.util.function.Consumer;
 /**
  * A store that passes every call on to another one: extend it and override what should differ (a
  * store shared by several lock managers that must not be closed by each, a store with faults switched
- * in for a test). Every operation of {@link LockStore}, bounded forms and turns included, is forwarded
- * as it is, so a new SPI method is not silently answered by its default here.
+ * in for a test). Every operation of {@link LockStore} is forwarded as it is, so a new SPI method is not silently answered by its default here.
  */
 public abstract class ForwardingLockStore implements LockStore {
 
@@ -28,18 +27,8 @@ public abstract class ForwardingLockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return delegate.acquire(key, owner, ttlMillis);
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return delegate.acquire(key, owner, ttlMillis, maxWaitMillis);
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        return delegate.acquire(key, owner, ttlMillis, maxWaitMillis, turn);
+    public AcquireResult acquire(Acquisition acquisition) {
+        return delegate.acquire(acquisition);
     }
 
     @Override
@@ -48,23 +37,13 @@ public abstract class ForwardingLockStore implements LockStore {
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        return delegate.renew(key, owner, ttlMillis);
-    }
-
-    @Override
-    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return delegate.renew(key, owner, ttlMillis, maxWaitMillis);
+    public boolean renew(Renewal renewal) {
+        return delegate.renew(renewal);
     }
 
     @Override
     public boolean release(String key, String owner) {
         return delegate.release(key, owner);
-    }
-
-    @Override
-    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-        return delegate.renewAll(leases, ttlMillis);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package dev.baton.spi;
 
 /**
- * The argument rules every store and the runtime share, with messages that name what was wrong. A
- * store calls these at the top of each operation.
+ * The argument rules of the store SPI, with messages that name what was wrong. The requests
+ * ({@link Acquisition}, {@link Renewal}, {@link Lease}) check themselves with them when they are built, and
+ * the runtime checks the keys and owners of the other operations with them before it calls a store, so a
+ * store need not check its arguments again.
  */
 public final class LockArguments {
 
@@ -14,6 +16,12 @@ public final class LockArguments {
 
     /** The longest ttl or timeout: 365 days in milliseconds. */
     public static final long MAX_DURATION_MILLIS = 365L * 24 * 60 * 60 * 1000;
+
+    /**
+     * The {@code maxWaitMillis} of a request whose caller sets no bound: the store bounds the call by its
+     * own default (the JPA store by its statement timeout, the Redis store by its command timeout).
+     */
+    public static final long STORE_BOUND = -1;
 
     private LockArguments() {}
 
@@ -115,5 +123,23 @@ public final class LockArguments {
                     "ttl must be at most " + MAX_DURATION_MILLIS + " ms (365 days), was " + ttlMillis + " ms");
         }
         return ttlMillis;
+    }
+
+    /**
+     * Checks a call's bound: 0 to {@value #MAX_DURATION_MILLIS} ms, or {@link #STORE_BOUND}.
+     *
+     * @param maxWaitMillis the bound
+     * @return the bound
+     * @throws IllegalArgumentException naming the problem
+     */
+    public static long requireValidWait(long maxWaitMillis) {
+        if (maxWaitMillis == STORE_BOUND) {
+            return maxWaitMillis;
+        }
+        if (maxWaitMillis < 0 || maxWaitMillis > MAX_DURATION_MILLIS) {
+            throw new IllegalArgumentException("maxWaitMillis must be between 0 and " + MAX_DURATION_MILLIS
+                    + " ms, or LockArguments.STORE_BOUND (" + STORE_BOUND + "), was " + maxWaitMillis);
+        }
+        return maxWaitMillis;
     }
 }

@@ -19,86 +19,73 @@ import java.util.function.Consumer;
  * greater than every token this store (this backend, for persistent stores) ever returned for that
  * key, across release, expiry and restart. A store-wide sequence is the simple way.</li>
  * <li>Keys are compared exactly: {@code k}/{@code K}, {@code a}/{@code a }, NFC and NFD forms are
- * different keys. Keys are 1 to {@value LockArguments#MAX_KEY_LENGTH} UTF-16 chars of valid UTF-16;
- * owners 1 to {@value LockArguments#MAX_OWNER_LENGTH} printable ASCII chars; ttls whole milliseconds
- * from 1 to {@value LockArguments#MAX_DURATION_MILLIS}. Check arguments with {@link LockArguments}
- * and reject bad ones with {@link IllegalArgumentException}.</li>
+ * different keys.</li>
+ * <li><b>Arguments are checked before a store sees them</b>: the requests ({@link Acquisition},
+ * {@link Renewal}, {@link Lease}) check themselves when they are built, and the runtime checks the key and
+ * owner of {@link #release}, {@link #leaveTurn} and {@link #inspect} with {@link LockArguments}. Keys are 1 to
+ * {@value LockArguments#MAX_KEY_LENGTH} UTF-16 chars of valid UTF-16, without {@code U+0000} unless the store
+ * declares {@link StoreCapability#NUL_IN_KEYS}; owners 1 to {@value LockArguments#MAX_OWNER_LENGTH} printable
+ * ASCII chars; ttls whole milliseconds from 1 to {@value LockArguments#MAX_DURATION_MILLIS}. A store does
+ * not check them again.</li>
  * <li>Calls arrive concurrently, from many threads and processes.</li>
  * <li>A failure of the backend is a {@link dev.baton.LockStoreException} with the cause. A store
  * connects lazily, at its first operation, and recovers by itself once the backend is back.</li>
- * <li><b>Bounded calls</b>: the runtime passes each call the time it may take ({@code maxWaitMillis}:
+ * <li><b>Bounded calls</b>: the runtime gives each call the time it may take ({@code maxWaitMillis}:
  * what is left of the caller's acquisition timeout, of the lease for a renewal). A store bounds its
  * waits by it: on a row or key lock held by another transaction, and on a backend that does not
  * answer. An acquisition that runs out of time waiting for someone else's lock answers
  * {@linkplain AcquireResult#notAcquired() not acquired}; a backend that does not answer in time is a
- * {@link dev.baton.LockStoreException}. The three-argument forms are for callers without a bound;
- * a store that cannot bound its calls keeps the defaults, which ignore the bound.</li>
+ * {@link dev.baton.LockStoreException}. A request without a bound ({@link LockArguments#STORE_BOUND}) gets
+ * the store's own; a store that cannot bound its calls ignores the bound.</li>
  * </ul>
  * Verify a store with the contract suite in {@code baton-tck} ({@code dev.baton.tck.LockStoreContract}).
  */
 public interface LockStore extends AutoCloseable {
 
     /**
-     * Takes {@code key} for {@code owner}, expiring {@code ttlMillis} from now by the store's clock, if
-     * no live lock holds it (none, released, or expired), drawing a fencing token greater than every
-     * earlier one for the key. Otherwise changes nothing, also when {@code owner} itself holds it.
-     * <p><b>One atomic operation</b>: of any number of concurrent callers for a free or expired key,
-     * exactly one wins. The token is drawn in the same operation, after the check.
+     * Takes the request's key for its owner, expiring {@code ttlMillis} from now by the store's clock, if no
+     * live lock holds it (none, released, or expired), drawing a fencing token greater than every earlier one
+     * for the key. Otherwise changes nothing, also when the owner itself holds it.
+     * <p><b>One atomic operation</b>: of any number of concurrent callers for a free or expired key, exactly
+     * one wins. The token is drawn in the same operation, after the check.
+     * <p><b>Bounded</b>: a lock of another transaction on the key's record is waited for no longer than
+     * {@link Acquisition#maxWaitMillis()} (then: not acquired), and a backend that does not answer in time
+     * fails the call; {@code 0} means do not wait for anyone else's lock at all ({@code tryAcquire}).
+     * <p><b>Turns</b> (stores that declare {@link StoreCapability#WAITING_TURNS}; others ignore
+     * {@link Acquisition#turn()}): with a turn, in the same atomic operation,
+     * <ul>
+     * <li>if the key is free and its turn is free, expired, the turn's waiter's own, or held by a waiter that
+     * has waited less long than this one: takes the key and clears the turn;</li>
+     * <li>otherwise changes no lock, and takes the key's turn for the request's waiter if the turn is free,
+     * expired, its own, or held by a waiter that has waited less long (by the start times the store derives
+     * from {@link Turn#waitedMillis()} on its own clock; on a tie the holder keeps it), keeping it
+     * {@link Turn#keepMillis()} from now; answers {@link AcquireResult#nextInTurn} when the caller holds the
+     * turn, {@link AcquireResult#notAcquired} when another waiter does.</li>
+     * </ul>
+     * Without a turn, such a store refuses a free key whose live turn belongs to a waiter.
      *
-     * @param key the key
-     * @param owner the owner token of this acquisition
-     * @param ttlMillis the lease in milliseconds
-     * @return acquired with its token, or not acquired (with the holder's remaining lease if known)
-     * @throws IllegalArgumentException if an argument is invalid
-     * @throws dev.baton.LockStoreException if the backend failed
-     */
-    AcquireResult acquire(String key, String owner, long ttlMillis);
-
-    /**
-     * {@link #acquire(String, String, long)}, taking at most about {@code maxWaitMillis}: a lock of
-     * another transaction on the key's record is waited for no longer than that (then: not acquired),
-     * and a backend that does not answer in time fails the call. {@code 0} means: do not wait for
-     * anyone else's lock at all ({@code tryAcquire}). The default ignores the bound.
-     *
-     * @param key the key
-     * @param owner the owner token of this acquisition
-     * @param ttlMillis the lease in milliseconds
-     * @param maxWaitMillis how long the call may wait, {@code >= 0}
-     * @return acquired with its token, or not acquired
-     * @throws IllegalArgumentException if an argument is invalid
+     * @param acquisition what to take, for whom, for how long, within which bound
+     * @return acquired with its token, next in turn, or not acquired (with the holder's remaining lease if
+     *     known)
      * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
      */
-    default AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return acquire(key, owner, ttlMillis);
+    default AcquireResult acquire(Acquisition acquisition) {
+        return acquire(acquisition.key(), acquisition.owner(), acquisition.ttlMillis());
     }
 
-    /**
-     * {@link #acquire(String, String, long, long)} for a caller that waits its turn (stores that declare
-     * {@link StoreCapability#WAITING_TURNS}; the default ignores the turn). In one atomic operation:
-     * <ul>
-     * <li>if the key is free and its turn is free, expired, {@code turn}'s waiter's own, or held by a
-     * waiter that has waited less long than this one: takes the key as {@code acquire} does and
-     * clears the turn;</li>
-     * <li>otherwise changes no lock, and takes the key's turn for {@code turn}'s waiter if the turn is
-     * free, expired, its own, or held by a waiter that has waited less long (by the start times the
-     * store derives from {@link Turn#waitedMillis()} on its own clock; on a tie the holder keeps it),
-     * keeping it {@link Turn#keepMillis()} from now; answers {@link AcquireResult#nextInTurn} when the
-     * caller holds the turn, {@link AcquireResult#notAcquired} when another waiter does.</li>
-     * </ul>
-     * A store with turns also refuses, in the plain {@code acquire} forms, a free key whose live turn
-     * belongs to a waiter.
-     *
-     * @param key the key
-     * @param owner the owner token of this acquisition
-     * @param ttlMillis the lease in milliseconds
-     * @param maxWaitMillis how long the call may wait, {@code >= 0}
-     * @param turn the waiter's claim on the key's next turn
-     * @return acquired with its token, next in turn, or not acquired
-     * @throws IllegalArgumentException if an argument is invalid
-     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
-     */
+    /** Transitional, removed before this change lands: use {@link #acquire(Acquisition)} */
+    default AcquireResult acquire(String key, String owner, long ttlMillis) {
+        return acquire(Acquisition.of(key, owner, ttlMillis));
+    }
+
+    /** Transitional, removed before this change lands: use {@link #acquire(Acquisition)} */
+    default AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        return acquire(Acquisition.of(key, owner, ttlMillis, maxWaitMillis));
+    }
+
+    /** Transitional, removed before this change lands: use {@link #acquire(Acquisition)} */
     default AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        return acquire(key, owner, ttlMillis, maxWaitMillis);
+        return acquire(new Acquisition(key, owner, ttlMillis, maxWaitMillis, turn));
     }
 
     /**
@@ -109,7 +96,6 @@ public interface LockStore extends AutoCloseable {
      * @param key the key
      * @param waiter the waiter of the {@link Turn}
      * @return true if the waiter held the key's turn and it is now free
-     * @throws IllegalArgumentException if an argument is invalid
      * @throws dev.baton.LockStoreException if the backend failed
      */
     default boolean leaveTurn(String key, String waiter) {
@@ -117,34 +103,26 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
-     * Sets {@code owner}'s live lock on {@code key} to expire {@code ttlMillis} from now. One
-     * compare-and-set: an expired lock is never revived.
+     * Sets the owner's live lock on the key to expire {@code ttlMillis} from now. One compare-and-set: an
+     * expired lock is never revived. Fails with a {@link dev.baton.LockStoreException} rather than taking much
+     * longer than {@link Renewal#maxWaitMillis()} (the runtime passes what is left of the lease).
      *
-     * @param key the key
-     * @param owner the owner token
-     * @param ttlMillis the new lease in milliseconds
-     * @return true if {@code owner} held a live lock and it was extended; false, changing nothing,
-     *     otherwise
-     * @throws IllegalArgumentException if an argument is invalid
-     * @throws dev.baton.LockStoreException if the backend failed
-     */
-    boolean renew(String key, String owner, long ttlMillis);
-
-    /**
-     * {@link #renew(String, String, long)}, failing with a {@link dev.baton.LockStoreException} rather
-     * than taking much longer than {@code maxWaitMillis} (the runtime passes what is left of the lease).
-     * The default ignores the bound.
-     *
-     * @param key the key
-     * @param owner the owner token
-     * @param ttlMillis the new lease in milliseconds
-     * @param maxWaitMillis how long the call may take, {@code >= 1}
-     * @return as {@link #renew(String, String, long)}
-     * @throws IllegalArgumentException if an argument is invalid
+     * @param renewal whose lock to extend, for how long, within which bound
+     * @return true if the owner held a live lock and it was extended; false, changing nothing, otherwise
      * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
      */
+    default boolean renew(Renewal renewal) {
+        return renew(renewal.key(), renewal.owner(), renewal.ttlMillis());
+    }
+
+    /** Transitional, removed before this change lands: use {@link #renew(Renewal)} */
+    default boolean renew(String key, String owner, long ttlMillis) {
+        return renew(Renewal.of(key, owner, ttlMillis));
+    }
+
+    /** Transitional, removed before this change lands: use {@link #renew(Renewal)} */
     default boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return renew(key, owner, ttlMillis);
+        return renew(new Renewal(key, owner, ttlMillis, maxWaitMillis));
     }
 
     /**
@@ -155,43 +133,35 @@ public interface LockStore extends AutoCloseable {
      * @param owner the owner token
      * @return true if {@code owner} held a live lock and it is now gone; false, changing nothing,
      *     otherwise
-     * @throws IllegalArgumentException if an argument is invalid
      * @throws dev.baton.LockStoreException if the backend failed
      */
     boolean release(String key, String owner);
 
     /**
      * Renews many locks with the same ttl, in one round trip where the store can (declare
-     * {@link StoreCapability#BATCH_RENEW}). The default calls {@link #renew} for each.
+     * {@link StoreCapability#BATCH_RENEW}), failing with a {@link dev.baton.LockStoreException} rather than
+     * taking much longer than {@code maxWaitMillis}. The default calls {@link #renew(Renewal)} for each.
      *
      * @param leases the locks to renew
-     * @param ttlMillis the new lease
+     * @param ttlMillis the new lease, 1 to {@value LockArguments#MAX_DURATION_MILLIS} ms
+     * @param maxWaitMillis how long the call may take, as {@link Renewal#maxWaitMillis()}
      * @return the leases whose renewal succeeded (a lease, not a key: two leases may name one key with
      *     different owners, and at most one of them is held)
-     * @throws dev.baton.LockStoreException if the backend failed
+     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
      */
-    default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+    default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         Set<Lease> renewed = new HashSet<>();
         for (Lease lease : leases) {
-            if (renew(lease.key(), lease.owner(), ttlMillis)) {
+            if (renew(new Renewal(lease.key(), lease.owner(), ttlMillis, maxWaitMillis))) {
                 renewed.add(lease);
             }
         }
         return renewed;
     }
 
-    /**
-     * {@link #renewAll(Collection, long)}, failing with a {@link dev.baton.LockStoreException} rather
-     * than taking much longer than {@code maxWaitMillis}. The default ignores the bound.
-     *
-     * @param leases the locks to renew
-     * @param ttlMillis the new lease
-     * @param maxWaitMillis how long the call may take, {@code >= 1}
-     * @return as {@link #renewAll(Collection, long)}
-     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
-     */
-    default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
-        return renewAll(leases, ttlMillis);
+    /** Transitional, removed before this change lands: use {@link #renewAll(Collection, long, long)} */
+    default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        return renewAll(leases, ttlMillis, LockArguments.STORE_BOUND);
     }
 
     /**
@@ -201,7 +171,6 @@ public interface LockStore extends AutoCloseable {
      *
      * @param key the key
      * @return the holder, or empty when no live lock holds the key
-     * @throws IllegalArgumentException if the key is invalid
      * @throws dev.baton.LockStoreException if the backend failed
      * @throws UnsupportedOperationException if the store cannot tell (the default)
      */
