@@ -2,8 +2,9 @@ package com.example.lockstore;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
-import dev.baton.spi.LockArguments;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.util.EnumSet;
 import java.util.Set;
@@ -60,36 +61,37 @@ public final class MapLockStore implements LockStore {
 
     // tag::acquire[]
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        checkArguments(key, owner, ttlMillis);
-        return atomically(key, (current, now) -> {
+    public AcquireResult acquire(Acquisition acquisition) {
+        checkOpen(); // no argument checks: the request checked itself when it was built
+        return atomically(acquisition.key(), (current, now) -> {
             if (current != null && current.liveAt(now)) {
                 long remainingMillis = TimeUnit.NANOSECONDS.toMillis(current.expiresAtNanos() - now + 999_999);
                 // a refusal changes nothing, also for the holder itself
                 return new Step<>(current, AcquireResult.notAcquired(Math.max(1, remainingMillis)));
             }
             long token = current == null ? 1 : current.token() + 1;
-            return new Step<>(new Lock(owner, token, expiry(now, ttlMillis)), AcquireResult.acquired(token));
+            Lock taken = new Lock(acquisition.owner(), token, expiry(now, acquisition.ttlMillis()));
+            return new Step<>(taken, AcquireResult.acquired(token));
         });
     }
     // end::acquire[]
 
+    // tag::renew[]
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        checkArguments(key, owner, ttlMillis);
+    public boolean renew(Renewal renewal) {
+        checkOpen();
         // expired, released or someone else's: never revived
         return atomically(
-                key,
-                (current, now) -> current != null && current.heldBy(owner, now)
-                        ? new Step<>(new Lock(owner, current.token(), expiry(now, ttlMillis)), true)
+                renewal.key(),
+                (current, now) -> current != null && current.heldBy(renewal.owner(), now)
+                        ? new Step<>(new Lock(current.owner(), current.token(), expiry(now, renewal.ttlMillis())), true)
                         : new Step<>(current, false));
     }
+    // end::renew[]
 
     @Override
     public boolean release(String key, String owner) {
-        checkOpen();
-        LockArguments.requireValidKey(key, true);
-        LockArguments.requireValidOwner(owner);
+        checkOpen(); // the runtime checked key and owner before calling
         // a stale owner never frees its successor's lock; the token stays for the next holder
         return atomically(
                 key,
@@ -128,13 +130,6 @@ public final class MapLockStore implements LockStore {
 
     private static long expiry(long now, long ttlMillis) {
         return now + TimeUnit.MILLISECONDS.toNanos(ttlMillis); // at most 365 days: far from overflowing
-    }
-
-    private void checkArguments(String key, String owner, long ttlMillis) {
-        checkOpen();
-        LockArguments.requireValidKey(key, true);
-        LockArguments.requireValidOwner(owner);
-        LockArguments.requireValidTtl(ttlMillis);
     }
 
     private void checkOpen() {

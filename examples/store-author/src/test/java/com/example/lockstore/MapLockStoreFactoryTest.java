@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockConfigurationException;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
@@ -51,10 +52,13 @@ class MapLockStoreFactoryTest {
         try (LockStore first = factory.create(context(Map.of("backend", "shared")));
                 LockStore second = factory.create(context(Map.of("backend", "shared")));
                 LockStore other = factory.create(context(Map.of("backend", "other")))) {
-            assertThat(first.acquire("k", "owner-1", 60_000).isAcquired()).isTrue();
+            assertThat(first.acquire(Acquisition.of("k", "owner-1", 60_000)).isAcquired())
+                    .isTrue();
 
-            assertThat(second.acquire("k", "owner-2", 60_000).isAcquired()).isFalse();
-            assertThat(other.acquire("k", "owner-2", 60_000).isAcquired()).isTrue();
+            assertThat(second.acquire(Acquisition.of("k", "owner-2", 60_000)).isAcquired())
+                    .isFalse();
+            assertThat(other.acquire(Acquisition.of("k", "owner-2", 60_000)).isAcquired())
+                    .isTrue();
         }
     }
 
