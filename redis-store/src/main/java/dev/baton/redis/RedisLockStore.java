@@ -9,10 +9,12 @@ import dev.baton.redis.internal.RedisSettings;
 import dev.baton.redis.internal.Scripts;
 import dev.baton.redis.internal.Scripts.Script;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import io.lettuce.core.RedisClient;
@@ -163,38 +165,28 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return acquireWithin(key, owner, ttlMillis, null, commandTimeoutMillis);
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return acquireWithin(key, owner, ttlMillis, null, answerMillis(maxWaitMillis));
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        if (turn == null) {
-            throw new IllegalArgumentException(
-                    "turn must not be null; use acquire(key, owner, ttlMillis, maxWaitMillis)" + " without one");
-        }
-        return acquireWithin(key, owner, ttlMillis, turn, answerMillis(maxWaitMillis));
-    }
-
-    private AcquireResult acquireWithin(String key, String owner, long ttlMillis, Turn turn, long timeoutMillis) {
-        check(key, owner);
-        LockArguments.requireValidTtl(ttlMillis);
+    public AcquireResult acquire(Acquisition acquisition) {
+        Turn turn = acquisition.turn();
         byte[][] args = turn == null
-                ? new byte[][] {ascii(owner), number(ttlMillis), NO_WAITER, number(0), number(1)}
+                ? new byte[][] {
+                    ascii(acquisition.owner()), number(acquisition.ttlMillis()), NO_WAITER, number(0), number(1)
+                }
                 : new byte[][] {
-                    ascii(owner),
-                    number(ttlMillis),
+                    ascii(acquisition.owner()),
+                    number(acquisition.ttlMillis()),
                     ascii(turn.waiter()),
                     number(turn.waitedMillis()),
                     number(turn.keepMillis())
                 };
-        List<Object> answer =
-                run("acquire", key, Scripts.ACQUIRE, ScriptOutputType.MULTI, keys(key), args, timeoutMillis);
+        String key = acquisition.key();
+        List<Object> answer = run(
+                "acquire",
+                key,
+                Scripts.ACQUIRE,
+                ScriptOutputType.MULTI,
+                keys(key),
+                args,
+                answerMillis(acquisition.maxWaitMillisOr(commandTimeoutMillis)));
         long first = (Long) answer.get(0);
         long second = (Long) answer.get(1);
         if (first == 1) {
@@ -209,7 +201,6 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public boolean leaveTurn(String key, String waiter) {
-        check(key, waiter);
         Long left = run(
                 "leaveTurn",
                 key,
@@ -222,32 +213,21 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        return renewWithin(key, owner, ttlMillis, commandTimeoutMillis);
-    }
-
-    @Override
-    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return renewWithin(key, owner, ttlMillis, answerMillis(maxWaitMillis));
-    }
-
-    private boolean renewWithin(String key, String owner, long ttlMillis, long timeoutMillis) {
-        check(key, owner);
-        LockArguments.requireValidTtl(ttlMillis);
+    public boolean renew(Renewal renewal) {
+        String key = renewal.key();
         Long renewed = run(
                 "renew",
                 key,
                 Scripts.RENEW,
                 ScriptOutputType.INTEGER,
                 keys(key),
-                new byte[][] {ascii(owner), number(ttlMillis)},
-                timeoutMillis);
+                new byte[][] {ascii(renewal.owner()), number(renewal.ttlMillis())},
+                answerMillis(renewal.maxWaitMillisOr(commandTimeoutMillis)));
         return renewed == 1;
     }
 
     @Override
     public boolean release(String key, String owner) {
-        check(key, owner);
         Long released = run(
                 "release",
                 key,
@@ -262,7 +242,6 @@ public final class RedisLockStore implements LockStore {
     /** {@inheritDoc} One script: the record's owner, token and lease end, compared with Redis' clock. */
     @Override
     public Optional<Holder> inspect(String key) {
-        LockArguments.requireValidKeyAllowingNul(key);
         List<Object> answer = run(
                 "inspect",
                 key,
@@ -280,31 +259,18 @@ public final class RedisLockStore implements LockStore {
                 (Long) answer.get(2)));
     }
 
-    @Override
-    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-        return renewAllWithin(leases, ttlMillis, commandTimeoutMillis);
-    }
-
     /**
      * {@inheritDoc} One script call per cluster slot (one in all on a single server), sent together, each
      * with at most {@value #RENEW_CHUNK} keys.
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
-        return renewAllWithin(leases, ttlMillis, answerMillis(maxWaitMillis));
-    }
-
-    private Set<Lease> renewAllWithin(Collection<Lease> leases, long ttlMillis, long timeoutMillis) {
-        Objects.requireNonNull(leases, "leases");
-        LockArguments.requireValidTtl(ttlMillis);
-        for (Lease lease : leases) {
-            Objects.requireNonNull(lease, "a lease of renewAll");
-            check(lease.key(), lease.owner());
-        }
         requireOpen();
         if (leases.isEmpty()) {
             return Set.of();
         }
+        long timeoutMillis =
+                answerMillis(maxWaitMillis == LockArguments.STORE_BOUND ? commandTimeoutMillis : maxWaitMillis);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         String what = "renewing " + leases.size() + " leases";
         RedisConnector.Connection connection = connection(deadline, what);
@@ -348,7 +314,6 @@ public final class RedisLockStore implements LockStore {
      */
     @Override
     public AutoCloseable onRelease(Consumer<String> listener) {
-        Objects.requireNonNull(listener, "listener");
         requireOpen();
         listeners.add(listener);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(commandTimeoutMillis);
@@ -552,10 +517,8 @@ public final class RedisLockStore implements LockStore {
 
     // --- arguments
 
+    /** @return how long to wait for Redis' answer to a call bounded by {@code maxWaitMillis} */
     private long answerMillis(long maxWaitMillis) {
-        if (maxWaitMillis < 0) {
-            throw new IllegalArgumentException("maxWaitMillis must be 0 or more, was " + maxWaitMillis);
-        }
         return Math.min(commandTimeoutMillis, Math.max(maxWaitMillis, MIN_ANSWER_MILLIS));
     }
 
@@ -563,11 +526,6 @@ public final class RedisLockStore implements LockStore {
         if (closed) {
             throw new LockStoreException("The Redis lock store is closed (" + connector + ")");
         }
-    }
-
-    private static void check(String key, String owner) {
-        LockArguments.requireValidKeyAllowingNul(key);
-        LockArguments.requireValidOwner(owner);
     }
 
     private byte[][] keys(String key) {
