@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
 import dev.baton.redis.testing.TestRedis.EmbeddedRedis;
+import dev.baton.spi.Acquisition;
 import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -40,7 +41,8 @@ class ConnectionSettingsTest {
         try (RedisLockStore store = RedisLockStore.builder("redis://:" + PASSWORD + "@127.0.0.1:" + port + "/3")
                 .keyPrefix("settings:")
                 .build()) {
-            assertThat(store.acquire("k", "owner-1", 60_000).isAcquired()).isTrue();
+            assertThat(store.acquire(Acquisition.of("k", "owner-1", 60_000)).isAcquired())
+                    .isTrue();
         }
         RedisClient client = RedisClient.create("redis://:" + PASSWORD + "@127.0.0.1:" + port);
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
@@ -61,7 +63,7 @@ class ConnectionSettingsTest {
         try (RedisLockStore store = RedisLockStore.builder("redis://:wrong-pw@127.0.0.1:" + port)
                 .commandTimeout(Duration.ofSeconds(2))
                 .build()) {
-            assertThatThrownBy(() -> store.acquire("k", "owner-1", 60_000))
+            assertThatThrownBy(() -> store.acquire(Acquisition.of("k", "owner-1", 60_000)))
                     .isInstanceOf(LockStoreException.class)
                     .satisfies(e -> assertThat(e.getCause()).isNotNull())
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong-pw"));

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockConfigurationException;
 import dev.baton.redis.testing.TestRedis;
 import dev.baton.redis.testing.TestRedis.EmbeddedRedis;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import dev.baton.tck.LogCapture;
 import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
@@ -79,7 +81,7 @@ class EvictionPolicyTest {
     void anEvictingPolicyIsRefusedAtConnectNamingThePolicyAndTheFix(String policy) {
         RedisLockStore store = store(RedisLockStore.builder(server("maxmemory-policy " + policy)));
 
-        assertThatThrownBy(() -> store.acquire("k", owner(), 60_000))
+        assertThatThrownBy(() -> store.acquire(Acquisition.of("k", owner(), 60_000)))
                 .isInstanceOf(LockConfigurationException.class)
                 .hasMessageContaining("maxmemory-policy " + policy)
                 .hasMessageContaining("maxmemory-policy noeviction")
@@ -91,7 +93,7 @@ class EvictionPolicyTest {
         RedisLockStore store =
                 store(RedisLockStore.builder(server("maxmemory-policy allkeys-lru", "rename-command CONFIG \"\"")));
 
-        assertThatThrownBy(() -> store.acquire("k", owner(), 60_000))
+        assertThatThrownBy(() -> store.acquire(Acquisition.of("k", owner(), 60_000)))
                 .isInstanceOf(LockConfigurationException.class)
                 .hasMessageContaining("maxmemory-policy allkeys-lru");
     }
@@ -99,12 +101,14 @@ class EvictionPolicyTest {
     @Test
     void noevictionStartsCleanly() {
         RedisLockStore limited = store(RedisLockStore.builder(server("maxmemory-policy noeviction")));
-        assertThat(limited.acquire("k", owner(), 60_000).isAcquired()).isTrue();
+        assertThat(limited.acquire(Acquisition.of("k", owner(), 60_000)).isAcquired())
+                .isTrue();
         // and the shared test Redis (embedded, or the machine's Redis 7), which runs with noeviction
         RedisLockStore shared = TestRedis.store("eviction-" + UUID.randomUUID());
         stores.add(shared);
         String owner = owner();
-        assertThat(shared.acquire("k", owner, 60_000).isAcquired()).isTrue();
+        assertThat(shared.acquire(Acquisition.of("k", owner, 60_000)).isAcquired())
+                .isTrue();
         assertThat(shared.release("k", owner)).isTrue();
     }
 
@@ -113,7 +117,8 @@ class EvictionPolicyTest {
         RedisLockStore store =
                 store(RedisLockStore.builder(server("maxmemory-policy noeviction", "rename-command CONFIG \"\"")));
 
-        assertThat(store.acquire("k", owner(), 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("k", owner(), 60_000)).isAcquired())
+                .isTrue();
         assertThat(warnings("BATON-REDIS-00")).isEmpty();
     }
 
@@ -122,7 +127,8 @@ class EvictionPolicyTest {
         RedisLockStore store = store(RedisLockStore.builder(
                 server("maxmemory-policy allkeys-lru", "rename-command CONFIG \"\"", "rename-command INFO \"\"")));
 
-        assertThat(store.acquire("k", owner(), 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("k", owner(), 60_000)).isAcquired())
+                .isTrue();
         assertThat(warnings("BATON-REDIS-005")).singleElement().asString().contains("unknown");
     }
 
@@ -136,7 +142,8 @@ class EvictionPolicyTest {
         String url = server("maxmemory-policy volatile-lru");
         RedisLockStore store = store(RedisLockStore.builder(url).allowEviction(true));
         String first = owner();
-        assertThat(store.acquire("k", first, 600_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("k", first, 600_000)).isAcquired())
+                .isTrue();
         assertThat(warnings("BATON-REDIS-004")).singleElement().asString().contains("volatile-lru", "allow-eviction");
 
         RedisClient client = RedisClient.create(url);
@@ -161,10 +168,10 @@ class EvictionPolicyTest {
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
-        assertThat(store.acquire("k", owner(), 600_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("k", owner(), 600_000)).isAcquired())
                 .as("a second owner during the first one's 10-minute lease")
                 .isTrue();
-        assertThat(store.renew("k", first, 600_000)).isFalse();
+        assertThat(store.renew(Renewal.of("k", first, 600_000))).isFalse();
     }
 
     @Test
@@ -172,9 +179,11 @@ class EvictionPolicyTest {
         // the factory's key reaches the builder: the same Redis, refused without it, accepted with it
         String url = server("maxmemory-policy allkeys-lru");
         RedisLockStore refused = store(RedisLockStoreFactoryTest.store(url, java.util.Map.of()));
-        assertThatThrownBy(() -> refused.acquire("k", owner(), 60_000)).isInstanceOf(LockConfigurationException.class);
+        assertThatThrownBy(() -> refused.acquire(Acquisition.of("k", owner(), 60_000)))
+                .isInstanceOf(LockConfigurationException.class);
         RedisLockStore allowed =
                 store(RedisLockStoreFactoryTest.store(url, java.util.Map.of("allow-eviction", "true")));
-        assertThat(allowed.acquire("k", owner(), 60_000).isAcquired()).isTrue();
+        assertThat(allowed.acquire(Acquisition.of("k", owner(), 60_000)).isAcquired())
+                .isTrue();
     }
 }

@@ -8,6 +8,7 @@ import dev.baton.impl.engine.LockEngine;
 import dev.baton.redis.testing.StoresOnTestRedis;
 import dev.baton.redis.testing.TestEngines;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.LockStore;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -99,7 +100,7 @@ class HandOffTest {
         long takeKey(LockStore store, String owner, CountDownLatch parked) throws InterruptedException {
             while (true) {
                 released.drainPermits();
-                AcquireResult result = store.acquire(key, owner, 60_000);
+                AcquireResult result = store.acquire(Acquisition.of(key, owner, 60_000));
                 if (result.isAcquired()) {
                     return System.nanoTime();
                 }
@@ -125,7 +126,8 @@ class HandOffTest {
         assertThat(subscribers()).as("subscriptions: one per store instance").isEqualTo(2);
 
         String holder = "h-" + UUID.randomUUID();
-        assertThat(first.acquire(key, holder, 60_000).isAcquired()).isTrue();
+        assertThat(first.acquire(Acquisition.of(key, holder, 60_000)).isAcquired())
+                .isTrue();
         List<Long> handOffs = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             // the key goes back and forth: the holder's instance releases, the other one waits
@@ -172,7 +174,8 @@ class HandOffTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> subscribers() == 1);
 
             String holder = "h-" + UUID.randomUUID();
-            assertThat(holding.acquire(key, holder, 60_000).isAcquired()).isTrue();
+            assertThat(holding.acquire(Acquisition.of(key, holder, 60_000)).isAcquired())
+                    .isTrue();
             CountDownLatch parked = new CountDownLatch(1);
             CompletableFuture<Long> taken = waiter.inBackground(waiting, "w-" + UUID.randomUUID(), parked);
             assertThat(parked.await(5, TimeUnit.SECONDS)).isTrue();

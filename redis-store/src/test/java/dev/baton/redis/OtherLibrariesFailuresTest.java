@@ -10,7 +10,9 @@ import dev.baton.redis.internal.Scripts;
 import dev.baton.redis.testing.StoresOnTestRedis;
 import dev.baton.redis.testing.TestEngines;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Holder;
+import dev.baton.spi.Renewal;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -71,7 +73,8 @@ class OtherLibrariesFailuresTest {
         String key = "lost-notification:" + UUID.randomUUID();
         RedisLockStore holding = store(clientName + "-holder");
         String holder = owner();
-        assertThat(holding.acquire(key, holder, 60_000).isAcquired()).isTrue();
+        assertThat(holding.acquire(Acquisition.of(key, holder, 60_000)).isAcquired())
+                .isTrue();
         String waiterName = clientName + "-waiter";
         try (LockEngine waiting = TestEngines.engine(store(waiterName), 60_000, 30_000)) {
             CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
@@ -126,7 +129,7 @@ class OtherLibrariesFailuresTest {
                     .isOne();
 
             String next = owner();
-            AcquireResult taken = other.acquire(key, next, 60_000);
+            AcquireResult taken = other.acquire(Acquisition.of(key, next, 60_000));
             assertThat(taken.isAcquired()).as("taken again normally").isTrue();
             assertThat(taken.fencingToken())
                     .as("the new holder's token, above the deleted one's")
@@ -146,11 +149,12 @@ class OtherLibrariesFailuresTest {
         RedisLockStore first = store(clientName + "-first");
         RedisLockStore second = store(clientName + "-second");
         String late = owner();
-        assertThat(first.acquire(key, late, 200).isAcquired()).isTrue();
+        assertThat(first.acquire(Acquisition.of(key, late, 200)).isAcquired()).isTrue();
         // the lease has ended by Redis' clock, which is the one the scripts decide by
         await().atMost(Duration.ofSeconds(10)).until(() -> first.inspect(key).isEmpty());
         String next = owner();
-        assertThat(second.acquire(key, next, 60_000).isAcquired()).isTrue();
+        assertThat(second.acquire(Acquisition.of(key, next, 60_000)).isAcquired())
+                .isTrue();
 
         assertThat(first.release(key, late))
                 .as("the late release reports the loss")
@@ -160,8 +164,9 @@ class OtherLibrariesFailuresTest {
         assertThat(holder.map(Holder::owner))
                 .as("the next holder keeps the key")
                 .contains(next);
-        assertThat(second.acquire(key, owner(), 60_000).isAcquired()).isFalse();
-        assertThat(second.renew(key, next, 60_000)).isTrue();
+        assertThat(second.acquire(Acquisition.of(key, owner(), 60_000)).isAcquired())
+                .isFalse();
+        assertThat(second.renew(Renewal.of(key, next, 60_000))).isTrue();
         assertThat(second.release(key, next)).isTrue();
     }
 

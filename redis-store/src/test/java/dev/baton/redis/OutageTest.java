@@ -10,7 +10,9 @@ import dev.baton.impl.engine.LockEngine;
 import dev.baton.redis.testing.TcpProxy;
 import dev.baton.redis.testing.TestEngines;
 import dev.baton.redis.testing.TestRedis;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.Renewal;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.List;
@@ -65,17 +67,22 @@ class OutageTest {
     void aRedisThatStopsAnsweringFailsEachCallWithinItsBoundAndTheStoreRecovers() {
         String held = key("held");
         String holder = "holder-" + UUID.randomUUID();
-        long token = store.acquire(held, holder, 120_000).fencingToken();
+        long token = store.acquire(Acquisition.of(held, holder, 120_000)).fencingToken();
 
         proxy.blackHole();
         String key = key("hung");
-        failsWithin(900, 1_900, "an acquisition bounded to 1 s", () -> store.acquire(key, "owner-1", 60_000, 1_000));
-        failsWithin(200, 1_200, "a renewal bounded to 0.5 s", () -> store.renew(held, holder, 60_000, 500));
+        failsWithin(
+                900,
+                1_900,
+                "an acquisition bounded to 1 s",
+                () -> store.acquire(Acquisition.of(key, "owner-1", 60_000, 1_000)));
+        failsWithin(
+                200, 1_200, "a renewal bounded to 0.5 s", () -> store.renew(new Renewal(held, holder, 60_000, 500)));
         failsWithin(
                 200,
                 1_200,
                 "a try (bound 0: the shortest answer time)",
-                () -> store.acquire(key, "owner-1", 60_000, 0));
+                () -> store.acquire(Acquisition.of(key, "owner-1", 60_000, 0)));
         failsWithin(
                 500,
                 1_500,
@@ -90,20 +97,20 @@ class OutageTest {
                 COMMAND_TIMEOUT - 100,
                 COMMAND_TIMEOUT + 1_000,
                 "an acquisition without a bound (the command timeout)",
-                () -> store.acquire(key, "owner-1", 60_000));
+                () -> store.acquire(Acquisition.of(key, "owner-1", 60_000)));
         failsWithin(
                 COMMAND_TIMEOUT - 100,
                 COMMAND_TIMEOUT + 1_000,
                 "a bound above the command timeout",
-                () -> store.acquire(key, "owner-1", 60_000, 60_000));
+                () -> store.acquire(Acquisition.of(key, "owner-1", 60_000, 60_000)));
 
         proxy.heal();
         String after = "owner-" + UUID.randomUUID();
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100))
                 .ignoreExceptionsInstanceOf(LockStoreException.class)
-                .until(() -> store.acquire(key, after, 60_000).isAcquired());
-        assertThat(store.renew(held, holder, 120_000))
+                .until(() -> store.acquire(Acquisition.of(key, after, 60_000)).isAcquired());
+        assertThat(store.renew(Renewal.of(held, holder, 120_000)))
                 .as("the lock taken before Redis hung")
                 .isTrue();
         assertThat(store.release(key, "owner-1"))
@@ -111,20 +118,22 @@ class OutageTest {
                 .isFalse();
         assertThat(store.release(key, after)).isTrue();
         assertThat(store.release(held, holder)).isTrue();
-        assertThat(store.acquire(held, "owner-2", 1_000).fencingToken()).isGreaterThan(token);
+        assertThat(store.acquire(Acquisition.of(held, "owner-2", 1_000)).fencingToken())
+                .isGreaterThan(token);
     }
 
     @Test
     void aRedisThatIsDownFailsCallsWithTheCauseAndTheStoreRecoversByItself() throws Exception {
         String key = key("down");
-        assertThat(store.acquire(key, "owner-1", 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of(key, "owner-1", 60_000)).isAcquired())
+                .isTrue();
 
         proxy.stop();
         long started = System.nanoTime();
-        assertThatThrownBy(() -> store.renew(key, "owner-1", 60_000))
+        assertThatThrownBy(() -> store.renew(Renewal.of(key, "owner-1", 60_000)))
                 .isInstanceOf(LockStoreException.class)
                 .satisfies(e -> assertThat(e.getCause()).isNotNull());
-        assertThatThrownBy(() -> store.acquire(key("other"), "owner-2", 60_000, 1_000))
+        assertThatThrownBy(() -> store.acquire(Acquisition.of(key("other"), "owner-2", 60_000, 1_000)))
                 .isInstanceOf(LockStoreException.class);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
                 .as("both calls together")
@@ -134,7 +143,7 @@ class OutageTest {
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100))
                 .ignoreExceptionsInstanceOf(LockStoreException.class)
-                .until(() -> store.renew(key, "owner-1", 60_000));
+                .until(() -> store.renew(Renewal.of(key, "owner-1", 60_000)));
         assertThat(store.release(key, "owner-1")).isTrue();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.redis.internal.Scripts;
 import dev.baton.redis.testing.TestRedis;
+import dev.baton.spi.Acquisition;
 import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -60,7 +61,7 @@ class RecordLayoutTest {
     @Test
     void aKeysRecordIsOneHashNamedByItsUtf8BytesExactly() {
         String key = "é\u0000 \uD83D\uDE00 {tag} " + UUID.randomUUID();
-        long token = store.acquire(key, "owner-1", 60_000).fencingToken();
+        long token = store.acquire(Acquisition.of(key, "owner-1", 60_000)).fencingToken();
 
         assertThat(redis().type(record(key))).isEqualTo("hash");
         assertThat(field(key, "t")).isEqualTo(token);
@@ -80,7 +81,7 @@ class RecordLayoutTest {
     @Test
     void aReleaseKeepsTheLastTokenUntilTheRecordGoesAFewSecondsLater() {
         String key = "released:" + UUID.randomUUID();
-        long token = store.acquire(key, "owner-1", 60_000).fencingToken();
+        long token = store.acquire(Acquisition.of(key, "owner-1", 60_000)).fencingToken();
         assertThat(store.release(key, "owner-1")).isTrue();
 
         assertThat(field(key, "t")).as("the token stays").isEqualTo(token);
@@ -88,7 +89,8 @@ class RecordLayoutTest {
         assertThat(redis().pttl(record(key)))
                 .as("removed %d ms after the release", Scripts.KEEP_AFTER_MILLIS)
                 .isBetween(Scripts.KEEP_AFTER_MILLIS - 2_000, Scripts.KEEP_AFTER_MILLIS + 100);
-        assertThat(store.acquire(key, "owner-2", 1_000).fencingToken()).isGreaterThan(token);
+        assertThat(store.acquire(Acquisition.of(key, "owner-2", 1_000)).fencingToken())
+                .isGreaterThan(token);
     }
 
     /** On a server of its own: {@code SCRIPT FLUSH} would also empty the script cache of others sharing the server. */
@@ -102,11 +104,12 @@ class RecordLayoutTest {
                         .keyPrefix(PREFIX)
                         .build()) {
             String key = "noscript:" + UUID.randomUUID();
-            long token = flushed.acquire(key, "owner-1", 60_000).fencingToken();
+            long token = flushed.acquire(Acquisition.of(key, "owner-1", 60_000)).fencingToken();
             admin.sync().scriptFlush();
 
             assertThat(flushed.release(key, "owner-1")).isTrue();
-            assertThat(flushed.acquire(key, "owner-2", 60_000).fencingToken()).isGreaterThan(token);
+            assertThat(flushed.acquire(Acquisition.of(key, "owner-2", 60_000)).fencingToken())
+                    .isGreaterThan(token);
             assertThat(admin.sync().scriptExists(Scripts.ACQUIRE.sha(), Scripts.RELEASE.sha()))
                     .containsExactly(true, true);
         } finally {

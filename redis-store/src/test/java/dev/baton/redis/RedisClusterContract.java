@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockConfigurationException;
 import dev.baton.redis.testing.TestCluster;
 import dev.baton.redis.testing.TestRedis;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
 import dev.baton.tck.LockStoreContract;
@@ -62,7 +63,8 @@ class RedisClusterContract extends LockStoreContract {
             for (int i = 0; i < 300; i++) {
                 String key = "batch:" + UUID.randomUUID();
                 String owner = "o-" + i;
-                assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+                assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                        .isTrue();
                 held.add(new Lease(key, owner));
                 slots.add(SlotHash.getSlot((TestRedis.RUN_PREFIX + "cluster:" + key).getBytes(StandardCharsets.UTF_8)));
             }
@@ -93,7 +95,7 @@ class RedisClusterContract extends LockStoreContract {
         int port = cluster.ports().get(2);
         setPolicy(port, "volatile-lru");
         try (LockStore store = createStore()) {
-            assertThatThrownBy(() -> store.acquire("k", "o-" + UUID.randomUUID(), 60_000))
+            assertThatThrownBy(() -> store.acquire(Acquisition.of("k", "o-" + UUID.randomUUID(), 60_000)))
                     .isInstanceOf(LockConfigurationException.class)
                     .hasMessageContaining(
                             "127.0.0.1:" + port + " (cluster primary) runs with maxmemory-policy volatile-lru")
@@ -103,7 +105,8 @@ class RedisClusterContract extends LockStoreContract {
         }
         try (LockStore store = createStore()) {
             String owner = "o-" + UUID.randomUUID();
-            assertThat(store.acquire("k", owner, 60_000).isAcquired()).isTrue();
+            assertThat(store.acquire(Acquisition.of("k", owner, 60_000)).isAcquired())
+                    .isTrue();
             assertThat(store.release("k", owner)).isTrue();
         }
     }

@@ -7,6 +7,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
 import dev.baton.redis.testing.TestRedis;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
@@ -222,7 +223,7 @@ class RedisLockStoreFactoryTest {
             assertThat(redis.commandTimeoutMillis()).isEqualTo(750);
             assertThat(redis.keyPrefix()).isEqualTo("app:locks:");
             // nothing listens on that port: the first operation is where the store finds out
-            assertThatThrownBy(() -> store.acquire("k", "owner-1", 1000))
+            assertThatThrownBy(() -> store.acquire(Acquisition.of("k", "owner-1", 1000)))
                     .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("127.0.0.1")
                     .satisfies(e -> assertThat(e.getCause()).isNotNull());
@@ -238,10 +239,11 @@ class RedisLockStoreFactoryTest {
             factory().validate(settings);
             String key = "factory:" + UUID.randomUUID();
             try (LockStore store = factory().create(settings)) {
-                assertThat(store.acquire(key, "owner-1", 1000).isAcquired()).isTrue();
+                assertThat(store.acquire(Acquisition.of(key, "owner-1", 1000)).isAcquired())
+                        .isTrue();
             }
             try (LockStore again = factory().create(settings)) {
-                assertThat(again.acquire(key, "owner-2", 1000).isAcquired())
+                assertThat(again.acquire(Acquisition.of(key, "owner-2", 1000)).isAcquired())
                         .as("the client still works after a store" + " closed")
                         .isFalse();
             }

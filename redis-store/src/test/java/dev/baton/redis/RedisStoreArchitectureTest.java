@@ -5,9 +5,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +26,43 @@ class RedisStoreArchitectureTest {
 
     /** Each package its own slice: the root package included, and a package apart from its subpackages. */
     private static final String EACH_PACKAGE = "(**)";
+
+    /**
+     * Each class hierarchy of the store its own slice: a top-level class with its nested classes and its
+     * subclasses, so a base class that picks its subclass (a connector per kind of client) is no cycle.
+     */
+    private static final SliceAssignment CLASS_HIERARCHIES = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            if (!inStore(javaClass)) {
+                return SliceIdentifier.ignore();
+            }
+            JavaClass top = topLevel(javaClass);
+            while (top.getRawSuperclass()
+                    .filter(RedisStoreArchitectureTest::inStore)
+                    .isPresent()) {
+                top = topLevel(top.getRawSuperclass().get());
+            }
+            return SliceIdentifier.of(top.getName());
+        }
+
+        @Override
+        public String getDescription() {
+            return "the class hierarchies of dev.baton.redis";
+        }
+    };
+
+    private static boolean inStore(JavaClass javaClass) {
+        return javaClass.getPackageName().startsWith("dev.baton.redis");
+    }
+
+    private static JavaClass topLevel(JavaClass javaClass) {
+        JavaClass top = javaClass;
+        while (top.getEnclosingClass().isPresent()) {
+            top = top.getEnclosingClass().get();
+        }
+        return top;
+    }
 
     @Test
     void theStoreNeverUsesBatonsRuntime() {
@@ -56,5 +96,14 @@ class RedisStoreArchitectureTest {
                 .beFreeOfCycles()
                 .ignoreDependency(resideInAPackage("dev.baton.redis.internal.."), resideInAPackage("dev.baton.redis"))
                 .check(STORE);
+    }
+
+    /**
+     * No two classes depend on each other (a class, its nested classes and its subclasses count as one): the
+     * facade uses its parts, the parts never the facade, and the factory builds the store through its builder.
+     */
+    @Test
+    void noClassesDependOnEachOther() {
+        slices().assignedFrom(CLASS_HIERARCHIES).should().beFreeOfCycles().check(STORE);
     }
 }

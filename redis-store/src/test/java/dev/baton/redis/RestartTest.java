@@ -9,6 +9,8 @@ import dev.baton.impl.engine.LockEngine;
 import dev.baton.redis.testing.TestEngines;
 import dev.baton.redis.testing.TestRedis.EmbeddedRedis;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -82,14 +84,14 @@ class RestartTest {
             for (int cycle = 0; cycle < CYCLES_PER_KEY; cycle++) {
                 RedisLockStore store = cycle % 2 == 0 ? a : b;
                 String owner = owner();
-                long token = store.acquire(key, owner, 60_000).fencingToken();
+                long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
                 assertThat(token).isGreaterThan(highest.getOrDefault(key, 0L));
                 highest.put(key, token);
                 assertThat(store.release(key, owner)).isTrue();
             }
             if (k % 2 == 0) {
                 String owner = owner();
-                highest.put(key, a.acquire(key, owner, 600_000).fencingToken());
+                highest.put(key, a.acquire(Acquisition.of(key, owner, 600_000)).fencingToken());
                 holders.put(key, owner);
             }
         }
@@ -104,18 +106,18 @@ class RestartTest {
         boolean renewed = await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50))
                 .ignoreExceptionsInstanceOf(LockStoreException.class)
-                .until(() -> a.renew(probe, holders.get(probe), 600_000), r -> true);
+                .until(() -> a.renew(Renewal.of(probe, holders.get(probe), 600_000)), r -> true);
         assertThat(renewed).as("the renewal of a lock whose record is gone").isFalse();
         long highestBefore =
                 before.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         for (Map.Entry<String, String> held : holders.entrySet()) {
-            assertThat(a.renew(held.getKey(), held.getValue(), 600_000))
+            assertThat(a.renew(Renewal.of(held.getKey(), held.getValue(), 600_000)))
                     .as("renewal of %s after the restart", held.getKey())
                     .isFalse();
         }
         for (String key : before.keySet()) {
             String owner = owner();
-            AcquireResult taken = b.acquire(key, owner, 60_000);
+            AcquireResult taken = b.acquire(Acquisition.of(key, owner, 60_000));
             assertThat(taken.isAcquired()).as("%s after the restart", key).isTrue();
             assertThat(taken.fencingToken())
                     .as("the first token of %s after the restart", key)
@@ -123,18 +125,19 @@ class RestartTest {
                     .isGreaterThan(highestBefore);
             String oldHolder = holders.get(key);
             if (oldHolder != null) {
-                assertThat(a.renew(key, oldHolder, 600_000))
+                assertThat(a.renew(Renewal.of(key, oldHolder, 600_000)))
                         .as("the old holder of %s renews the new holder's lock", key)
                         .isFalse();
                 assertThat(a.release(key, oldHolder))
                         .as("the old holder of %s releases the new holder's lock", key)
                         .isFalse();
             }
-            assertThat(b.acquire(key, owner(), 60_000).isAcquired())
+            assertThat(b.acquire(Acquisition.of(key, owner(), 60_000)).isAcquired())
                     .as("%s has one holder", key)
                     .isFalse();
             assertThat(b.release(key, owner)).isTrue();
-            assertThat(b.acquire(key, owner(), 1).fencingToken()).isGreaterThan(taken.fencingToken());
+            assertThat(b.acquire(Acquisition.of(key, owner(), 1)).fencingToken())
+                    .isGreaterThan(taken.fencingToken());
         }
     }
 
@@ -179,7 +182,7 @@ class RestartTest {
         for (Map.Entry<String, String> held : early.entrySet()) {
             boolean back = await().atMost(Duration.ofSeconds(30))
                     .ignoreExceptionsInstanceOf(LockStoreException.class)
-                    .until(() -> c.renew(held.getKey(), held.getValue(), 600_000), r -> true);
+                    .until(() -> c.renew(Renewal.of(held.getKey(), held.getValue(), 600_000)), r -> true);
             assertThat(back).as("a lock of the snapshot is back").isTrue();
             assertThat(c.release(held.getKey(), held.getValue())).isTrue();
         }

@@ -26,7 +26,7 @@ public final class EvictionPolicy {
     /** The one policy under which Redis never drops a key to make room. */
     public static final String NO_EVICTION = "noeviction";
 
-    private static final System.Logger LOG = System.getLogger("dev.baton.redis.RedisLockStore");
+    private static final System.Logger LOG = System.getLogger(RedisMessage.LOGGER);
     private static final String INFO_FIELD = "maxmemory_policy:";
 
     /**

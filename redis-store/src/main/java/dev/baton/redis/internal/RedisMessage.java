@@ -5,8 +5,8 @@ import java.lang.System.Logger.Level;
 
 /**
  * The Redis store's log messages: each one's id ({@code BATON-REDIS-nnn}), level and text, in one place. Like the
- * runtime's {@code BatonMessage} it implements the API's {@link LogMessage}; the {@code docs} module checks that the ids of all the registries are unique and match the reference. Each class
- * logs on its own logger, as before.
+ * runtime's {@code BatonMessage} it implements the API's {@link LogMessage}; the {@code docs} module checks that the ids of all the registries are unique and match the reference. The store's
+ * classes log them on one logger, {@value #LOGGER}, the name the reference gives.
  *
  * <p>Patterns, arguments and how they are logged: {@link LogMessage}.
  */
@@ -28,6 +28,9 @@ public enum RedisMessage implements LogMessage {
             Level.WARNING,
             "the maxmemory-policy of Redis {0} is unknown (neither CONFIG GET nor INFO memory told it): the"
                     + " store starts; make sure it is noeviction, or a full Redis may evict held locks'' records");
+
+    /** The name of the store's logger: the store's class, as it was when one class did all the logging. */
+    public static final String LOGGER = "dev.baton.redis.RedisLockStore";
 
     private final String id;
     private final Level level;

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -92,6 +93,21 @@ public final class RedisSettings {
                     + MAX_KEY_PREFIX_BYTES + " are allowed");
         }
         return keyPrefix;
+    }
+
+    /**
+     * Checks a command timeout.
+     *
+     * @param commandTimeout the timeout
+     * @return the timeout, cut to whole milliseconds
+     * @throws IllegalArgumentException if it is not from 1 ms to 365 days
+     */
+    public static Duration requireValidCommandTimeout(Duration commandTimeout) {
+        long millis = Objects.requireNonNull(commandTimeout, "commandTimeout").toMillis();
+        if (millis < 1 || millis > LockArguments.MAX_DURATION_MILLIS) {
+            throw new IllegalArgumentException("commandTimeout must be from 1 ms to 365 days, was " + commandTimeout);
+        }
+        return Duration.ofMillis(millis);
     }
 
     /**
