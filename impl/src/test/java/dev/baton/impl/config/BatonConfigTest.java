@@ -1,6 +1,7 @@
 package dev.baton.impl.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockConfigurationException;
@@ -36,7 +37,7 @@ class BatonConfigTest {
         assertThat(settings.renewIntervalMillis(30_000)).isEqualTo(10_000);
         assertThat(settings.interruptOnLoss()).isFalse();
         assertThat(settings.renewThreads()).isEqualTo(4);
-        assertThat(config.interceptorPriority()).isEqualTo(Synchronized.DEFAULT_PRIORITY);
+        assertThat(BatonConfig.interceptorPriority(config())).isEqualTo(Synchronized.DEFAULT_PRIORITY);
         assertThat(config.managers()).containsOnlyKeys("");
     }
 
@@ -233,10 +234,14 @@ class BatonConfigTest {
 
     @Test
     void theInterceptorPriorityIsConfigurable() {
-        assertThat(BatonConfig.read(config("baton.interceptor.priority=2500")).interceptorPriority())
-                .isEqualTo(2500);
+        assertThatCode(() -> BatonConfig.read(config("baton.interceptor.priority=2500")))
+                .doesNotThrowAnyException();
         assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=2500")))
                 .isEqualTo(2500);
+        // read before the configuration is validated: a wrong value is the default until it fails the deployment
+        assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=high")))
+                .isEqualTo(Synchronized.DEFAULT_PRIORITY);
+        assertThat(BatonConfig.exclusivePriority(config("baton.exclusive.priority= 7 "))).isEqualTo(7);
     }
 
     @Test
