@@ -1,6 +1,7 @@
 package dev.baton.impl.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockConfigurationException;
@@ -36,7 +37,7 @@ class BatonConfigTest {
         assertThat(settings.renewIntervalMillis(30_000)).isEqualTo(10_000);
         assertThat(settings.interruptOnLoss()).isFalse();
         assertThat(settings.renewThreads()).isEqualTo(4);
-        assertThat(config.interceptorPriority()).isEqualTo(Synchronized.DEFAULT_PRIORITY);
+        assertThat(BatonConfig.interceptorPriority(config())).isEqualTo(Synchronized.DEFAULT_PRIORITY);
         assertThat(config.managers()).containsOnlyKeys("");
     }
 
@@ -142,6 +143,46 @@ class BatonConfigTest {
     }
 
     @Test
+    void theMessageListsEveryProblemInTheOrderTheKeysAreRead() {
+        // the default manager, the list of managers, each named manager, then the keys read once
+        assertThatThrownBy(() -> BatonConfig.read(config(
+                        "baton.store=no such",
+                        "baton.ttl=10s",
+                        "baton.renew-interval=10s",
+                        "baton.managers=ttl, jobs,bad name,jobs",
+                        "baton.jobs.renew-threads=0",
+                        "baton.jobs.poll-jitter=2",
+                        "baton.jobs.prefix=" + "p".repeat(500),
+                        "baton.interceptor.priority=high",
+                        "baton.shutdown-grace=11m",
+                        "baton.exclusive.hold=soon",
+                        "baton.exclusive.priority= x ",
+                        "baton.admin.force-release=yes",
+                        "baton.health.enabled=no",
+                        "baton.metrics.enabled=1",
+                        "baton.metrics.api=prometheus")))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessage("Invalid Baton configuration: "
+                        + "baton.store: 'no such' is not a store name; "
+                        + "baton.renew-interval: 10000 ms must be shorter than the ttl (10000 ms); "
+                        + "baton.managers: 'ttl' is reserved (it is a configuration key of its own); "
+                        + "baton.managers: 'bad name' is not a valid manager name (letters, digits, '_' and '-'); "
+                        + "baton.jobs.prefix: 500 chars leaves no room for keys (at most 500 chars with the prefix); "
+                        + "Invalid jitter '2' for baton.jobs.poll-jitter: must be from 0 to 1; "
+                        + "baton.jobs.renew-threads: '0' is not a whole number from 1 to 64; "
+                        + "baton.interceptor.priority: 'high' is not an integer; "
+                        + "baton.shutdown-grace: '11m' is too long: a shutdown waits at most 10m for the work under"
+                        + " held locks; "
+                        + "Invalid duration 'soon' for baton.exclusive.hold: not a duration (use e.g. 500ms, 30s, 5m,"
+                        + " 1h, 2d or ISO-8601 PT30S); "
+                        + "baton.exclusive.priority: 'x' is not an integer; "
+                        + "baton.admin.force-release: 'yes' is not true or false; "
+                        + "baton.health.enabled: 'no' is not true or false; "
+                        + "baton.metrics.enabled: '1' is not true or false; "
+                        + "baton.metrics.api: 'prometheus' is not auto, opentelemetry or microprofile-metrics");
+    }
+
+    @Test
     void theRenewIntervalMustBeShorterThanTheTtl() {
         assertThatThrownBy(() -> BatonConfig.read(config("baton.ttl=10s", "baton.renew-interval=10s")))
                 .hasMessageContaining("baton.renew-interval")
@@ -193,10 +234,14 @@ class BatonConfigTest {
 
     @Test
     void theInterceptorPriorityIsConfigurable() {
-        assertThat(BatonConfig.read(config("baton.interceptor.priority=2500")).interceptorPriority())
-                .isEqualTo(2500);
+        assertThatCode(() -> BatonConfig.read(config("baton.interceptor.priority=2500")))
+                .doesNotThrowAnyException();
         assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=2500")))
                 .isEqualTo(2500);
+        // read before the configuration is validated: a wrong value is the default until it fails the deployment
+        assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=high")))
+                .isEqualTo(Synchronized.DEFAULT_PRIORITY);
+        assertThat(BatonConfig.exclusivePriority(config("baton.exclusive.priority= 7 "))).isEqualTo(7);
     }
 
     @Test
