@@ -2,7 +2,9 @@ package dev.baton.bench;
 
 import dev.baton.redis.RedisLockStore;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.LockArguments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +53,7 @@ public class RenewAllBench {
         leases = new ArrayList<>(locks);
         for (int i = 0; i < locks; i++) {
             Lease lease = new Lease("renew-" + run + "-" + i, "owner-" + run);
-            AcquireResult taken = store.acquire(lease.key(), lease.owner(), Bench.TTL_MILLIS);
+            AcquireResult taken = store.acquire(Acquisition.of(lease.key(), lease.owner(), Bench.TTL_MILLIS));
             if (!taken.isAcquired()) {
                 throw new IllegalStateException("the benchmark did not get its own key " + lease.key());
             }
@@ -80,7 +82,8 @@ public class RenewAllBench {
 
     @Benchmark
     public int baton() {
-        int renewed = store.renewAll(leases, Bench.TTL_MILLIS).size();
+        int renewed = store.renewAll(leases, Bench.TTL_MILLIS, LockArguments.STORE_BOUND)
+                .size();
         if (renewed != locks) {
             throw new IllegalStateException("renewed " + renewed + " of " + locks);
         }

@@ -7,6 +7,7 @@ import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Turn;
@@ -138,7 +139,7 @@ final class Acquisitions {
             long sentAt = time.nanoTime();
             AcquireResult result;
             try {
-                result = store.acquire(storeKey, owner, ttlMillis, 0);
+                result = store.acquire(Acquisition.of(storeKey, owner, ttlMillis, 0));
             } catch (RuntimeException e) {
                 throw LockEngine.storeFailure("acquiring", key, e);
             }
@@ -185,17 +186,13 @@ final class Acquisitions {
                 long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
                 AcquireResult result;
                 try {
-                    result = waiter == null
-                            ? store.acquire(pass.storeKey, owner, ttlMillis, bound)
-                            : store.acquire(
-                                    pass.storeKey,
-                                    owner,
-                                    ttlMillis,
-                                    bound,
-                                    new Turn(
-                                            waiter,
-                                            TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt),
-                                            Polling.TURN_KEEP_MILLIS));
+                    Turn turn = waiter == null
+                            ? null
+                            : new Turn(
+                                    waiter,
+                                    TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt),
+                                    Polling.TURN_KEEP_MILLIS);
+                    result = store.acquire(new Acquisition(pass.storeKey, owner, ttlMillis, bound, turn));
                 } catch (RuntimeException e) {
                     throw LockEngine.storeFailure("acquiring", pass.key, e);
                 }

@@ -7,6 +7,7 @@ import dev.baton.LockStoreException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.spi.Holder;
+import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
@@ -84,9 +85,10 @@ public final class Inspection {
             if (holder.isEmpty()) {
                 return false;
             }
+            String owner = ownerOf(key, holder.get());
             boolean released;
             try {
-                released = engine.store().release(storeKey, holder.get().owner());
+                released = engine.store().release(storeKey, owner);
             } catch (LockException | IllegalArgumentException e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -114,6 +116,20 @@ public final class Inspection {
             throw e;
         } catch (RuntimeException e) {
             throw new LockStoreException("The lock store failed inspecting '" + key + "': " + e, e);
+        }
+    }
+
+    /**
+     * The inspected holder's owner, checked as every owner the runtime passes to a store: it is the store's own
+     * answer, so one that no acquisition could have is the store's failure, not the caller's.
+     */
+    private static String ownerOf(String key, Holder holder) {
+        try {
+            return LockArguments.requireValidOwner(holder.owner());
+        } catch (IllegalArgumentException e) {
+            throw new LockStoreException(
+                    "The lock store reported a holder of '" + key + "' that no acquisition can be: " + e.getMessage(),
+                    e);
         }
     }
 

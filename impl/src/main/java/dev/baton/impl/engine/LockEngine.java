@@ -12,6 +12,7 @@ import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -369,7 +370,7 @@ public final class LockEngine implements AutoCloseable {
     boolean keep(HeldLock lock, long holdMillis) {
         try {
             long bound = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - time.nanoTime()));
-            return store.renew(lock.storeKey(), lock.owner(), holdMillis, bound);
+            return store.renew(new Renewal(lock.storeKey(), lock.owner(), holdMillis, bound));
         } catch (RuntimeException e) {
             BatonLog.keepFailed(lock.key(), holdMillis, e);
             return false;
@@ -402,7 +403,13 @@ public final class LockEngine implements AutoCloseable {
 
     // --- keys and gates ---
 
-    /** The key as the store sees it (with the prefix), checked. */
+    /**
+     * The key as the store sees it (with the prefix), checked: the runtime's one check of an application's key
+     * before any store call (acquire, inspect, force-release), which also refuses {@code U+0000} for a store
+     * without {@link StoreCapability#NUL_IN_KEYS}. Stores check nothing themselves: they get only keys that passed
+     * here and owners and waiters the runtime made ({@link OwnerTokens}), so the release, turn and renewal calls
+     * of an acquisition need no check of their own.
+     */
     String storeKey(String key) {
         if (key == null) {
             throw new IllegalArgumentException("lock key must not be null");

@@ -5,6 +5,7 @@ import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -253,7 +254,7 @@ final class Renewals {
         lock.renewal().sent(sentAt);
         boolean renewed;
         try {
-            renewed = store.renew(lock.storeKey(), lock.owner(), ttlMillis, bound);
+            renewed = store.renew(new Renewal(lock.storeKey(), lock.owner(), ttlMillis, bound));
         } catch (RuntimeException e) {
             lock.renewal().done();
             scheduleAt(lock, sentAt); // the old lease still runs: renew it as usual, now
@@ -280,7 +281,7 @@ final class Renewals {
     }
 
     private Set<Lease> single(HeldLock lock, long ttl, long bound) {
-        return store.renew(lock.storeKey(), lock.owner(), ttl, bound) ? Set.of(lease(lock)) : Set.of();
+        return store.renew(new Renewal(lock.storeKey(), lock.owner(), ttl, bound)) ? Set.of(lease(lock)) : Set.of();
     }
 
     private void failed(HeldLock lock, RuntimeException e) {

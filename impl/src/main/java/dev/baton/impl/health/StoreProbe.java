@@ -1,6 +1,7 @@
 package dev.baton.impl.health;
 
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -47,7 +48,9 @@ final class StoreProbe {
         Probe probe;
         try {
             probe = new Probe(
-                    CompletableFuture.supplyAsync(() -> store.renew(KEY, OWNER, 1, timeoutMillis), executor), now);
+                    CompletableFuture.supplyAsync(
+                            () -> store.renew(new Renewal(KEY, OWNER, 1, timeoutMillis)), executor),
+                    now);
         } catch (RejectedExecutionException e) {
             return new Result(false, 0, "the application is stopping: " + e.getMessage());
         }

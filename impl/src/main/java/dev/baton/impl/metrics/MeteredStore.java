@@ -2,11 +2,12 @@ package dev.baton.impl.metrics;
 
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
-import dev.baton.spi.Turn;
+import dev.baton.spi.Renewal;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -36,18 +37,8 @@ final class MeteredStore extends ForwardingLockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return timed("acquire", () -> super.acquire(key, owner, ttlMillis));
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return timed("acquire", () -> super.acquire(key, owner, ttlMillis, maxWaitMillis));
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        return timed("acquire", () -> super.acquire(key, owner, ttlMillis, maxWaitMillis, turn));
+    public AcquireResult acquire(Acquisition acquisition) {
+        return timed("acquire", () -> super.acquire(acquisition));
     }
 
     @Override
@@ -56,23 +47,13 @@ final class MeteredStore extends ForwardingLockStore {
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        return timed("renew", () -> super.renew(key, owner, ttlMillis));
-    }
-
-    @Override
-    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return timed("renew", () -> super.renew(key, owner, ttlMillis, maxWaitMillis));
+    public boolean renew(Renewal renewal) {
+        return timed("renew", () -> super.renew(renewal));
     }
 
     @Override
     public boolean release(String key, String owner) {
         return timed("release", () -> super.release(key, owner));
-    }
-
-    @Override
-    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-        return timed("renew_all", () -> super.renewAll(leases, ttlMillis));
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.baton.Synchronized;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.FileLockStore;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -87,7 +88,8 @@ class ExitWhileWorkRunsTest {
             while (taken.size() < 2 && System.nanoTime() < giveUp) {
                 for (String key : List.of(POLITE, STUBBORN)) {
                     if (!taken.contains(key)
-                            && observer.acquire(key, "observer", 60_000).isAcquired()) {
+                            && observer.acquire(Acquisition.of(key, "observer", 60_000))
+                                    .isAcquired()) {
                         taken.add(key);
                     }
                 }

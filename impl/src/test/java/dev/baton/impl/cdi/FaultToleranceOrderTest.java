@@ -9,6 +9,7 @@ import dev.baton.Locks;
 import dev.baton.Synchronized;
 import dev.baton.impl.testing.FaultToleranceTest;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.spi.Acquisition;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -86,7 +87,8 @@ class FaultToleranceOrderTest {
     @Test
     void retryReattemptsTheAcquisitionWithoutHoldingTheLockBetweenAttempts() throws Exception {
         // Another instance holds the key (straight in the shared store), so every attempt reaches the store.
-        assertThat(store.acquire("retry:2", "other-instance", 60_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("retry:2", "other-instance", 60_000))
+                        .isAcquired())
                 .isTrue();
         int before = store.acquireCalls.get();
         CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> payments.retried(2));

@@ -8,7 +8,9 @@ import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.io.BufferedReader;
@@ -101,15 +103,15 @@ class ReleaseAtExitTest {
             MemoryLockStore memory = new MemoryLockStore();
             return new LockStore() {
                 @Override
-                public AcquireResult acquire(String key, String owner, long ttlMillis) {
-                    AcquireResult result = memory.acquire(key, owner, ttlMillis);
-                    write("acquire " + key + " " + result.isAcquired());
+                public AcquireResult acquire(Acquisition acquisition) {
+                    AcquireResult result = memory.acquire(acquisition);
+                    write("acquire " + acquisition.key() + " " + result.isAcquired());
                     return result;
                 }
 
                 @Override
-                public boolean renew(String key, String owner, long ttlMillis) {
-                    return memory.renew(key, owner, ttlMillis);
+                public boolean renew(Renewal renewal) {
+                    return memory.renew(renewal);
                 }
 
                 @Override

@@ -7,6 +7,7 @@ import dev.baton.Locks;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -42,14 +43,18 @@ class ShutdownTest {
                 lock.whenLost().thenRun(lock::close);
             }
             locks.acquire("left-open");
-            assertThat(SHARED.acquire("given-back-1", "other-instance", 1_000).isAcquired())
+            assertThat(SHARED.acquire(Acquisition.of("given-back-1", "other-instance", 1_000))
+                            .isAcquired())
                     .isFalse();
         }
-        assertThat(SHARED.acquire("given-back-1", "other-instance", 1_000).isAcquired())
+        assertThat(SHARED.acquire(Acquisition.of("given-back-1", "other-instance", 1_000))
+                        .isAcquired())
                 .isTrue();
-        assertThat(SHARED.acquire("given-back-2", "other-instance", 1_000).isAcquired())
+        assertThat(SHARED.acquire(Acquisition.of("given-back-2", "other-instance", 1_000))
+                        .isAcquired())
                 .isTrue();
-        assertThat(SHARED.acquire("left-open", "other-instance", 1_000).isAcquired())
+        assertThat(SHARED.acquire(Acquisition.of("left-open", "other-instance", 1_000))
+                        .isAcquired())
                 .as("Baton cannot see whether its work has ended: left to expire")
                 .isFalse();
     }

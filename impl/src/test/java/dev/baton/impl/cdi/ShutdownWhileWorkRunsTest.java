@@ -11,6 +11,7 @@ import dev.baton.Synchronized;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -145,7 +146,7 @@ class ShutdownWhileWorkRunsTest {
     private static CompletableFuture<Void> observe(String key, AtomicBoolean stop) {
         return CompletableFuture.runAsync(() -> {
             while (!stop.get()) {
-                if (SHARED.acquire(key, "observer", 60_000).isAcquired()) {
+                if (SHARED.acquire(Acquisition.of(key, "observer", 60_000)).isAcquired()) {
                     synchronized (EVENTS) {
                         EVENTS.add("observer took " + key);
                     }
@@ -211,7 +212,8 @@ class ShutdownWhileWorkRunsTest {
         assertThat(closedAfterMillis)
                 .as("the shutdown waited for the grace period")
                 .isGreaterThanOrEqualTo(GRACE - 50);
-        assertThat(SHARED.acquire("shutdown:stubborn", "observer", 60_000).isAcquired())
+        assertThat(SHARED.acquire(Acquisition.of("shutdown:stubborn", "observer", 60_000))
+                        .isAcquired())
                 .as("the lock is not released while its work still runs")
                 .isFalse();
         synchronized (LOSSES) {
@@ -222,8 +224,8 @@ class ShutdownWhileWorkRunsTest {
         }
         // Left to expire: free once its lease (renewed until the grace period ended) is over.
         await().atMost(Duration.ofSeconds(10))
-                .until(() ->
-                        SHARED.acquire("shutdown:stubborn", "observer", 60_000).isAcquired());
+                .until(() -> SHARED.acquire(Acquisition.of("shutdown:stubborn", "observer", 60_000))
+                        .isAcquired());
 
         finish.countDown();
         work.get(10, TimeUnit.SECONDS); // its late release is no error
@@ -260,7 +262,8 @@ class ShutdownWhileWorkRunsTest {
 
         assertThat(commit.get(10, TimeUnit.SECONDS)).as("the commit fails").isInstanceOf(RollbackException.class);
         closing.get(10, TimeUnit.SECONDS);
-        assertThat(SHARED.acquire("shutdown:transactional", "observer", 1_000).isAcquired())
+        assertThat(SHARED.acquire(Acquisition.of("shutdown:transactional", "observer", 1_000))
+                        .isAcquired())
                 .as("released once the transaction completed")
                 .isTrue();
     }

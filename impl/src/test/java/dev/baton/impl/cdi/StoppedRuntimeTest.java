@@ -8,6 +8,7 @@ import dev.baton.Locks;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Named;
@@ -52,7 +53,8 @@ class StoppedRuntimeTest {
             assertThatThrownBy(() -> runtime.locks("reports").acquire("monthly"))
                     .isInstanceOf(LockException.class)
                     .hasMessageContaining("shut down");
-            assertThat(REPORTS.acquire("monthly", "other-instance", 1_000).isAcquired())
+            assertThat(REPORTS.acquire(Acquisition.of("monthly", "other-instance", 1_000))
+                            .isAcquired())
                     .as("no lock was left in the store")
                     .isTrue();
         }

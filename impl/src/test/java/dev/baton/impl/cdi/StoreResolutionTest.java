@@ -11,6 +11,7 @@ import dev.baton.Synchronized;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -106,7 +107,8 @@ class StoreResolutionTest {
         /** Whether another owner gets the key on {@code store} while this method holds it. */
         @Synchronized(value = "report", manager = "reports")
         public boolean anotherOwnerGetsTheKey(LockStore store) {
-            return store.acquire("report", "another-instance", 1_000).isAcquired();
+            return store.acquire(Acquisition.of("report", "another-instance", 1_000))
+                    .isAcquired();
         }
     }
 
@@ -156,7 +158,8 @@ class StoreResolutionTest {
             LockStore store = container.select(LockStore.class).get();
 
             try (Lock lock = locks.manager("reports").acquire("k")) {
-                assertThat(store.acquire("k", "another-instance", 1_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("k", "another-instance", 1_000))
+                                .isAcquired())
                         .as("another owner on the application's store while manager 'reports' holds the key")
                         .isFalse();
             }
@@ -164,7 +167,8 @@ class StoreResolutionTest {
                     .as("another owner while a @Synchronized(manager = \"reports\") method holds the key")
                     .isFalse();
             try (Lock lock = locks.acquire("d")) {
-                assertThat(store.acquire("d", "another-instance", 1_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("d", "another-instance", 1_000))
+                                .isAcquired())
                         .as("the default manager's key")
                         .isFalse();
             }
@@ -214,7 +218,8 @@ class StoreResolutionTest {
             Locks locks = container.select(Locks.class).get();
             LockStore store = container.select(LockStore.class).get();
             try (Lock lock = locks.manager("reports").acquire("k")) {
-                assertThat(store.acquire("k", "another-instance", 1_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("k", "another-instance", 1_000))
+                                .isAcquired())
                         .as("the application's bean is not the store of a manager with baton.reports.store")
                         .isTrue();
             }
@@ -242,18 +247,22 @@ class StoreResolutionTest {
                     .get();
 
             try (Lock lock = locks.acquire("d")) {
-                assertThat(shared.acquire("d", "another-instance", 1_000).isAcquired())
+                assertThat(shared.acquire(Acquisition.of("d", "another-instance", 1_000))
+                                .isAcquired())
                         .as("the default manager's store")
                         .isFalse();
-                assertThat(reports.acquire("d", "another-instance", 1_000).isAcquired())
+                assertThat(reports.acquire(Acquisition.of("d", "another-instance", 1_000))
+                                .isAcquired())
                         .as("not the reports store")
                         .isTrue();
             }
             try (Lock lock = locks.manager("reports").acquire("r")) {
-                assertThat(reports.acquire("r", "another-instance", 1_000).isAcquired())
+                assertThat(reports.acquire(Acquisition.of("r", "another-instance", 1_000))
+                                .isAcquired())
                         .as("the reports store")
                         .isFalse();
-                assertThat(shared.acquire("r", "another-instance", 1_000).isAcquired())
+                assertThat(shared.acquire(Acquisition.of("r", "another-instance", 1_000))
+                                .isAcquired())
                         .as("not the default store")
                         .isTrue();
             }
@@ -274,12 +283,14 @@ class StoreResolutionTest {
                     container.select(LockStore.class, NamedLiteral.of("audit")).get();
 
             try (Lock lock = locks.manager("reports").acquire("k")) {
-                assertThat(reports.acquire("k", "another-instance", 1_000).isAcquired())
+                assertThat(reports.acquire(Acquisition.of("k", "another-instance", 1_000))
+                                .isAcquired())
                         .as("the reports store")
                         .isFalse();
             }
             try (Lock lock = locks.manager("audit").acquire("k")) {
-                assertThat(audit.acquire("k", "another-instance", 1_000).isAcquired())
+                assertThat(audit.acquire(Acquisition.of("k", "another-instance", 1_000))
+                                .isAcquired())
                         .as("the audit store")
                         .isFalse();
             }

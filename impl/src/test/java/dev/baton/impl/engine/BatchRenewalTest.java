@@ -7,8 +7,10 @@ import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.VirtualTime;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -64,7 +66,8 @@ class BatchRenewalTest {
         assertThat(locks)
                 .allSatisfy(lock -> assertThat(lock.isHeld()).as(lock.key()).isTrue());
         for (int i = 0; i < LOCKS; i++) {
-            assertThat(store.acquire("batch-" + i, "intruder", TTL).isAcquired())
+            assertThat(store.acquire(Acquisition.of("batch-" + i, "intruder", TTL))
+                            .isAcquired())
                     .as("nobody else can take batch-%d", i)
                     .isFalse();
         }
@@ -166,18 +169,18 @@ class BatchRenewalTest {
         }
 
         @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            return memory.acquire(key, owner, ttlMillis);
+        public AcquireResult acquire(Acquisition acquisition) {
+            return memory.acquire(acquisition);
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
+        public boolean renew(Renewal renewal) {
             singleRenewals.incrementAndGet();
-            return memory.renew(key, owner, ttlMillis);
+            return memory.renew(renewal);
         }
 
         @Override
-        public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+        public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
             if (down) {
                 failedBatches.incrementAndGet();
                 throw new LockStoreException("the backend is down");
@@ -186,7 +189,8 @@ class BatchRenewalTest {
             batches.add(time.millis() + " ms: " + leases.size());
             Set<Lease> renewed = new HashSet<>();
             for (Lease lease : leases) {
-                if (!disowned.contains(lease.key()) && memory.renew(lease.key(), lease.owner(), ttlMillis)) {
+                if (!disowned.contains(lease.key())
+                        && memory.renew(new Renewal(lease.key(), lease.owner(), ttlMillis, maxWaitMillis))) {
                     renewed.add(lease);
                 }
             }

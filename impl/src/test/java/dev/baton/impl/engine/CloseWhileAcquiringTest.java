@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.LockException;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.spi.Acquisition;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -50,7 +51,8 @@ class CloseWhileAcquiringTest {
                 ExecutionException.class, () -> acquiring.get(30, TimeUnit.SECONDS));
         assertThat(failure.getCause()).isInstanceOf(LockException.class).hasMessageContaining("shut down");
         assertThat(engine.heldCount()).isZero();
-        assertThat(store.acquire("closing", "another-instance", 1_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("closing", "another-instance", 1_000))
+                        .isAcquired())
                 .as("the key is free in the store once the engine is closed")
                 .isTrue();
     }
@@ -59,7 +61,8 @@ class CloseWhileAcquiringTest {
     void aWaiterDoesNotTakeTheKeyAfterTheEngineClosed() throws Exception {
         LockEngine engine = engines.engine(backend, 30_000, 10_000);
         // Another instance holds the key for a short while; our waiter polls for it.
-        assertThat(backend.acquire("remote", "another-instance", 500).isAcquired())
+        assertThat(backend.acquire(Acquisition.of("remote", "another-instance", 500))
+                        .isAcquired())
                 .isTrue();
         CompletableFuture<HeldLock> waiting =
                 CompletableFuture.supplyAsync(() -> engine.acquire("remote", 30_000, 30_000, true));
@@ -71,6 +74,7 @@ class CloseWhileAcquiringTest {
         assertThat(failure.getCause()).isInstanceOf(LockException.class).hasMessageContaining("shut down");
         assertThat(engine.heldCount()).isZero();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> backend.acquire("remote", "third-instance", 1_000).isAcquired());
+                .until(() -> backend.acquire(Acquisition.of("remote", "third-instance", 1_000))
+                        .isAcquired());
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockException;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.spi.Acquisition;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +40,8 @@ class CloseWhileSubscribingTest {
             }
             return subscriptionsClosed::incrementAndGet;
         };
-        store.acquire("first", "another-instance", 30_000, 0); // a waiter subscribes after its first refusal
+        store.acquire(
+                Acquisition.of("first", "another-instance", 30_000, 0)); // a waiter subscribes after its first refusal
         LockEngine engine = engines.engine(store, 30_000, 10_000);
         CompletableFuture<HeldLock> first =
                 CompletableFuture.supplyAsync(() -> engine.acquire("first", 30_000, 10_000, true));

@@ -10,6 +10,7 @@ import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.Lease;
+import dev.baton.spi.Renewal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -38,9 +39,9 @@ class ExtendTest {
     private volatile boolean failRenewals;
     private final ForwardingLockStore store = new ForwardingLockStore(memory) {
         @Override
-        public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-            intercept(ttlMillis);
-            return super.renew(key, owner, ttlMillis, maxWaitMillis);
+        public boolean renew(Renewal renewal) {
+            intercept(renewal.ttlMillis());
+            return super.renew(renewal);
         }
 
         @Override

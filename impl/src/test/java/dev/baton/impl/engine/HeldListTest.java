@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
+import dev.baton.spi.Acquisition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,8 @@ class HeldListTest {
     void aKeyOnlyWaitedForHereIsNotListedAsHeld() throws Exception {
         MemoryLockStore store = new MemoryLockStore();
         LockEngine engine = engines.engine(store).ttl(60_000).build();
-        assertThat(store.acquire("remote", "another-instance", 60_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("remote", "another-instance", 60_000))
+                        .isAcquired())
                 .isTrue();
         HeldLock mine = engine.acquire("mine", 60_000, 1_000, false);
         CompletableFuture<HeldLock> waiting =

@@ -8,7 +8,9 @@ import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.StoreCallThreads;
 import dev.baton.impl.testing.VirtualTime;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -97,7 +99,7 @@ class HungStoreCallTest {
                     .as("renewals of the healthy lock")
                     .isEqualTo(interval);
             assertThat(healthy.isHeld()).isTrue();
-            assertThat(store.acquire("healthy", "intruder", 300).isAcquired())
+            assertThat(store.acquire(Acquisition.of("healthy", "intruder", 300)).isAcquired())
                     .as("nobody else can take it")
                     .isFalse();
             if (interval == 3) {
@@ -162,13 +164,13 @@ class HungStoreCallTest {
         final AtomicInteger hanging = new AtomicInteger();
 
         @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            return memory.acquire(key, owner, ttlMillis);
+        public AcquireResult acquire(Acquisition acquisition) {
+            return memory.acquire(acquisition);
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
-            if (hangingKeys.contains(key)) {
+        public boolean renew(Renewal renewal) {
+            if (hangingKeys.contains(renewal.key())) {
                 hungCalls.countDown();
                 hanging.incrementAndGet();
                 try {
@@ -179,7 +181,7 @@ class HungStoreCallTest {
             } else {
                 healthyRenewals.incrementAndGet();
             }
-            return memory.renew(key, owner, ttlMillis);
+            return memory.renew(renewal);
         }
 
         @Override

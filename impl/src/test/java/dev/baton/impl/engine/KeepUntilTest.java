@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,12 +37,12 @@ class KeepUntilTest {
         final List<Long> renewTtls = new CopyOnWriteArrayList<>();
 
         @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            return memory.acquire(key, owner, ttlMillis);
+        public AcquireResult acquire(Acquisition acquisition) {
+            return memory.acquire(acquisition);
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
+        public boolean renew(Renewal renewal) {
             if (renewals.incrementAndGet() == 1) {
                 firstRenewalSent.countDown();
                 try {
@@ -49,8 +51,8 @@ class KeepUntilTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            renewTtls.add(ttlMillis);
-            return memory.renew(key, owner, ttlMillis);
+            renewTtls.add(renewal.ttlMillis());
+            return memory.renew(renewal);
         }
 
         @Override
@@ -73,14 +75,16 @@ class KeepUntilTest {
         assertThat(engine.heldCount()).isZero();
         // Held in the store past its ttl (120 ms), by the one renewal to the hold, not by renewals.
         while (until - System.nanoTime() > TimeUnit.MILLISECONDS.toNanos(30)) {
-            assertThat(store.acquire("kept", "other-instance", 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of("kept", "other-instance", 60_000))
+                            .isAcquired())
                     .as("during the hold")
                     .isFalse();
             Thread.sleep(20);
         }
         await().atMost(Duration.ofMillis(500))
                 .pollInterval(Duration.ofMillis(5))
-                .until(() -> store.acquire("kept", "other-instance", 60_000).isAcquired());
+                .until(() -> store.acquire(Acquisition.of("kept", "other-instance", 60_000))
+                        .isAcquired());
         assertThat(System.nanoTime() - until)
                 .as("free only when the hold has passed")
                 .isGreaterThanOrEqualTo(0);
@@ -110,7 +114,8 @@ class KeepUntilTest {
         assertThat(store.renewTtls.get(1)).isLessThanOrEqualTo(400);
         await().atMost(Duration.ofMillis(600))
                 .pollInterval(Duration.ofMillis(5))
-                .until(() -> store.acquire("kept", "other-instance", 60_000).isAcquired());
+                .until(() -> store.acquire(Acquisition.of("kept", "other-instance", 60_000))
+                        .isAcquired());
         assertThat(System.nanoTime() - until).isGreaterThanOrEqualTo(0);
     }
 
@@ -120,14 +125,18 @@ class KeepUntilTest {
         LockEngine engine = engines.engine(store, 10_000, 1_000);
         HeldLock lock = engine.acquire("late", 10_000, 0, false);
         assertThat(lock.keepUntil(System.nanoTime() - 1)).isFalse();
-        assertThat(store.acquire("late", "other-instance", 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("late", "other-instance", 60_000))
+                        .isAcquired())
+                .isTrue();
     }
 
     @Test
     void tryOnceReportsTheHoldersRemainingLease() {
         MemoryLockStore store = new MemoryLockStore();
         LockEngine engine = engines.engine(store, 10_000, 1_000);
-        assertThat(store.acquire("taken", "other-instance", 5_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("taken", "other-instance", 5_000))
+                        .isAcquired())
+                .isTrue();
         Attempt remote = engine.tryOnce("taken", 10_000);
         assertThat(remote.acquired()).isFalse();
         assertThat(remote.remainingLeaseMillis().orElseThrow()).isBetween(1L, 5_000L);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.spi.Acquisition;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,7 +32,7 @@ class LateNotificationTest {
         try {
             engine.acquire("warm-up", 30_000, 10_000, true).close(); // connected: now the store can notify
             // Held by another instance: the waiter asks the store, and subscribes at its first refusal.
-            store.acquire("job", "another-instance", 30_000, 0);
+            store.acquire(Acquisition.of("job", "another-instance", 30_000, 0));
             store.subscriber = listener -> {
                 listeners.add(listener);
                 return () -> listeners.remove(listener);

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.LockTimeoutException;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.spi.Acquisition;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,7 +67,8 @@ class LateStoreAnswerTest {
         assertThat(store.acquireCalls.get()).as("tried once").isOne();
         assertThat(store.releases).as("given back to the store").hasSize(1);
         store.acquireReplyDelayMillis = 0;
-        assertThat(store.acquire("late-try", "another-owner", 1_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("late-try", "another-owner", 1_000))
+                        .isAcquired())
                 .as("free for others")
                 .isTrue();
         engine.close();

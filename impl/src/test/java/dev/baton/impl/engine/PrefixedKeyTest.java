@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
+import dev.baton.spi.Acquisition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,12 +28,14 @@ class PrefixedKeyTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must not be empty");
         assertThat(engine.heldCount()).isZero();
-        assertThat(store.acquire("app:", "another-instance", 1_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("app:", "another-instance", 1_000))
+                        .isAcquired())
                 .as("the bare prefix was not locked")
                 .isTrue();
         try (HeldLock lock = engine.acquire("k", 30_000, 1_000, true)) {
             assertThat(lock.key()).isEqualTo("k");
-            assertThat(store.acquire("app:k", "another-instance", 1_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of("app:k", "another-instance", 1_000))
+                            .isAcquired())
                     .isFalse();
         }
     }

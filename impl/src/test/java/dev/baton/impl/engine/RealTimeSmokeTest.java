@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.spi.Acquisition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,9 @@ class RealTimeSmokeTest {
         HeldLock lock = engine.acquire("renewed", 600, 1_000, true);
         Thread.sleep(1_800);
         assertThat(lock.isHeld()).as("held; lost: %s", lock.lossReason()).isTrue();
-        assertThat(store.acquire("renewed", "intruder-owner", 600).isAcquired()).isFalse();
+        assertThat(store.acquire(Acquisition.of("renewed", "intruder-owner", 600))
+                        .isAcquired())
+                .isFalse();
         assertThat(store.renewCalls.get()).isGreaterThanOrEqualTo(2);
         assertThat(lock.release()).isTrue();
     }
@@ -41,7 +44,8 @@ class RealTimeSmokeTest {
     void aWaiterGetsTheKeyWhenItsHoldersLeaseEnds() {
         MemoryLockStore store = new MemoryLockStore();
         LockEngine engine = engines.engine(store).ttl(30_000).timeout(10_000).build();
-        assertThat(store.acquire("crashed", "another-instance-owner", 300).isAcquired())
+        assertThat(store.acquire(Acquisition.of("crashed", "another-instance-owner", 300))
+                        .isAcquired())
                 .isTrue();
         long start = System.nanoTime();
         try (HeldLock lock = engine.acquire("crashed", 30_000, 10_000, true)) {

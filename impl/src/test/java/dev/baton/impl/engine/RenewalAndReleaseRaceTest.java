@@ -6,9 +6,11 @@ import dev.baton.impl.store.file.FileLockStore;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -84,7 +86,7 @@ class RenewalAndReleaseRaceTest {
                     .as("round %d: what the renewal that came after the release renewed", round)
                     .containsOnly(false);
             String next = UUID.randomUUID().toString();
-            AcquireResult taken = store.delegate.acquire(lock.storeKey(), next, 60_000);
+            AcquireResult taken = store.delegate.acquire(Acquisition.of(lock.storeKey(), next, 60_000));
             assertThat(taken.isAcquired())
                     .as(
                             "round %d: the key right after the renewal, by another owner (remaining lease %s)",
@@ -106,7 +108,9 @@ class RenewalAndReleaseRaceTest {
             assertThat(gate.arrived.await(10, TimeUnit.SECONDS)).isTrue(); // its renewal hangs: the lease runs out
             String next = UUID.randomUUID().toString();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!store.delegate.acquire(late.storeKey(), next, 60_000).isAcquired()) {
+            while (!store.delegate
+                    .acquire(Acquisition.of(late.storeKey(), next, 60_000))
+                    .isAcquired()) {
                 assertThat(System.nanoTime())
                         .as("round %d: the next holder took the key", round)
                         .isLessThan(deadline);
@@ -122,11 +126,12 @@ class RenewalAndReleaseRaceTest {
             assertThat(gate.renewed)
                     .as("round %d: what the late holder's renewal renewed", round)
                     .containsOnly(false);
-            assertThat(store.delegate.renew(late.storeKey(), next, 60_000))
+            assertThat(store.delegate.renew(Renewal.of(late.storeKey(), next, 60_000)))
                     .as("round %d: the next holder still holds the key", round)
                     .isTrue();
             assertThat(store.delegate
-                            .acquire(late.storeKey(), UUID.randomUUID().toString(), 60_000)
+                            .acquire(Acquisition.of(
+                                    late.storeKey(), UUID.randomUUID().toString(), 60_000))
                             .isAcquired())
                     .as("round %d: a third owner", round)
                     .isFalse();
@@ -183,18 +188,8 @@ class RenewalAndReleaseRaceTest {
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
-            return atTheDoor(() -> delegate.renew(key, owner, ttlMillis), List::of);
-        }
-
-        @Override
-        public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-            return atTheDoor(() -> delegate.renew(key, owner, ttlMillis, maxWaitMillis), List::of);
-        }
-
-        @Override
-        public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-            return atTheDoor(() -> delegate.renewAll(leases, ttlMillis), r -> renewedOf(leases, r));
+        public boolean renew(Renewal renewal) {
+            return atTheDoor(() -> delegate.renew(renewal), List::of);
         }
 
         @Override

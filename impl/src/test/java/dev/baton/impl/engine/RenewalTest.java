@@ -8,6 +8,7 @@ import dev.baton.LockStoreException;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
 import dev.baton.impl.testing.VirtualTime;
+import dev.baton.spi.Acquisition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -56,7 +57,8 @@ class RenewalTest {
                     .isEqualTo(interval);
             assertThat(lock.isHeld()).as("held; lost: %s", lock.lossReason()).isTrue();
             // Nobody else can take it meanwhile: the store itself still has it.
-            assertThat(store.acquire("renewed", "intruder-owner", 300).isAcquired())
+            assertThat(store.acquire(Acquisition.of("renewed", "intruder-owner", 300))
+                            .isAcquired())
                     .isFalse();
         }
         // Each renewal may take what is left of the lease it renews: two thirds of it.
@@ -143,14 +145,14 @@ class RenewalTest {
         assertThat(engine.heldCount()).isZero();
         assertThat(givenBack.whenLost().toCompletableFuture()).isDone();
         assertThat(leftOpen.whenLost().toCompletableFuture()).isDone();
-        assertThat(store.acquire("a", "someone-else", 1_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("a", "someone-else", 1_000)).isAcquired())
                 .as("released by its holder")
                 .isTrue();
-        assertThat(store.acquire("b", "someone-else", 1_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("b", "someone-else", 1_000)).isAcquired())
                 .as("its work may still run: left to expire, not released")
                 .isFalse();
         time.advanceMillis(30_000);
-        assertThat(store.acquire("b", "someone-else", 1_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("b", "someone-else", 1_000)).isAcquired())
                 .as("expired with its lease, not renewed after the shutdown")
                 .isTrue();
     }

@@ -6,7 +6,9 @@ import dev.baton.LockLostException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -97,7 +99,7 @@ class SlowLossCallbackTest {
             assertThat(healthy.isHeld())
                     .as("the healthy lock is renewed while loss callbacks block; lost: %s", healthy.lossReason())
                     .isTrue();
-            assertThat(store.acquire("healthy", "intruder", TTL).isAcquired())
+            assertThat(store.acquire(Acquisition.of("healthy", "intruder", TTL)).isAcquired())
                     .as("nobody else can take it")
                     .isFalse();
             Thread.sleep(20);
@@ -140,16 +142,16 @@ class SlowLossCallbackTest {
         final Set<String> hangingKeys = ConcurrentHashMap.newKeySet();
 
         @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            return memory.acquire(key, owner, ttlMillis);
+        public AcquireResult acquire(Acquisition acquisition) {
+            return memory.acquire(acquisition);
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
-            if (hangingKeys.contains(key)) {
+        public boolean renew(Renewal renewal) {
+            if (hangingKeys.contains(renewal.key())) {
                 awaitUnblock();
             }
-            return memory.renew(key, owner, ttlMillis);
+            return memory.renew(renewal);
         }
 
         @Override

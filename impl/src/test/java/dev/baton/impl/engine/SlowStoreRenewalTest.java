@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.FaultyStore;
+import dev.baton.spi.Acquisition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,8 @@ class SlowStoreRenewalTest {
                 assertThat(lock.isHeld())
                         .as("%s held (lost: %s)", lock, listener.keys())
                         .isTrue();
-                assertThat(store.acquire(lock.key(), "intruder-owner", TTL).isAcquired())
+                assertThat(store.acquire(Acquisition.of(lock.key(), "intruder-owner", TTL))
+                                .isAcquired())
                         .as("nobody else can take %s", lock.key())
                         .isFalse();
             }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.baton.LockTimeoutException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
@@ -63,8 +64,8 @@ class TimeoutRemainingLeaseTest {
             }
 
             @Override
-            public dev.baton.spi.AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-                dev.baton.spi.AcquireResult result = super.acquire(key, owner, ttlMillis, maxWaitMillis);
+            public dev.baton.spi.AcquireResult acquire(Acquisition acquisition) {
+                dev.baton.spi.AcquireResult result = super.acquire(acquisition);
                 return result.isAcquired() ? result : dev.baton.spi.AcquireResult.notAcquired();
             }
         };

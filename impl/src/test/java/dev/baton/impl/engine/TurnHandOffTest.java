@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.VirtualTime;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
-import dev.baton.spi.Turn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -90,18 +91,16 @@ class TurnHandOffTest {
         }
 
         @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            throw new AssertionError("a waiter asks with its turn");
-        }
-
-        @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        public AcquireResult acquire(Acquisition acquisition) {
+            if (acquisition.turn() == null) {
+                throw new AssertionError("a waiter asks with its turn");
+            }
             asks.add(TimeUnit.NANOSECONDS.toMicros(time.nanoTime()));
             return answers.remove(0);
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
+        public boolean renew(Renewal renewal) {
             return true;
         }
 

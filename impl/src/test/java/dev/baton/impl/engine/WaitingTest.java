@@ -9,6 +9,7 @@ import dev.baton.LockTimeoutException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.VirtualTime;
+import dev.baton.spi.Acquisition;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -117,7 +118,8 @@ class WaitingTest {
     @Test
     void aRemoteHolderIsWaitedForUntilItsLeaseEnds() throws Exception {
         // Another instance takes the key with a short lease and dies (never releases): we get it after the lease.
-        assertThat(store.acquire("crashed", "another-instance-owner", 400).isAcquired())
+        assertThat(store.acquire(Acquisition.of("crashed", "another-instance-owner", 400))
+                        .isAcquired())
                 .isTrue();
         long start = time.nanoTime();
         CompletableFuture<HeldLock> waiter =

@@ -9,6 +9,7 @@ import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.TestConfig;
 import dev.baton.spi.ForwardingLockStore;
+import dev.baton.spi.Renewal;
 import io.smallrye.config.inject.ConfigExtension;
 import io.smallrye.health.SmallRyeHealth;
 import io.smallrye.health.SmallRyeHealthReporter;
@@ -42,7 +43,7 @@ class HealthChecksTest {
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        public boolean renew(Renewal renewal) {
             CountDownLatch latch = hang;
             if (latch != null) {
                 try {
@@ -54,7 +55,7 @@ class HealthChecksTest {
             if (down) {
                 throw new LockStoreException("connection refused (test)");
             }
-            return super.renew(key, owner, ttlMillis, maxWaitMillis);
+            return super.renew(renewal);
         }
 
         @Override

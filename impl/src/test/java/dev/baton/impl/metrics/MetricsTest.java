@@ -13,6 +13,7 @@ import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.Holder;
 import io.opentelemetry.api.common.AttributeKey;
@@ -53,19 +54,12 @@ class MetricsTest {
 
     private final ForwardingLockStore store = new ForwardingLockStore(memory) {
         @Override
-        public dev.baton.spi.AcquireResult acquire(
-                String key, String owner, long ttlMillis, long maxWaitMillis, dev.baton.spi.Turn turn) {
-            acquireCalls.incrementAndGet();
-            return super.acquire(key, owner, ttlMillis, maxWaitMillis, turn);
-        }
-
-        @Override
-        public dev.baton.spi.AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
+        public dev.baton.spi.AcquireResult acquire(Acquisition acquisition) {
             acquireCalls.incrementAndGet();
             if (down) {
                 throw new LockStoreException("down (test)");
             }
-            return super.acquire(key, owner, ttlMillis, maxWaitMillis);
+            return super.acquire(acquisition);
         }
 
         @Override

@@ -10,7 +10,9 @@ import dev.baton.impl.engine.LockListener;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,13 +31,13 @@ class SharedStoreTest {
         final List<String> calls = new ArrayList<>();
 
         @Override
-        public AcquireResult acquire(String key, String owner, long ttlMillis) {
-            return memory.acquire(key, owner, ttlMillis);
+        public AcquireResult acquire(Acquisition acquisition) {
+            return memory.acquire(acquisition);
         }
 
         @Override
-        public boolean renew(String key, String owner, long ttlMillis) {
-            return memory.renew(key, owner, ttlMillis);
+        public boolean renew(Renewal renewal) {
+            return memory.renew(renewal);
         }
 
         @Override

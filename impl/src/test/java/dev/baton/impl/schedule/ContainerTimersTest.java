@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
+import dev.baton.spi.Acquisition;
 import jakarta.ejb.NoMoreTimeoutsException;
 import jakarta.ejb.ScheduleExpression;
 import jakarta.ejb.Timer;
@@ -120,7 +121,8 @@ class ContainerTimersTest {
                 .isNull();
         assertThat(skipped).hasSize(1);
         while (System.nanoTime() - fired < 400_000_000L) {
-            assertThat(store.acquire("schedule:C.m", "other", 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of("schedule:C.m", "other", 60_000))
+                            .isAcquired())
                     .as("held for 500 ms")
                     .isFalse();
             Thread.sleep(20);
@@ -128,7 +130,8 @@ class ContainerTimersTest {
         // free after the hold, before the next planned firing (polled: a loaded machine releases a little late)
         boolean free = false;
         while (!free && System.nanoTime() - fired < 950_000_000L) {
-            free = store.acquire("schedule:C.m", "other", 60_000).isAcquired();
+            free = store.acquire(Acquisition.of("schedule:C.m", "other", 60_000))
+                    .isAcquired();
             Thread.sleep(10);
         }
         assertThat(free)

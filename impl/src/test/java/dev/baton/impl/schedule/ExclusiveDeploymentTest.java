@@ -7,6 +7,7 @@ import dev.baton.Exclusive;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Timer;
@@ -161,11 +162,13 @@ class ExclusiveDeploymentTest {
                 Deployments.weld(Store.class, PeriodOnly.class).initialize()) {
             long fired = System.nanoTime();
             container.select(PeriodOnly.class).get().run();
-            assertThat(STORE.acquire("nightly", "other-instance", 60_000).isAcquired())
+            assertThat(STORE.acquire(Acquisition.of("nightly", "other-instance", 60_000))
+                            .isAcquired())
                     .as("held under the configured key")
                     .isFalse();
             Thread.sleep(Math.max(0, 400 - (System.nanoTime() - fired) / 1_000_000));
-            assertThat(STORE.acquire("nightly", "other-instance", 60_000).isAcquired())
+            assertThat(STORE.acquire(Acquisition.of("nightly", "other-instance", 60_000))
+                            .isAcquired())
                     .as("free after the configured hold")
                     .isTrue();
         } finally {

@@ -3,8 +3,10 @@ package dev.baton.impl.testing;
 import dev.baton.LockStoreException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -59,14 +61,10 @@ public final class FaultyStore implements LockStore {
         delegate = new MemoryLockStore(nanoClock);
     }
 
+    /** {@inheritDoc} A turn is not passed on (nor given up): the memory store's lock alone decides. */
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        acquireBounds.add(maxWaitMillis);
-        return acquire(key, owner, ttlMillis);
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+    public AcquireResult acquire(Acquisition acquisition) {
+        acquireBounds.add(acquisition.maxWaitMillis());
         acquireCalls.incrementAndGet();
         Runnable hook = onAcquire;
         if (hook != null) {
@@ -77,38 +75,29 @@ public final class FaultyStore implements LockStore {
         if (failure != null) {
             throw failure;
         }
-        AcquireResult result = delegate.acquire(key, owner, ttlMillis);
+        AcquireResult result =
+                delegate.acquire(Acquisition.of(acquisition.key(), acquisition.owner(), acquisition.ttlMillis()));
         sleep(acquireReplyDelayMillis);
         return result;
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        renewBounds.add(maxWaitMillis);
-        return renew(key, owner, ttlMillis);
-    }
-
-    @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
+    public boolean renew(Renewal renewal) {
+        renewBounds.add(renewal.maxWaitMillis());
         renewCalls.incrementAndGet();
         sleep(renewDelayMillis);
         failIfDown("renew");
-        return !renewAnswersFalse && delegate.renew(key, owner, ttlMillis);
-    }
-
-    @Override
-    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
-        renewBounds.add(maxWaitMillis);
-        return renewAll(leases, ttlMillis);
+        return !renewAnswersFalse && delegate.renew(renewal);
     }
 
     /** One round trip for the whole batch: the delay is paid once. */
     @Override
-    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
+        renewBounds.add(maxWaitMillis);
         renewCalls.incrementAndGet();
         sleep(renewDelayMillis);
         failIfDown("renew");
-        return renewAnswersFalse ? Set.of() : delegate.renewAll(leases, ttlMillis);
+        return renewAnswersFalse ? Set.of() : delegate.renewAll(leases, ttlMillis, maxWaitMillis);
     }
 
     @Override

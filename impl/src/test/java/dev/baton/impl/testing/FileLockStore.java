@@ -2,8 +2,9 @@ package dev.baton.impl.testing;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
-import dev.baton.spi.LockArguments;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -45,8 +46,10 @@ public final class FileLockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidTtl(ttlMillis);
+    public AcquireResult acquire(Acquisition acquisition) {
+        String key = acquisition.key();
+        String owner = acquisition.owner();
+        long ttlMillis = acquisition.ttlMillis();
         return locked(
                 "acquire",
                 key,
@@ -68,8 +71,10 @@ public final class FileLockStore implements LockStore {
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidTtl(ttlMillis);
+    public boolean renew(Renewal renewal) {
+        String key = renewal.key();
+        String owner = renewal.owner();
+        long ttlMillis = renewal.ttlMillis();
         return locked(
                 "renew",
                 key,
@@ -136,8 +141,6 @@ public final class FileLockStore implements LockStore {
             String owner,
             Function<Map<String, Entry>, T> change,
             Function<T, Boolean> outcome) {
-        LockArguments.requireValidKey(key, false);
-        LockArguments.requireValidOwner(owner);
         if (closed) {
             throw new LockStoreException("the file store is closed");
         }

@@ -3,7 +3,9 @@ package dev.baton.examples.demo;
 import dev.baton.LockStoreException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 
@@ -23,15 +25,15 @@ public class UnpluggableStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+    public AcquireResult acquire(Acquisition acquisition) {
         check();
-        return store.acquire(key, owner, ttlMillis);
+        return store.acquire(acquisition);
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
+    public boolean renew(Renewal renewal) {
         check();
-        return store.renew(key, owner, ttlMillis);
+        return store.renew(renewal);
     }
 
     @Override

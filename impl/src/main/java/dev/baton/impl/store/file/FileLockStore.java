@@ -2,9 +2,11 @@ package dev.baton.impl.store.file;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -117,22 +119,18 @@ public final class FileLockStore implements LockStore {
         this.configured = directory.toAbsolutePath().normalize();
     }
 
+    /** {@inheritDoc} A turn is ignored: this store does not keep waiting turns. */
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return acquire(key, owner, ttlMillis, DEFAULT_BOUND_MILLIS);
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        check(key, owner);
-        LockArguments.requireValidTtl(ttlMillis);
-        requireBound(maxWaitMillis, 0);
+    public AcquireResult acquire(Acquisition acquisition) {
+        String key = acquisition.key();
+        String owner = acquisition.owner();
+        long ttlMillis = acquisition.ttlMillis();
         if (ACQUISITIONS.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
         }
         return inCriticalSection(
                 key,
-                Math.max(maxWaitMillis, MIN_SECTION_WAIT_MILLIS),
+                Math.max(acquisition.maxWaitMillisOr(DEFAULT_BOUND_MILLIS), MIN_SECTION_WAIT_MILLIS),
                 AcquireResult::notAcquired,
                 (file, now, deadline) -> {
                     Optional<LockRecord> recorded = recorded(file);
@@ -167,15 +165,11 @@ public final class FileLockStore implements LockStore {
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        return renew(key, owner, ttlMillis, DEFAULT_BOUND_MILLIS);
-    }
-
-    @Override
-    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        check(key, owner);
-        LockArguments.requireValidTtl(ttlMillis);
-        requireBound(maxWaitMillis, 1);
+    public boolean renew(Renewal renewal) {
+        String key = renewal.key();
+        String owner = renewal.owner();
+        long ttlMillis = renewal.ttlMillis();
+        long maxWaitMillis = renewal.maxWaitMillisOr(DEFAULT_BOUND_MILLIS);
         return inCriticalSection(
                 key,
                 maxWaitMillis,
@@ -206,7 +200,6 @@ public final class FileLockStore implements LockStore {
 
     @Override
     public boolean release(String key, String owner) {
-        check(key, owner);
         return inCriticalSection(
                 key,
                 DEFAULT_BOUND_MILLIS,
@@ -229,21 +222,16 @@ public final class FileLockStore implements LockStore {
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         requireOpen();
-        requireBound(maxWaitMillis, 1);
-        long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
+        long bound = maxWaitMillis == LockArguments.STORE_BOUND ? DEFAULT_BOUND_MILLIS : maxWaitMillis;
+        long deadline = System.nanoTime() + bound * 1_000_000;
         Set<Lease> renewed = new HashSet<>();
         for (Lease lease : leases) {
             long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-            if (renew(lease.key(), lease.owner(), ttlMillis, left)) {
+            if (renew(new Renewal(lease.key(), lease.owner(), ttlMillis, left))) {
                 renewed.add(lease);
             }
         }
         return renewed;
-    }
-
-    @Override
-    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-        return renewAll(leases, ttlMillis, DEFAULT_BOUND_MILLIS);
     }
 
     @Override
@@ -401,17 +389,6 @@ public final class FileLockStore implements LockStore {
         return new LockStoreException("The lock file of '" + (key.length() > 60 ? key.substring(0, 60) + "..." : key)
                 + "' in " + configured + " stayed in another thread's or process's critical section for " + boundMillis
                 + " ms (is a process stopped inside a store operation?)");
-    }
-
-    private static void check(String key, String owner) {
-        LockArguments.requireValidKey(key, true);
-        LockArguments.requireValidOwner(owner);
-    }
-
-    private static void requireBound(long maxWaitMillis, long least) {
-        if (maxWaitMillis < least) {
-            throw new IllegalArgumentException("maxWaitMillis must be at least " + least + ", was " + maxWaitMillis);
-        }
     }
 
     @Override

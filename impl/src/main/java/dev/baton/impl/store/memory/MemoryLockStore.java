@@ -2,9 +2,10 @@ package dev.baton.impl.store.memory;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Holder;
-import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.util.EnumSet;
@@ -89,20 +90,11 @@ public final class MemoryLockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return acquire(key, owner, ttlMillis, null);
-    }
-
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        if (turn == null) {
-            throw new IllegalArgumentException("turn must not be null; use acquire(key, owner, ttlMillis) without one");
-        }
-        return acquire(key, owner, ttlMillis, turn);
-    }
-
-    private AcquireResult acquire(String key, String owner, long ttlMillis, Turn turn) {
-        check(key, owner, ttlMillis);
+    public AcquireResult acquire(Acquisition acquisition) {
+        String key = acquisition.key();
+        String owner = acquisition.owner();
+        long ttlMillis = acquisition.ttlMillis();
+        Turn turn = acquisition.turn();
         requireOpen();
         if (acquisitions.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
@@ -141,8 +133,6 @@ public final class MemoryLockStore implements LockStore {
 
     @Override
     public boolean leaveTurn(String key, String waiter) {
-        LockArguments.requireValidKeyAllowingNul(key);
-        LockArguments.requireValidOwner(waiter);
         requireOpen();
         boolean[] left = {false};
         entries.computeIfPresent(key, (k, current) -> {
@@ -162,11 +152,12 @@ public final class MemoryLockStore implements LockStore {
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        check(key, owner, ttlMillis);
+    public boolean renew(Renewal renewal) {
+        String owner = renewal.owner();
+        long ttlMillis = renewal.ttlMillis();
         requireOpen();
         boolean[] renewed = {false};
-        entries.computeIfPresent(key, (k, current) -> {
+        entries.computeIfPresent(renewal.key(), (k, current) -> {
             long now = nanoClock.getAsLong();
             if (owner.equals(current.owner) && current.liveAt(now)) {
                 renewed[0] = true;
@@ -179,8 +170,6 @@ public final class MemoryLockStore implements LockStore {
 
     @Override
     public boolean release(String key, String owner) {
-        LockArguments.requireValidKeyAllowingNul(key);
-        LockArguments.requireValidOwner(owner);
         requireOpen();
         boolean[] released = {false};
         entries.computeIfPresent(key, (k, current) -> {
@@ -219,7 +208,6 @@ public final class MemoryLockStore implements LockStore {
     /** {@inheritDoc} A plain read of the key's entry: nothing changes. */
     @Override
     public Optional<Holder> inspect(String key) {
-        LockArguments.requireValidKeyAllowingNul(key);
         requireOpen();
         Entry current = entries.get(key);
         long now = nanoClock.getAsLong();
@@ -260,12 +248,6 @@ public final class MemoryLockStore implements LockStore {
                 });
             }
         });
-    }
-
-    private static void check(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidKeyAllowingNul(key);
-        LockArguments.requireValidOwner(owner);
-        LockArguments.requireValidTtl(ttlMillis);
     }
 
     @Override

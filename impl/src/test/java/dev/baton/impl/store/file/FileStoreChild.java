@@ -1,6 +1,8 @@
 package dev.baton.impl.store.file;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
@@ -50,8 +52,9 @@ public final class FileStoreChild {
                         Path.of(args[6]));
             case "hold" -> hold(store, Path.of(args[1]), args[2], Long.parseLong(args[3]));
             case "try" ->
-                System.out.println(
-                        "TRY " + store.acquire(args[2], owner(), 60_000).isAcquired());
+                System.out.println("TRY "
+                        + store.acquire(Acquisition.of(args[2], owner(), 60_000))
+                                .isAcquired());
             case "section" -> section(Path.of(args[1]).resolve(LockFileNames.fileName(args[2])));
             default -> throw new IllegalArgumentException(args[0]);
         }
@@ -76,7 +79,7 @@ public final class FileStoreChild {
                         for (int round = 0; round < rounds; round++) {
                             String owner = owner();
                             AcquireResult result;
-                            while (!(result = store.acquire(key, owner, 10_000, 1_000)).isAcquired()) {
+                            while (!(result = store.acquire(Acquisition.of(key, owner, 10_000, 1_000))).isAcquired()) {
                                 LockSupport.parkNanos(50_000);
                             }
                             count(probeFile, probeInThisJvm, +1);
@@ -134,7 +137,7 @@ public final class FileStoreChild {
     private static void hold(FileLockStore store, Path directory, String key, long ttl) throws Exception {
         String owner = owner();
         AcquireResult result;
-        while (!(result = store.acquire(key, owner, ttl)).isAcquired()) {
+        while (!(result = store.acquire(Acquisition.of(key, owner, ttl))).isAcquired()) {
             LockSupport.parkNanos(1_000_000);
         }
         System.out.println("ACQUIRED " + result.fencingToken());
@@ -142,7 +145,7 @@ public final class FileStoreChild {
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = commands.readLine(); line != null; line = commands.readLine()) {
             if (line.startsWith("renew ")) {
-                System.out.println("RENEW " + store.renew(key, owner, Long.parseLong(line.substring(6))));
+                System.out.println("RENEW " + store.renew(Renewal.of(key, owner, Long.parseLong(line.substring(6)))));
             } else if (line.equals("release")) {
                 System.out.println("RELEASE " + store.release(key, owner));
             } else if (line.startsWith("read ")) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
+import dev.baton.spi.Acquisition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -25,8 +26,9 @@ class FileStoreCounterTest {
     void tokensContinueFromTheCounterFile() throws Exception {
         Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000000\n");
 
-        long token =
-                new FileLockStore(directory).acquire("k", "owner-1", 60_000).fencingToken();
+        long token = new FileLockStore(directory)
+                .acquire(Acquisition.of("k", "owner-1", 60_000))
+                .fencingToken();
 
         assertThat(token).isEqualTo(1_000_001);
         assertThat(Files.readString(directory.resolve(FencingCounter.FILE_NAME)).trim())
@@ -38,7 +40,7 @@ class FileStoreCounterTest {
         Path counter = Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "garbage\n");
         FileLockStore store = new FileLockStore(directory);
 
-        assertThatThrownBy(() -> store.acquire("k", "owner-1", 60_000))
+        assertThatThrownBy(() -> store.acquire(Acquisition.of("k", "owner-1", 60_000)))
                 .isInstanceOf(LockStoreException.class)
                 .hasMessageContaining(counter.getFileName().toString())
                 .hasMessageContaining("not a number");
@@ -47,19 +49,20 @@ class FileStoreCounterTest {
                 .isEqualTo("garbage\n");
         Files.writeString(counter, "41\n");
         // The failed acquisition left no lock behind: the key is free, and the counter goes on from the restored value.
-        assertThat(store.acquire("k", "owner-3", 60_000).fencingToken()).isEqualTo(42);
+        assertThat(store.acquire(Acquisition.of("k", "owner-3", 60_000)).fencingToken())
+                .isEqualTo(42);
     }
 
     @Test
     void removingTheCounterDoesNotSendTheTokensOfAReleasedKeyBack() throws Exception {
         Path counter = Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000\n");
         FileLockStore store = new FileLockStore(directory);
-        long first = store.acquire("k", "owner-1", 60_000).fencingToken();
+        long first = store.acquire(Acquisition.of("k", "owner-1", 60_000)).fencingToken();
         assertThat(store.release("k", "owner-1")).isTrue();
 
         Files.delete(counter);
 
-        assertThat(store.acquire("k", "owner-2", 60_000).fencingToken())
+        assertThat(store.acquire(Acquisition.of("k", "owner-2", 60_000)).fencingToken())
                 .as("the key's token after %d, the counter removed and the key's lock file kept", first)
                 .isGreaterThan(first);
     }
@@ -68,13 +71,13 @@ class FileStoreCounterTest {
     void removingTheCounterDoesNotSendTheTokensOfAKeyWhoseLeaseRanOutBack() throws Exception {
         Path counter = Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000\n");
         FileLockStore store = new FileLockStore(directory);
-        long first = store.acquire("k", "owner-1", 1).fencingToken();
+        long first = store.acquire(Acquisition.of("k", "owner-1", 1)).fencingToken();
         Thread.sleep(20);
         FileLockStore.sweep(); // this JVM lets go of the lapsed lock, as a restart would
 
         Files.delete(counter);
 
-        assertThat(store.acquire("k", "owner-2", 60_000).fencingToken())
+        assertThat(store.acquire(Acquisition.of("k", "owner-2", 60_000)).fencingToken())
                 .as("the key's token after %d, the counter removed and the key's lock file kept", first)
                 .isGreaterThan(first);
     }
@@ -83,7 +86,7 @@ class FileStoreCounterTest {
     void removingTheLockFilesWhileNoProcessUsesThemContinuesTokensFromTheCounter() throws Exception {
         Files.writeString(directory.resolve(FencingCounter.FILE_NAME), "1000\n");
         FileLockStore store = new FileLockStore(directory);
-        long first = store.acquire("k", "owner-1", 60_000).fencingToken();
+        long first = store.acquire(Acquisition.of("k", "owner-1", 60_000)).fencingToken();
         assertThat(store.release("k", "owner-1")).isTrue();
 
         try (var files = Files.list(directory)) {
@@ -93,7 +96,7 @@ class FileStoreCounterTest {
             }
         }
 
-        assertThat(store.acquire("k", "owner-2", 60_000).fencingToken())
+        assertThat(store.acquire(Acquisition.of("k", "owner-2", 60_000)).fencingToken())
                 .as("the key's token after %d, its lock file removed and the counter kept", first)
                 .isGreaterThan(first);
     }

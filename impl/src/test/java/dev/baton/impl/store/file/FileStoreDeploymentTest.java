@@ -7,6 +7,7 @@ import dev.baton.Lock;
 import dev.baton.Locks;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,13 +40,13 @@ class FileStoreDeploymentTest {
                 assertThat(lock.fencingToken()).isPositive();
                 assertThat(directory.resolve(LockFileNames.fileName("order:7"))).exists();
                 assertThat(new FileLockStore(directory)
-                                .acquire("order:7", "another-instance", 60_000)
+                                .acquire(Acquisition.of("order:7", "another-instance", 60_000))
                                 .isAcquired())
                         .as("another store on the directory, while the application holds the key")
                         .isFalse();
             }
             assertThat(new FileLockStore(directory)
-                            .acquire("order:7", "another-instance", 60_000)
+                            .acquire(Acquisition.of("order:7", "another-instance", 60_000))
                             .isAcquired())
                     .as("after the application released it")
                     .isTrue();

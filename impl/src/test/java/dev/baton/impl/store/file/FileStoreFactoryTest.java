@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.impl.runtime.StoreRegistry;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreContext;
 import java.lang.annotation.Annotation;
@@ -73,7 +74,8 @@ class FileStoreFactoryTest {
         LockStore store = factory.create(new Settings(directory.toString()));
 
         assertThat(directory).isDirectory();
-        assertThat(store.acquire("k", "owner-1", 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("k", "owner-1", 60_000)).isAcquired())
+                .isTrue();
         assertThat(store.release("k", "owner-1")).isTrue();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
+import dev.baton.spi.Acquisition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.Normalizer;
@@ -77,13 +78,14 @@ class FileStoreKeysTest {
         Map<String, String> owners = new HashMap<>();
         for (String key : keys) {
             String owner = UUID.randomUUID().toString();
-            assertThat(store.acquire(key, owner, 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
                     .as("%s is a lock of its own", printable(key))
                     .isTrue();
             owners.put(key, owner);
         }
         for (String key : keys) {
-            assertThat(store.acquire(key, UUID.randomUUID().toString(), 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of(key, UUID.randomUUID().toString(), 60_000))
+                            .isAcquired())
                     .as("%s is held", printable(key))
                     .isFalse();
         }
@@ -165,7 +167,8 @@ class FileStoreKeysTest {
                     directory.resolve(LockFileNames.fileName("second")),
                     directory.resolve(LockFileNames.fileName("first")));
 
-            assertThatThrownBy(() -> store.acquire("second", UUID.randomUUID().toString(), 60_000))
+            assertThatThrownBy(() -> store.acquire(
+                            Acquisition.of("second", UUID.randomUUID().toString(), 60_000)))
                     .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("another key");
             assertThat(store.release("second", UUID.randomUUID().toString()))
@@ -180,7 +183,8 @@ class FileStoreKeysTest {
         List<String> owners = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             owners.add(UUID.randomUUID().toString());
-            assertThat(store.acquire("open-" + i, owners.get(i), 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of("open-" + i, owners.get(i), 60_000))
+                            .isAcquired())
                     .isTrue();
         }
         assertThat(SharedFiles.openCount())
@@ -199,7 +203,8 @@ class FileStoreKeysTest {
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             String key = "lapsing-" + i;
-            assertThat(store.acquire(key, UUID.randomUUID().toString(), 300).isAcquired())
+            assertThat(store.acquire(Acquisition.of(key, UUID.randomUUID().toString(), 300))
+                            .isAcquired())
                     .isTrue();
             files.add(directory.toRealPath().resolve(LockFileNames.fileName(key)));
         }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,7 +121,7 @@ class FileStoreProcessesTest {
      */
     private void refusedThenFreeAtOnceWhenKilled(
             FileLockStore store, ChildJvm holder, String key, long childToken, String refusal) throws Exception {
-        AcquireResult refused = store.acquire(key, owner(), 60_000);
+        AcquireResult refused = store.acquire(Acquisition.of(key, owner(), 60_000));
         assertThat(refused.isAcquired()).as(refusal).isFalse();
         assertThat(refused.remainingLeaseMillis().orElseThrow())
                 .as("the holder's remaining lease")
@@ -146,7 +148,7 @@ class FileStoreProcessesTest {
             long acquiredBy = System.nanoTime(); // the child's lease began before it said so
             holder.signal("STOP");
 
-            AcquireResult refused = store.acquire("report", owner(), 60_000);
+            AcquireResult refused = store.acquire(Acquisition.of("report", owner(), 60_000));
             assertThat(refused.isAcquired())
                     .as("a stopped process is alive: its lease still holds the key")
                     .isFalse();
@@ -163,7 +165,7 @@ class FileStoreProcessesTest {
             assertThat(holder.line(30)).as("the woken holder's renewal").isEqualTo("RENEW false");
             holder.send("release");
             assertThat(holder.line(30)).as("the woken holder's release").isEqualTo("RELEASE false");
-            assertThat(store.acquire("report", owner(), 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of("report", owner(), 60_000)).isAcquired())
                     .as("the successor still holds it")
                     .isFalse();
         }
@@ -188,7 +190,7 @@ class FileStoreProcessesTest {
             holder.send("read " + LockFileNames.fileName(key) + suffix);
             assertThat(holder.line(30)).as("the holder's JVM read the file").startsWith("READ ");
 
-            AcquireResult refused = store.acquire(key, owner(), 60_000);
+            AcquireResult refused = store.acquire(Acquisition.of(key, owner(), 60_000));
             assertThat(refused.isAcquired())
                     .as("another process, while the holder lives and its lease runs")
                     .isFalse();
@@ -198,13 +200,13 @@ class FileStoreProcessesTest {
 
             holder.send("renew 60000");
             assertThat(holder.line(30)).as("the holder's renewal").isEqualTo("RENEW true");
-            assertThat(store.acquire(key, owner(), 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of(key, owner(), 60_000)).isAcquired())
                     .as("another process, after the holder's renewal")
                     .isFalse();
             holder.send("release");
             assertThat(holder.line(30)).as("the holder's release").isEqualTo("RELEASE true");
         }
-        assertThat(store.acquire(key, owner(), 60_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of(key, owner(), 60_000)).isAcquired())
                 .as("the released key")
                 .isTrue();
     }
@@ -225,7 +227,8 @@ class FileStoreProcessesTest {
 
             holder.send("renew 60000");
             assertThat(holder.line(30)).as("the holder's renewal").isEqualTo("RENEW true");
-            assertThat(store.acquire("invoice:9", owner(), 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of("invoice:9", owner(), 60_000))
+                            .isAcquired())
                     .as("another process, after the holder's renewal took its regions again")
                     .isFalse();
         }
@@ -266,13 +269,14 @@ class FileStoreProcessesTest {
         FileLockStore store = new FileLockStore(directory);
         String old = owner();
         String taker = owner();
-        assertThat(store.acquire("journal", old, 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("journal", old, 60_000)).isAcquired())
+                .isTrue();
         Files.delete(directory.resolve(LockFileNames.fileName("journal")));
 
-        assertThat(store.acquire("journal", taker, 60_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of("journal", taker, 60_000)).isAcquired())
                 .as("an acquisition in this JVM, which finds the path naming a new, empty file")
                 .isTrue();
-        assertThat(store.renew("journal", old, 60_000))
+        assertThat(store.renew(Renewal.of("journal", old, 60_000)))
                 .as("the renewal of the lock in the removed file")
                 .isFalse();
         try (ChildJvm other = ChildJvm.start(logs.resolve("other.err"), "try", directory.toString(), "journal")) {
@@ -292,7 +296,7 @@ class FileStoreProcessesTest {
             long childToken = token(holder.line(60));
             Files.delete(directory.resolve(LockFileNames.fileName("ledger")));
 
-            AcquireResult taken = store.acquire("ledger", taker, 60_000);
+            AcquireResult taken = store.acquire(Acquisition.of("ledger", taker, 60_000));
             assertThat(taken.isAcquired())
                     .as("another process, on the new lock file of the same name")
                     .isTrue();
@@ -307,7 +311,7 @@ class FileStoreProcessesTest {
                     .as("the release of the holder whose lock file was removed")
                     .isEqualTo("RELEASE false");
         }
-        assertThat(store.renew("ledger", taker, 60_000))
+        assertThat(store.renew(Renewal.of("ledger", taker, 60_000)))
                 .as("the new holder's renewal")
                 .isTrue();
         assertThat(store.release("ledger", taker)).isTrue();
@@ -317,7 +321,8 @@ class FileStoreProcessesTest {
     void interruptingCallersDoesNotDropTheLocksThisJvmHolds() throws Exception {
         FileLockStore store = new FileLockStore(directory);
         String owner = owner();
-        assertThat(store.acquire("busy", owner, 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("busy", owner, 60_000)).isAcquired())
+                .isTrue();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong calls = new AtomicLong();
         List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -326,8 +331,8 @@ class FileStoreProcessesTest {
             Thread caller = new Thread(() -> {
                 while (!stop.get()) {
                     try {
-                        store.acquire("busy", owner(), 60_000);
-                        store.renew("busy", owner(), 60_000);
+                        store.acquire(Acquisition.of("busy", owner(), 60_000));
+                        store.renew(Renewal.of("busy", owner(), 60_000));
                     } catch (RuntimeException e) {
                         failures.add(e);
                     }
@@ -364,23 +369,24 @@ class FileStoreProcessesTest {
     void aProcessStuckInsideTheCriticalSectionBoundsCallsInsteadOfHangingThem() throws Exception {
         FileLockStore store = new FileLockStore(directory);
         String owner = owner();
-        assertThat(store.acquire("stuck", owner, 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of("stuck", owner, 60_000)).isAcquired())
+                .isTrue();
         try (ChildJvm stuck = ChildJvm.start(logs.resolve("stuck.err"), "section", directory.toString(), "stuck")) {
             assertThat(stuck.line(60)).startsWith("IN ");
 
             long start = System.nanoTime();
-            AcquireResult refused = store.acquire("stuck", owner(), 60_000, 300);
+            AcquireResult refused = store.acquire(Acquisition.of("stuck", owner(), 60_000, 300));
             long acquireMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(refused.isAcquired())
                     .as("an acquisition that could not get in within its bound")
                     .isFalse();
             assertThat(acquireMillis).as("ms the bounded acquisition took").isBetween(250L, 2_000L);
 
-            assertThatThrownBy(() -> store.renew("stuck", owner, 60_000, 300))
+            assertThatThrownBy(() -> store.renew(new Renewal("stuck", owner, 60_000, 300)))
                     .isInstanceOf(dev.baton.LockStoreException.class)
                     .hasMessageContaining("critical section");
         }
-        assertThat(store.renew("stuck", owner, 60_000))
+        assertThat(store.renew(Renewal.of("stuck", owner, 60_000)))
                 .as("the holder's renewal once the stuck process is gone")
                 .isTrue();
         assertThat(store.release("stuck", owner)).isTrue();
@@ -390,7 +396,7 @@ class FileStoreProcessesTest {
             throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(withinMillis);
         while (true) {
-            AcquireResult result = store.acquire(key, owner(), 60_000);
+            AcquireResult result = store.acquire(Acquisition.of(key, owner(), 60_000));
             if (result.isAcquired()) {
                 return result;
             }
