@@ -4,6 +4,8 @@ import static dev.baton.tck.ContractSupport.newOwner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,7 @@ abstract class AcquireRules extends ContractRules {
     @Test
     @TckRule(id = "S-3.1-01", spec = "spec-store-acquire-free-key")
     void freeKeyIsTakenWithAPositiveToken() {
-        AcquireResult result = store().acquire(key("free"), newOwner(), LONG_TTL);
+        AcquireResult result = store().acquire(Acquisition.of(key("free"), newOwner(), LONG_TTL));
 
         assertThat(result.isAcquired()).as("a free key is taken").isTrue();
         assertThat(result.fencingToken()).as("the fencing token of %s", result).isPositive();
@@ -46,7 +48,7 @@ abstract class AcquireRules extends ContractRules {
         String holder = newOwner();
         acquired(key, holder, LONG_TTL);
 
-        AcquireResult again = store().acquire(key, holder, LONG_TTL);
+        AcquireResult again = store().acquire(Acquisition.of(key, holder, LONG_TTL));
 
         assertThat(again.isAcquired())
                 .as("a lock is taken once, also by its own owner: %s", again)
@@ -83,7 +85,8 @@ abstract class AcquireRules extends ContractRules {
         long token = acquired(key, holder, ttl);
 
         for (int i = 0; i < 3; i++) {
-            assertThat(store().acquire(key, newOwner(), LONG_TTL).isAcquired())
+            assertThat(store().acquire(Acquisition.of(key, newOwner(), LONG_TTL))
+                            .isAcquired())
                     .as("acquire of a held key")
                     .isFalse();
         }
@@ -114,8 +117,8 @@ abstract class AcquireRules extends ContractRules {
         String first = newOwner();
         long firstToken = acquiredAndExpired(key, first);
         // Failed calls on the dead lock: a store may delete its record on these paths.
-        assertThat(store().renew(key, first, LONG_TTL))
-                .as("store.renew(key, first, LONG_TTL) must answer false")
+        assertThat(store().renew(Renewal.of(key, first, LONG_TTL)))
+                .as("store.renew(Renewal.of(key, first, LONG_TTL)) must answer false")
                 .isFalse();
         assertThat(store().release(key, first))
                 .as("store.release(key, first) must answer false")

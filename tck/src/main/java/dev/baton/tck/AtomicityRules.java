@@ -6,6 +6,7 @@ import static dev.baton.tck.ContractSupport.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -68,7 +69,7 @@ abstract class AtomicityRules extends ContractRules {
         ContractSupport.race(RACERS, rounds, scaled(6 * BOUND_MILLIS), (round, racer) -> {
             for (int i = 0; i < keysPerRound; i++) {
                 int k = (racer + i) % keysPerRound;
-                results[round][k][racer] = store().acquire(keys[round][k], newOwner(), LONG_TTL);
+                results[round][k][racer] = store().acquire(Acquisition.of(keys[round][k], newOwner(), LONG_TTL));
             }
         });
 
@@ -99,7 +100,7 @@ abstract class AtomicityRules extends ContractRules {
         ContractSupport.race(RACERS, 1, scaled(6 * BOUND_MILLIS), (round, racer) -> {
             while (wins.get() < wanted) {
                 String owner = newOwner();
-                AcquireResult result = store().acquire(key, owner, LONG_TTL);
+                AcquireResult result = store().acquire(Acquisition.of(key, owner, LONG_TTL));
                 if (!result.isAcquired()) {
                     LockSupport.parkNanos(20_000);
                     continue;
@@ -133,7 +134,8 @@ abstract class AtomicityRules extends ContractRules {
                 RACERS,
                 keys.size(),
                 scaled(6 * BOUND_MILLIS),
-                (round, racer) -> results[round][racer] = store().acquire(keys.get(round), newOwner(), LONG_TTL));
+                (round, racer) ->
+                        results[round][racer] = store().acquire(Acquisition.of(keys.get(round), newOwner(), LONG_TTL)));
         return results;
     }
 

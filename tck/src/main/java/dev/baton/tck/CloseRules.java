@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -35,11 +38,12 @@ abstract class CloseRules extends ContractRules {
 
         String free = key("free");
         List<Lease> leases = List.of(new Lease(held, owner));
-        assertFailsClosed(() -> closing.acquire(free, newOwner(), LONG_TTL), "acquire");
-        assertFailsClosed(() -> closing.acquire(free, newOwner(), LONG_TTL, 1_000), "acquire with a bound");
-        assertFailsClosed(() -> closing.renew(held, owner, LONG_TTL), "renew");
-        assertFailsClosed(() -> closing.renew(held, owner, LONG_TTL, 1_000), "renew with a bound");
-        assertFailsClosed(() -> closing.renewAll(leases, LONG_TTL), "renewAll");
+        assertFailsClosed(() -> closing.acquire(Acquisition.of(free, newOwner(), LONG_TTL)), "acquire");
+        assertFailsClosed(
+                () -> closing.acquire(Acquisition.of(free, newOwner(), LONG_TTL, 1_000)), "acquire with a bound");
+        assertFailsClosed(() -> closing.renew(Renewal.of(held, owner, LONG_TTL)), "renew");
+        assertFailsClosed(() -> closing.renew(new Renewal(held, owner, LONG_TTL, 1_000)), "renew with a bound");
+        assertFailsClosed(() -> closing.renewAll(leases, LONG_TTL, LockArguments.STORE_BOUND), "renewAll");
         assertFailsClosed(() -> closing.renewAll(leases, LONG_TTL, 1_000), "renewAll with a bound");
         assertFailsClosed(() -> closing.release(held, owner), "release");
         if (declares(StoreCapability.INSPECT)) {

@@ -4,16 +4,15 @@ import static dev.baton.tck.ContractSupport.describe;
 import static dev.baton.tck.ContractSupport.newOwner;
 import static dev.baton.tck.ContractSupport.pause;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
 
@@ -87,7 +86,7 @@ abstract class ContractRules {
 
     /** Acquires and asserts it worked; returns the token. */
     final long acquired(LockStore on, String key, String owner, long ttl) {
-        AcquireResult result = on.acquire(key, owner, ttl);
+        AcquireResult result = on.acquire(Acquisition.of(key, owner, ttl));
         assertThat(result.isAcquired())
                 .as("acquire(%s, ttl %d ms) must succeed", describe(key), ttl)
                 .isTrue();
@@ -101,7 +100,7 @@ abstract class ContractRules {
 
     /** Asserts that a new owner cannot take {@code key} now. */
     final void assertHeld(LockStore on, String key, String why) {
-        AcquireResult result = on.acquire(key, newOwner(), LONG_TTL);
+        AcquireResult result = on.acquire(Acquisition.of(key, newOwner(), LONG_TTL));
         assertThat(result.isAcquired())
                 .as("%s: %s must still be held, but another owner took it with %s", why, describe(key), result)
                 .isFalse();
@@ -113,7 +112,7 @@ abstract class ContractRules {
 
     /** A new owner's refused acquire of the held {@code key}: the remaining lease it reports. */
     final long remainingLease(String key) {
-        AcquireResult refused = store().acquire(key, newOwner(), LONG_TTL);
+        AcquireResult refused = store().acquire(Acquisition.of(key, newOwner(), LONG_TTL));
         assertThat(refused.isAcquired()).as("%s is held", describe(key)).isFalse();
         assertThat(refused.remainingLeaseMillis())
                 .as("REMAINING_LEASE is declared: a refusal reports the holder's remaining lease")
@@ -125,7 +124,7 @@ abstract class ContractRules {
     final long awaitAcquired(LockStore on, String key, String owner, long ttl) {
         AtomicReference<AcquireResult> result = new AtomicReference<>();
         waiting().alias("acquire " + describe(key) + " once its lock is over").until(() -> {
-            result.set(on.acquire(key, owner, ttl));
+            result.set(on.acquire(Acquisition.of(key, owner, ttl)));
             return result.get().isAcquired();
         });
         assertThat(result.get().fencingToken()).as("fencing token").isPositive();
@@ -141,15 +140,6 @@ abstract class ContractRules {
         long token = acquired(key, owner, SHORT_TTL);
         pause(Duration.ofMillis(SHORT_TTL).plus(scaled(100)));
         return token;
-    }
-
-    static void assertRejected(ThrowingCallable call, String operation, String what) {
-        assertThatThrownBy(call)
-                .as("%s with %s must be rejected", operation, what)
-                .isInstanceOf(IllegalArgumentException.class)
-                .message()
-                .as("the message of the rejection of %s", what)
-                .isNotBlank();
     }
 
     static void assertStrictlyIncreasing(List<Long> tokens, String what) {

@@ -33,13 +33,13 @@ public final class ContractTags {
     /** Release is a compare-and-set: the holder's only, never deletes a successor's lock. */
     public static final String RELEASE = "release";
 
-    /** Keys are kept exactly apart (case, spaces, normal forms, long and multibyte keys); bad keys are rejected. */
+    /** Keys are kept exactly apart (case, spaces, normal forms, long and multibyte keys, NUL where declared). */
     public static final String KEYS = "keys";
 
-    /** Ttls of 1 ms, 30 days and the maximum work; ttls out of range are rejected. */
+    /** Ttls of 1 ms, 30 days and the maximum work. */
     public static final String DURATIONS = "durations";
 
-    /** Owners are compared exactly; bad owners are rejected. */
+    /** Owners are compared exactly, up to the longest owner. */
     public static final String OWNERS = "owners";
 
     /** A closed store fails every operation with a {@code LockStoreException}, and a second close does nothing. */

@@ -4,6 +4,7 @@ import static dev.baton.tck.ContractSupport.newOwner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,14 +52,14 @@ abstract class EndsWithConnectionRules extends TwoInstanceRules {
         acquired(key, holder, LONG_TTL);
         LockStore other = newStore();
 
-        assertThat(other.renew(key, holder, LONG_TTL))
+        assertThat(other.renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("the holder's renew through another instance")
                 .isFalse();
         assertThat(other.release(key, holder))
                 .as("the holder's release through another instance")
                 .isFalse();
         assertHeld(other, key, "after another instance's renew and release");
-        assertThat(store().renew(key, holder, LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("the holder's renew through its own instance")
                 .isTrue();
         assertThat(store().release(key, holder))
@@ -84,7 +85,7 @@ abstract class EndsWithConnectionRules extends TwoInstanceRules {
         assertThat(awaitAcquired(other, key, newOwner(), LONG_TTL))
                 .as("token after the holder's ttl passed")
                 .isGreaterThan(token);
-        assertThat(store().renew(key, holder, LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("the holder's renew after its ttl passed")
                 .isFalse();
         assertThat(store().release(key, holder))

@@ -3,6 +3,8 @@ package dev.baton.tck;
 import static dev.baton.tck.ContractSupport.newOwner;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,8 +34,8 @@ abstract class FencingRules extends ContractRules {
                     tokens.add(awaitAcquired(key, owner, 1));
                 case 2 -> { // acquire, renew, release
                     tokens.add(awaitAcquired(key, owner, LONG_TTL));
-                    assertThat(store().renew(key, owner, LONG_TTL))
-                            .as("store.renew(key, owner, LONG_TTL) must answer true")
+                    assertThat(store().renew(Renewal.of(key, owner, LONG_TTL)))
+                            .as("store.renew(Renewal.of(key, owner, LONG_TTL)) must answer true")
                             .isTrue();
                     assertThat(store().release(key, owner))
                             .as("store.release(key, owner) must answer true")
@@ -42,11 +44,12 @@ abstract class FencingRules extends ContractRules {
                 default -> { // acquire; others fail to take, renew and release it; release
                     tokens.add(awaitAcquired(key, owner, LONG_TTL));
                     String other = newOwner();
-                    assertThat(store().acquire(key, other, LONG_TTL).isAcquired())
-                            .as("store.acquire(key, other, LONG_TTL).isAcquired() must answer false")
+                    assertThat(store().acquire(Acquisition.of(key, other, LONG_TTL))
+                                    .isAcquired())
+                            .as("store.acquire(Acquisition.of(key, other, LONG_TTL)).isAcquired() must answer false")
                             .isFalse();
-                    assertThat(store().renew(key, other, LONG_TTL))
-                            .as("store.renew(key, other, LONG_TTL) must answer false")
+                    assertThat(store().renew(Renewal.of(key, other, LONG_TTL)))
+                            .as("store.renew(Renewal.of(key, other, LONG_TTL)) must answer false")
                             .isFalse();
                     assertThat(store().release(key, other))
                             .as("store.release(key, other) must answer false")

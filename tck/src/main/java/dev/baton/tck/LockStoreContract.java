@@ -175,7 +175,7 @@ public abstract class LockStoreContract {
     }
 
     /**
-     * Keys are kept exactly apart; keys that are not valid are rejected.
+     * Keys are kept exactly apart, through every operation.
      * The rules are in {@link KeyRules}.
      */
     @Nested
@@ -188,7 +188,7 @@ public abstract class LockStoreContract {
     }
 
     /**
-     * Ttls from 1 ms to 30 days and beyond work; ttls out of range are rejected and change nothing.
+     * Ttls from 1 ms to 30 days and up to the maximum duration work.
      * The rules are in {@link DurationRules}.
      */
     @Nested
@@ -201,7 +201,7 @@ public abstract class LockStoreContract {
     }
 
     /**
-     * Owners are compared exactly; owners that are not valid are rejected.
+     * Owners are compared exactly, up to the longest owner.
      * The rules are in {@link OwnerRules}.
      */
     @Nested

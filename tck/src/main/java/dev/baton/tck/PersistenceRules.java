@@ -4,6 +4,7 @@ import static dev.baton.tck.ContractSupport.newOwner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,13 +50,13 @@ abstract class PersistenceRules extends TwoInstanceRules {
         LockStore restarted = restart(store());
 
         assertHeld(restarted, key, "after a restart");
-        assertThat(restarted.renew(key, newOwner(), LONG_TTL))
+        assertThat(restarted.renew(Renewal.of(key, newOwner(), LONG_TTL)))
                 .as("renew by another owner after a restart")
                 .isFalse();
         assertThat(restarted.release(key, newOwner()))
                 .as("release by another owner after a restart")
                 .isFalse();
-        assertThat(restarted.renew(key, holder, LONG_TTL))
+        assertThat(restarted.renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("the holder's renew through the new instance")
                 .isTrue();
         assertThat(restarted.release(key, holder))

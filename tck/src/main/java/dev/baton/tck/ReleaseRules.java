@@ -4,6 +4,8 @@ import static dev.baton.tck.ContractSupport.describe;
 import static dev.baton.tck.ContractSupport.newOwner;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,7 +43,7 @@ abstract class ReleaseRules extends ContractRules {
                 .isFalse();
 
         assertHeld(key, "after another owner's failed release");
-        assertThat(store().renew(key, holder, LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("the holder still holds it")
                 .isTrue();
     }
@@ -98,7 +100,8 @@ abstract class ReleaseRules extends ContractRules {
                 long expiry = System.nanoTime() + ttl * 1_000_000;
                 long deadline = System.nanoTime() + scaled(BOUND_MILLIS).toNanos();
                 Future<?> takeover = taker.submit(() -> {
-                    while (!store().acquire(key, successor, LONG_TTL).isAcquired()) {
+                    while (!store().acquire(Acquisition.of(key, successor, LONG_TTL))
+                            .isAcquired()) {
                         if (System.nanoTime() - deadline > 0) {
                             throw new AssertionError("the successor never took the expired " + describe(key));
                         }

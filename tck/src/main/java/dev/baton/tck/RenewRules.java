@@ -6,7 +6,10 @@ import static dev.baton.tck.ContractSupport.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.LockArguments;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +35,7 @@ abstract class RenewRules extends ContractRules {
         long firstTtl = scaled(500).toMillis();
         acquired(key, holder, firstTtl);
 
-        assertThat(store().renew(key, holder, LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("the holder's renew")
                 .isTrue();
 
@@ -49,7 +52,7 @@ abstract class RenewRules extends ContractRules {
         long ttl = scaled(1_000).toMillis();
         long token = acquired(key, holder, ttl);
 
-        assertThat(store().renew(key, newOwner(), LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, newOwner(), LONG_TTL)))
                 .as("renew by another owner")
                 .isFalse();
 
@@ -71,11 +74,11 @@ abstract class RenewRules extends ContractRules {
         String holder = newOwner();
         long token = acquiredAndExpired(key, holder);
 
-        assertThat(store().renew(key, holder, LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("renew of an expired lock")
                 .isFalse();
 
-        AcquireResult next = store().acquire(key, newOwner(), LONG_TTL);
+        AcquireResult next = store().acquire(Acquisition.of(key, newOwner(), LONG_TTL));
         assertThat(next.isAcquired())
                 .as("the expired lock was not revived by the failed renew: %s", next)
                 .isTrue();
@@ -94,11 +97,11 @@ abstract class RenewRules extends ContractRules {
                 .as("store.release(key, holder) must answer true")
                 .isTrue();
 
-        assertThat(store().renew(key, holder, LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, holder, LONG_TTL)))
                 .as("renew of a released lock")
                 .isFalse();
 
-        assertThat(store().acquire(key, newOwner(), LONG_TTL).isAcquired())
+        assertThat(store().acquire(Acquisition.of(key, newOwner(), LONG_TTL)).isAcquired())
                 .as("the released lock stays free")
                 .isTrue();
     }
@@ -112,7 +115,7 @@ abstract class RenewRules extends ContractRules {
         String successor = newOwner();
         awaitAcquired(key, successor, LONG_TTL);
 
-        assertThat(store().renew(key, former, LONG_TTL))
+        assertThat(store().renew(Renewal.of(key, former, LONG_TTL)))
                 .as("renew by the former holder")
                 .isFalse();
 
@@ -131,15 +134,15 @@ abstract class RenewRules extends ContractRules {
         String holder = newOwner();
         acquired(key, holder, 10_000);
 
-        assertThat(store().renew(key, holder, LONG_TTL))
-                .as("store.renew(key, holder, LONG_TTL) must answer true")
+        assertThat(store().renew(Renewal.of(key, holder, LONG_TTL)))
+                .as("store.renew(Renewal.of(key, holder, LONG_TTL)) must answer true")
                 .isTrue();
         assertThat(remainingLease(key))
                 .as("remaining lease after renewing to 60 s")
                 .isGreaterThan(10_000)
                 .isLessThanOrEqualTo(LONG_TTL);
-        assertThat(store().renew(key, holder, 5_000))
-                .as("store.renew(key, holder, 5_000) must answer true")
+        assertThat(store().renew(Renewal.of(key, holder, 5_000)))
+                .as("store.renew(Renewal.of(key, holder, 5_000)) must answer true")
                 .isTrue();
         assertThat(remainingLease(key))
                 .as("remaining lease after renewing to 5 s")
@@ -150,7 +153,7 @@ abstract class RenewRules extends ContractRules {
     @TckRule(id = "S-3.4-01", spec = "spec-store-renew-all")
     void renewAllRenewsExactlyTheLeasesStillHeld() {
         assertRenewAllRenewsExactlyTheHeld(1);
-        assertThat(store().renewAll(List.of(), LONG_TTL))
+        assertThat(store().renewAll(List.of(), LONG_TTL, LockArguments.STORE_BOUND))
                 .as("renewAll of nothing")
                 .isEmpty();
     }
@@ -207,7 +210,7 @@ abstract class RenewRules extends ContractRules {
         Collections.shuffle(leases);
         pause(scaled(20));
 
-        Set<Lease> renewed = store().renewAll(leases, LONG_TTL);
+        Set<Lease> renewed = store().renewAll(leases, LONG_TTL, LockArguments.STORE_BOUND);
 
         assertThat(renewed)
                 .as("renewAll of %d leases returns exactly the held leases", leases.size())
@@ -222,7 +225,8 @@ abstract class RenewRules extends ContractRules {
                     .isTrue();
         }
         for (String key : free) {
-            assertThat(store().acquire(key, newOwner(), LONG_TTL).isAcquired())
+            assertThat(store().acquire(Acquisition.of(key, newOwner(), LONG_TTL))
+                            .isAcquired())
                     .as("%s was not held, and renewAll did not revive or create it", describe(key))
                     .isTrue();
         }

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * the concurrency tests of the stores and the runtime race with.
  *
  * <pre>{@code
- * Together.run(8, thread -> assertThat(store.acquire(key, owner(thread), 60_000)).isNotNull());
+ * Together.run(8, thread -> assertThat(store.acquire(Acquisition.of(key, owner(thread), 60_000))).isNotNull());
  * }</pre>
  */
 public final class Together {

@@ -5,6 +5,7 @@ import static dev.baton.tck.ContractSupport.newOwner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,8 +54,8 @@ abstract class TwoInstanceRules extends ContractRules {
                 RACERS,
                 rounds,
                 scaled(6 * BOUND_MILLIS),
-                (round, racer) ->
-                        results[round][racer] = instances[racer % 2].acquire(keys.get(round), newOwner(), LONG_TTL));
+                (round, racer) -> results[round][racer] =
+                        instances[racer % 2].acquire(Acquisition.of(keys.get(round), newOwner(), LONG_TTL)));
 
         for (int round = 0; round < rounds; round++) {
             assertThat(Arrays.stream(results[round])

@@ -113,11 +113,7 @@ class TckCatchesFlawedStoresTest {
                         ALL,
                         List.of(ContractTags.RELEASE),
                         List.of("anotherOwnersReleaseFailsAndTheLockStaysHeld")),
-                arguments(
-                        Flaw.NO_KEY_CHECK,
-                        NONE,
-                        List.of(ContractTags.KEYS),
-                        List.of("keysWithLoneSurrogatesAreRejected", "nulIsKeptExactlyOrRejectedConsistently")),
+                arguments(Flaw.DROPS_NUL, ALL, List.of(ContractTags.KEYS), List.of("nulIsKeptExactly")),
                 arguments(
                         Flaw.LISTENERS_STAY,
                         ALL,

@@ -2,9 +2,10 @@ package dev.baton.tck;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Holder;
-import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.util.EnumSet;
@@ -54,8 +55,8 @@ final class TestLockStore implements LockStore {
         INT_TTL,
         /** Releases whatever the owner. */
         RELEASE_BY_ANY_OWNER,
-        /** Does not check keys for lone surrogates and NUL. */
-        NO_KEY_CHECK,
+        /** Declares {@code NUL_IN_KEYS} but drops {@code U+0000} from keys (a C string on the way). */
+        DROPS_NUL,
         /** Never unregisters release listeners. */
         LISTENERS_STAY,
         /** A refused acquire sets the holder's expiry to the caller's ttl. */
@@ -146,22 +147,13 @@ final class TestLockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return acquire(key, owner, ttlMillis, null);
+    public AcquireResult acquire(Acquisition acquisition) {
+        // a store without WAITING_TURNS ignores the turn
+        Turn turn = capabilities.contains(StoreCapability.WAITING_TURNS) ? acquisition.turn() : null;
+        return acquire(storedKey(acquisition.key()), acquisition.owner(), acquisition.ttlMillis(), turn);
     }
 
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        if (!capabilities.contains(StoreCapability.WAITING_TURNS)) {
-            return acquire(key, owner, ttlMillis);
-        }
-        return acquire(key, owner, ttlMillis, java.util.Objects.requireNonNull(turn, "turn"));
-    }
-
-    private AcquireResult acquire(String key, String owner, long ttlMillis, Turn turn) {
-        String k = checkedKey(key);
-        LockArguments.requireValidOwner(owner);
-        LockArguments.requireValidTtl(ttlMillis);
+    private AcquireResult acquire(String k, String owner, long ttlMillis, Turn turn) {
         if (has(Flaw.RACY_ACQUIRE)) {
             Entry current = backend.entries.get(k);
             if (current != null && current.liveAt(System.nanoTime())) {
@@ -224,8 +216,7 @@ final class TestLockStore implements LockStore {
 
     @Override
     public boolean leaveTurn(String key, String waiter) {
-        String k = checkedKey(key);
-        LockArguments.requireValidOwner(waiter);
+        String k = storedKey(key);
         boolean[] left = {false};
         backend.entries.compute(k, (ignored, current) -> {
             KeyTurn standing = liveTurn(k, System.nanoTime());
@@ -239,10 +230,10 @@ final class TestLockStore implements LockStore {
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        String k = checkedKey(key);
-        LockArguments.requireValidOwner(owner);
-        LockArguments.requireValidTtl(ttlMillis);
+    public boolean renew(Renewal renewal) {
+        String k = storedKey(renewal.key());
+        String owner = renewal.owner();
+        long ttlMillis = renewal.ttlMillis();
         boolean[] renewed = {false};
         backend.entries.computeIfPresent(k, (ignored, current) -> {
             if (current.owner.equals(owner)
@@ -258,8 +249,7 @@ final class TestLockStore implements LockStore {
 
     @Override
     public boolean release(String key, String owner) {
-        String k = checkedKey(key);
-        LockArguments.requireValidOwner(owner);
+        String k = storedKey(key);
         boolean released;
         if (has(Flaw.NON_ATOMIC_RELEASE)) {
             Entry current = backend.entries.get(k);
@@ -293,7 +283,7 @@ final class TestLockStore implements LockStore {
         if (!capabilities.contains(StoreCapability.INSPECT)) {
             return LockStore.super.inspect(key);
         }
-        String k = checkedKey(key);
+        String k = storedKey(key);
         AtomicReference<Holder> holder = new AtomicReference<>();
         backend.entries.computeIfPresent(k, (ignored, current) -> {
             long now = System.nanoTime();
@@ -334,16 +324,15 @@ final class TestLockStore implements LockStore {
         return flaws.contains(flaw);
     }
 
-    private String checkedKey(String key) {
+    /** The key as this store keeps it (a flaw may mangle it); fails once the store is closed. */
+    private String storedKey(String key) {
         if (isClosed && !has(Flaw.WORKS_AFTER_CLOSE)) {
             throw new LockStoreException("store used after close()");
         }
-        if (!has(Flaw.NO_KEY_CHECK)) {
-            LockArguments.requireValidKey(key, capabilities.contains(StoreCapability.NUL_IN_KEYS));
-        } else if (key == null || key.isEmpty() || key.length() > LockArguments.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException("bad key");
-        }
         String k = key;
+        if (has(Flaw.DROPS_NUL)) {
+            k = k.replace("\0", "");
+        }
         if (has(Flaw.FOLDS_CASE)) {
             k = k.toLowerCase(Locale.ROOT);
         }

@@ -2,7 +2,9 @@ package dev.baton.tck.runtime.health;
 
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.tck.runtime.support.LockTable;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -28,15 +30,15 @@ public class SwitchableStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+    public AcquireResult acquire(Acquisition acquisition) {
         requireReachable();
-        return locks.acquire(key, owner, ttlMillis);
+        return locks.acquire(acquisition);
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
+    public boolean renew(Renewal renewal) {
         requireReachable();
-        return locks.renew(key, owner, ttlMillis);
+        return locks.renew(renewal);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package dev.baton.tck.runtime.loss;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.tck.runtime.support.LockTable;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -22,13 +24,13 @@ public class DisowningStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return locks.acquire(key, owner, ttlMillis);
+    public AcquireResult acquire(Acquisition acquisition) {
+        return locks.acquire(acquisition);
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        return !disowning && locks.renew(key, owner, ttlMillis);
+    public boolean renew(Renewal renewal) {
+        return !disowning && locks.renew(renewal);
     }
 
     @Override

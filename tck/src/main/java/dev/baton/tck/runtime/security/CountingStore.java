@@ -1,7 +1,9 @@
 package dev.baton.tck.runtime.security;
 
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.tck.runtime.support.LockTable;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,14 +21,14 @@ public class CountingStore implements LockStore {
     }
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
+    public AcquireResult acquire(Acquisition acquisition) {
         acquisitions.incrementAndGet();
-        return locks.acquire(key, owner, ttlMillis);
+        return locks.acquire(acquisition);
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        return locks.renew(key, owner, ttlMillis);
+    public boolean renew(Renewal renewal) {
+        return locks.renew(renewal);
     }
 
     @Override

@@ -1,8 +1,9 @@
 package dev.baton.tck.runtime.undeploy;
 
 import dev.baton.spi.AcquireResult;
-import dev.baton.spi.LockArguments;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.tck.runtime.support.LockTable;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -38,22 +39,21 @@ public class JournalStore implements LockStore {
     private static volatile Path journal;
 
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        AcquireResult result = LOCKS.acquire(key, owner, ttlMillis);
+    public AcquireResult acquire(Acquisition acquisition) {
+        AcquireResult result = LOCKS.acquire(acquisition);
         append(
                 "acquire",
-                key,
-                owner,
+                acquisition.key(),
+                acquisition.owner(),
                 Long.toString(result.isAcquired() ? result.fencingToken() : 0),
                 Boolean.toString(result.isAcquired()));
         return result;
     }
 
     @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        LockArguments.requireValidTtl(ttlMillis);
-        boolean renewed = LOCKS.renew(key, owner, ttlMillis);
-        append("renew", key, owner, "-", Boolean.toString(renewed));
+    public boolean renew(Renewal renewal) {
+        boolean renewed = LOCKS.renew(renewal);
+        append("renew", renewal.key(), renewal.owner(), "-", Boolean.toString(renewed));
         return renewed;
     }
 
