@@ -12,15 +12,15 @@ import dev.baton.jpa.internal.StoreSettings;
 import dev.baton.jpa.internal.TableLocks;
 import dev.baton.jpa.internal.advisory.AdvisoryMode;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
-import dev.baton.spi.Turn;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -48,9 +48,9 @@ import javax.sql.DataSource;
  * another transaction at most its {@code maxWaitMillis} (an acquisition then answers not acquired;
  * a renewal or release fails), and its connection gets a network timeout of that time plus
  * {@value CallBound#NETWORK_ALLOWANCE_MILLIS} ms, so a database that stops answering fails the call
- * with a {@link LockStoreException} instead of holding it. Calls without a bound of their own (the
- * three-argument forms, {@link #release}) get the {@linkplain Builder#statementTimeout statement
- * timeout}.
+ * with a {@link LockStoreException} instead of holding it. Calls without a bound of their own (requests
+ * with {@link LockArguments#STORE_BOUND}, {@link #release}, {@link #leaveTurn}, {@link #inspect}) get the
+ * {@linkplain Builder#statementTimeout statement timeout}.
  *
  * <p>In {@linkplain LockMode#ADVISORY advisory mode} ({@link Builder#mode}) the store holds each key as a
  * database session lock (PostgreSQL, MariaDB) on a connection of this instance instead of a row, so a holder
@@ -59,10 +59,10 @@ import javax.sql.DataSource;
  *
  * <p>With {@link Builder#purgeAfter} the store deletes rows whose lease ended long ago ({@link #purgeExpired}).
  *
- * <p>A facade: it checks the arguments and calls, once per operation, the {@link LockOperations} of its mode
+ * <p>A facade: it calls, once per operation, the {@link LockOperations} of its mode
  * (chosen when it is built), which run their statements through the {@link StoreConnector} (lazy connection,
- * schema, retries); the {@link Purger} purges. The file is about 600 lines because {@link Builder}, a third of
- * it, stays nested (see there why); the store's own part is a facade of about 400, mostly javadoc.
+ * schema, retries); the {@link Purger} purges. The file is about 560 lines because {@link Builder}, two fifths of
+ * it, stays nested (see there why); the store's own part is a facade of about 350, mostly javadoc.
  *
  * <p>Create one with {@link #builder(DataSource)} or {@link #builder(EntityManagerFactory)}, or let
  * {@code baton.store=jpa} create it from configuration.
@@ -149,37 +149,22 @@ public final class JpaLockStore implements LockStore {
         return new Builder(factory, true, null);
     }
 
-    /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return acquire(key, owner, ttlMillis, settings.statementTimeoutMillis());
-    }
-
     /**
-     * {@inheritDoc} A row lock that another transaction holds on the key (a new holder waits for the
-     * fenced writes of the last one) is waited for at most {@code maxWaitMillis}; then: not acquired.
+     * {@inheritDoc} A row lock that another transaction holds on the key (a new holder waits for the fenced
+     * writes of the last one) is waited for at most the request's {@code maxWaitMillis}, or the
+     * {@linkplain Builder#statementTimeout statement timeout} for a request without a bound; then: not acquired (and the turn
+     * unchanged). The turn is kept in the key's row (columns {@code turn_waiter}, {@code turn_since},
+     * {@code turn_until}), by the database clock, in the same statement as the acquisition; the advisory mode
+     * has no turns and ignores it.
      */
     @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        check(key, owner);
-        LockArguments.requireValidTtl(ttlMillis);
-        requireValidWait(maxWaitMillis);
-        return locks.acquire(key, owner, ttlMillis, maxWaitMillis, null);
-    }
-
-    /**
-     * {@inheritDoc} The turn is kept in the key's row (columns {@code turn_waiter}, {@code turn_since},
-     * {@code turn_until}), by the database clock, in the same statement as the acquisition. Bounded as
-     * {@link #acquire(String, String, long, long)}: out of time, the answer is not acquired (and the turn
-     * unchanged).
-     */
-    @Override
-    public AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        check(key, owner);
-        LockArguments.requireValidTtl(ttlMillis);
-        requireValidWait(maxWaitMillis);
-        Objects.requireNonNull(turn, "turn");
-        return locks.acquire(key, owner, ttlMillis, maxWaitMillis, turn); // advisory mode: no turns
+    public AcquireResult acquire(Acquisition acquisition) {
+        return locks.acquire(
+                acquisition.key(),
+                acquisition.owner(),
+                acquisition.ttlMillis(),
+                acquisition.maxWaitMillisOr(settings.statementTimeoutMillis()),
+                acquisition.turn());
     }
 
     /**
@@ -219,61 +204,43 @@ public final class JpaLockStore implements LockStore {
      */
     @Override
     public boolean leaveTurn(String key, String waiter) {
-        check(key, waiter);
         return locks.leaveTurn(key, waiter);
     }
 
-    /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
-    @Override
-    public boolean renew(String key, String owner, long ttlMillis) {
-        return renew(key, owner, ttlMillis, settings.statementTimeoutMillis());
-    }
-
-    @Override
-    public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        check(key, owner);
-        LockArguments.requireValidTtl(ttlMillis);
-        requireValidWait(maxWaitMillis);
-        return locks.renew(key, owner, ttlMillis, maxWaitMillis);
-    }
-
     /**
-     * Renews many locks in a few statements instead of one call per lock (see docs/internals.md): on
-     * PostgreSQL one autocommit statement per thousand leases, on MariaDB one per thousand (and a read for a
-     * batch in which a lease was lost), on H2 one transaction of two statements per hundred. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
+     * {@inheritDoc} A request without a bound ({@link LockArguments#STORE_BOUND}) gets the
+     * {@linkplain Builder#statementTimeout statement timeout}.
      */
     @Override
-    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-        return renewAll(leases, ttlMillis, settings.statementTimeoutMillis());
+    public boolean renew(Renewal renewal) {
+        return locks.renew(
+                renewal.key(),
+                renewal.owner(),
+                renewal.ttlMillis(),
+                renewal.maxWaitMillisOr(settings.statementTimeoutMillis()));
     }
 
     /**
-     * {@inheritDoc} As {@link #renewAll(Collection, long)}: if a row of one of the leases stays locked by
-     * another transaction longer than {@code maxWaitMillis}, the whole call fails (on PostgreSQL, the batches
-     * before it may have been renewed: each commits on its own; a lease renewed and not reported is only
-     * held a little longer).
+     * {@inheritDoc} In a few statements instead of one call per lock (see docs/internals.md): on PostgreSQL one
+     * autocommit statement per thousand leases, on MariaDB one per thousand (and a read for a batch in which a
+     * lease was lost), on H2 one transaction of two statements per hundred. With
+     * {@link LockArguments#STORE_BOUND}, bounded by the {@linkplain Builder#statementTimeout statement timeout}.
+     * If a row of one of the leases stays locked by another transaction longer than the bound, the whole call
+     * fails (on PostgreSQL, the batches before it may have been renewed: each commits on its own; a lease
+     * renewed and not reported is only held a little longer).
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
-        Objects.requireNonNull(leases, "leases");
-        LockArguments.requireValidTtl(ttlMillis);
-        requireValidWait(maxWaitMillis);
-        List<Lease> checked = new ArrayList<>(leases.size());
-        for (Lease lease : leases) {
-            Objects.requireNonNull(lease, "lease");
-            check(lease.key(), lease.owner());
-            checked.add(lease);
-        }
-        if (checked.isEmpty()) {
+        if (leases.isEmpty()) {
             return Set.of();
         }
-        return locks.renewAll(checked, ttlMillis, maxWaitMillis);
+        long bound = maxWaitMillis == LockArguments.STORE_BOUND ? settings.statementTimeoutMillis() : maxWaitMillis;
+        return locks.renewAll(leases, ttlMillis, bound);
     }
 
     /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
     @Override
     public boolean release(String key, String owner) {
-        check(key, owner);
         return locks.release(key, owner);
     }
 
@@ -283,7 +250,6 @@ public final class JpaLockStore implements LockStore {
      */
     @Override
     public Optional<Holder> inspect(String key) {
-        LockArguments.requireValidKey(key, false);
         if (!capabilities().contains(StoreCapability.INSPECT)) {
             return LockStore.super.inspect(key);
         }
@@ -314,7 +280,6 @@ public final class JpaLockStore implements LockStore {
      */
     @Override
     public AutoCloseable onRelease(Consumer<String> listener) {
-        Objects.requireNonNull(listener, "listener");
         connector.requireOpen();
         if (!capabilities().contains(StoreCapability.RELEASE_NOTIFICATION)) {
             return LockStore.super.onRelease(listener);
@@ -374,18 +339,6 @@ public final class JpaLockStore implements LockStore {
         purger.close();
         locks.close(); // ends its connections before the factory may close
         connector.close();
-    }
-
-    private static void check(String key, String owner) {
-        // PostgreSQL text cannot hold U+0000; every database rejects it alike.
-        LockArguments.requireValidKey(key, false);
-        LockArguments.requireValidOwner(owner);
-    }
-
-    private static void requireValidWait(long maxWaitMillis) {
-        if (maxWaitMillis < 0) {
-            throw new IllegalArgumentException("maxWaitMillis must be 0 or more, not " + maxWaitMillis);
-        }
     }
 
     @Override
@@ -477,8 +430,9 @@ public final class JpaLockStore implements LockStore {
 
         /**
          * The bound of calls that come without one of their own, default
-         * {@link #DEFAULT_STATEMENT_TIMEOUT}: {@link JpaLockStore#release}, the three-argument
-         * {@code acquire}, {@code renew} and {@code renewAll}, and connecting (with the schema action).
+         * {@link #DEFAULT_STATEMENT_TIMEOUT}: requests with {@link LockArguments#STORE_BOUND} ({@code acquire},
+         * {@code renew}, {@code renewAll}), {@link JpaLockStore#release}, {@code leaveTurn}, {@code inspect},
+         * and connecting (with the schema action).
          * Such a call waits for a row lock of another transaction at most this long, and for the
          * database's answer this long plus {@value CallBound#NETWORK_ALLOWANCE_MILLIS} ms.
          *

@@ -8,6 +8,8 @@ import dev.baton.jpa.internal.advisory.LockName;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -46,20 +48,21 @@ public abstract class AdvisorySuite {
             for (int round = 0; round < 5; round++) {
                 String key = "kill:" + round + ":" + UUID.randomUUID();
                 String owner = JpaTestOwners.owner();
-                long token = holder.acquire(key, owner, TTL).fencingToken();
-                assertThat(other.acquire(key, JpaTestOwners.owner(), TTL).isAcquired())
+                long token = holder.acquire(Acquisition.of(key, owner, TTL)).fencingToken();
+                assertThat(other.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL))
+                                .isAcquired())
                         .as("held by the holder")
                         .isFalse();
-                assertThat(holder.renew(key, owner, TTL))
+                assertThat(holder.renew(Renewal.of(key, owner, TTL)))
                         .as("the holder's renewal before the kill")
                         .isTrue();
 
                 killSessionHolding(table, key);
 
-                assertThat(holder.renew(key, owner, TTL))
+                assertThat(holder.renew(Renewal.of(key, owner, TTL)))
                         .as("the holder's first renewal after its session was killed")
                         .isFalse();
-                AcquireResult taken = other.acquire(key, JpaTestOwners.owner(), TTL);
+                AcquireResult taken = other.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL));
                 assertThat(taken.isAcquired())
                         .as("another instance takes the key at once, round %d", round)
                         .isTrue();
@@ -67,11 +70,13 @@ public abstract class AdvisorySuite {
                 assertThat(holder.release(key, owner))
                         .as("the former holder's release")
                         .isFalse();
-                assertThat(holder.acquire(key, JpaTestOwners.owner(), TTL).isAcquired())
+                assertThat(holder.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL))
+                                .isAcquired())
                         .as("still held by the other")
                         .isFalse();
                 String again = JpaTestOwners.owner();
-                assertThat(holder.acquire(key + ":after", again, TTL).isAcquired())
+                assertThat(holder.acquire(Acquisition.of(key + ":after", again, TTL))
+                                .isAcquired())
                         .as("the holder's instance works on a new connection")
                         .isTrue();
                 assertThat(holder.release(key + ":after", again)).isTrue();
@@ -111,16 +116,18 @@ public abstract class AdvisorySuite {
                         : run + pair[1];
                 String ownerA = JpaTestOwners.owner();
                 String ownerB = JpaTestOwners.owner();
-                assertThat(s1.acquire(a, ownerA, TTL).isAcquired())
+                assertThat(s1.acquire(Acquisition.of(a, ownerA, TTL)).isAcquired())
                         .as("instance 1 takes '%s'", a)
                         .isTrue();
-                assertThat(s2.acquire(b, ownerB, TTL).isAcquired())
+                assertThat(s2.acquire(Acquisition.of(b, ownerB, TTL)).isAcquired())
                         .as("'%s' is a lock apart from '%s'", b, a)
                         .isTrue();
-                assertThat(s2.acquire(a, JpaTestOwners.owner(), TTL).isAcquired())
+                assertThat(s2.acquire(Acquisition.of(a, JpaTestOwners.owner(), TTL))
+                                .isAcquired())
                         .as("'%s' is one lock", a)
                         .isFalse();
-                assertThat(s1.acquire(b, JpaTestOwners.owner(), TTL).isAcquired())
+                assertThat(s1.acquire(Acquisition.of(b, JpaTestOwners.owner(), TTL))
+                                .isAcquired())
                         .as("'%s' is one lock", b)
                         .isFalse();
                 assertThat(s1.release(a, ownerA)).isTrue();
@@ -143,7 +150,7 @@ public abstract class AdvisorySuite {
             for (int round = 0; round < 20; round++) {
                 JpaLockStore store = round % 2 == 0 ? tableStore : advisoryStore;
                 String owner = JpaTestOwners.owner();
-                long token = store.acquire(key, owner, TTL).fencingToken();
+                long token = store.acquire(Acquisition.of(key, owner, TTL)).fencingToken();
                 assertThat(token)
                         .as("token of round %d (%s mode)", round, store.mode())
                         .isGreaterThan(last);
@@ -212,7 +219,7 @@ public abstract class AdvisorySuite {
         EntityManagerFactory f2 = backend.newFactory(otherUrl);
         try (JpaLockStore creator = backend.store(f1, table, LockMode.ADVISORY)) {
             // creates the table and the sequence where the first URL puts them
-            creator.acquire("path:create", JpaTestOwners.owner(), TTL);
+            creator.acquire(Acquisition.of("path:create", JpaTestOwners.owner(), TTL));
             try (JpaLockStore onPath = JpaLockStore.builder(f2)
                     .table(otherTable)
                     .sequence(otherTable + "_seq")
@@ -243,7 +250,7 @@ public abstract class AdvisorySuite {
             long last = 0;
             for (int round = 0; round < 5; round++) {
                 String owner = JpaTestOwners.owner();
-                last = store.acquire(key, owner, TTL).fencingToken();
+                last = store.acquire(Acquisition.of(key, owner, TTL)).fencingToken();
                 assertThat(store.release(key, owner)).isTrue();
             }
 
@@ -251,19 +258,20 @@ public abstract class AdvisorySuite {
 
             long highest = last;
             assertThatThrownBy(() -> {
-                        AcquireResult r = store.acquire(key, JpaTestOwners.owner(), TTL);
+                        AcquireResult r = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL));
                         throw new AssertionError("acquired with token " + r.fencingToken() + " after " + highest);
                     })
                     .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("went back");
             String owner = JpaTestOwners.owner();
-            assertThat(other.acquire(key, owner, TTL).isAcquired())
+            assertThat(other.acquire(Acquisition.of(key, owner, TTL)).isAcquired())
                     .as("the refused acquisition freed the lock it had taken")
                     .isTrue();
             assertThat(other.release(key, owner)).isTrue();
 
             backend.execute("ALTER SEQUENCE " + table + "_seq RESTART WITH " + (last + 100));
-            assertThat(store.acquire(key, JpaTestOwners.owner(), TTL).fencingToken())
+            assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL))
+                            .fencingToken())
                     .as("the store's token once the sequence is above its tokens again")
                     .isGreaterThan(last);
         } finally {
@@ -274,15 +282,17 @@ public abstract class AdvisorySuite {
     /** Both stores take one database lock for a key: the second is refused while the first holds it, and after. */
     private static void assertOneLockNamespace(JpaLockStore first, JpaLockStore second, String key) {
         String owner = JpaTestOwners.owner();
-        long token = first.acquire(key, owner, TTL).fencingToken();
-        AcquireResult both = second.acquire(key, JpaTestOwners.owner(), TTL);
+        long token = first.acquire(Acquisition.of(key, owner, TTL)).fencingToken();
+        AcquireResult both = second.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL));
         assertThat(both.isAcquired())
                 .as("%s while %s holds '%s' (token %d); got %s", second, first, key, token, both)
                 .isFalse();
         assertThat(first.release(key, owner)).isTrue();
         String next = JpaTestOwners.owner();
-        assertThat(second.acquire(key, next, TTL).fencingToken()).isGreaterThan(token);
-        assertThat(first.acquire(key, JpaTestOwners.owner(), TTL).isAcquired())
+        assertThat(second.acquire(Acquisition.of(key, next, TTL)).fencingToken())
+                .isGreaterThan(token);
+        assertThat(first.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL))
+                        .isAcquired())
                 .as("%s while %s holds '%s'", first, second, key)
                 .isFalse();
         assertThat(second.release(key, next)).isTrue();

@@ -7,7 +7,9 @@ import dev.baton.LockStoreException;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.RowLocks;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.Renewal;
 import jakarta.persistence.EntityManager;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -52,11 +54,11 @@ public abstract class BoundedCallsSuite {
         try (JpaLockStore store = backend.store(table);
                 RowLocks.Holder other = RowLocks.holder(backend.database())) {
             String key = "waited:" + UUID.randomUUID();
-            store.acquire(key, JpaTestOwners.owner(), 1);
+            store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 1));
             assertThat(other.lock(lockRow(table), key)).isEqualTo(1);
 
-            CompletableFuture<AcquireResult> waiting =
-                    CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), ttl, 60_000));
+            CompletableFuture<AcquireResult> waiting = CompletableFuture.supplyAsync(
+                    () -> store.acquire(Acquisition.of(key, JpaTestOwners.owner(), ttl, 60_000)));
             if (!RowLocks.awaitWaiting(backend.database(), table, Duration.ofSeconds(30), () -> !waiting.isDone())) {
                 throw new AssertionError("the acquisition did not wait for the locked row: "
                         + waiting.handle((r, e) -> e != null ? e.toString() : r.toString())
@@ -68,7 +70,7 @@ public abstract class BoundedCallsSuite {
             assertThat(waiting.get(HUNG_SECONDS, TimeUnit.SECONDS).isAcquired())
                     .as("acquired after the wait")
                     .isTrue();
-            AcquireResult second = store.acquire(key, JpaTestOwners.owner(), ttl, 0);
+            AcquireResult second = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), ttl, 0));
             assertThat(second.isAcquired())
                     .as("a second owner right after: the first one's lease must be running")
                     .isFalse();
@@ -91,12 +93,13 @@ public abstract class BoundedCallsSuite {
                         .build();
                 RowLocks.Holder other = RowLocks.holder(backend.database())) {
             String key = "bound:" + UUID.randomUUID();
-            store.acquire(key, JpaTestOwners.owner(), 1); // free once it expires, but its row is locked:
+            store.acquire(
+                    Acquisition.of(key, JpaTestOwners.owner(), 1)); // free once it expires, but its row is locked:
             assertThat(other.lock(lockRow(table), key)).isEqualTo(1);
             String owner = JpaTestOwners.owner();
 
             long t0 = System.nanoTime();
-            AcquireResult bounded = timed(() -> store.acquire(key, owner, 60_000, 300));
+            AcquireResult bounded = timed(() -> store.acquire(Acquisition.of(key, owner, 60_000, 300)));
             long waited = millisSince(t0);
             assertThat(bounded.isAcquired())
                     .as("the row is locked by another transaction")
@@ -107,21 +110,23 @@ public abstract class BoundedCallsSuite {
                     .isLessThan(PROMPT_MILLIS);
 
             t0 = System.nanoTime();
-            assertThat(timed(() -> store.acquire(key, owner, 60_000, 0)).isAcquired())
+            assertThat(timed(() -> store.acquire(Acquisition.of(key, owner, 60_000, 0)))
+                            .isAcquired())
                     .isFalse();
             assertThat(millisSince(t0))
                     .as("ms the acquisition that must not wait took")
                     .isLessThan(PROMPT_MILLIS / 2);
 
             t0 = System.nanoTime();
-            assertThat(timed(() -> shortDefault.acquire(key, owner, 60_000)).isAcquired())
+            assertThat(timed(() -> shortDefault.acquire(Acquisition.of(key, owner, 60_000)))
+                            .isAcquired())
                     .isFalse();
             assertThat(millisSince(t0))
                     .as("ms the three-argument acquisition took (statement timeout 500 ms)")
                     .isLessThan(PROMPT_MILLIS);
 
             other.release();
-            AcquireResult after = store.acquire(key, owner, 60_000, 300);
+            AcquireResult after = store.acquire(Acquisition.of(key, owner, 60_000, 300));
             assertThat(after.isAcquired()).as("acquired once the row is free").isTrue();
             assertThat(store.release(key, owner)).isTrue();
         }
@@ -141,11 +146,12 @@ public abstract class BoundedCallsSuite {
                 RowLocks.Holder other = RowLocks.holder(backend.database())) {
             String key = "rbound:" + UUID.randomUUID();
             String owner = JpaTestOwners.owner();
-            assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+            assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                    .isTrue();
             assertThat(other.lock(lockRow(table), key)).isEqualTo(1);
 
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> timed(() -> store.renew(key, owner, 60_000, 300)))
+            assertThatThrownBy(() -> timed(() -> store.renew(new Renewal(key, owner, 60_000, 300))))
                     .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("renew")
                     .hasMessageContaining("300 ms");
@@ -165,7 +171,7 @@ public abstract class BoundedCallsSuite {
                     .isLessThan(PROMPT_MILLIS);
 
             other.release();
-            assertThat(store.renew(key, owner, 60_000, 300))
+            assertThat(store.renew(new Renewal(key, owner, 60_000, 300)))
                     .as("the lock is still there and renews")
                     .isTrue();
             assertThat(store.release(key, owner)).isTrue();
@@ -188,7 +194,7 @@ public abstract class BoundedCallsSuite {
             String key = "stall:" + UUID.randomUUID();
             String holder = JpaTestOwners.owner();
             long acquiredAt = System.nanoTime();
-            long token = store.acquire(key, holder, ttl).fencingToken();
+            long token = store.acquire(Acquisition.of(key, holder, ttl)).fencingToken();
 
             EntityManager em = backend.sharedFactory().createEntityManager();
             try {
@@ -202,10 +208,11 @@ public abstract class BoundedCallsSuite {
                 // row locks do, within the renewal's bound.
                 long t0 = System.nanoTime();
                 if (backend.database() == JpaDatabase.POSTGRESQL) {
-                    assertThat(timed(() -> store.renew(key, holder, ttl, 300))).isTrue();
+                    assertThat(timed(() -> store.renew(new Renewal(key, holder, ttl, 300))))
+                            .isTrue();
                     acquiredAt = System.nanoTime();
                 } else {
-                    assertThatThrownBy(() -> timed(() -> store.renew(key, holder, ttl, 300)))
+                    assertThatThrownBy(() -> timed(() -> store.renew(new Renewal(key, holder, ttl, 300))))
                             .isInstanceOf(LockStoreException.class);
                 }
                 assertThat(millisSince(t0)).isLessThan(PROMPT_MILLIS);
@@ -213,20 +220,22 @@ public abstract class BoundedCallsSuite {
 
                 String next = JpaTestOwners.owner();
                 t0 = System.nanoTime();
-                AcquireResult bounded = timed(() -> store.acquire(key, next, 60_000, 300));
+                AcquireResult bounded = timed(() -> store.acquire(Acquisition.of(key, next, 60_000, 300)));
                 assertThat(bounded.isAcquired())
                         .as("taken over while the old holder's fenced transaction is open")
                         .isFalse();
                 assertThat(millisSince(t0)).as("ms the 300 ms acquisition took").isLessThan(PROMPT_MILLIS);
                 t0 = System.nanoTime();
-                assertThat(timed(() -> store.acquire(key, next, 60_000, 0)).isAcquired())
+                assertThat(timed(() -> store.acquire(Acquisition.of(key, next, 60_000, 0)))
+                                .isAcquired())
                         .isFalse();
                 assertThat(millisSince(t0))
                         .as("ms the acquisition that must not wait took")
                         .isLessThan(PROMPT_MILLIS / 2);
 
                 em.getTransaction().commit();
-                assertThat(store.acquire(key, next, 60_000, 1_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of(key, next, 60_000, 1_000))
+                                .isAcquired())
                         .as("taken once the holder committed")
                         .isTrue();
             } finally {

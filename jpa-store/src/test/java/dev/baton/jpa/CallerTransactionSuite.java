@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import jakarta.persistence.EntityManager;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,7 +29,7 @@ public abstract class CallerTransactionSuite {
         try (JpaLockStore store = backend.store(table)) {
             String rowLocked = "caller-row:" + UUID.randomUUID();
             String o0 = JpaTestOwners.owner();
-            store.acquire(rowLocked, o0, 60_000);
+            store.acquire(Acquisition.of(rowLocked, o0, 60_000));
 
             EntityManager caller = backend.sharedFactory().createEntityManager();
             try {
@@ -39,15 +41,16 @@ public abstract class CallerTransactionSuite {
 
                 String key = "caller:" + UUID.randomUUID();
                 String owner = JpaTestOwners.owner();
-                long token = store.acquire(key, owner, 60_000).fencingToken();
+                long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
                 assertThat(committedToken(backend, table, key))
                         .as("visible to another connection while the caller's transaction is open")
                         .isEqualTo(token);
-                assertThat(store.renew(key, owner, 60_000)).isTrue();
+                assertThat(store.renew(Renewal.of(key, owner, 60_000))).isTrue();
 
                 caller.getTransaction().rollback();
 
-                assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                                .isAcquired())
                         .as("still held after the caller's rollback")
                         .isFalse();
                 assertThat(store.release(key, owner)).isTrue();
@@ -68,14 +71,15 @@ public abstract class CallerTransactionSuite {
         try (JpaLockStore store = backend.store(table)) {
             String key = "caller-release:" + UUID.randomUUID();
             String owner = JpaTestOwners.owner();
-            long token = store.acquire(key, owner, 60_000).fencingToken();
+            long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
             EntityManager caller = backend.sharedFactory().createEntityManager();
             try {
                 caller.getTransaction().begin();
                 callerLocksARow(caller, store, table);
                 assertThat(store.release(key, owner)).isTrue();
                 String next = JpaTestOwners.owner();
-                AcquireResult taken = CompletableFuture.supplyAsync(() -> store.acquire(key, next, 60_000))
+                AcquireResult taken = CompletableFuture.supplyAsync(
+                                () -> store.acquire(Acquisition.of(key, next, 60_000)))
                         .join();
                 assertThat(taken.isAcquired())
                         .as("another session takes the key while the caller's transaction is open")
@@ -87,7 +91,8 @@ public abstract class CallerTransactionSuite {
                 assertThat(store.release(key, owner))
                         .as("the release was not undone")
                         .isFalse();
-                assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                                .isAcquired())
                         .as("the next holder's acquisition was not undone either")
                         .isFalse();
                 assertThat(store.release(key, next)).isTrue();
@@ -108,12 +113,13 @@ public abstract class CallerTransactionSuite {
             try {
                 caller.getTransaction().begin();
                 callerLocksARow(caller, store, table);
-                long token = store.acquire(key, owner, 60_000).fencingToken();
+                long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
                 assertThat(committedToken(backend, table, key))
                         .as("visible to another session before the caller commits")
                         .isEqualTo(token);
                 caller.getTransaction().commit();
-                assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                                .isAcquired())
                         .as("held after the caller's commit")
                         .isFalse();
 
@@ -122,7 +128,8 @@ public abstract class CallerTransactionSuite {
                 assertThat(store.release(key, owner)).isTrue();
                 caller.getTransaction().commit();
                 assertThat(store.release(key, owner)).as("released once").isFalse();
-                assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).fencingToken())
+                assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                                .fencingToken())
                         .isGreaterThan(token);
             } finally {
                 end(caller);
@@ -137,7 +144,7 @@ public abstract class CallerTransactionSuite {
      */
     private static void callerLocksARow(EntityManager caller, JpaLockStore store, String table) {
         String rowLocked = "caller-row:" + UUID.randomUUID();
-        store.acquire(rowLocked, JpaTestOwners.owner(), 60_000);
+        store.acquire(Acquisition.of(rowLocked, JpaTestOwners.owner(), 60_000));
         caller.createNativeQuery("SELECT lock_key FROM " + table + " WHERE lock_key = ?1 FOR UPDATE")
                 .setParameter(1, rowLocked)
                 .getResultList();

@@ -10,7 +10,9 @@ import dev.baton.jpa.testing.JtaDataSource;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.jpa.testing.TestJndi;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Holder;
+import dev.baton.spi.Renewal;
 import dev.baton.tck.Together;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -105,8 +107,8 @@ class DataSourceJtaTest {
         int enlisted = dataSource.enlistments();
         tm.begin();
         callerWorksOnTheDataSource();
-        long token = store.acquire(key, owner, 60_000).fencingToken();
-        assertThat(store.renew(key, owner, 60_000)).isTrue();
+        long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
+        assertThat(store.renew(Renewal.of(key, owner, 60_000))).isTrue();
         tm.rollback();
 
         assertThat(dataSource.enlistments())
@@ -115,7 +117,8 @@ class DataSourceJtaTest {
         assertThat(committedToken(key))
                 .as("committed before the caller's rollback")
                 .isEqualTo(token);
-        assertThat(CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), 60_000))
+        assertThat(CompletableFuture.supplyAsync(
+                                () -> store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000)))
                         .join()
                         .isAcquired())
                 .as("still held after the caller's rollback")
@@ -128,13 +131,13 @@ class DataSourceJtaTest {
     void aCallersRollbackDoesNotUndoARelease() throws Exception {
         String key = "ds-release:" + UUID.randomUUID();
         String owner = JpaTestOwners.owner();
-        long token = store.acquire(key, owner, 60_000).fencingToken();
+        long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
         int enlisted = dataSource.enlistments();
         tm.begin();
         callerWorksOnTheDataSource();
         assertThat(store.release(key, owner)).isTrue();
         String next = JpaTestOwners.owner();
-        AcquireResult taken = CompletableFuture.supplyAsync(() -> store.acquire(key, next, 60_000))
+        AcquireResult taken = CompletableFuture.supplyAsync(() -> store.acquire(Acquisition.of(key, next, 60_000)))
                 .join();
         assertThat(taken.isAcquired())
                 .as("another thread takes the key while the caller's transaction is open")
@@ -156,7 +159,7 @@ class DataSourceJtaTest {
         String owner = JpaTestOwners.owner();
         tm.begin();
         callerWorksOnTheDataSource();
-        long token = store.acquire(key, owner, 60_000).fencingToken();
+        long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
         assertThat(committedToken(key))
                 .as("committed before the caller's commit")
                 .isEqualTo(token);
@@ -168,7 +171,8 @@ class DataSourceJtaTest {
         assertThat(store.release(key, owner)).isTrue();
         tm.commit();
         assertThat(store.release(key, owner)).as("released once").isFalse();
-        assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).fencingToken())
+        assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                        .fencingToken())
                 .isGreaterThan(token);
     }
 
@@ -179,14 +183,16 @@ class DataSourceJtaTest {
         tm.begin();
         tm.setTransactionTimeout(0);
         callerWorksOnTheDataSource();
-        assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                .isTrue();
         // Had they joined the caller's transaction, both statements would keep the key's row locked until it ends.
         assertThat(store.release(key, owner)).isTrue();
 
         long started = System.nanoTime();
         boolean taken = CompletableFuture.supplyAsync(() -> {
                     String other = JpaTestOwners.owner();
-                    boolean acquired = store.acquire(key, other, 60_000, 10_000).isAcquired();
+                    boolean acquired = store.acquire(Acquisition.of(key, other, 60_000, 10_000))
+                            .isAcquired();
                     store.release(key, other);
                     return acquired;
                 })
@@ -213,7 +219,7 @@ class DataSourceJtaTest {
                 String owner = JpaTestOwners.owner();
                 tm.begin();
                 try {
-                    if (store.acquire(key, owner, 30_000, 5_000).isAcquired()) {
+                    if (store.acquire(Acquisition.of(key, owner, 30_000, 5_000)).isAcquired()) {
                         if (inside.incrementAndGet() != 1) {
                             overlaps.incrementAndGet();
                         }

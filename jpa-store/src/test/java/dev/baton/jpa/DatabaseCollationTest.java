@@ -8,6 +8,7 @@ import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Acquisition;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -49,13 +50,14 @@ class DatabaseCollationTest {
             run(icuUrl, ddl);
             EntityManagerFactory factory = backend.newFactory(icuUrl);
             try (JpaLockStore store = JpaLockStore.builder(factory).build()) {
-                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                         .isInstanceOf(LockConfigurationException.class)
                         .hasMessageContaining("the database's default collation")
                         .hasMessageContaining("ICU")
                         .hasMessageContaining("COLLATE \"C\"")
                         .satisfies(e -> run(icuUrl, SchemaCheckSuite.fixes(e.getMessage())));
-                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000))
+                                .isAcquired())
                         .as("after the fix")
                         .isTrue();
             } finally {
@@ -66,10 +68,12 @@ class DatabaseCollationTest {
             run(cUrl, ddl);
             EntityManagerFactory cFactory = backend.newFactory(cUrl);
             try (JpaLockStore store = JpaLockStore.builder(cFactory).build()) {
-                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000))
+                                .isAcquired())
                         .as("default collation C")
                         .isTrue();
-                assertThat(store.acquire("K", JpaTestOwners.owner(), 1000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("K", JpaTestOwners.owner(), 1000))
+                                .isAcquired())
                         .isTrue();
             } finally {
                 cFactory.close();
@@ -96,7 +100,7 @@ class DatabaseCollationTest {
             try (JpaLockStore store = JpaLockStore.builder(factory)
                     .schemaAction(SchemaAction.CREATE)
                     .build()) {
-                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                         .isInstanceOf(LockConfigurationException.class)
                         .hasMessageContaining("lock_key")
                         .hasMessageContaining("ENGLISH");

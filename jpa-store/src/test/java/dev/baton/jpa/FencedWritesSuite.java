@@ -9,6 +9,8 @@ import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.RowLocks;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
@@ -48,17 +50,19 @@ public abstract class FencedWritesSuite {
             FencedWrites fenced = store.fencedWrites();
             String key = "fence:" + UUID.randomUUID();
             String staleOwner = JpaTestOwners.owner();
-            long stale = store.acquire(key, staleOwner, 60_000).fencingToken();
+            long stale = store.acquire(Acquisition.of(key, staleOwner, 60_000)).fencingToken();
             String update = "UPDATE " + data + " SET val = ?1 WHERE id = ?2 AND {fence}";
 
             assertThat(inTransaction(em -> fenced.executeUpdate(em, key, stale, update, "first", id)))
                     .isEqualTo(1);
             // The holder stalls past its lease: its last renewal ran with a 1 ms ttl.
-            assertThat(store.renew(key, staleOwner, 1)).isTrue();
+            assertThat(store.renew(Renewal.of(key, staleOwner, 1))).isTrue();
 
             AcquireResult next = await().atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(20))
-                    .until(() -> store.acquire(key, JpaTestOwners.owner(), 60_000), AcquireResult::isAcquired);
+                    .until(
+                            () -> store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000)),
+                            AcquireResult::isAcquired);
             long current = next.fencingToken();
             assertThat(current).isGreaterThan(stale);
 
@@ -141,7 +145,8 @@ public abstract class FencedWritesSuite {
             FencedWrites fenced = store.fencedWrites();
             String key = "fwait:" + UUID.randomUUID();
             long acquiredAt = System.nanoTime();
-            long tokenA = store.acquire(key, JpaTestOwners.owner(), ttl).fencingToken();
+            long tokenA = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), ttl))
+                    .fencingToken();
             assertThat(other.lock("SELECT n FROM " + data + " WHERE id = ? FOR UPDATE", id))
                     .isEqualTo(1);
 
@@ -178,7 +183,7 @@ public abstract class FencedWritesSuite {
                         AcquireResult r;
                         do {
                             attempts.incrementAndGet();
-                            r = store.acquire(key, ownerB, 60_000, 300);
+                            r = store.acquire(Acquisition.of(key, ownerB, 60_000, 300));
                             if (!r.isAcquired()) {
                                 sleep(50);
                             }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -46,7 +47,7 @@ class H2SessionsRaceTest {
                 String key = "race:" + UUID.randomUUID();
                 failuresLeft.set(failures);
 
-                AcquireResult result = store.acquire(key, JpaTestOwners.owner(), 60_000, 0);
+                AcquireResult result = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000, 0));
 
                 assertThat(failuresLeft)
                         .as("the acquiring statement failed %d time(s)", failures)

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
@@ -267,7 +268,7 @@ class JpaLockStoreFactoryTest {
         Context context = new Context().with("data-source", "java:comp/DefaultDataSource");
         factory().validate(context);
         try (LockStore store = factory().create(context)) {
-            assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+            assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                     .isInstanceOf(LockConfigurationException.class)
                     .hasMessageContaining("baton.jpa.data-source='java:comp/DefaultDataSource' could not be looked up");
         }
@@ -293,7 +294,7 @@ class JpaLockStoreFactoryTest {
                                     "jakarta.persistence.jdbc.driver",
                                     "org.example.NoSuchDriver")))
                     .build()) {
-                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                         .as(unit)
                         .isInstanceOf(LockStoreDriverNotFoundException.class)
                         .hasMessageContaining("org.example.NoSuchDriver");
@@ -311,7 +312,7 @@ class JpaLockStoreFactoryTest {
         factory().validate(context);
         try (LockStore store = factory().create(context)) {
             assertThat(store).isInstanceOf(JpaLockStore.class);
-            assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+            assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                     .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("app.locks")
                     .satisfies(e -> assertThat(e.getCause()).as("the cause").isNotNull());
@@ -325,7 +326,8 @@ class JpaLockStoreFactoryTest {
         context.beans.put(EntityManagerFactory.class, emf);
         factory().validate(context);
         try (LockStore store = factory().create(context.with("schema-action", "create"))) {
-            assertThat(store.acquire("factory:" + java.util.UUID.randomUUID(), JpaTestOwners.owner(), 1000)
+            assertThat(store.acquire(Acquisition.of(
+                                    "factory:" + java.util.UUID.randomUUID(), JpaTestOwners.owner(), 1000))
                             .isAcquired())
                     .isTrue();
         }
@@ -381,7 +383,7 @@ class JpaLockStoreFactoryTest {
                 new dev.baton.jpa.testing.Backend(JpaDatabase.H2, dev.baton.jpa.testing.Provider.ECLIPSELINK);
         try (JpaLockStore store = h2.store(h2.sharedFactory(), h2.tableName("advh2"), LockMode.ADVISORY)) {
             for (int i = 0; i < 2; i++) {
-                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                         .isInstanceOf(LockConfigurationException.class)
                         .hasMessageContaining("H2")
                         .hasMessageContaining("mode=table");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Turn;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
@@ -31,7 +32,7 @@ class LockRecordTest {
                 JpaLockStore.builder(emf).schemaAction(SchemaAction.CREATE).build()) {
             String key = "record:" + UUID.randomUUID();
             String owner = JpaTestOwners.owner();
-            long token = store.acquire(key, owner, 60_000).fencingToken();
+            long token = store.acquire(Acquisition.of(key, owner, 60_000)).fencingToken();
             EntityManager em = emf.createEntityManager();
             try {
                 LockRecord record = em.find(LockRecord.class, key);
@@ -48,7 +49,8 @@ class LockRecordTest {
             } finally {
                 em.close();
             }
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 1_000, new Turn("waiter-1", 5_000, 60_000))
+            assertThat(store.acquire(new Acquisition(
+                                    key, JpaTestOwners.owner(), 60_000, 1_000, new Turn("waiter-1", 5_000, 60_000)))
                             .isNextInTurn())
                     .isTrue();
             em = emf.createEntityManager();

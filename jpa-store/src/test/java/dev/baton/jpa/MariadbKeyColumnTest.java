@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.LockConfigurationException;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
+import dev.baton.spi.Acquisition;
 import org.junit.jupiter.api.Test;
 
 /** MariaDB: a key column that would merge {@code a} and {@code a } (PAD SPACE) or {@code k} and {@code K} is refused. */
@@ -24,7 +25,7 @@ class MariadbKeyColumnTest {
                     .table(table)
                     .sequence(table + "_seq")
                     .build()) {
-                assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+                assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                         .isInstanceOf(LockConfigurationException.class)
                         .hasMessageContaining(collation)
                         .hasMessageContaining("utf8mb4_nopad_bin");

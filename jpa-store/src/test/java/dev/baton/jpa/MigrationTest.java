@@ -11,6 +11,7 @@ import dev.baton.jpa.testing.FreshDatabase;
 import dev.baton.jpa.testing.MigrationTool;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import dev.baton.tck.LockStoreContract;
 import jakarta.persistence.EntityManagerFactory;
@@ -79,7 +80,8 @@ class MigrationTest {
             EntityManagerFactory factory = factory(db);
             try (JpaLockStore store = validating(factory, table, sequence)) {
                 String owner = JpaTestOwners.owner();
-                assertThat(store.acquire("migrated", owner, 60_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("migrated", owner, 60_000))
+                                .isAcquired())
                         .isTrue();
                 assertThat(count(db, "SELECT COUNT(*) FROM " + table))
                         .as("the store wrote to " + table)
@@ -89,14 +91,17 @@ class MigrationTest {
                         .as("migrations run again")
                         .isZero();
 
-                assertThat(store.acquire("migrated", JpaTestOwners.owner(), 60_000)
+                assertThat(store.acquire(Acquisition.of("migrated", JpaTestOwners.owner(), 60_000))
                                 .isAcquired())
                         .as("still held after the second run")
                         .isFalse();
                 assertThat(store.release("migrated", owner)).isTrue();
-                long first = store.acquire("next", owner, 60_000).fencingToken();
+                long first =
+                        store.acquire(Acquisition.of("next", owner, 60_000)).fencingToken();
                 try (JpaLockStore restarted = validating(factory, table, sequence)) {
-                    assertThat(restarted.acquire("next2", owner, 60_000).fencingToken())
+                    assertThat(restarted
+                                    .acquire(Acquisition.of("next2", owner, 60_000))
+                                    .fencingToken())
                             .as("tokens from " + sequence)
                             .isGreaterThan(first);
                 }
@@ -145,7 +150,8 @@ class MigrationTest {
                     .sequence("created_seq")
                     .schemaAction(SchemaAction.CREATE)
                     .build()) {
-                assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+                assertThat(store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000))
+                                .isAcquired())
                         .isTrue();
             } finally {
                 factory.close();
@@ -211,7 +217,8 @@ class MigrationTest {
                 try (JpaLockStore creating = JpaLockStore.builder(factory)
                         .schemaAction(SchemaAction.CREATE)
                         .build()) {
-                    before = creating.acquire("held", owner, 60_000).fencingToken();
+                    before = creating.acquire(Acquisition.of("held", owner, 60_000))
+                            .fencingToken();
                 }
                 if (tool == MigrationTool.FLYWAY) {
                     Flyway strict = MigrationTool.flyway(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE)
@@ -226,10 +233,11 @@ class MigrationTest {
                 assertThat(tool.migrate(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE))
                         .isZero();
                 try (JpaLockStore store = validating(factory, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE)) {
-                    assertThat(store.acquire("held", JpaTestOwners.owner(), 60_000)
+                    assertThat(store.acquire(Acquisition.of("held", JpaTestOwners.owner(), 60_000))
                                     .isAcquired())
                             .isFalse();
-                    assertThat(store.acquire("other", owner, 60_000).fencingToken())
+                    assertThat(store.acquire(Acquisition.of("other", owner, 60_000))
+                                    .fencingToken())
                             .isGreaterThan(before);
                 }
             } finally {

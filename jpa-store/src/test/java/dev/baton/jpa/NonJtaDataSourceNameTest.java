@@ -8,6 +8,8 @@ import dev.baton.jpa.testing.Pools;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestJndi;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Map;
 import java.util.UUID;
@@ -45,13 +47,15 @@ class NonJtaDataSourceNameTest {
         try (JpaLockStore store = backend.store(factory, backend.tableName("jndi"))) {
             String key = "jndi:" + UUID.randomUUID();
             String owner = JpaTestOwners.owner();
-            AcquireResult first = store.acquire(key, owner, 60_000);
+            AcquireResult first = store.acquire(Acquisition.of(key, owner, 60_000));
             assertThat(first.isAcquired()).isTrue();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                            .isAcquired())
                     .isFalse();
-            assertThat(store.renew(key, owner, 60_000)).isTrue();
+            assertThat(store.renew(Renewal.of(key, owner, 60_000))).isTrue();
             assertThat(store.release(key, owner)).isTrue();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).fencingToken())
+            assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                            .fencingToken())
                     .isGreaterThan(first.fencingToken());
         } finally {
             factory.close();

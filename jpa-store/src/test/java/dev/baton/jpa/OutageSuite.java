@@ -10,6 +10,8 @@ import dev.baton.jpa.testing.NoReconnectRetries;
 import dev.baton.jpa.testing.TcpProxy;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -40,17 +42,19 @@ public abstract class OutageSuite {
             try (JpaLockStore store = backend.store(factory, table)) {
                 String held = "outage-held:" + UUID.randomUUID();
                 String holder = JpaTestOwners.owner();
-                long token = store.acquire(held, holder, 120_000).fencingToken();
+                long token =
+                        store.acquire(Acquisition.of(held, holder, 120_000)).fencingToken();
 
                 proxy.stop();
                 String key = "outage:" + UUID.randomUUID();
                 String failedOwner = JpaTestOwners.owner();
-                assertThatThrownBy(() -> store.acquire(key, failedOwner, 120_000))
+                assertThatThrownBy(() -> store.acquire(Acquisition.of(key, failedOwner, 120_000)))
                         .isInstanceOf(LockStoreException.class)
                         .hasMessageContaining("acquire")
                         .satisfies(e -> assertThat(e.getCause()).isNotNull());
-                assertThatThrownBy(() -> store.renew(held, holder, 120_000)).isInstanceOf(LockStoreException.class);
-                assertThatThrownBy(() -> store.acquire(key, failedOwner, 120_000))
+                assertThatThrownBy(() -> store.renew(Renewal.of(held, holder, 120_000)))
+                        .isInstanceOf(LockStoreException.class);
+                assertThatThrownBy(() -> store.acquire(Acquisition.of(key, failedOwner, 120_000)))
                         .isInstanceOf(LockStoreException.class)
                         .satisfies(
                                 e -> assertThat(hasCause(e, SQLException.class)).isTrue());
@@ -60,18 +64,21 @@ public abstract class OutageSuite {
                 await().atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(200))
                         .ignoreExceptionsInstanceOf(LockStoreException.class)
-                        .until(() -> store.acquire(key, recoveredOwner, 120_000).isAcquired());
-                assertThat(store.renew(held, holder, 120_000))
+                        .until(() -> store.acquire(Acquisition.of(key, recoveredOwner, 120_000))
+                                .isAcquired());
+                assertThat(store.renew(Renewal.of(held, holder, 120_000)))
                         .as("the lock taken before the outage")
                         .isTrue();
-                assertThat(store.acquire(held, JpaTestOwners.owner(), 1000).isAcquired())
+                assertThat(store.acquire(Acquisition.of(held, JpaTestOwners.owner(), 1000))
+                                .isAcquired())
                         .isFalse();
                 assertThat(store.release(key, failedOwner))
                         .as("the failed acquisition left nothing")
                         .isFalse();
                 assertThat(store.release(key, recoveredOwner)).isTrue();
                 assertThat(store.release(held, holder)).isTrue();
-                assertThat(store.acquire(held, JpaTestOwners.owner(), 1000).fencingToken())
+                assertThat(store.acquire(Acquisition.of(held, JpaTestOwners.owner(), 1000))
+                                .fencingToken())
                         .isGreaterThan(token);
             } finally {
                 factory.close();
@@ -114,13 +121,14 @@ public abstract class OutageSuite {
                     .build()) {
                 String held = "hole-held:" + UUID.randomUUID();
                 String holder = JpaTestOwners.owner();
-                assertThat(store.acquire(held, holder, 120_000).isAcquired()).isTrue();
+                assertThat(store.acquire(Acquisition.of(held, holder, 120_000)).isAcquired())
+                        .isTrue();
 
                 proxy.blackHole();
                 String key = "hole:" + UUID.randomUUID();
                 long t0 = System.nanoTime();
-                CompletableFuture<AcquireResult> call =
-                        CompletableFuture.supplyAsync(() -> store.acquire(key, JpaTestOwners.owner(), 120_000, 1_000));
+                CompletableFuture<AcquireResult> call = CompletableFuture.supplyAsync(
+                        () -> store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 120_000, 1_000)));
                 assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS))
                         .as("a call bounded to 1 s on a database that does not answer")
                         .isInstanceOf(ExecutionException.class)
@@ -136,9 +144,9 @@ public abstract class OutageSuite {
                 await().atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(200))
                         .ignoreExceptionsInstanceOf(LockStoreException.class)
-                        .until(() ->
-                                store.acquire(key, recovered, 120_000, 1_000).isAcquired());
-                assertThat(store.renew(held, holder, 120_000, 1_000))
+                        .until(() -> store.acquire(Acquisition.of(key, recovered, 120_000, 1_000))
+                                .isAcquired());
+                assertThat(store.renew(new Renewal(held, holder, 120_000, 1_000)))
                         .as("the lock taken before")
                         .isTrue();
                 assertThat(store.release(key, recovered)).isTrue();
@@ -166,21 +174,23 @@ public abstract class OutageSuite {
                     JpaLockStore cutOff = backend.store(slowFactory, table)) {
                 String key = "silent:" + UUID.randomUUID();
                 String holder = JpaTestOwners.owner();
-                assertThat(store.acquire(key, holder, 60_000).isAcquired()).isTrue();
-                assertThat(cutOff.acquire("silent-warm:" + UUID.randomUUID(), JpaTestOwners.owner(), 1_000)
+                assertThat(store.acquire(Acquisition.of(key, holder, 60_000)).isAcquired())
+                        .isTrue();
+                assertThat(cutOff.acquire(Acquisition.of(
+                                        "silent-warm:" + UUID.randomUUID(), JpaTestOwners.owner(), 1_000))
                                 .isAcquired())
                         .as("the second store connects before its link turns slow")
                         .isTrue();
 
                 // The second store's next upsert reaches the database; nothing after it does (its COMMIT).
                 proxy.cutToServerAfter("INSERT INTO " + table);
-                CompletableFuture<AcquireResult> late =
-                        CompletableFuture.supplyAsync(() -> cutOff.acquire(key, JpaTestOwners.owner(), 60_000, 30_000));
+                CompletableFuture<AcquireResult> late = CompletableFuture.supplyAsync(
+                        () -> cutOff.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000, 30_000)));
                 proxy.awaitCut(Duration.ofSeconds(30));
                 Thread.sleep(200); // the upsert got through: the database runs it and waits for the COMMIT
 
                 long t0 = System.nanoTime();
-                boolean renewed = store.renew(key, holder, 60_000, 2_500);
+                boolean renewed = store.renew(new Renewal(key, holder, 60_000, 2_500));
                 long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertThat(renewed)
                         .as("the holder's renewal while another client's transaction sits on the key's row")
@@ -207,7 +217,8 @@ public abstract class OutageSuite {
                             .isInstanceOf(LockStoreException.class);
                 }
                 proxy.heal();
-                assertThat(store.acquire(key, JpaTestOwners.owner(), 1_000).isAcquired())
+                assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 1_000))
+                                .isAcquired())
                         .as("the key is still held")
                         .isFalse();
                 assertThat(store.release(key, holder)).as("by its holder").isTrue();

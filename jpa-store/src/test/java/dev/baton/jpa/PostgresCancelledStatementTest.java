@@ -7,6 +7,7 @@ import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.RowLocks;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -92,7 +93,9 @@ class PostgresCancelledStatementTest {
 
         static LockedRow of(Provider provider) throws InterruptedException {
             LockedRow row = new LockedRow(new Backend(JpaDatabase.POSTGRESQL, provider));
-            assertThat(row.store.acquire(row.key, JpaTestOwners.owner(), 1).isAcquired())
+            assertThat(row.store
+                            .acquire(Acquisition.of(row.key, JpaTestOwners.owner(), 1))
+                            .isAcquired())
                     .isTrue();
             Thread.sleep(5); // over: an acquisition reads no live lease, so it goes for the row
             assertThat(row.other.lock("SELECT lock_key FROM " + row.table + " WHERE lock_key = ? FOR UPDATE", row.key))
@@ -103,7 +106,7 @@ class PostgresCancelledStatementTest {
         /** Starts an acquisition of the key, bounded by {@code maxWaitMillis}: it waits for the locked row. */
         CompletableFuture<AcquireResult> acquire(long maxWaitMillis) {
             return CompletableFuture.supplyAsync(
-                    () -> store.acquire(key, JpaTestOwners.owner(), 60_000, maxWaitMillis));
+                    () -> store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000, maxWaitMillis)));
         }
 
         @Override

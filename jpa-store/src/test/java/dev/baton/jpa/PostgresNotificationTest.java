@@ -15,6 +15,7 @@ import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.ForwardingLockStore;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
@@ -211,8 +212,10 @@ class PostgresNotificationTest {
         String kept = "kept:" + UUID.randomUUID();
         String freed = "freed:" + UUID.randomUUID();
         String owner = JpaTestOwners.owner();
-        assertThat(store.acquire(kept, owner, 60_000).isAcquired()).isTrue();
-        assertThat(store.acquire(freed, owner, 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of(kept, owner, 60_000)).isAcquired())
+                .isTrue();
+        assertThat(store.acquire(Acquisition.of(freed, owner, 60_000)).isAcquired())
+                .isTrue();
         rollingBack.database(); // connected with commits
         runner.rollBack = true;
         assertThatThrownBy(() -> rollingBack.release(kept, owner))
@@ -273,11 +276,13 @@ class PostgresNotificationTest {
         String table = backend.tableName("nread");
         JpaLockStore store = store(backend, factory(backend), table);
         String key = "read:" + UUID.randomUUID();
-        assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                        .isAcquired())
                 .isTrue();
         // The oldest waiter holds the turn; a younger one polls without changing it.
         String oldest = JpaTestOwners.owner();
-        assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000, 0, new Turn(oldest, 60_000, 60_000))
+        assertThat(store.acquire(new Acquisition(
+                                key, JpaTestOwners.owner(), 60_000, 0, new Turn(oldest, 60_000, 60_000)))
                         .isNextInTurn())
                 .isTrue();
         boolean embedded = System.getenv(TestDatabases.POSTGRES_URL_VARIABLE) == null;
@@ -285,11 +290,11 @@ class PostgresNotificationTest {
         try (Connection c = TestDatabases.connect(JpaDatabase.POSTGRESQL)) {
             List<String> before = state(c, table, key, embedded);
             for (int i = 0; i < 50; i++) {
-                AcquireResult plain = store.acquire(key, JpaTestOwners.owner(), 60_000);
+                AcquireResult plain = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000));
                 assertThat(plain.isAcquired()).isFalse();
                 assertThat(plain.remainingLeaseMillis()).isPresent();
-                AcquireResult younger = store.acquire(
-                        key, JpaTestOwners.owner(), 60_000, 0, new Turn(JpaTestOwners.owner(), 10, 1_000));
+                AcquireResult younger = store.acquire(new Acquisition(
+                        key, JpaTestOwners.owner(), 60_000, 0, new Turn(JpaTestOwners.owner(), 10, 1_000)));
                 assertThat(younger.isAcquired() || younger.isNextInTurn()).isFalse();
             }
             assertThat(state(c, table, key, embedded))
@@ -297,7 +302,7 @@ class PostgresNotificationTest {
                             "row version and lock (xmin, xmax, ctid), sequence, next transaction id after 100 refused polls")
                     .isEqualTo(before);
             // The control: a write shows in the same figures.
-            store.acquire("other:" + UUID.randomUUID(), JpaTestOwners.owner(), 60_000);
+            store.acquire(Acquisition.of("other:" + UUID.randomUUID(), JpaTestOwners.owner(), 60_000));
             assertThat(state(c, table, key, embedded)).isNotEqualTo(before);
         }
     }

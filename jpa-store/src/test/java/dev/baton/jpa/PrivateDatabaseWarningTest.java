@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.jpa.internal.PrivateDatabase;
 import dev.baton.jpa.testing.JtaDataSource;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Acquisition;
 import dev.baton.tck.LogCapture;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -115,7 +116,7 @@ class PrivateDatabaseWarningTest {
                 .schemaAction(SchemaAction.CREATE)
                 .build()) {
             String owner = JpaTestOwners.owner();
-            assertThat(store.acquire("private:" + UUID.randomUUID(), owner, 1_000)
+            assertThat(store.acquire(Acquisition.of("private:" + UUID.randomUUID(), owner, 1_000))
                             .isAcquired())
                     .isTrue();
         } finally {

@@ -6,6 +6,8 @@ import dev.baton.jpa.testing.JtaDataSource;
 import dev.baton.jpa.testing.RowLocks;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -89,7 +91,9 @@ class PurgeTest {
         String table = newTable(database);
         try (JpaLockStore store = builder(database, table).purgeBatch(2).build()) {
             for (String key : List.of("old1", "old2", "old3", "recent", "held", "turn")) {
-                assertThat(store.acquire(key, "o-" + key, 60_000).isAcquired()).isTrue();
+                assertThat(store.acquire(Acquisition.of(key, "o-" + key, 60_000))
+                                .isAcquired())
+                        .isTrue();
             }
             expire(database, table, "old1", -3_600);
             expire(database, table, "old2", -3_600);
@@ -111,7 +115,7 @@ class PurgeTest {
             assertThat(exists(database, table, "turn"))
                     .as("a live turn keeps its row")
                     .isTrue();
-            assertThat(store.renew("held", "o-held", 60_000)).isTrue();
+            assertThat(store.renew(Renewal.of("held", "o-held", 60_000))).isTrue();
             assertThat(exists(database, table, JpaLockStore.PURGE_KEY))
                     .as("the purge lock is released, its row stays")
                     .isTrue();
@@ -124,14 +128,15 @@ class PurgeTest {
     void tokensStillGrowAcrossAPurgeOfTheKey(JpaDatabase database) {
         String table = newTable(database);
         try (JpaLockStore store = builder(database, table).build()) {
-            long first = store.acquire("k", "a", 60_000).fencingToken();
+            long first = store.acquire(Acquisition.of("k", "a", 60_000)).fencingToken();
             assertThat(store.release("k", "a")).isTrue();
             expire(database, table, "k", -3_600);
             assertThat(store.purgeExpired()).hasValue(1);
             assertThat(exists(database, table, "k")).isFalse();
-            long second = store.acquire("k", "b", 60_000).fencingToken();
+            long second = store.acquire(Acquisition.of("k", "b", 60_000)).fencingToken();
             assertThat(second).isGreaterThan(first);
-            assertThat(store.acquire("k", "c", 60_000).isAcquired()).isFalse();
+            assertThat(store.acquire(Acquisition.of("k", "c", 60_000)).isAcquired())
+                    .isFalse();
         }
     }
 
@@ -141,18 +146,18 @@ class PurgeTest {
         String table = newTable(database);
         try (JpaLockStore store = builder(database, table).build();
                 JpaLockStore other = builder(database, table).build()) {
-            long old = store.acquire("k", "a", 60_000).fencingToken();
+            long old = store.acquire(Acquisition.of("k", "a", 60_000)).fencingToken();
             expire(database, table, "k", -3_600);
             long[] token = new long[1];
             store.beforePurgeDelete(keys -> {
                 assertThat(keys).containsExactly("k");
-                token[0] = other.acquire("k", "b", 60_000).fencingToken(); // takes the expired row
+                token[0] = other.acquire(Acquisition.of("k", "b", 60_000)).fencingToken(); // takes the expired row
             });
             assertThat(store.purgeExpired()).hasValue(0);
             assertThat(token[0]).isGreaterThan(old);
             assertThat(other.inspect("k"))
                     .hasValueSatisfying(h -> assertThat(h.fencingToken()).isEqualTo(token[0]));
-            assertThat(other.renew("k", "b", 60_000)).isTrue();
+            assertThat(other.renew(Renewal.of("k", "b", 60_000))).isTrue();
         }
     }
 
@@ -162,7 +167,7 @@ class PurgeTest {
         String table = newTable(database);
         try (JpaLockStore store = builder(database, table).build();
                 RowLocks.Holder tx = RowLocks.holder(database)) {
-            store.acquire("k", "a", 60_000);
+            store.acquire(Acquisition.of("k", "a", 60_000));
             expire(database, table, "k", -3_600);
             String future = switch (database) {
                 case POSTGRESQL -> "clock_timestamp() + INTERVAL '1 minute'";
@@ -179,7 +184,7 @@ class PurgeTest {
             tx.release(); // commits the renewal while the DELETE waits for the row
             assertThat(purge.get(10, TimeUnit.SECONDS)).hasValue(0);
             assertThat(exists(database, table, "k")).isTrue();
-            assertThat(store.renew("k", "b", 60_000)).isTrue();
+            assertThat(store.renew(Renewal.of("k", "b", 60_000))).isTrue();
         }
     }
 
@@ -203,14 +208,14 @@ class PurgeTest {
                         .statementTimeout(Duration.ofSeconds(1))
                         .build();
                 RowLocks.Holder tx = RowLocks.holder(database)) {
-            purging.acquire("k", "a", 60_000);
+            purging.acquire(Acquisition.of("k", "a", 60_000));
             expire(database, table, "k", -3_600); // free to take, for whoever gets the row
             tx.lock("SELECT lock_key FROM " + table + " WHERE lock_key = ? FOR UPDATE", "k");
 
             CompletableFuture<AcquireResult> waitsLong =
-                    CompletableFuture.supplyAsync(() -> plain.acquire("k", "c", 60_000, 30_000));
+                    CompletableFuture.supplyAsync(() -> plain.acquire(Acquisition.of("k", "c", 60_000, 30_000)));
             long start = System.nanoTime();
-            AcquireResult cut = purging.acquire("k", "b", 60_000, 30_000);
+            AcquireResult cut = purging.acquire(Acquisition.of("k", "b", 60_000, 30_000));
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(cut.isAcquired())
                     .as("not acquired while the row is locked")
@@ -235,7 +240,7 @@ class PurgeTest {
         String table = newTable(database);
         try (JpaLockStore first = builder(database, table).build();
                 JpaLockStore second = builder(database, table).build()) {
-            first.acquire("k", "a", 60_000);
+            first.acquire(Acquisition.of("k", "a", 60_000));
             expire(database, table, "k", -3_600);
             OptionalLong[] meanwhile = new OptionalLong[1];
             first.beforePurgeDelete(keys -> meanwhile[0] = second.purgeExpired());
@@ -253,8 +258,8 @@ class PurgeTest {
         String table = newTable(database);
         try (JpaLockStore store =
                 builder(database, table).purgeInterval(Duration.ofSeconds(1)).build()) {
-            store.acquire("k", "a", 60_000);
-            store.acquire("live", "a", 60_000);
+            store.acquire(Acquisition.of("k", "a", 60_000));
+            store.acquire(Acquisition.of("live", "a", 60_000));
             expire(database, table, "k", -3_600);
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !exists(database, table, "k"));
             assertThat(exists(database, table, "live")).isTrue();

@@ -6,6 +6,7 @@ import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Turn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -37,8 +38,8 @@ class RefusedPollTest {
             String oldest = heldWithAWaiterInTurn(store, key);
             long before = nextValue(c, table);
             for (int i = 0; i < 50; i++) {
-                AcquireResult younger = store.acquire(
-                        key, JpaTestOwners.owner(), MINUTE, 0, new Turn(JpaTestOwners.owner(), 10, 1_000));
+                AcquireResult younger = store.acquire(new Acquisition(
+                        key, JpaTestOwners.owner(), MINUTE, 0, new Turn(JpaTestOwners.owner(), 10, 1_000)));
                 assertThat(younger.isAcquired() || younger.isNextInTurn()).isFalse();
                 assertThat(younger.remainingLeaseMillis()).isPresent();
             }
@@ -46,17 +47,20 @@ class RefusedPollTest {
                     .as("the sequence after 50 refused polls: no value drawn between")
                     .isEqualTo(before + 1);
             // The turn is still the oldest waiter's, and a poll of its own (which renews it) still works.
-            assertThat(store.acquire(key, JpaTestOwners.owner(), MINUTE, 0, new Turn(oldest, MINUTE + 100, MINUTE))
+            assertThat(store.acquire(new Acquisition(
+                                    key, JpaTestOwners.owner(), MINUTE, 0, new Turn(oldest, MINUTE + 100, MINUTE)))
                             .isNextInTurn())
                     .isTrue();
             // An older waiter than the one in turn takes the turn over: the read leaves that to the upsert.
             String older = JpaTestOwners.owner();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), MINUTE, 0, new Turn(older, 2 * MINUTE, MINUTE))
+            assertThat(store.acquire(new Acquisition(
+                                    key, JpaTestOwners.owner(), MINUTE, 0, new Turn(older, 2 * MINUTE, MINUTE)))
                             .isNextInTurn())
                     .isTrue();
             // The control: a plain acquisition of the held key still draws one, so the figure shows draws.
             long again = nextValue(c, table);
-            assertThat(store.acquire(key, JpaTestOwners.owner(), MINUTE).isAcquired())
+            assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), MINUTE))
+                            .isAcquired())
                     .isFalse();
             assertThat(nextValue(c, table)).isEqualTo(again + 2);
         }
@@ -87,8 +91,8 @@ class RefusedPollTest {
                 lock.executeQuery().close();
 
                 for (int i = 0; i < 3; i++) {
-                    AcquireResult younger = store.acquire(
-                            key, JpaTestOwners.owner(), MINUTE, 1_000, new Turn(JpaTestOwners.owner(), 10, 1_000));
+                    AcquireResult younger = store.acquire(new Acquisition(
+                            key, JpaTestOwners.owner(), MINUTE, 1_000, new Turn(JpaTestOwners.owner(), 10, 1_000)));
                     assertThat(younger.isAcquired() || younger.isNextInTurn()).isFalse();
                     assertThat(younger.remainingLeaseMillis())
                             .as(
@@ -98,8 +102,8 @@ class RefusedPollTest {
                             .isPresent();
                     assertThat(younger.remainingLeaseMillis().getAsLong()).isBetween(1L, MINUTE);
                 }
-                AcquireResult inTurn =
-                        store.acquire(key, JpaTestOwners.owner(), MINUTE, 300, new Turn(oldest, MINUTE + 100, MINUTE));
+                AcquireResult inTurn = store.acquire(new Acquisition(
+                        key, JpaTestOwners.owner(), MINUTE, 300, new Turn(oldest, MINUTE + 100, MINUTE)));
                 assertThat(inTurn.isAcquired()).isFalse();
                 assertThat(inTurn.remainingLeaseMillis())
                         .as("the waiter in turn writes, so it waits for the row lock and runs out of its bound")
@@ -116,10 +120,12 @@ class RefusedPollTest {
      * @return the waiter in turn
      */
     private static String heldWithAWaiterInTurn(JpaLockStore store, String key) {
-        assertThat(store.acquire(key, JpaTestOwners.owner(), MINUTE).isAcquired())
+        assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), MINUTE))
+                        .isAcquired())
                 .isTrue();
         String oldest = JpaTestOwners.owner();
-        assertThat(store.acquire(key, JpaTestOwners.owner(), MINUTE, 0, new Turn(oldest, MINUTE, MINUTE))
+        assertThat(store.acquire(new Acquisition(
+                                key, JpaTestOwners.owner(), MINUTE, 0, new Turn(oldest, MINUTE, MINUTE)))
                         .isNextInTurn())
                 .isTrue();
         return oldest;

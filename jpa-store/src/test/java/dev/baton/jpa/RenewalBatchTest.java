@@ -1,12 +1,15 @@
 package dev.baton.jpa;
 
+import static dev.baton.spi.LockArguments.STORE_BOUND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.RowLocks;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.Renewal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -61,13 +64,14 @@ class RenewalBatchTest {
             assertThat(store.release(released.key(), owner)).isTrue();
             assertThat(store.release(takenOver.key(), owner)).isTrue();
             String newOwner = JpaTestOwners.owner();
-            assertThat(other.acquire(takenOver.key(), newOwner, TTL_MILLIS).isAcquired())
+            assertThat(other.acquire(Acquisition.of(takenOver.key(), newOwner, TTL_MILLIS))
+                            .isAcquired())
                     .isTrue();
             backend.execute("DELETE FROM " + table + " WHERE lock_key = '" + deleted.key() + "'");
             long takenOverExpiry = expiryMillis(backend, table, takenOver.key());
 
             long t0 = System.nanoTime();
-            Set<Lease> renewed = store.renewAll(held, 3 * TTL_MILLIS);
+            Set<Lease> renewed = store.renewAll(held, 3 * TTL_MILLIS, STORE_BOUND);
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             System.out.println(
                     "RenewalBatchTest: " + backend + " renewed " + count + " locks in " + tookMillis + " ms");
@@ -84,11 +88,11 @@ class RenewalBatchTest {
             assertThat(expiryMillis(backend, table, takenOver.key()))
                     .as("the new owner's lease, which the renewal of the old one leaves alone")
                     .isEqualTo(takenOverExpiry);
-            assertThat(store.acquire(takenOver.key(), JpaTestOwners.owner(), TTL_MILLIS)
+            assertThat(store.acquire(Acquisition.of(takenOver.key(), JpaTestOwners.owner(), TTL_MILLIS))
                             .isAcquired())
                     .isFalse();
             assertThat(other.release(takenOver.key(), newOwner)).isTrue();
-            assertThat(store.renewAll(List.of(released, takenOver, deleted), TTL_MILLIS))
+            assertThat(store.renewAll(List.of(released, takenOver, deleted), TTL_MILLIS, STORE_BOUND))
                     .as("lost leases stay lost")
                     .isEmpty();
         }
@@ -144,7 +148,8 @@ class RenewalBatchTest {
                 assertThat(expiryMillis(backend, table, stolen.key()))
                         .as("the new owner's lease, left alone")
                         .isEqualTo(thiefExpiry);
-                assertThat(store.renew(stolen.key(), owner, TTL_MILLIS)).isFalse();
+                assertThat(store.renew(Renewal.of(stolen.key(), owner, TTL_MILLIS)))
+                        .isFalse();
             } finally {
                 pool.shutdownNow();
             }
@@ -158,7 +163,8 @@ class RenewalBatchTest {
             for (int i = 0; i < count; i++) {
                 String key = prefix + i;
                 futures.add(pool.submit(() -> {
-                    assertThat(store.acquire(key, owner, TTL_MILLIS).isAcquired())
+                    assertThat(store.acquire(Acquisition.of(key, owner, TTL_MILLIS))
+                                    .isAcquired())
                             .as(key)
                             .isTrue();
                     return new Lease(key, owner);

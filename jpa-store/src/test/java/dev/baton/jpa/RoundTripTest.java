@@ -1,12 +1,15 @@
 package dev.baton.jpa;
 
+import static dev.baton.spi.LockArguments.STORE_BOUND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TcpProxy;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.Turn;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.ArrayList;
@@ -44,10 +47,11 @@ class RoundTripTest {
             try (RoundTrips trips = RoundTrips.count()) {
                 eachPlainOperationIsOneRoundTrip(store, key, owner, trips::take);
 
-                assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+                assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                        .isTrue();
                 trips.take();
                 String waiter = JpaTestOwners.owner();
-                assertThat(store.acquire(key, waiter, 60_000, 1_000, new Turn(waiter, 0, 60_000))
+                assertThat(store.acquire(new Acquisition(key, waiter, 60_000, 1_000, new Turn(waiter, 0, 60_000)))
                                 .isNextInTurn())
                         .isTrue();
                 assertThat(trips.take()).as("an acquire that claims the turn").isEqualTo(1);
@@ -57,7 +61,7 @@ class RoundTripTest {
 
             List<Lease> leases = twoBatchesOfLeases(store, owner);
             try (RoundTrips trips = RoundTrips.count()) {
-                assertThat(store.renewAll(leases, 60_000)).hasSize(1_500);
+                assertThat(store.renewAll(leases, 60_000, STORE_BOUND)).hasSize(1_500);
                 assertThat(trips.take())
                         .as("1,500 leases renewed in two batches")
                         .isEqualTo(2);
@@ -88,10 +92,11 @@ class RoundTripTest {
 
                 eachPlainOperationIsOneRoundTrip(store, key, owner, proxy::takeRoundTrips);
 
-                assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+                assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                        .isTrue();
                 proxy.takeRoundTrips();
                 String waiter = JpaTestOwners.owner();
-                assertThat(store.acquire(key, waiter, 60_000, 1_000, new Turn(waiter, 0, 60_000))
+                assertThat(store.acquire(new Acquisition(key, waiter, 60_000, 1_000, new Turn(waiter, 0, 60_000)))
                                 .isNextInTurn())
                         .isTrue();
                 assertThat(proxy.takeRoundTrips())
@@ -99,13 +104,13 @@ class RoundTripTest {
                         .isEqualTo(1);
                 Thread.sleep(50); // the next waiter, who has waited 10 ms, began after the one in turn
                 String younger = JpaTestOwners.owner();
-                assertThat(store.acquire(key, younger, 60_000, 1_000, new Turn(younger, 10, 1_000))
+                assertThat(store.acquire(new Acquisition(key, younger, 60_000, 1_000, new Turn(younger, 10, 1_000)))
                                 .isNextInTurn())
                         .isFalse();
                 assertThat(proxy.takeRoundTrips())
                         .as("a younger waiter's poll, refused by the read")
                         .isEqualTo(1);
-                assertThat(store.acquire(key, waiter, 60_000, 1_000, new Turn(waiter, 100, 60_000))
+                assertThat(store.acquire(new Acquisition(key, waiter, 60_000, 1_000, new Turn(waiter, 100, 60_000)))
                                 .isNextInTurn())
                         .isTrue();
                 assertThat(proxy.takeRoundTrips())
@@ -116,14 +121,16 @@ class RoundTripTest {
 
                 List<Lease> leases = twoBatchesOfLeases(store, owner);
                 proxy.takeRoundTrips();
-                assertThat(store.renewAll(leases, 60_000)).hasSize(1_500);
+                assertThat(store.renewAll(leases, 60_000, STORE_BOUND)).hasSize(1_500);
                 assertThat(proxy.takeRoundTrips())
                         .as("1,500 leases renewed in two batches")
                         .isEqualTo(2);
                 Lease lost = leases.get(7);
                 assertThat(store.release(lost.key(), owner)).isTrue();
                 proxy.takeRoundTrips();
-                assertThat(store.renewAll(leases, 60_000)).hasSize(1_499).doesNotContain(lost);
+                assertThat(store.renewAll(leases, 60_000, STORE_BOUND))
+                        .hasSize(1_499)
+                        .doesNotContain(lost);
                 assertThat(proxy.takeRoundTrips())
                         .as("two batches, and a read of the live leases in the batch that lost one")
                         .isEqualTo(3);
@@ -152,7 +159,8 @@ class RoundTripTest {
                 store.database();
                 assertThat(store.inspect(key)).isEmpty();
                 proxy.takeRoundTrips();
-                assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+                assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                        .isTrue();
                 int acquire = proxy.takeRoundTrips();
                 assertThat(store.release(key, owner)).isTrue();
                 int release = proxy.takeRoundTrips();
@@ -173,7 +181,8 @@ class RoundTripTest {
         List<Lease> leases = new ArrayList<>();
         for (int i = 0; i < 1_500; i++) {
             String held = "tripsb:" + i + ":" + UUID.randomUUID();
-            assertThat(store.acquire(held, owner, 60_000).isAcquired()).isTrue();
+            assertThat(store.acquire(Acquisition.of(held, owner, 60_000)).isAcquired())
+                    .isTrue();
             leases.add(new Lease(held, owner));
         }
         return leases;
@@ -182,12 +191,14 @@ class RoundTripTest {
     /** Acquire, a refused acquire, renew, inspect, release and a release of a lock not held: one round trip each. */
     private static void eachPlainOperationIsOneRoundTrip(
             JpaLockStore store, String key, String owner, IntSupplier trips) {
-        assertThat(store.acquire(key, owner, 60_000).isAcquired()).isTrue();
+        assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                .isTrue();
         assertThat(trips.getAsInt()).as("an uncontended acquire").isEqualTo(1);
-        assertThat(store.acquire(key, JpaTestOwners.owner(), 60_000).isAcquired())
+        assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                        .isAcquired())
                 .isFalse();
         assertThat(trips.getAsInt()).as("a refused acquire").isEqualTo(1);
-        assertThat(store.renew(key, owner, 60_000)).isTrue();
+        assertThat(store.renew(Renewal.of(key, owner, 60_000))).isTrue();
         assertThat(trips.getAsInt()).as("a renewal").isEqualTo(1);
         assertThat(store.inspect(key)).isPresent();
         assertThat(trips.getAsInt()).as("an inspection").isEqualTo(1);

@@ -8,6 +8,7 @@ import dev.baton.jpa.internal.DialectFactory;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -411,7 +412,7 @@ public abstract class SchemaCheckSuite {
                 try (JpaLockStore store = store(backend.sharedFactory(), table, action)) {
                     String key = "fixed:" + UUID.randomUUID();
                     String owner = JpaTestOwners.owner();
-                    assertThat(store.acquire(key, owner, 10_000).isAcquired())
+                    assertThat(store.acquire(Acquisition.of(key, owner, 10_000)).isAcquired())
                             .as("after %s", fixes)
                             .isTrue();
                     assertThat(store.release(key, owner)).isTrue();
@@ -431,7 +432,7 @@ public abstract class SchemaCheckSuite {
                 .toArray(String[]::new));
         for (SchemaAction action : SchemaAction.values()) {
             try (JpaLockStore store = store(backend.sharedFactory(), table, action)) {
-                assertThat(store.acquire("shipped:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000)
+                assertThat(store.acquire(Acquisition.of("shipped:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000))
                                 .isAcquired())
                         .as(action.name())
                         .isTrue();
@@ -466,7 +467,7 @@ public abstract class SchemaCheckSuite {
                 String owner = JpaTestOwners.owner();
                 AcquireResult result;
                 try {
-                    result = store.acquire(key, owner, 30_000);
+                    result = store.acquire(Acquisition.of(key, owner, 30_000));
                 } catch (LockConfigurationException refused) {
                     assertThat(backend.database())
                             .as("only PostgreSQL's sequence cache is per session")
@@ -514,13 +515,13 @@ public abstract class SchemaCheckSuite {
                 long start = System.nanoTime();
                 AcquireResult first;
                 try {
-                    first = store.acquire(key, JpaTestOwners.owner(), ttl);
+                    first = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), ttl));
                 } catch (LockConfigurationException refused) {
                     assertThat(refused).hasMessageContaining("expires_at");
                     return;
                 }
                 assertThat(first.isAcquired()).isTrue();
-                AcquireResult second = store.acquire(key, JpaTestOwners.owner(), ttl);
+                AcquireResult second = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), ttl));
                 long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
                 if (second.isAcquired() && elapsedMillis < ttl) {
                     takenOver.add("round " + round + ": taken over after " + elapsedMillis + " ms");
@@ -573,14 +574,14 @@ public abstract class SchemaCheckSuite {
                     String base = "merge:" + UUID.randomUUID() + ":k";
                     AcquireResult first;
                     try {
-                        first = store.acquire(base, JpaTestOwners.owner(), 30_000);
+                        first = store.acquire(Acquisition.of(base, JpaTestOwners.owner(), 30_000));
                     } catch (LockConfigurationException refused) {
                         assertThat(refused).hasMessageContaining("lock_key");
                         continue;
                     }
                     assertThat(first.isAcquired()).isTrue();
                     for (String other : new String[] {base.toUpperCase(Locale.ROOT), base + " "}) {
-                        assertThat(store.acquire(other, JpaTestOwners.owner(), 30_000)
+                        assertThat(store.acquire(Acquisition.of(other, JpaTestOwners.owner(), 30_000))
                                         .isAcquired())
                                 .as("'%s' after '%s' was taken, on a %s key column", other, base, broken.name())
                                 .isTrue();
@@ -608,7 +609,7 @@ public abstract class SchemaCheckSuite {
             String key = "nopk:" + UUID.randomUUID();
             AcquireResult first;
             try {
-                first = store.acquire(key, JpaTestOwners.owner(), 30_000);
+                first = store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 30_000));
             } catch (LockConfigurationException refused) {
                 assertThat(refused).hasMessageContaining("primary key");
                 return;
@@ -618,7 +619,8 @@ public abstract class SchemaCheckSuite {
                 throw new AssertionError("expected a refusal naming the primary key, got " + failed, failed);
             }
             assertThat(first.isAcquired()).isTrue();
-            assertThat(store.acquire(key, JpaTestOwners.owner(), 30_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of(key, JpaTestOwners.owner(), 30_000))
+                            .isAcquired())
                     .as("a second holder of " + key)
                     .isFalse();
             fail("a table without primary key was accepted");
@@ -645,7 +647,7 @@ public abstract class SchemaCheckSuite {
 
     private static Throwable catchFirstOperation(JpaLockStore store) {
         try {
-            store.acquire("check:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000);
+            store.acquire(Acquisition.of("check:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000));
             return null;
         } catch (RuntimeException e) {
             return e;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockStoreException;
 import dev.baton.jpa.testing.Backend;
+import dev.baton.spi.Acquisition;
 import dev.baton.tck.Together;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ public abstract class SchemaSuite {
                 .sequence(table + "_seq")
                 .schemaAction(SchemaAction.VALIDATE);
         try (JpaLockStore store = validating.build()) {
-            assertThatThrownBy(() -> store.acquire("k", JpaTestOwners.owner(), 1000))
+            assertThatThrownBy(() -> store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000)))
                     .isInstanceOf(LockStoreException.class)
                     .hasMessageContaining("validate");
         }
@@ -38,13 +39,15 @@ public abstract class SchemaSuite {
         try {
             Together.run(
                     stores.size(),
-                    i -> stores.get(i).acquire("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000));
+                    i -> stores.get(i)
+                            .acquire(Acquisition.of("schema:" + UUID.randomUUID(), JpaTestOwners.owner(), 1000)));
         } finally {
             stores.forEach(JpaLockStore::close);
         }
 
         try (JpaLockStore store = validating.build()) {
-            assertThat(store.acquire("k", JpaTestOwners.owner(), 1000).isAcquired())
+            assertThat(store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000))
+                            .isAcquired())
                     .isTrue();
         }
     }

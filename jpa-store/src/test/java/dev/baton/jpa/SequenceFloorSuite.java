@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.Backend;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import dev.baton.spi.Turn;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.UUID;
@@ -66,20 +68,21 @@ public abstract class SequenceFloorSuite {
                 takeAndRelease(holderStore, key, null);
             }
             String holder = JpaTestOwners.owner();
-            long token = holderStore.acquire(key, holder, TTL).fencingToken();
+            long token = holderStore.acquire(Acquisition.of(key, holder, TTL)).fencingToken();
 
             restartSequence(table);
 
             // every attempt draws values again from 1: one of them is the holder's token
             for (int attempt = 0; attempt <= token + 2; attempt++) {
                 AcquireResult r = attempt % 2 == 0
-                        ? other.acquire(key, JpaTestOwners.owner(), TTL)
-                        : other.acquire(key, JpaTestOwners.owner(), TTL, 1_000, new Turn(JpaTestOwners.owner(), 0, 1));
+                        ? other.acquire(Acquisition.of(key, JpaTestOwners.owner(), TTL))
+                        : other.acquire(new Acquisition(
+                                key, JpaTestOwners.owner(), TTL, 1_000, new Turn(JpaTestOwners.owner(), 0, 1)));
                 assertThat(r.isAcquired())
                         .as("attempt %d on '%s', held with token %d: %s", attempt, key, token, r)
                         .isFalse();
             }
-            assertThat(holderStore.renew(key, holder, TTL))
+            assertThat(holderStore.renew(Renewal.of(key, holder, TTL)))
                     .as("the holder's renewal")
                     .isTrue();
             assertThat(holderStore.release(key, holder)).isTrue();
@@ -90,7 +93,9 @@ public abstract class SequenceFloorSuite {
 
     private static long takeAndRelease(JpaLockStore store, String key, Turn turn) {
         String owner = JpaTestOwners.owner();
-        AcquireResult r = turn == null ? store.acquire(key, owner, TTL) : store.acquire(key, owner, TTL, 1_000, turn);
+        AcquireResult r = turn == null
+                ? store.acquire(Acquisition.of(key, owner, TTL))
+                : store.acquire(new Acquisition(key, owner, TTL, 1_000, turn));
         assertThat(r.isAcquired()).as("'%s' is free: %s", key, r).isTrue();
         assertThat(store.release(key, owner)).isTrue();
         return r.fencingToken();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.jpa.ServerPoolNotificationTest.ServerPool;
 import dev.baton.jpa.internal.advisory.LockName;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.Renewal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -42,8 +44,10 @@ class ServerPoolAdvisoryTest {
             }
             String lost = "lost:" + UUID.randomUUID();
             String sameLane = sameLaneAs(lost);
-            assertThat(store.acquire(lost, "o1", 30_000, 2_000).isAcquired()).isTrue();
-            assertThat(store.acquire(sameLane, "o2", 30_000, 2_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of(lost, "o1", 30_000, 2_000)).isAcquired())
+                    .isTrue();
+            assertThat(store.acquire(Acquisition.of(sameLane, "o2", 30_000, 2_000))
+                            .isAcquired())
                     .isTrue();
 
             // the database ends one lock of the lane's session some other way; the session itself is fine
@@ -58,8 +62,8 @@ class ServerPoolAdvisoryTest {
             }
             assertThat(unlocked).as("sessions that held the lock").isOne();
 
-            assertThat(store.renew(lost, "o1", 30_000, 2_000)).isFalse();
-            assertThat(store.renew(sameLane, "o2", 30_000, 2_000))
+            assertThat(store.renew(new Renewal(lost, "o1", 30_000, 2_000))).isFalse();
+            assertThat(store.renew(new Renewal(sameLane, "o2", 30_000, 2_000)))
                     .as("the lane's other lock is doubtful too: lost")
                     .isFalse();
             assertThat(pool.physicalClosed())
@@ -87,7 +91,7 @@ class ServerPoolAdvisoryTest {
                             .isZero();
                 }
             }
-            assertThat(store.acquire(lost, "o3", 30_000, 2_000).isAcquired())
+            assertThat(store.acquire(Acquisition.of(lost, "o3", 30_000, 2_000)).isAcquired())
                     .as("the key can be taken again")
                     .isTrue();
             assertThat(store.release(lost, "o3")).isTrue();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.Backend;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import dev.baton.tck.Together;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Queue;
@@ -50,8 +51,8 @@ public abstract class TwoInstancesSuite {
         EntityManagerFactory f2 = backend.newFactory();
         try (JpaLockStore s1 = store(f1, table);
                 JpaLockStore s2 = store(f2, table)) {
-            s1.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
-            s2.acquire("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1);
+            s1.acquire(Acquisition.of("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1));
+            s2.acquire(Acquisition.of("warm-up:" + UUID.randomUUID(), JpaTestOwners.owner(), 1));
             Together.run(2 * THREADS_PER_INSTANCE, i -> {
                 JpaLockStore store = i % 2 == 0 ? s1 : s2;
                 // at least ATTEMPTS_PER_THREAD attempts, and on until this thread held the key once: fast
@@ -63,7 +64,7 @@ public abstract class TwoInstancesSuite {
                         attempt < ATTEMPTS_PER_THREAD || !heldOnce && System.nanoTime() < deadline;
                         attempt++) {
                     String owner = JpaTestOwners.owner();
-                    AcquireResult r = store.acquire(key, owner, 30_000);
+                    AcquireResult r = store.acquire(Acquisition.of(key, owner, 30_000));
                     if (!r.isAcquired()) {
                         Thread.onSpinWait();
                         continue;
@@ -101,9 +102,10 @@ public abstract class TwoInstancesSuite {
         EntityManagerFactory f4 = backend.newFactory();
         try (JpaLockStore s3 = store(f3, table);
                 JpaLockStore s4 = store(f4, table)) {
-            long t3 = s3.acquire(key, JpaTestOwners.owner(), 1).fencingToken();
+            long t3 = s3.acquire(Acquisition.of(key, JpaTestOwners.owner(), 1)).fencingToken();
             Thread.sleep(5);
-            long t4 = s4.acquire(key, JpaTestOwners.owner(), 60_000).fencingToken();
+            long t4 = s4.acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000))
+                    .fencingToken();
             assertThat(t3).isGreaterThan(lastToken.get());
             assertThat(t4).isGreaterThan(t3);
         } finally {
@@ -122,12 +124,14 @@ public abstract class TwoInstancesSuite {
                 JpaLockStore s2 = store(f2, table)) {
             for (int round = 0; round < 8; round++) {
                 String key = "race:" + UUID.randomUUID();
-                long first = s1.acquire(key, JpaTestOwners.owner(), 1).fencingToken();
+                long first = s1.acquire(Acquisition.of(key, JpaTestOwners.owner(), 1))
+                        .fencingToken();
                 Thread.sleep(10);
                 AtomicInteger winners = new AtomicInteger();
                 AtomicLong winningToken = new AtomicLong();
                 Together.run(2 * THREADS_PER_INSTANCE, i -> {
-                    AcquireResult r = (i % 2 == 0 ? s1 : s2).acquire(key, JpaTestOwners.owner(), 60_000);
+                    AcquireResult r =
+                            (i % 2 == 0 ? s1 : s2).acquire(Acquisition.of(key, JpaTestOwners.owner(), 60_000));
                     if (r.isAcquired()) {
                         winners.incrementAndGet();
                         winningToken.set(r.fencingToken());

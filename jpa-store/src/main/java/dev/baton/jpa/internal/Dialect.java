@@ -76,7 +76,7 @@ public abstract class Dialect {
     /**
      * Takes the key if no live lock holds it and no live turn of a waiter keeps it; one statement.
      * With a {@code turn}, also claims the key's turn for the waiter when it cannot take the key (see
-     * {@link dev.baton.spi.LockStore#acquire(String, String, long, long, Turn)}); without one, never
+     * {@link dev.baton.spi.LockStore#acquire(dev.baton.spi.Acquisition)}); without one, never
      * changes a turn except to clear it when the key is taken.
      *
      * @param c the connection of the store's transaction
@@ -196,7 +196,7 @@ public abstract class Dialect {
      * @return the leases extended
      * @throws SQLException if a statement failed or ran out of time
      */
-    public abstract Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound)
+    public abstract Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
             throws SQLException;
 
     /**

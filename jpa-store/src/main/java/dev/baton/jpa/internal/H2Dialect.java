@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -137,7 +138,8 @@ final class H2Dialect extends Dialect {
      * leases among them and {@code FINAL TABLE} names them; a lease that is not named was lost.
      */
     @Override
-    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound) throws SQLException {
+    public Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+            throws SQLException {
         Set<Lease> renewed = new HashSet<>();
         for (List<Lease> chunk : inBatches(leases, BATCH_CHUNK)) {
             lockRows(c, chunk.stream().map(Lease::key).distinct().toList(), bound);

@@ -6,7 +6,7 @@ import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
-import java.util.List;
+import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -14,8 +14,8 @@ import java.util.function.Consumer;
 /**
  * How a {@link dev.baton.jpa.JpaLockStore} holds its locks, one implementation per {@link LockMode}: rows of the
  * lock table ({@link TableLocks}) or database session locks ({@link dev.baton.jpa.internal.advisory.AdvisoryMode}).
- * The store chooses one when it is built and checks every argument before it calls it; each method is one
- * operation of {@link dev.baton.spi.LockStore}, bounded as there.
+ * The store chooses one when it is built; each method is one operation of {@link dev.baton.spi.LockStore}, with
+ * arguments the runtime checked and the call's bound resolved (the statement timeout for a request without one).
  */
 public interface LockOperations extends AutoCloseable {
 
@@ -47,7 +47,7 @@ public interface LockOperations extends AutoCloseable {
      * @param maxWaitMillis the call's bound
      * @return the leases renewed
      */
-    Set<Lease> renewAll(List<Lease> leases, long ttlMillis, long maxWaitMillis);
+    Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis);
 
     /**
      * @param key the key

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -200,7 +201,8 @@ final class MariaDbDialect extends Dialect {
      * side.
      */
     @Override
-    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound) throws SQLException {
+    public Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+            throws SQLException {
         Set<Lease> renewed = new HashSet<>();
         for (List<Lease> batch : inBatches(leases, RENEWAL_BATCH)) {
             int updated;

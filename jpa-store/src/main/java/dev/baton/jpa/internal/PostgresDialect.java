@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -186,7 +187,8 @@ final class PostgresDialect extends Dialect {
      * taken over).
      */
     @Override
-    public Set<Lease> renewAll(Connection c, List<Lease> leases, long ttlMillis, CallBound bound) throws SQLException {
+    public Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+            throws SQLException {
         Set<Lease> renewed = new HashSet<>();
         for (List<Lease> batch : inBatches(leases, RENEWAL_BATCH)) {
             try (PreparedStatement ps = prepare(c, renewAllSql, bound)) {

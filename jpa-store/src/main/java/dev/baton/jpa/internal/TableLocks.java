@@ -6,8 +6,8 @@ import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
+import java.util.Collection;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -81,7 +81,7 @@ public final class TableLocks implements LockOperations {
     }
 
     @Override
-    public Set<Lease> renewAll(List<Lease> leases, long ttlMillis, long maxWaitMillis) {
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         return connector.execute(
                 "renewAll",
                 leases.size() + " leases",

@@ -10,9 +10,9 @@ import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -60,12 +60,12 @@ public final class AdvisoryMode implements LockOperations {
     }
 
     @Override
-    public Set<Lease> renewAll(List<Lease> leases, long ttlMillis, long maxWaitMillis) {
+    public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         return connector.outside(() -> renewEach(leases, ttlMillis, maxWaitMillis));
     }
 
     /** The time left of the call bounds each renewal in turn. */
-    private Set<Lease> renewEach(List<Lease> leases, long ttlMillis, long maxWaitMillis) {
+    private Set<Lease> renewEach(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         AdvisoryLocks a = locks();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
         Set<Lease> renewed = new HashSet<>();
