@@ -57,8 +57,7 @@ public final class AcquireResult {
     }
 
     /**
-     * Not acquired, and the caller now holds the key's next turn ({@link LockStore#acquire(String, String,
-     * long, long, Turn)}): it should ask again soon after the key is released.
+     * Not acquired, and the caller now holds the key's next turn ({@link LockStore#acquire(Acquisition)}): it should ask again soon after the key is released.
      *
      * @return the result
      */

@@ -69,20 +69,6 @@ public final class LockArguments {
     }
 
     /**
-     * Checks a key as {@link #requireValidKey(String, boolean)} does, allowing {@code U+0000}: only for stores
-     * that declare {@link StoreCapability#NUL_IN_KEYS} and keep such keys exactly. Other stores call
-     * {@link #requireValidKey(String, boolean)} with {@code false}, so that every operation rejects such keys
-     * alike.
-     *
-     * @param key the key
-     * @return the key
-     * @throws IllegalArgumentException naming the problem
-     */
-    public static String requireValidKeyAllowingNul(String key) {
-        return requireValidKey(key, true);
-    }
-
-    /**
      * Checks an owner token: 1 to {@value #MAX_OWNER_LENGTH} printable ASCII chars.
      *
      * @param owner the owner

@@ -69,24 +69,7 @@ public interface LockStore extends AutoCloseable {
      *     known)
      * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
      */
-    default AcquireResult acquire(Acquisition acquisition) {
-        return acquire(acquisition.key(), acquisition.owner(), acquisition.ttlMillis());
-    }
-
-    /** Transitional, removed before this change lands: use {@link #acquire(Acquisition)} */
-    default AcquireResult acquire(String key, String owner, long ttlMillis) {
-        return acquire(Acquisition.of(key, owner, ttlMillis));
-    }
-
-    /** Transitional, removed before this change lands: use {@link #acquire(Acquisition)} */
-    default AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return acquire(Acquisition.of(key, owner, ttlMillis, maxWaitMillis));
-    }
-
-    /** Transitional, removed before this change lands: use {@link #acquire(Acquisition)} */
-    default AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
-        return acquire(new Acquisition(key, owner, ttlMillis, maxWaitMillis, turn));
-    }
+    AcquireResult acquire(Acquisition acquisition);
 
     /**
      * Gives up the key's turn if {@code waiter} holds it, so the next waiter need not wait for it to
@@ -111,19 +94,7 @@ public interface LockStore extends AutoCloseable {
      * @return true if the owner held a live lock and it was extended; false, changing nothing, otherwise
      * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
      */
-    default boolean renew(Renewal renewal) {
-        return renew(renewal.key(), renewal.owner(), renewal.ttlMillis());
-    }
-
-    /** Transitional, removed before this change lands: use {@link #renew(Renewal)} */
-    default boolean renew(String key, String owner, long ttlMillis) {
-        return renew(Renewal.of(key, owner, ttlMillis));
-    }
-
-    /** Transitional, removed before this change lands: use {@link #renew(Renewal)} */
-    default boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return renew(new Renewal(key, owner, ttlMillis, maxWaitMillis));
-    }
+    boolean renew(Renewal renewal);
 
     /**
      * Frees {@code owner}'s live lock on {@code key}, so another caller can take it at once. One
@@ -157,11 +128,6 @@ public interface LockStore extends AutoCloseable {
             }
         }
         return renewed;
-    }
-
-    /** Transitional, removed before this change lands: use {@link #renewAll(Collection, long, long)} */
-    default Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis) {
-        return renewAll(leases, ttlMillis, LockArguments.STORE_BOUND);
     }
 
     /**

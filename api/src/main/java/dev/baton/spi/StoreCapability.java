@@ -24,7 +24,7 @@ public enum StoreCapability {
     RELEASE_NOTIFICATION,
 
     /**
-     * {@link LockStore#acquire(String, String, long, long, Turn)} keeps each key's next turn for its
+     * {@link LockStore#acquire(Acquisition)} keeps each key's next turn for its
      * longest waiter (see {@link Turn}), and every acquisition, with or without a turn, leaves a free key
      * to the waiter whose turn it is while that turn lasts. Waiters of all processes then take a
      * contended key in about the order they began to wait.

@@ -1,8 +1,7 @@
 package dev.baton.spi;
 
 /**
- * A waiting caller's claim on the next turn of a key, passed to
- * {@link LockStore#acquire(String, String, long, long, Turn)} by stores that declare
+ * A waiting caller's claim on the next turn of a key, carried by an {@link Acquisition} to stores that declare
  * {@link StoreCapability#WAITING_TURNS}.
  *
  * <p>A key keeps at most one turn: the waiter that takes the key next when it is free. Of two waiters,

@@ -38,7 +38,13 @@ final class ManagerSettingsReader {
 
     /** What the default manager inherits: the built-in defaults. */
     private static final ManagerSettings BUILT_IN = new ManagerSettings(
-            "", Optional.empty(), ManagerSettings.DEFAULT_TTL_MILLIS, ManagerSettings.DEFAULT_TIMEOUT_MILLIS, "", 0, false);
+            "",
+            Optional.empty(),
+            ManagerSettings.DEFAULT_TTL_MILLIS,
+            ManagerSettings.DEFAULT_TIMEOUT_MILLIS,
+            "",
+            0,
+            false);
 
     private ManagerSettingsReader() {}
 
@@ -133,8 +139,8 @@ final class ManagerSettingsReader {
                 // NUL is left to each store (some keep it); invalid UTF-16 no store can keep.
                 LockArguments.requireValidKey(prefix, true);
             } catch (IllegalArgumentException e) {
-                values.problem(
-                        key + ": '" + prefix + "' is not valid: " + e.getMessage().replaceFirst("^lock key", "it"));
+                values.problem(key + ": '" + prefix + "' is not valid: "
+                        + e.getMessage().replaceFirst("^lock key", "it"));
             }
         }
     }

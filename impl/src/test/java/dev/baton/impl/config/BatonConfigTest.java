@@ -241,7 +241,8 @@ class BatonConfigTest {
         // read before the configuration is validated: a wrong value is the default until it fails the deployment
         assertThat(BatonConfig.interceptorPriority(config("baton.interceptor.priority=high")))
                 .isEqualTo(Synchronized.DEFAULT_PRIORITY);
-        assertThat(BatonConfig.exclusivePriority(config("baton.exclusive.priority= 7 "))).isEqualTo(7);
+        assertThat(BatonConfig.exclusivePriority(config("baton.exclusive.priority= 7 ")))
+                .isEqualTo(7);
     }
 
     @Test
