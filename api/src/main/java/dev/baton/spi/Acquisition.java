@@ -23,6 +23,11 @@ public record Acquisition(String key, String owner, long ttlMillis, long maxWait
     /**
      * Checks the components.
      *
+     * @param key the key
+     * @param owner the owner token
+     * @param ttlMillis the lease in milliseconds
+     * @param maxWaitMillis the call's bound, or {@link LockArguments#STORE_BOUND}
+     * @param turn the waiter's claim on the next turn, or {@code null}
      * @throws IllegalArgumentException naming the component that is wrong
      */
     public Acquisition {

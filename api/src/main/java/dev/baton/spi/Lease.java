@@ -12,6 +12,8 @@ public record Lease(String key, String owner) {
     /**
      * Checks the components.
      *
+     * @param key the key
+     * @param owner the owner token
      * @throws IllegalArgumentException naming the component that is wrong
      */
     public Lease {

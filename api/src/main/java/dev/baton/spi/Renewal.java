@@ -15,6 +15,10 @@ public record Renewal(String key, String owner, long ttlMillis, long maxWaitMill
     /**
      * Checks the components.
      *
+     * @param key the key
+     * @param owner the owner token
+     * @param ttlMillis the new lease in milliseconds
+     * @param maxWaitMillis the call's bound, or {@link LockArguments#STORE_BOUND}
      * @throws IllegalArgumentException naming the component that is wrong
      */
     public Renewal {
