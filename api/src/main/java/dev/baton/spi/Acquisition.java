@@ -71,6 +71,6 @@ public record Acquisition(String key, String owner, long ttlMillis, long maxWait
      * @return {@link #maxWaitMillis()}, or {@code storeBoundMillis} if it is {@link LockArguments#STORE_BOUND}
      */
     public long maxWaitMillisOr(long storeBoundMillis) {
-        return maxWaitMillis == LockArguments.STORE_BOUND ? storeBoundMillis : maxWaitMillis;
+        return LockArguments.boundOr(maxWaitMillis, storeBoundMillis);
     }
 }

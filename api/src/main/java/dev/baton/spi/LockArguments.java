@@ -128,4 +128,15 @@ public final class LockArguments {
         }
         return maxWaitMillis;
     }
+
+    /**
+     * A call's bound as the store applies it: the caller's, or the store's own when the caller set none.
+     *
+     * @param maxWaitMillis the caller's bound, or {@link #STORE_BOUND}
+     * @param storeBoundMillis the bound the store applies to a call without one
+     * @return {@code maxWaitMillis}, or {@code storeBoundMillis} if it is {@link #STORE_BOUND}
+     */
+    public static long boundOr(long maxWaitMillis, long storeBoundMillis) {
+        return maxWaitMillis == STORE_BOUND ? storeBoundMillis : maxWaitMillis;
+    }
 }

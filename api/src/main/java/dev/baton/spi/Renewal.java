@@ -48,6 +48,6 @@ public record Renewal(String key, String owner, long ttlMillis, long maxWaitMill
      * @return {@link #maxWaitMillis()}, or {@code storeBoundMillis} if it is {@link LockArguments#STORE_BOUND}
      */
     public long maxWaitMillisOr(long storeBoundMillis) {
-        return maxWaitMillis == LockArguments.STORE_BOUND ? storeBoundMillis : maxWaitMillis;
+        return LockArguments.boundOr(maxWaitMillis, storeBoundMillis);
     }
 }

@@ -234,7 +234,7 @@ public final class JpaLockStore implements LockStore {
         if (leases.isEmpty()) {
             return Set.of();
         }
-        long bound = maxWaitMillis == LockArguments.STORE_BOUND ? settings.statementTimeoutMillis() : maxWaitMillis;
+        long bound = LockArguments.boundOr(maxWaitMillis, settings.statementTimeoutMillis());
         return locks.renewAll(leases, ttlMillis, bound);
     }
 

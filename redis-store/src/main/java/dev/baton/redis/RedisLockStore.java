@@ -170,7 +170,7 @@ public final class RedisLockStore implements LockStore {
      */
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
-        long bound = maxWaitMillis == LockArguments.STORE_BOUND ? commandTimeoutMillis() : maxWaitMillis;
+        long bound = LockArguments.boundOr(maxWaitMillis, commandTimeoutMillis());
         return scripts.renewAll(leases, ttlMillis, answerMillis(bound));
     }
 

@@ -222,7 +222,7 @@ public final class FileLockStore implements LockStore {
     @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         requireOpen();
-        long bound = maxWaitMillis == LockArguments.STORE_BOUND ? DEFAULT_BOUND_MILLIS : maxWaitMillis;
+        long bound = LockArguments.boundOr(maxWaitMillis, DEFAULT_BOUND_MILLIS);
         long deadline = System.nanoTime() + bound * 1_000_000;
         Set<Lease> renewed = new HashSet<>();
         for (Lease lease : leases) {
