@@ -161,6 +161,20 @@ public interface Locks {
     <E extends Exception> void runWithLock(String key, LockOptions options, LockedAction<E> action) throws E;
 
     /**
+     * Joins the election {@code name} of this lock manager, or returns this instance's candidacy in it if it has
+     * joined already (and not left it since). The candidacy stands by at once, on one of Baton's threads, and
+     * is granted the leadership when it gets the lock {@value Leadership#KEY_PREFIX}{@code <name>}; it is closed
+     * when the application stops. See {@link Leadership}.
+     *
+     * @param name the election's name: not empty, no longer than a key allows
+     * @return this instance's candidacy
+     * @throws IllegalArgumentException if the name is empty or not a valid key
+     * @throws NullPointerException if it is null
+     * @throws LockException if this manager has no store or is shut down
+     */
+    Leadership lead(String name);
+
+    /**
      * The lock of the innermost {@link Synchronized} invocation (or {@code callWithLock}/
      * {@code runWithLock} block) running on this thread, of any manager.
      *

@@ -19,8 +19,8 @@ final class BatonBeans {
      * @return the interceptors, the runtime and, where JAX-RS is present, the 409 mapper
      */
     static List<Class<?>> classes() {
-        List<Class<?>> classes =
-                new ArrayList<>(List.of(SynchronizedInterceptor.class, ExclusiveInterceptor.class, LockRuntime.class));
+        List<Class<?>> classes = new ArrayList<>(List.of(
+                SynchronizedInterceptor.class, ExclusiveInterceptor.class, LeaderInterceptor.class, LockRuntime.class));
         if (jaxRsPresent()) {
             // As a bean, the 409 mapper is also found by runtimes that register providers only from CDI
             // (Helidon), not by scanning library jars.

@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.Exclusive;
+import dev.baton.Leader;
 import dev.baton.Synchronized;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
@@ -40,7 +41,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 @SkipIfPortableExtensionPresent(BatonExtension.class)
 public class BatonBuildCompatibleExtension implements BuildCompatibleExtension {
 
-    /** The bean classes with {@code @Synchronized} or {@code @Exclusive} methods, by binary name. */
+    /** The bean classes with {@code @Synchronized}, {@code @Exclusive} or {@code @Leader} methods, by binary name. */
     private final Set<String> beanClasses = new LinkedHashSet<>();
 
     /**
@@ -116,12 +117,16 @@ public class BatonBuildCompatibleExtension implements BuildCompatibleExtension {
 
     private static boolean annotated(ClassInfo type) {
         for (ClassInfo c = type; c != null; c = c.superClassDeclaration()) {
-            if (c.hasAnnotation(Synchronized.class) || c.hasAnnotation(Exclusive.class)) {
+            if (c.hasAnnotation(Synchronized.class)
+                    || c.hasAnnotation(Exclusive.class)
+                    || c.hasAnnotation(Leader.class)) {
                 return true;
             }
         }
         for (MethodInfo method : type.methods()) {
-            if (method.hasAnnotation(Synchronized.class) || method.hasAnnotation(Exclusive.class)) {
+            if (method.hasAnnotation(Synchronized.class)
+                    || method.hasAnnotation(Exclusive.class)
+                    || method.hasAnnotation(Leader.class)) {
                 return true;
             }
         }

@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.Exclusive;
+import dev.baton.Leader;
 import dev.baton.Synchronized;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -88,6 +89,15 @@ public class BatonExtension implements Extension, BatonDeployment {
                 type.isAnnotationPresent(Exclusive.class),
                 methods(type),
                 event::addDefinitionError);
+    }
+
+    <T> void planLeaders(@Observes ProcessManagedBean<T> event) {
+        AnnotatedType<T> type = event.getAnnotatedBeanClass();
+        if (type.isAnnotationPresent(Interceptor.class)) {
+            return;
+        }
+        deployment.planLeaders(
+                type.getJavaClass(), type.getAnnotation(Leader.class), methods(type), event::addDefinitionError);
     }
 
     /** The methods as the container shows them: other extensions may have changed their annotations. */

@@ -1,12 +1,15 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.LockLostException;
+import dev.baton.event.LeadershipGranted;
+import dev.baton.event.LeadershipRevoked;
 import dev.baton.event.LockAcquired;
 import dev.baton.event.LockLost;
 import dev.baton.event.LockReleased;
 import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockListener;
+import dev.baton.impl.leadership.LeadershipListener;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.time.Instant;
@@ -18,13 +21,15 @@ import java.util.Optional;
  * application without observers pays nothing on the hot path. {@code LockLost} is fired on one of
  * Baton's store-call threads (the engine hands losses there), so a slow observer delays no renewal.
  */
-final class CdiLockListener implements LockListener {
+final class CdiLockListener implements LockListener, LeadershipListener {
 
     private final Event<Object> events;
     private final boolean acquiredObserved;
     private final boolean releasedObserved;
     private final boolean lostObserved;
     private final boolean skippedObserved;
+    private final boolean grantedObserved;
+    private final boolean revokedObserved;
 
     CdiLockListener(BeanManager beanManager) {
         this.events = beanManager.getEvent();
@@ -41,6 +46,9 @@ final class CdiLockListener implements LockListener {
                         Optional.empty(),
                         ScheduleSkipped.Reason.HELD_ELSEWHERE,
                         Optional.empty()));
+        this.grantedObserved = observed(beanManager, new LeadershipGranted("", "n", 1));
+        this.revokedObserved = observed(
+                beanManager, new LeadershipRevoked("", "n", 1, LeadershipRevoked.Reason.LOST, Optional.empty()));
     }
 
     private static boolean observed(BeanManager beanManager, Object sample) {
@@ -74,6 +82,20 @@ final class CdiLockListener implements LockListener {
     void skipped(ScheduleSkipped event) {
         if (skippedObserved) {
             fire(ScheduleSkipped.class, event);
+        }
+    }
+
+    @Override
+    public void granted(LeadershipGranted granted) {
+        if (grantedObserved) {
+            fire(LeadershipGranted.class, granted);
+        }
+    }
+
+    @Override
+    public void revoked(LeadershipRevoked revoked) {
+        if (revokedObserved) {
+            fire(LeadershipRevoked.class, revoked);
         }
     }
 

@@ -1,11 +1,13 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.Exclusive;
+import dev.baton.Leader;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
 import dev.baton.Synchronized;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.KnownKeys;
+import dev.baton.impl.leadership.LeaderPlan;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.plan.BridgeMethods;
 import dev.baton.impl.plan.MethodPlan;
@@ -46,6 +48,7 @@ final class DeploymentPlans {
 
     private final Map<PlanKey, MethodPlan> plans = new ConcurrentHashMap<>();
     private final Map<PlanKey, SchedulePlan> schedulePlans = new ConcurrentHashMap<>();
+    private final Map<PlanKey, LeaderPlan> leaderPlans = new ConcurrentHashMap<>();
     private final Set<Class<? extends LockKeyResolver>> resolvers =
             java.util.Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<String> configProblems = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -160,6 +163,70 @@ final class DeploymentPlans {
     }
 
     /**
+     * Validates the {@code @Leader} methods of a bean class and plans them.
+     *
+     * @param beanClass the bean class
+     * @param onClass its {@code @Leader}, or null
+     * @param methods its methods, inherited ones included
+     * @param errors receives each definition error
+     */
+    void planLeaders(
+            Class<?> beanClass,
+            Leader onClass,
+            Collection<BeanMethod> methods,
+            Consumer<LockConfigurationException> errors) {
+        for (BeanMethod method : methods) {
+            Leader onMethod = leader(method.annotations());
+            Method javaMethod = method.method();
+            if (javaMethod.isBridge() || (onMethod == null && (onClass == null || !interceptable(javaMethod)))) {
+                continue;
+            }
+            try {
+                leaderPlans.put(
+                        new PlanKey(beanClass, javaMethod),
+                        LeaderPlan.build(beanClass, javaMethod, onMethod != null ? onMethod : onClass));
+            } catch (LockConfigurationException e) {
+                errors.accept(e);
+            }
+        }
+    }
+
+    private static Leader leader(Collection<Annotation> annotations) {
+        for (Annotation annotation : annotations) {
+            if (annotation instanceof Leader leader) {
+                return leader;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return the plans of the {@code @Leader} methods found at deployment: their elections are joined at start
+     */
+    List<LeaderPlan> leaderPlans() {
+        return List.copyOf(leaderPlans.values());
+    }
+
+    /**
+     * The plan of a {@code @Leader} method of a bean, keyed as {@link #plan(Class, Method)} keys.
+     *
+     * @param beanClass the intercepted bean's class, or the method's declaring class
+     * @param method the method the container reports
+     * @return the plan
+     * @throws LockConfigurationException if neither the method nor the class has {@code @Leader}, or the plan is invalid
+     */
+    LeaderPlan leaderPlan(Class<?> beanClass, Method method) {
+        return lookup(leaderPlans, beanClass, method, (c, m) -> {
+            Leader annotation = m.getAnnotation(Leader.class);
+            Leader onClass = c.getAnnotation(Leader.class);
+            if (annotation == null && onClass == null) {
+                throw new LockConfigurationException("No @Leader found for " + c.getName() + "." + m.getName());
+            }
+            return LeaderPlan.build(c, m, annotation != null ? annotation : onClass);
+        });
+    }
+
+    /**
      * The checks that need every bean: the configuration, the key resolvers, the stores of the planned methods.
      *
      * @param beans the deployment's beans
@@ -190,6 +257,11 @@ final class DeploymentPlans {
             if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
                 problems.accept(new LockConfigurationException(
                         "@Synchronized on " + plan.description() + ": " + none.reason()));
+            }
+        }
+        for (LeaderPlan plan : leaderPlans.values()) {
+            if (storeProblems.isEmpty() && stores.source(plan.manager()) instanceof StorePlan.None none) {
+                problems.accept(new LockConfigurationException("@Leader on " + plan.method() + "(): " + none.reason()));
             }
         }
         for (SchedulePlan plan : schedulePlans.values()) {

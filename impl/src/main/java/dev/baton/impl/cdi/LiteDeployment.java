@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.Exclusive;
+import dev.baton.Leader;
 import dev.baton.LockConfigurationException;
 import dev.baton.Synchronized;
 import jakarta.enterprise.inject.Instance;
@@ -44,7 +45,7 @@ public final class LiteDeployment implements BatonDeployment {
     }
 
     /**
-     * Plans the {@code @Synchronized} and {@code @Exclusive} methods of a bean class, read by reflection.
+     * Plans the {@code @Synchronized}, {@code @Exclusive} and {@code @Leader} methods of a bean class, read by reflection.
      *
      * @param rules where the plans go
      * @param beanClass the bean class
@@ -54,6 +55,7 @@ public final class LiteDeployment implements BatonDeployment {
         List<DeploymentPlans.BeanMethod> methods = methods(beanClass);
         rules.planMethods(beanClass, beanClass.getAnnotation(Synchronized.class), methods, problems);
         rules.planSchedules(beanClass, beanClass.isAnnotationPresent(Exclusive.class), methods, problems);
+        rules.planLeaders(beanClass, beanClass.getAnnotation(Leader.class), methods, problems);
     }
 
     /** The class's methods and those it inherits, without overridden ones: what a container's type shows. */

@@ -1,5 +1,6 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.Leadership;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockException;
 import dev.baton.Locks;
@@ -10,12 +11,15 @@ import dev.baton.impl.engine.EngineLocks;
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.engine.Inspection;
 import dev.baton.impl.engine.LockEngine;
+import dev.baton.impl.leadership.Elections;
+import dev.baton.impl.leadership.LeaderPlan;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.metrics.Meters;
 import dev.baton.impl.plan.MethodPlan;
 import dev.baton.impl.runtime.RenewalExecutors;
 import dev.baton.impl.runtime.StorelessLocks;
 import dev.baton.impl.schedule.SchedulePlan;
+import dev.baton.impl.time.EngineTime;
 import dev.baton.impl.transaction.TransactionSupport;
 import dev.baton.spi.LockStore;
 import jakarta.annotation.PostConstruct;
@@ -48,6 +52,7 @@ public class LockRuntime {
 
     private final Map<String, LockEngine> engines = new ConcurrentHashMap<>();
     private final Map<String, Locks> locks = new ConcurrentHashMap<>();
+    private final Map<String, Elections> elections = new ConcurrentHashMap<>();
 
     /** The portable extension, or the bean of the build-compatible one. */
     @Inject
@@ -62,6 +67,8 @@ public class LockRuntime {
     private TransactionSupport transactions;
     private CdiLockListener listener;
     private Meters meters;
+    /** The engines' time: the system's, unless the application provides an {@link EngineTime} bean (tests on virtual time). */
+    private EngineTime time;
     /** Set at application stop: no engine starts after it. */
     private volatile boolean stopped;
     /** Releases the locks when the JVM exits without stopping CDI first (Java SE, Helidon: SIGTERM early in startup). */
@@ -80,6 +87,9 @@ public class LockRuntime {
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(deployment.beans(beanManager), executors.storeCalls());
         listener = new CdiLockListener(beanManager);
+        jakarta.enterprise.inject.Instance<EngineTime> times =
+                beanManager.createInstance().select(EngineTime.class);
+        time = times.isResolvable() ? times.get() : EngineTime.system(executors.executor());
         meters = Meters.detect(config.metricsEnabled(), config.metricsApi(), beanManager);
         if (executors.owned()) {
             // Outside a Jakarta EE server nothing guarantees that CDI is shut down before the JVM exits.
@@ -104,6 +114,30 @@ public class LockRuntime {
             @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class)
                     Object event) {
         BatonLog.debug("Baton's runtime started with the application: transactions " + transactions);
+        for (LeaderPlan plan : deployment.plans().leaderPlans()) {
+            try {
+                candidacy(plan);
+            } catch (RuntimeException e) {
+                // Its calls skip (the manager has no store: reported at deployment; or it is stopping).
+                BatonLog.listenerFailed("joining the election '" + plan.election() + "' of " + plan.method(), e);
+            }
+        }
+    }
+
+    /**
+     * @param plan a {@code @Leader} method's plan
+     * @return this instance's candidacy in its election, joined if it has not been
+     */
+    Leadership candidacy(LeaderPlan plan) {
+        return locks(plan.manager()).lead(plan.election());
+    }
+
+    /**
+     * @param manager a manager with a store
+     * @return its elections, made on first use
+     */
+    private Elections elections(String manager) {
+        return elections.computeIfAbsent(manager, m -> new Elections(engine(m), executors.storeCalls(), listener));
     }
 
     @PreDestroy
@@ -126,6 +160,14 @@ public class LockRuntime {
 
     private void releaseAll() {
         stopped = true;
+        // Each term ends, and is told, before its lock is released; then no candidacy stands again.
+        for (Map.Entry<String, Elections> e : List.copyOf(elections.entrySet())) {
+            try {
+                e.getValue().closeAll();
+            } catch (RuntimeException failure) {
+                BatonLog.shutdownFailed("the elections of " + BatonLog.manager(e.getKey()), failure);
+            }
+        }
         // The holders are told first; each lock is released when its work ends, waiting at most the grace
         // period; a lock whose work still runs after it is left to expire, never released under running work.
         BatonConfig settings = config;
@@ -166,7 +208,8 @@ public class LockRuntime {
                     engine,
                     this::locks,
                     transactions,
-                    new Inspection(engine, config.forceReleaseEnabled(), this::caller));
+                    new Inspection(engine, config.forceReleaseEnabled(), this::caller),
+                    election -> elections(n).lead(election));
         });
     }
 
@@ -251,6 +294,15 @@ public class LockRuntime {
     }
 
     /**
+     * @param beanClass the intercepted bean's class, or the method's declaring class
+     * @param method the intercepted method
+     * @return its plan (see {@link DeploymentPlans#leaderPlan(Class, Method)})
+     */
+    LeaderPlan leaderPlan(Class<?> beanClass, Method method) {
+        return deployment.plans().leaderPlan(beanClass, method);
+    }
+
+    /**
      * @param manager a manager of an {@code @Exclusive} method
      * @return its engine
      * @throws LockException when it has no store or is shut down: the firing is skipped
@@ -282,12 +334,7 @@ public class LockRuntime {
             BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
             EngineMetrics metrics = meters.engine(name, String.valueOf(store));
             return new LockEngine(
-                    settings,
-                    meters.metered(store, metrics),
-                    executors.executor(),
-                    executors.storeCalls(),
-                    listener,
-                    metrics);
+                    settings, meters.metered(store, metrics), time, executors.storeCalls(), listener, metrics);
         } catch (RuntimeException | Error e) {
             store.close();
             throw e;

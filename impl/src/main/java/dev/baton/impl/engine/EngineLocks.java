@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.Leadership;
 import dev.baton.Lock;
 import dev.baton.LockInfo;
 import dev.baton.LockOptions;
@@ -23,6 +24,7 @@ public final class EngineLocks implements Locks {
     private final Function<String, Locks> managers;
     private final ReleaseDeferral deferral;
     private final Inspection inspection;
+    private final Function<String, Leadership> elections;
 
     /**
      * Locks released in the store as soon as their holder releases them.
@@ -55,6 +57,25 @@ public final class EngineLocks implements Locks {
      */
     public EngineLocks(
             LockEngine engine, Function<String, Locks> managers, ReleaseDeferral deferral, Inspection inspection) {
+        this(engine, managers, deferral, inspection, name -> {
+            throw new UnsupportedOperationException("Leader elections are not set up for " + engine.name());
+        });
+    }
+
+    /**
+     * @param engine the manager's engine
+     * @param managers finds other managers by name; throws {@link IllegalArgumentException} for unknown ones
+     * @param deferral the units of work (transactions) a lock's store release waits for
+     * @param inspection the operator's view of the engine's locks
+     * @param elections the manager's elections: this instance's candidacy by name ({@link #lead})
+     */
+    public EngineLocks(
+            LockEngine engine,
+            Function<String, Locks> managers,
+            ReleaseDeferral deferral,
+            Inspection inspection,
+            Function<String, Leadership> elections) {
+        this.elections = Objects.requireNonNull(elections, "elections");
         this.engine = engine;
         this.managers = managers;
         this.deferral = Objects.requireNonNull(deferral, "deferral");
@@ -129,6 +150,11 @@ public final class EngineLocks implements Locks {
             action.run(lock);
             return null;
         });
+    }
+
+    @Override
+    public Leadership lead(String name) {
+        return elections.apply(name);
     }
 
     @Override

@@ -432,7 +432,11 @@ public final class HeldLock extends LockRenewal implements Lock {
         ttlMillis = ttl;
     }
 
-    long leaseEndNanos() {
+    /**
+     * @return the end of the lease by the engine's monotonic clock: the sending of the last acquire or renewal
+     *     call that succeeded plus the ttl; the store frees the lock no earlier
+     */
+    public long leaseEndNanos() {
         return leaseEndNanos;
     }
 

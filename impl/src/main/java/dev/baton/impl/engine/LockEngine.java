@@ -169,12 +169,12 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** @return whether the engine is shut down (or shutting down): no new acquisitions */
-    boolean isClosed() {
+    public boolean isClosed() {
         return closed.get();
     }
 
-    /** @return the engine's clock, timers and timed waits */
-    EngineTime time() {
+    /** @return the engine's clock, timers and timed waits: what the layers above it count time by */
+    public EngineTime time() {
         return time;
     }
 
@@ -427,6 +427,17 @@ public final class LockEngine implements AutoCloseable {
             }
             throw new IllegalArgumentException(e.getMessage() + " (with the prefix '" + settings.prefix() + "')");
         }
+    }
+
+    /**
+     * Checks an application's key as every acquisition does, without a store call: for callers that make a key
+     * long before they take it (an election's name).
+     *
+     * @param key the application's key
+     * @throws IllegalArgumentException if it is not a valid key for this manager's store
+     */
+    public void checkKey(String key) {
+        storeKey(key);
     }
 
     /** How many threads of this JVM use the key's queue (holder and waiters); for tests. */

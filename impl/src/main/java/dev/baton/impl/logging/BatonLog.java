@@ -229,4 +229,53 @@ public final class BatonLog {
                 closest.map(k -> "did you mean " + k + "?")
                         .orElse("add '" + manager + "' to baton.managers to declare it"));
     }
+
+    /**
+     * This instance was granted an election.
+     *
+     * @param name the election
+     * @param manager the manager
+     * @param token the term's fencing token
+     */
+    public static void leadershipGranted(String name, String manager, long token) {
+        BatonMessage.LEADERSHIP_GRANTED.log(LOG, name, manager(manager), token);
+    }
+
+    /**
+     * A term of this instance ended.
+     *
+     * @param name the election
+     * @param manager the manager
+     * @param token the term's fencing token
+     * @param why why it ended; for a lost lock, the loss
+     * @param lost whether the lock was lost (logged as a warning)
+     */
+    public static void leadershipRevoked(String name, String manager, long token, String why, boolean lost) {
+        (lost ? BatonMessage.LEADERSHIP_LOST : BatonMessage.LEADERSHIP_REVOKED)
+                .log(LOG, name, manager(manager), token, why);
+    }
+
+    /**
+     * Standing by in an election failed (the store is down): tried again later.
+     *
+     * @param name the election
+     * @param manager the manager
+     * @param failure what failed
+     * @param retryMillis when it is tried again
+     */
+    public static void standbyFailed(String name, String manager, Throwable failure, long retryMillis) {
+        BatonMessage.STANDBY_FAILED.log(LOG, name, manager(manager), String.valueOf(failure), retryMillis);
+    }
+
+    /**
+     * A call of a {@code @Leader} method skipped in a follower.
+     *
+     * @param method the method
+     * @param name the election
+     */
+    public static void followerSkipped(String method, String name) {
+        if (LOG.isLoggable(BatonMessage.FOLLOWER_SKIPPED.level())) {
+            BatonMessage.FOLLOWER_SKIPPED.log(LOG, method, name);
+        }
+    }
 }

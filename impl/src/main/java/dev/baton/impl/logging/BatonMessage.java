@@ -55,6 +55,15 @@ public enum BatonMessage implements LogMessage {
             Level.ERROR,
             "Skipped this firing of {0}: its schedule lock ''{1}'' could not be taken ({2}), and the method is"
                     + " never run unguarded"),
+    LEADERSHIP_GRANTED("BATON-070", Level.INFO, "This instance leads ''{0}'' of {1} (fencing token {2})"),
+    LEADERSHIP_REVOKED(
+            "BATON-071", Level.INFO, "This instance no longer leads ''{0}'' of {1} (fencing token {2}): {3}"),
+    LEADERSHIP_LOST(
+            "BATON-072",
+            Level.WARNING,
+            "This instance no longer leads ''{0}'' of {1} (fencing token {2}): its lock was lost ({3})"),
+    STANDBY_FAILED("BATON-073", Level.WARNING, "Standing by for ''{0}'' of {1} failed ({2}); trying again in {3} ms"),
+    FOLLOWER_SKIPPED("BATON-074", Level.DEBUG, "Skipped a call of {0}: this instance does not lead ''{1}''"),
     FORCED_RELEASE(
             "BATON-050",
             Level.WARNING,

@@ -1,5 +1,6 @@
 package dev.baton.impl.runtime;
 
+import dev.baton.Leadership;
 import dev.baton.Lock;
 import dev.baton.LockConfigurationException;
 import dev.baton.LockInfo;
@@ -81,6 +82,11 @@ public final class StorelessLocks implements Locks {
 
     @Override
     public <E extends Exception> void runWithLock(String key, LockOptions options, LockedAction<E> action) throws E {
+        throw fail();
+    }
+
+    @Override
+    public Leadership lead(String name) {
         throw fail();
     }
 
