@@ -31,7 +31,11 @@ class ImplArchitectureTest {
     void theEngineAndItsHelpersUseNoJakartaEeOrMicroProfileApi() {
         noClasses()
                 .that()
-                .resideInAnyPackage("dev.baton.impl.engine..", "dev.baton.impl.key..", "dev.baton.impl.time..")
+                .resideInAnyPackage(
+                        "dev.baton.impl.engine..",
+                        "dev.baton.impl.key..",
+                        "dev.baton.impl.leadership..",
+                        "dev.baton.impl.time..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("jakarta..", "org.eclipse.microprofile..")

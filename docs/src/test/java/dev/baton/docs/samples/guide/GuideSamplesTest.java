@@ -8,8 +8,12 @@ import dev.baton.LockTimeoutException;
 import dev.baton.Locks;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.EngineLocks;
+import dev.baton.impl.engine.Inspection;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
+import dev.baton.impl.engine.ReleaseDeferral;
+import dev.baton.impl.leadership.Elections;
+import dev.baton.impl.leadership.LeadershipListener;
 import dev.baton.impl.store.file.FileLockStore;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.spi.LockStore;
@@ -122,6 +126,59 @@ class GuideSamplesTest {
         assertThatThrownBy(() -> stock.warehouse.write("apple", 1, staleToken))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("stale writer");
+    }
+
+    @Test
+    void theLeaderSamplesHandTheLeadershipOverAndTokensGrow() {
+        LockEngine one = engine("", new FileLockStore(directory));
+        LockEngine two = engine("", new FileLockStore(directory));
+        OutboxRelay first = relay(one);
+        within10s(first.relay::isLeader);
+        OutboxRelay second = relay(two);
+        first.relayPending();
+        assertThat(second.relay.isLeader()).as("one leader").isFalse();
+
+        first.handOver();
+        within10s(second.relay::isLeader);
+        second.relayPending();
+        assertThat(first.relay.isLeader()).isFalse();
+        long firstToken = token(first.published.get(0));
+        long secondToken = token(second.published.get(second.published.size() - 1));
+        assertThat(secondToken).as("the second term's token").isGreaterThan(firstToken);
+    }
+
+    private static void within10s(java.util.function.BooleanSupplier condition) {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - end).as("within 10 s").isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    private LockEngine engine(String name, LockStore store) {
+        LockEngine engine = new LockEngine(
+                new ManagerSettings(name, Optional.empty(), 30_000, 500, "", 0, false),
+                store,
+                scheduler,
+                storeCalls,
+                LockListener.NONE);
+        engines.add(engine);
+        return engine;
+    }
+
+    private OutboxRelay relay(LockEngine engine) {
+        Elections elections = new Elections(engine, storeCalls, LeadershipListener.NONE);
+        OutboxRelay relay = new OutboxRelay();
+        relay.locks = new EngineLocks(
+                engine,
+                wanted -> {
+                    throw new IllegalArgumentException("no manager " + wanted);
+                },
+                ReleaseDeferral.NONE,
+                new Inspection(engine, false, () -> "test"),
+                elections::lead);
+        relay.join();
+        return relay;
     }
 
     private static long token(String line) {
