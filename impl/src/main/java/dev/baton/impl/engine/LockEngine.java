@@ -173,8 +173,11 @@ public final class LockEngine implements AutoCloseable {
         return closed.get();
     }
 
-    /** @return the engine's clock, timers and timed waits */
-    EngineTime time() {
+    /**
+     * @return the engine's clock, timers and timed waits: {@link System#nanoTime()} in production; the clock of
+     *     {@link HeldLock#keepUntil}
+     */
+    public EngineTime time() {
         return time;
     }
 
