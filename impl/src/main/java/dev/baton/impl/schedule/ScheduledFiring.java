@@ -133,6 +133,7 @@ public final class ScheduledFiring {
             }
             if (plan.retryFailed()) {
                 claim = claimed.lock(); // renewed while the run runs: a failed run gives it back
+                claim.unbindThread(); // the run lock is the run's: only its loss may interrupt the run
             } else {
                 // whatever the run does, the planned time counts as done: kept from now on, never renewed
                 endClaim(claimed.lock(), claimEndNanos, false);
