@@ -13,8 +13,8 @@ import java.util.Optional;
  * @param key the schedule's key, without the manager's prefix
  * @param method the method, as {@code com.acme.Reports.nightly}
  * @param firedAt when this instance's firing began, by its wall clock
- * @param remainingLease how long the holder's lease still runs, when the store reported it (reason
- *     {@link Reason#HELD_ELSEWHERE} only)
+ * @param remainingLease how long the holder's lease still runs, when the store reported it (reasons
+ *     {@link Reason#HELD_ELSEWHERE}: the run lock's; {@link Reason#PLANNED_TIME_CLAIMED}: the claim's)
  * @param reason why the firing was skipped
  * @param failure what failed, for {@link Reason#STORE_FAILED} and {@link Reason#MANAGER_UNAVAILABLE}
  */
@@ -29,12 +29,20 @@ public record ScheduleSkipped(
 
     /** Why a firing was skipped. */
     public enum Reason {
-        /** Another holder (another instance, or this one) runs or ran this planned time: the expected case. */
+        /**
+         * The schedule's run lock (its key) is held: a run of this schedule is in progress (another instance, or
+         * this one; e.g. the previous planned time's run outlasted the period), or is kept for its hold.
+         */
         HELD_ELSEWHERE,
         /** The lock store failed: the method was not run, rather than run unguarded. */
         STORE_FAILED,
         /** The lock manager could not be used (it has no store, or it is shut down). */
-        MANAGER_UNAVAILABLE
+        MANAGER_UNAVAILABLE,
+        /**
+         * This planned firing was claimed already (another instance, or this one, ran or runs it; within the
+         * retention): the expected case of instances whose timers fire the same planned time at different moments.
+         */
+        PLANNED_TIME_CLAIMED
     }
 
     /**

@@ -150,6 +150,30 @@ abstract class RenewRules extends ContractRules {
     }
 
     @Test
+    @TckRule(id = "S-3.2-07", spec = "spec-store-renew-holder")
+    void aShorterRenewalFreesTheKeyWhenItRunsOutNotAtTheFirstLease() {
+        // What Baton's exclusive schedules rely on: a lock kept after its work (the claim of a planned time,
+        // a hold) is renewed once to exactly the time left, and must then be free when that ends.
+        String key = key("kept");
+        String holder = newOwner();
+        long token = acquired(key, holder, LONG_TTL);
+        long shortTtl = scaled(300).toMillis();
+
+        assertThat(store().renew(Renewal.of(key, holder, shortTtl)))
+                .as("store.renew(Renewal.of(key, holder, %d)) must answer true", shortTtl)
+                .isTrue();
+        pause(Duration.ofMillis(shortTtl).plus(scaled(200)));
+        AcquireResult after = store().acquire(Acquisition.of(key, newOwner(), LONG_TTL));
+
+        assertThat(after.isAcquired())
+                .as(
+                        "free once the shortened lease of %d ms ran out, not held to the first lease of %d ms",
+                        shortTtl, LONG_TTL)
+                .isTrue();
+        assertThat(after.fencingToken()).as("the next holder's token").isGreaterThan(token);
+    }
+
+    @Test
     @TckRule(id = "S-3.4-01", spec = "spec-store-renew-all")
     void renewAllRenewsExactlyTheLeasesStillHeld() {
         assertRenewAllRenewsExactlyTheHeld(1);

@@ -63,6 +63,11 @@ class TckCatchesFlawedStoresTest {
                         List.of(ContractTags.RENEW),
                         List.of("renewAfterExpiryFailsAndDoesNotRevive", "renewAllRenewsExactlyTheLeasesStillHeld")),
                 arguments(
+                        Flaw.RENEW_NEVER_SHORTENS,
+                        NONE,
+                        List.of(ContractTags.RENEW),
+                        List.of("aShorterRenewalFreesTheKeyWhenItRunsOutNotAtTheFirstLease")),
+                arguments(
                         Flaw.FOLDS_CASE,
                         ALL,
                         List.of(ContractTags.KEYS),

@@ -37,6 +37,8 @@ final class TestLockStore implements LockStore {
         RELEASE_RESETS_COUNTER,
         /** Renews by owner without checking the expiry, reviving expired locks. */
         RENEW_REVIVES,
+        /** A renewal only lengthens a lease: a shorter ttl leaves the longer expiry (a {@code GREATEST} in SQL). */
+        RENEW_NEVER_SHORTENS,
         /** Compares keys case-insensitively. */
         FOLDS_CASE,
         /** Strips leading and trailing white space from keys (a padded CHAR column, a PAD SPACE collation). */
@@ -240,7 +242,11 @@ final class TestLockStore implements LockStore {
                     && mine(current)
                     && (current.liveAt(System.nanoTime()) || has(Flaw.RENEW_REVIVES))) {
                 renewed[0] = true;
-                return new Entry(owner, current.token, expiry(ttlMillis), current.holder);
+                long expiry = expiry(ttlMillis);
+                if (has(Flaw.RENEW_NEVER_SHORTENS) && current.expiresAtNanos - expiry > 0) {
+                    expiry = current.expiresAtNanos;
+                }
+                return new Entry(owner, current.token, expiry, current.holder);
             }
             return current;
         });

@@ -33,7 +33,9 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.managers}</td><td>(none): comma-separated names of further managers</td></tr>
  * <tr><td>{@code baton.interceptor.priority}</td><td>{@link Synchronized#DEFAULT_PRIORITY}</td></tr>
  * <tr><td>{@code baton.exclusive.hold}</td><td>(none): the hold of every {@code @Exclusive} method that sets none; unset,
- * half the interval to the next planned firing, at most 30 s</td></tr>
+ * no hold (the run lock is released when the run ends)</td></tr>
+ * <tr><td>{@code baton.exclusive.retention}</td><td>(none): how long the claim of a planned time is kept, for every
+ * {@code @Exclusive} method that sets none; unset, 3 intervals to the next planned firing, at least 1 minute</td></tr>
  * <tr><td>{@code baton.exclusive.priority}</td><td>{@link Exclusive#DEFAULT_PRIORITY}</td></tr>
  * <tr><td>{@code baton.admin.force-release}</td><td>false: whether {@code Locks.forceRelease} may free a key whoever
  * holds it (every manager)</td></tr>
@@ -56,6 +58,8 @@ public final class BatonConfig {
 
     /** The hold of every {@code @Exclusive} method that sets none. */
     public static final String EXCLUSIVE_HOLD = PREFIX + "exclusive.hold";
+    /** The retention of the planned-time claims of every {@code @Exclusive} method that sets none. */
+    public static final String EXCLUSIVE_RETENTION = PREFIX + "exclusive.retention";
     /** The priority of the {@code @Exclusive} interceptor. */
     public static final String EXCLUSIVE_PRIORITY = PREFIX + "exclusive.priority";
     /** Whether {@code Locks.forceRelease} is allowed. */
@@ -117,6 +121,7 @@ public final class BatonConfig {
             INTERCEPTOR_PRIORITY,
             SHUTDOWN_GRACE,
             EXCLUSIVE_HOLD,
+            EXCLUSIVE_RETENTION,
             EXCLUSIVE_PRIORITY,
             FORCE_RELEASE,
             HEALTH_ENABLED,
@@ -134,6 +139,7 @@ public final class BatonConfig {
     private final Map<String, ManagerSettings> managers;
     private final long shutdownGraceMillis;
     private final OptionalLong exclusiveHoldMillis;
+    private final OptionalLong exclusiveRetentionMillis;
     private final boolean forceRelease;
     private final boolean metricsEnabled;
     private final MetricsApi metricsApi;
@@ -146,6 +152,7 @@ public final class BatonConfig {
         values.checkInteger(INTERCEPTOR_PRIORITY, values.raw(INTERCEPTOR_PRIORITY));
         this.shutdownGraceMillis = shutdownGrace(values);
         this.exclusiveHoldMillis = values.duration(EXCLUSIVE_HOLD);
+        this.exclusiveRetentionMillis = values.duration(EXCLUSIVE_RETENTION);
         values.checkInteger(EXCLUSIVE_PRIORITY, values.text(EXCLUSIVE_PRIORITY));
         this.forceRelease = values.bool(FORCE_RELEASE, false);
         values.bool(HEALTH_ENABLED, true); // only checked: HealthExtension reads it before this
@@ -198,6 +205,14 @@ public final class BatonConfig {
      */
     public OptionalLong exclusiveHoldMillis() {
         return exclusiveHoldMillis;
+    }
+
+    /**
+     * @return {@code baton.exclusive.retention}: how long the planned-time claims of the {@code @Exclusive} methods
+     *     that set no retention are kept, if configured
+     */
+    public OptionalLong exclusiveRetentionMillis() {
+        return exclusiveRetentionMillis;
     }
 
     /**

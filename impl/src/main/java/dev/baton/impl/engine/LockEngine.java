@@ -173,7 +173,10 @@ public final class LockEngine implements AutoCloseable {
         return closed.get();
     }
 
-    /** @return the engine's clock, timers and timed waits: what the layers above it count time by */
+    /**
+     * @return the engine's clock, timers and timed waits: {@link System#nanoTime()} in production; the clock of
+     *     {@link HeldLock#keepUntil}
+     */
     public EngineTime time() {
         return time;
     }

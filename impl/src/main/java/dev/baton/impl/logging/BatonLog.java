@@ -161,6 +161,20 @@ public final class BatonLog {
     }
 
     /**
+     * A firing of an exclusive schedule skipped because its planned time was claimed (run) already.
+     *
+     * @param method the method
+     * @param claimKey the claim's key
+     * @param remaining how long the claim is kept still, if known
+     */
+    public static void schedulePlannedTimeClaimed(String method, String claimKey, java.util.OptionalLong remaining) {
+        if (LOG.isLoggable(BatonMessage.SCHEDULE_PLANNED_TIME_CLAIMED.level())) { // the expected case
+            BatonMessage.SCHEDULE_PLANNED_TIME_CLAIMED.log(
+                    LOG, method, claimKey, remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : "");
+        }
+    }
+
+    /**
      * A firing of an exclusive schedule skipped because the lock could not be asked for.
      *
      * @param method the method

@@ -49,12 +49,18 @@ public enum BatonMessage implements LogMessage {
             "Setting the hold of lock ''{0}'' to {1} ms failed; it is"
                     + " not released and expires by itself at the end of its current lease"),
     SCHEDULE_HELD_ELSEWHERE(
-            "BATON-041", Level.DEBUG, "Skipped this firing of {0}: its schedule lock ''{1}'' is held elsewhere{2}"),
+            "BATON-041",
+            Level.DEBUG,
+            "Skipped this firing of {0}: its run lock ''{1}'' is held elsewhere (a run in progress, or its hold){2}"),
     SCHEDULE_UNGUARDED(
             "BATON-042",
             Level.ERROR,
             "Skipped this firing of {0}: its schedule lock ''{1}'' could not be taken ({2}), and the method is"
                     + " never run unguarded"),
+    SCHEDULE_PLANNED_TIME_CLAIMED(
+            "BATON-043",
+            Level.DEBUG,
+            "Skipped this firing of {0}: its planned time was claimed already (''{1}'', kept{2})"),
     LEADERSHIP_GRANTED("BATON-070", Level.INFO, "This instance leads ''{0}'' of {1} (fencing token {2})"),
     LEADERSHIP_REVOKED(
             "BATON-071", Level.INFO, "This instance no longer leads ''{0}'' of {1} (fencing token {2}): {3}"),

@@ -25,6 +25,22 @@ public final class ContainerTimers {
         return EjbTimers.intervalMillis(timer, firedAtMillis);
     }
 
+    /**
+     * The planned firing an EJB timer's callback runs for: a calendar timer's next timeout names it (every
+     * instance's timer reports the same); an interval timer's firing falls in a period aligned on the epoch.
+     *
+     * @param timer what {@code InvocationContext.getTimer()} returned, may be null
+     * @param firedAtMillis when the firing began, by the wall clock
+     * @param periodMillis the method's period, or 0: the bucket of an interval timer
+     * @return the planned time, or null when the container tells none (no timer, the timer's last firing)
+     */
+    public static PlannedTime plannedTime(Object timer, long firedAtMillis, long periodMillis) {
+        if (timer == null || !EJB) {
+            return null;
+        }
+        return EjbTimers.plannedTime(timer, firedAtMillis, periodMillis);
+    }
+
     private static boolean present(String type) {
         try {
             Class.forName(type, false, ContainerTimers.class.getClassLoader());

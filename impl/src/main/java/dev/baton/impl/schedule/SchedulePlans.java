@@ -89,11 +89,22 @@ public final class SchedulePlans {
         } catch (IllegalArgumentException e) {
             throw new LockConfigurationException("key '" + key + "': " + e.getMessage());
         }
+        int longestClaimKey = settings.get().prefix().length() + key.length() + 1 + PlannedTime.MAX_IDENTITY_LENGTH;
+        if (longestClaimKey > LockArguments.MAX_KEY_LENGTH) {
+            throw new LockConfigurationException("key '" + key + "': the keys of its planned-time claims ('" + key
+                    + PlannedTime.CLAIM_SEPARATOR + "<epoch ms>', with the manager's prefix) may be "
+                    + longestClaimKey + " chars long, at most " + LockArguments.MAX_KEY_LENGTH);
+        }
         Value period = duration(overrides, "period", annotation.period());
         Value hold = duration(overrides, "hold", annotation.hold());
         if (hold == null && config.exclusiveHoldMillis().isPresent()) {
             hold = new Value(config.exclusiveHoldMillis().getAsLong(), BatonConfig.EXCLUSIVE_HOLD);
         }
+        Value retention = duration(overrides, "retention", annotation.retention());
+        if (retention == null && config.exclusiveRetentionMillis().isPresent()) {
+            retention = new Value(config.exclusiveRetentionMillis().getAsLong(), BatonConfig.EXCLUSIVE_RETENTION);
+        }
+        boolean retryFailed = bool(overrides, "retryFailed", annotation.retryFailed());
         Optional<ScheduleCalendar> calendar = concurrencyTimed && period == null
                 ? Optional.of(ConcurrencySchedules.calendar(concurrencySchedules))
                 : Optional.empty();
@@ -117,7 +128,9 @@ public final class SchedulePlans {
                 key,
                 hold == null ? OptionalLong.empty() : OptionalLong.of(hold.millis),
                 period == null ? OptionalLong.empty() : OptionalLong.of(period.millis),
-                calendar);
+                calendar,
+                retention == null ? OptionalLong.empty() : OptionalLong.of(retention.millis),
+                retryFailed);
     }
 
     /** EJB calls a timeout method with nothing or its Timer; other schedulers with nothing. */
@@ -138,6 +151,19 @@ public final class SchedulePlans {
     }
 
     private record Value(long millis, String source) {}
+
+    private static boolean bool(AnnotationOverrides overrides, String member, boolean annotated) {
+        Optional<String> configured = overrides.get(member);
+        if (configured.isEmpty()) {
+            return annotated;
+        }
+        String value = configured.get().trim().toLowerCase(java.util.Locale.ROOT);
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new LockConfigurationException(
+                    overrides.key(member) + "='" + configured.get() + "' is not true or false");
+        }
+        return Boolean.parseBoolean(value);
+    }
 
     private static Value duration(AnnotationOverrides overrides, String member, String annotated) {
         Optional<String> configured = overrides.get(member);

@@ -8,6 +8,7 @@ import dev.baton.impl.engine.CurrentLocks;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -15,11 +16,22 @@ import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The rule of one firing of an exclusive schedule: try the key once, without waiting; if another holder
- * has it, or the lock cannot be asked for at all, skip (return null, log, tell); else run the work, and
- * afterwards leave the lock held until the hold has passed since the firing ({@link HeldLock#keepUntil}),
- * or release it if the run outlasted the hold. Nothing here throws into the scheduler but the work's own
- * exception.
+ * The rule of one firing of an exclusive schedule. Two keys, each tried once, without waiting:
+ * <ol>
+ * <li>the <b>run lock</b>, the schedule's key: held while a run runs, so two runs of one schedule never
+ * overlap (a firing that finds it held skips: {@link Reason#HELD_ELSEWHERE}); released when the run ends, or
+ * kept until the firing plus the hold where a hold is set;</li>
+ * <li>the <b>claim</b> of the planned time ({@link PlannedTime#claimKey}, {@code <key>@<epoch ms>}), taken
+ * second with the retention as its lease: the first instance to claim a planned time runs it; a later
+ * firing of the same planned time, however late within the retention, finds it held and skips
+ * ({@link Reason#PLANNED_TIME_CLAIMED}, after giving the run lock back). The claim is left held until the
+ * retention has passed since the claim ({@link HeldLock#keepUntil}), never renewed past it nor released: at
+ * once (before the run), or, with {@code retryFailed}, after the run (renewed while it runs), when a run
+ * that threw releases it instead.</li>
+ * </ol>
+ * A firing whose planned time cannot be known (a direct call of a timeout method) takes the run lock only.
+ * If the lock cannot be asked for at all, the firing skips. Nothing here throws into the scheduler but the
+ * work's own exception.
  */
 public final class ScheduledFiring {
 
@@ -44,7 +56,7 @@ public final class ScheduledFiring {
     private ScheduledFiring() {}
 
     /**
-     * Runs one firing.
+     * Runs one firing, by the system's wall clock.
      *
      * @param plan the method's plan
      * @param timer what the container gave as the firing's timer ({@code InvocationContext.getTimer()}), or null
@@ -56,35 +68,109 @@ public final class ScheduledFiring {
      */
     public static Object fire(SchedulePlan plan, Object timer, Engines engines, Skips skips, Work work)
             throws Exception {
-        long firedNanos = System.nanoTime();
-        Instant firedAt = Instant.now();
+        return fire(plan, timer, engines, skips, work, Clock.systemUTC());
+    }
+
+    /**
+     * Runs one firing.
+     *
+     * @param plan the method's plan
+     * @param timer what the container gave as the firing's timer ({@code InvocationContext.getTimer()}), or null
+     * @param engines the engines
+     * @param skips told of a skip
+     * @param work the method
+     * @param wallClock this instance's wall clock, which places the firing among the planned times
+     * @return the method's result, or null when skipped
+     * @throws Exception what the method threw
+     */
+    public static Object fire(SchedulePlan plan, Object timer, Engines engines, Skips skips, Work work, Clock wallClock)
+            throws Exception {
+        Instant firedAt = wallClock.instant();
+        LockEngine engine;
+        long firedNanos;
         Attempt attempt;
         try {
-            LockEngine engine = engines.engine(plan.manager());
+            engine = engines.engine(plan.manager());
+            firedNanos = engine.time().nanoTime();
             try {
                 attempt = engine.tryOnce(plan.key(), engine.settings().ttlMillis());
             } catch (LockStoreException e) {
-                return skip(plan, firedAt, Reason.STORE_FAILED, OptionalLong.empty(), e, skips);
+                return skip(plan, plan.key(), firedAt, Reason.STORE_FAILED, OptionalLong.empty(), e, skips);
             }
         } catch (RuntimeException e) {
-            return skip(plan, firedAt, Reason.MANAGER_UNAVAILABLE, OptionalLong.empty(), e, skips);
+            return skip(plan, plan.key(), firedAt, Reason.MANAGER_UNAVAILABLE, OptionalLong.empty(), e, skips);
         }
         if (!attempt.acquired()) {
-            return skip(plan, firedAt, Reason.HELD_ELSEWHERE, attempt.remainingLeaseMillis(), null, skips);
+            return skip(plan, plan.key(), firedAt, Reason.HELD_ELSEWHERE, attempt.remainingLeaseMillis(), null, skips);
         }
-        HeldLock lock = attempt.lock();
-        CurrentLocks.push(lock);
+        HeldLock runLock = attempt.lock();
+        Optional<PlannedTime> planned = plan.plannedTime(timer, firedAt);
+        HeldLock claim = null;
+        long claimEndNanos = 0;
+        if (planned.isPresent()) {
+            String claimKey = planned.get().claimKey(plan.key());
+            long retention = plan.retentionFor(planned.get());
+            Attempt claimed;
+            try {
+                long claimedNanos = engine.time().nanoTime();
+                claimed = engine.tryOnce(claimKey, retention);
+                claimEndNanos = claimedNanos + TimeUnit.MILLISECONDS.toNanos(retention);
+            } catch (RuntimeException e) {
+                end(runLock, 0, 0);
+                Reason reason = e instanceof LockStoreException ? Reason.STORE_FAILED : Reason.MANAGER_UNAVAILABLE;
+                return skip(plan, claimKey, firedAt, reason, OptionalLong.empty(), e, skips);
+            }
+            if (!claimed.acquired()) {
+                end(runLock, 0, 0); // not ours to run: the next planned firing must find the run lock free
+                return skip(
+                        plan,
+                        claimKey,
+                        firedAt,
+                        Reason.PLANNED_TIME_CLAIMED,
+                        claimed.remainingLeaseMillis(),
+                        null,
+                        skips);
+            }
+            if (plan.retryFailed()) {
+                claim = claimed.lock(); // renewed while the run runs: a failed run gives it back
+                claim.unbindThread(); // the run lock is the run's: only its loss may interrupt the run
+            } else {
+                // whatever the run does, the planned time counts as done: kept from now on, never renewed
+                endClaim(claimed.lock(), claimEndNanos, false);
+            }
+        }
+        CurrentLocks.push(runLock);
+        boolean failed = true;
         try {
-            return work.proceed();
+            Object result = work.proceed();
+            failed = false;
+            return result;
         } finally {
-            CurrentLocks.pop(lock);
+            CurrentLocks.pop(runLock);
+            if (claim != null) {
+                // the claim first: a firing of this planned time that finds the run lock free finds it claimed
+                endClaim(claim, claimEndNanos, failed && plan.retryFailed());
+            }
             // Read after the run: the next planned firing is the same, and the timer is still valid here.
             long hold = plan.holdFor(plan.intervalMillis(timer, firedAt));
-            end(lock, firedNanos + TimeUnit.MILLISECONDS.toNanos(hold), hold);
+            end(runLock, firedNanos + TimeUnit.MILLISECONDS.toNanos(hold), hold);
         }
     }
 
-    /** Keeps the lock until the hold has passed since the firing; a run that outlasted it releases now. */
+    /** Keeps the claim until its retention has passed, or gives the planned time back for a retry. */
+    private static void endClaim(HeldLock claim, long untilNanos, boolean giveBack) {
+        try {
+            if (giveBack) {
+                claim.release();
+            } else {
+                claim.keepUntil(untilNanos); // a run that outlasted the retention releases it now
+            }
+        } catch (RuntimeException e) {
+            BatonLog.releaseFailed(claim.key(), e); // it expires by itself
+        }
+    }
+
+    /** Keeps the run lock until the hold has passed since the firing; without a hold, or past it, releases it now. */
     private static void end(HeldLock lock, long holdEndNanos, long holdMillis) {
         try {
             if (holdMillis > 0) {
@@ -98,11 +184,19 @@ public final class ScheduledFiring {
     }
 
     private static Object skip(
-            SchedulePlan plan, Instant firedAt, Reason reason, OptionalLong remaining, Throwable failure, Skips skips) {
+            SchedulePlan plan,
+            String lockKey,
+            Instant firedAt,
+            Reason reason,
+            OptionalLong remaining,
+            Throwable failure,
+            Skips skips) {
         if (reason == Reason.HELD_ELSEWHERE) {
-            BatonLog.scheduleHeldElsewhere(plan.method(), plan.key(), remaining);
+            BatonLog.scheduleHeldElsewhere(plan.method(), lockKey, remaining);
+        } else if (reason == Reason.PLANNED_TIME_CLAIMED) {
+            BatonLog.schedulePlannedTimeClaimed(plan.method(), lockKey, remaining);
         } else {
-            BatonLog.scheduleUnguarded(plan.method(), plan.key(), failure);
+            BatonLog.scheduleUnguarded(plan.method(), lockKey, failure);
         }
         try {
             skips.skipped(new ScheduleSkipped(

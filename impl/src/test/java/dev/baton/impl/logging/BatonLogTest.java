@@ -109,11 +109,18 @@ class BatonLogTest {
         BatonLog.scheduleHeldElsewhere("Reports.run", "reports", OptionalLong.of(250));
         assertThat(only().getLevel()).isEqualTo(Level.FINE);
         assertThat(only().getMessage())
-                .isEqualTo("BATON-041 Skipped this firing of Reports.run: its schedule lock 'reports' is held"
-                        + " elsewhere for 250 ms more");
+                .isEqualTo("BATON-041 Skipped this firing of Reports.run: its run lock 'reports' is held"
+                        + " elsewhere (a run in progress, or its hold) for 250 ms more");
+        records.clear();
+        BatonLog.schedulePlannedTimeClaimed("Reports.run", "reports@1767229200000", OptionalLong.of(9_000));
+        assertThat(only().getLevel()).isEqualTo(Level.FINE);
+        assertThat(only().getMessage())
+                .isEqualTo("BATON-043 Skipped this firing of Reports.run: its planned time was claimed already"
+                        + " ('reports@1767229200000', kept for 9000 ms more)");
         records.clear();
         logger.setLevel(Level.INFO);
         BatonLog.scheduleHeldElsewhere("Reports.run", "reports", OptionalLong.empty());
+        BatonLog.schedulePlannedTimeClaimed("Reports.run", "reports@1767229200000", OptionalLong.empty());
         assertThat(records).isEmpty();
     }
 

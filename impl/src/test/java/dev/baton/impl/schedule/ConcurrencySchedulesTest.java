@@ -157,7 +157,7 @@ class ConcurrencySchedulesTest {
     }
 
     @Test
-    void aConcurrencyScheduleNeedsNoPeriodAndHoldsHalfItsInterval() throws Exception {
+    void aConcurrencyScheduleNeedsNoPeriodAndIsNamedByItsNextRunTime() throws Exception {
         Method method = Reports.class.getMethod("nightly");
         Exclusive exclusive = method.getAnnotation(Exclusive.class);
         Annotation runAt = asynchronous(schedule(Map.of("cron", "*/10 * * * * *", "zone", "UTC")));
@@ -171,7 +171,18 @@ class ConcurrencySchedulesTest {
         assertThat(plan.calendar()).isPresent();
         long interval = plan.intervalMillis(null, Instant.parse("2026-12-01T10:00:00.100Z"));
         assertThat(interval).isEqualTo(9_900);
-        assertThat(plan.holdFor(interval)).as("half the interval").isEqualTo(4_950);
+        assertThat(plan.holdFor(interval)).as("no hold set: none").isZero();
+        assertThat(plan.plannedTime(null, Instant.parse("2026-12-01T10:00:00.100Z")))
+                .as("the next run time names the firing before it")
+                .contains(new PlannedTime(Instant.parse("2026-12-01T10:00:10Z").toEpochMilli(), 9_900));
+        assertThat(plan.plannedTime(null, Instant.parse("2026-12-01T10:00:03.700Z")))
+                .as("another instance's firing of it, late")
+                .map(PlannedTime::identityMillis)
+                .contains(Instant.parse("2026-12-01T10:00:10Z").toEpochMilli());
+        assertThat(plan.retentionFor(plan.plannedTime(null, Instant.parse("2026-12-01T10:00:00.100Z"))
+                        .orElseThrow()))
+                .as("3 intervals are less than the least default")
+                .isEqualTo(60_000);
     }
 
     @Test

@@ -4,16 +4,22 @@ import static dev.baton.impl.testing.Deployments.assertDeploymentFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Exclusive;
+import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Map;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +75,24 @@ class ExclusiveDeploymentTest {
     @ApplicationScoped
     public static class BadPeriod {
         @Exclusive(period = "soon")
+        public void run() {}
+    }
+
+    @ApplicationScoped
+    public static class BadRetention {
+        @Exclusive(period = "1m", retention = "0s")
+        public void run() {}
+    }
+
+    @ApplicationScoped
+    public static class NotARetention {
+        @Exclusive(period = "1m", retention = "a while")
+        public void run() {}
+    }
+
+    @ApplicationScoped
+    public static class LongKey {
+        @Exclusive(period = "1m", value = "k")
         public void run() {}
     }
 
@@ -142,6 +166,80 @@ class ExclusiveDeploymentTest {
         assertDeploymentFails(NO_CONFIG, BadPeriod.class)
                 .hasStackTraceContaining("@Exclusive on " + BadPeriod.class.getName() + ".run()")
                 .hasStackTraceContaining("soon");
+    }
+
+    @Test
+    void aRetentionThatIsNotPositive() {
+        assertDeploymentFails(NO_CONFIG, BadRetention.class)
+                .hasStackTraceContaining("@Exclusive on " + BadRetention.class.getName() + ".run()")
+                .hasStackTraceContaining("retention = \"0s\"")
+                .hasStackTraceContaining("must be at least 1 ms");
+        assertDeploymentFails(NO_CONFIG, NotARetention.class)
+                .hasStackTraceContaining("@Exclusive on " + NotARetention.class.getName() + ".run()")
+                .hasStackTraceContaining("a while");
+    }
+
+    @Test
+    void aRetentionOrRetryFailedFromConfigurationThatIsInvalid() {
+        assertDeploymentFails(
+                        new String[] {PeriodOnly.class.getName() + "/run/Exclusive/retention=-5m"}, PeriodOnly.class)
+                .hasStackTraceContaining("@Exclusive on " + PeriodOnly.class.getName() + ".run()")
+                .hasStackTraceContaining(PeriodOnly.class.getName() + "/run/Exclusive/retention")
+                .hasStackTraceContaining("-5m");
+        assertDeploymentFails(new String[] {"Exclusive/retryFailed=maybe"}, PeriodOnly.class)
+                .hasStackTraceContaining("@Exclusive on " + PeriodOnly.class.getName() + ".run()")
+                .hasStackTraceContaining("Exclusive/retryFailed='maybe' is not true or false");
+        assertDeploymentFails(new String[] {"baton.exclusive.retention=0"}, PeriodOnly.class)
+                .hasStackTraceContaining("baton.exclusive.retention");
+    }
+
+    @Test
+    void aKeyTooLongForItsClaims() {
+        String key = "k".repeat(490); // valid as a key, but not with '@' and an epoch millisecond value
+        assertDeploymentFails(new String[] {LongKey.class.getName() + "/run/Exclusive/value=" + key}, LongKey.class)
+                .hasStackTraceContaining("@Exclusive on " + LongKey.class.getName() + ".run()")
+                .hasStackTraceContaining("the keys of its planned-time claims")
+                .hasStackTraceContaining("511 chars long, at most 500");
+    }
+
+    @Test
+    void perMethodOverridesSetTheRetentionAndRetryFailed() throws Exception {
+        String prefix = PeriodOnly.class.getName() + "/run/Exclusive/";
+        TestConfig.install(prefix + "retention=2h", prefix + "retryFailed=TRUE", prefix + "value=overridden");
+        try (WeldContainer container =
+                Deployments.weld(Store.class, PeriodOnly.class).initialize()) {
+            long before = System.currentTimeMillis();
+            container.select(PeriodOnly.class).get().run();
+            long bucket = Math.floorDiv(before, 30_000) * 30_000;
+            AcquireResult claim = STORE.acquire(Acquisition.of("overridden@" + bucket, "other-instance", 60_000));
+            if (claim.isAcquired()) { // the firing fell in the next period: its claim is that one's
+                STORE.release("overridden@" + bucket, "other-instance");
+                claim = STORE.acquire(Acquisition.of("overridden@" + (bucket + 30_000), "other-instance", 60_000));
+            }
+            assertThat(claim.isAcquired()).as("the planned time is claimed").isFalse();
+            assertThat(claim.remainingLeaseMillis().orElseThrow())
+                    .as("kept for the configured retention, 2 h")
+                    .isBetween(7_200_000L - 10_000, 7_200_000L);
+        } finally {
+            TestConfig.uninstall();
+        }
+        BatonConfig config = BatonConfig.read(new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(
+                        Map.of(prefix + "retryFailed", "true", "baton.exclusive.retention", "45m"), "test", 500))
+                .build());
+        java.lang.reflect.Method run = PeriodOnly.class.getMethod("run");
+        Exclusive exclusive = run.getAnnotation(Exclusive.class);
+        SchedulePlan plan = SchedulePlans.build(PeriodOnly.class, run, exclusive, List.of(exclusive), config);
+        assertThat(plan.retryFailed()).isTrue();
+        assertThat(plan.retentionMillis()).hasValue(2_700_000);
+        SchedulePlan defaults = SchedulePlans.build(
+                Valid.class,
+                Valid.class.getMethod("plain"),
+                Valid.class.getMethod("plain").getAnnotation(Exclusive.class),
+                List.of(),
+                BatonConfig.read(new SmallRyeConfigBuilder().build()));
+        assertThat(defaults.retryFailed()).isFalse();
+        assertThat(defaults.retentionMillis()).isEmpty();
     }
 
     static final MemoryLockStore STORE = new MemoryLockStore();

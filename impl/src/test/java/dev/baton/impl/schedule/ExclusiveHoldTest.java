@@ -8,6 +8,7 @@ import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.FaultyStore;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -30,9 +31,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hold rule across two application instances (two Weld runtimes) on one store, with the dangerous
- * interleavings forced: a firing 1 s late for the same planned time, a failing run, a run held by a latch
- * longer than the hold and than the ttl, and a failing store.
+ * The run lock and the claim across two application instances (two Weld runtimes) on one store, on real
+ * time, with the dangerous interleavings forced: a firing 1 s late for the same planned time (with and
+ * without a hold), a failing run, a run held by a latch longer than the ttl, and a failing store. The jobs
+ * run every hour and the tests start away from an hour's edge, so every firing of a test is of one planned
+ * time.
  */
 class ExclusiveHoldTest {
 
@@ -53,10 +56,19 @@ class ExclusiveHoldTest {
         }
     }
 
-    /** Every 4 s: the default hold is 2 s. */
+    /** Every hour, with a hold of 2 s. */
+    @ApplicationScoped
+    public static class HeldJob {
+        @Exclusive(period = "1h", hold = "2s")
+        public void run() {
+            RUNS.incrementAndGet();
+        }
+    }
+
+    /** Every hour, no hold. */
     @ApplicationScoped
     public static class Job {
-        @Exclusive(period = "4s")
+        @Exclusive(period = "1h")
         public void run() throws InterruptedException {
             RUNS.incrementAndGet();
             CountDownLatch started = running;
@@ -95,16 +107,23 @@ class ExclusiveHoldTest {
     private WeldContainer second;
     private Job a;
     private Job b;
+    private HeldJob heldA;
+    private HeldJob heldB;
 
     @BeforeEach
-    void start() {
+    void start() throws InterruptedException {
+        awayFromTheEdgeOfAnHour();
         // A short ttl, renewed every 100 ms: a run of 1 s outlasts it many times.
         SHARED = new FaultyStore();
         TestConfig.install("baton.ttl=300ms");
-        first = Deployments.weld(SharedStore.class, Job.class, Skips.class).initialize();
-        second = Deployments.weld(SharedStore.class, Job.class, Skips.class).initialize();
+        first = Deployments.weld(SharedStore.class, Job.class, HeldJob.class, Skips.class)
+                .initialize();
+        second = Deployments.weld(SharedStore.class, Job.class, HeldJob.class, Skips.class)
+                .initialize();
         a = first.select(Job.class).get();
         b = second.select(Job.class).get();
+        heldA = first.select(HeldJob.class).get();
+        heldB = second.select(HeldJob.class).get();
         Logger.getLogger("dev.baton").addHandler(capture);
     }
 
@@ -122,44 +141,59 @@ class ExclusiveHoldTest {
     }
 
     @Test
-    void aFiringOneSecondLateForTheSamePlannedTimeSkipsAndTheLockExpiresAtTheHold() throws Exception {
-        long fired = System.nanoTime();
+    void aFiringOneSecondLateForTheSamePlannedTimeSkipsAndTheRunLockIsFreeOnceTheRunEnded() throws Exception {
         a.run();
         assertThat(RUNS).hasValue(1);
-        sleepUntil(fired, 1_000);
+        assertThat(runLockFree()).as("no hold set: released when the run ended").isTrue();
+        Thread.sleep(1_000);
         b.run();
-        assertThat(RUNS).as("1 s late: still held (hold 2 s)").hasValue(1);
+        assertThat(RUNS).as("1 s late: the planned time is claimed").hasValue(1);
         assertThat(SKIPS).singleElement().satisfies(skip -> {
-            assertThat(skip.reason()).isEqualTo(ScheduleSkipped.Reason.HELD_ELSEWHERE);
-            assertThat(skip.remainingLease().orElseThrow()).isBetween(Duration.ofMillis(1), Duration.ofMillis(1_100));
+            assertThat(skip.reason()).isEqualTo(ScheduleSkipped.Reason.PLANNED_TIME_CLAIMED);
+            assertThat(skip.key()).isEqualTo(KEY);
+            // the default retention: 3 hours from the claim
+            assertThat(skip.remainingLease().orElseThrow())
+                    .isBetween(Duration.ofHours(3).minusSeconds(10), Duration.ofHours(3));
         });
         assertThat(logs).as("not an error").noneMatch(r -> r.getLevel().intValue() >= Level.WARNING.intValue());
-        sleepUntil(fired, 1_900);
-        b.run();
-        assertThat(RUNS).as("1.9 s after the firing: still held").hasValue(1);
-        sleepUntil(fired, 2_150);
-        b.run();
-        assertThat(RUNS)
-                .as("past the hold, before the next planned time: free again")
-                .hasValue(2);
     }
 
     @Test
-    void aFailingRunThrowsAndStillHoldsUntilTheHold() throws Exception {
-        failure = new IllegalStateException("job failed");
+    void aSetHoldKeepsTheRunLockUntilItEndsThenTheClaimStillSkips() throws Exception {
         long fired = System.nanoTime();
+        heldA.run();
+        sleepUntil(fired, 1_000);
+        heldB.run();
+        assertThat(SKIPS).singleElement().satisfies(skip -> {
+            assertThat(skip.reason()).as("the run lock, in its hold").isEqualTo(ScheduleSkipped.Reason.HELD_ELSEWHERE);
+            assertThat(skip.remainingLease().orElseThrow()).isBetween(Duration.ofMillis(1), Duration.ofMillis(1_100));
+        });
+        sleepUntil(fired, 2_150);
+        assertThat(runLockFree(HeldJob.class)).as("past the hold").isTrue();
+        heldB.run();
+        assertThat(RUNS).as("the same planned time, past the hold: claimed").hasValue(1);
+        assertThat(SKIPS)
+                .last()
+                .extracting(ScheduleSkipped::reason)
+                .isEqualTo(ScheduleSkipped.Reason.PLANNED_TIME_CLAIMED);
+    }
+
+    @Test
+    void aFailingRunThrowsAndItsPlannedTimeStaysClaimed() throws Exception {
+        failure = new IllegalStateException("job failed");
         assertThatThrownBy(a::run).isSameAs(failure);
         failure = null;
-        sleepUntil(fired, 1_000);
         b.run();
         assertThat(RUNS).as("the failed run holds its planned time").hasValue(1);
-        sleepUntil(fired, 2_150);
-        b.run();
-        assertThat(RUNS).hasValue(2);
+        assertThat(SKIPS)
+                .singleElement()
+                .extracting(ScheduleSkipped::reason)
+                .isEqualTo(ScheduleSkipped.Reason.PLANNED_TIME_CLAIMED);
+        assertThat(runLockFree()).isTrue();
     }
 
     @Test
-    void aRunLongerThanTheHoldAndTheTtlKeepsItsLockAndReleasesItAtItsEnd() throws Exception {
+    void aRunLongerThanTheTtlKeepsItsRunLockAndReleasesItAtItsEnd() throws Exception {
         running = new CountDownLatch(1);
         finish = new CountDownLatch(1);
         CompletableFuture<Void> longRun = CompletableFuture.runAsync(() -> {
@@ -172,18 +206,22 @@ class ExclusiveHoldTest {
         assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
         running = null;
         long started = System.nanoTime();
-        // 2.5 s: longer than the hold (2 s) and than the ttl (300 ms); the lock is renewed all along.
-        while (System.nanoTime() - started < TimeUnit.MILLISECONDS.toNanos(2_500)) {
+        // 1.5 s: longer than the ttl (300 ms); the run lock is renewed all along.
+        while (System.nanoTime() - started < TimeUnit.MILLISECONDS.toNanos(1_500)) {
             b.run();
             Thread.sleep(100);
         }
         assertThat(RUNS).as("never a second run while the first runs").hasValue(1);
+        assertThat(SKIPS)
+                .isNotEmpty()
+                .allSatisfy(skip -> assertThat(skip.reason())
+                        .as("a run in progress")
+                        .isEqualTo(ScheduleSkipped.Reason.HELD_ELSEWHERE));
         finish.countDown();
         longRun.get(5, TimeUnit.SECONDS);
+        assertThat(runLockFree()).as("released when the run ended").isTrue();
         b.run();
-        assertThat(RUNS)
-                .as("released when the run ended, the hold having passed")
-                .hasValue(2);
+        assertThat(RUNS).as("the same planned time: claimed").hasValue(1);
     }
 
     @Test
@@ -191,7 +229,7 @@ class ExclusiveHoldTest {
         SHARED.down = true;
         a.run();
         assertThat(RUNS).as("never run unguarded").hasValue(0);
-        String key = "schedule:" + Job.class.getName() + ".run";
+        String key = KEY;
         assertThat(SKIPS).singleElement().satisfies(skip -> {
             assertThat(skip.reason()).isEqualTo(ScheduleSkipped.Reason.STORE_FAILED);
             assertThat(skip.failure()).isPresent();
@@ -204,6 +242,29 @@ class ExclusiveHoldTest {
         SHARED.down = false;
         a.run();
         assertThat(RUNS).as("runs again once the store is back").hasValue(1);
+    }
+
+    static final String KEY = "schedule:" + Job.class.getName() + ".run";
+
+    private static boolean runLockFree() {
+        return runLockFree(Job.class);
+    }
+
+    private static boolean runLockFree(Class<?> job) {
+        String key = "schedule:" + job.getName() + ".run";
+        boolean free = SHARED.acquire(Acquisition.of(key, "probe", 60_000)).isAcquired();
+        if (free) {
+            SHARED.release(key, "probe");
+        }
+        return free;
+    }
+
+    /** Waits out the last 10 s of an hour (UTC): a test's firings then fall in one hour. */
+    private static void awayFromTheEdgeOfAnHour() throws InterruptedException {
+        long intoHour = System.currentTimeMillis() % 3_600_000;
+        if (intoHour > 3_590_000) {
+            Thread.sleep(3_600_000 - intoHour + 100);
+        }
     }
 
     private static void sleepUntil(long startNanos, long millis) throws InterruptedException {

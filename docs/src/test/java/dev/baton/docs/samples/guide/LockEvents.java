@@ -18,8 +18,10 @@ public class LockEvents {
     }
 
     void skipped(@Observes ScheduleSkipped event) {
-        if (event.reason() != ScheduleSkipped.Reason.HELD_ELSEWHERE) { // STORE_FAILED, MANAGER_UNAVAILABLE
-            LOG.severe("not run: " + event.method() + " at " + event.firedAt());
+        switch (event.reason()) {
+            case STORE_FAILED, MANAGER_UNAVAILABLE ->
+                LOG.severe("not run: " + event.method() + " at " + event.firedAt());
+            default -> {} // PLANNED_TIME_CLAIMED, HELD_ELSEWHERE: run, or running, on another instance
         }
     }
 }

@@ -43,4 +43,11 @@ class ConcurrencyScheduleTest extends ExclusiveScheduleScenario {
     void firingsAreSkippedWhileTheKeyIsHeldElsewhere() {
         super.firingsAreSkippedWhileTheKeyIsHeldElsewhere();
     }
+
+    @Test
+    @TckRule(id = "R-5.6-06", spec = "spec-runtime-schedule-once")
+    @Override
+    void aPlannedTimeClaimedElsewhereIsSkipped() {
+        super.aPlannedTimeClaimedElsewhereIsSkipped();
+    }
 }

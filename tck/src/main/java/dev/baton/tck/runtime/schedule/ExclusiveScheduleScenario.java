@@ -21,7 +21,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * per planned time, each run holding the schedule's lock; while the test holds the schedule's key through
  * the application's {@code Locks} ({@link ScheduleResource}) the firings are skipped ({@code ScheduleSkipped},
  * no run, no exception into the scheduler), and after it gives the key back the job runs again. Runs are
- * counted by the application per planned time: nothing is inferred from how long the test waited.
+ * counted by the application per planned time: nothing is inferred from how long the test waited. A
+ * planned time whose claim the test holds ({@code <key>@<epoch ms>}, as another instance that ran it would) is
+ * skipped, and the planned times after it run.
  * A subclass deploys one scheduled job and names its key.
  */
 @ExtendWith({TckExclusions.class, ArquillianExtension.class})
@@ -96,6 +98,51 @@ abstract class ExclusiveScheduleScenario {
                 s -> s.get("runs") >= atRelease.get("runs") + 2);
         assertThat(after.get("runs"))
                 .as("runs after release; %s", details())
+                .isGreaterThanOrEqualTo(atRelease.get("runs") + 2);
+        assertThat(runs().values())
+                .as("one run per planned time; %s", details())
+                .containsOnly(1);
+    }
+
+    /**
+     * The check of the rule; each subclass declares it as a test of its own, with its own rule id. The test takes
+     * the claim of a planned time a few periods ahead, as another instance that ran it would hold it: the key
+     * {@code <schedule key>@<epoch ms>}, named by the next planned time after it (the EJB timer's next timeout,
+     * the Concurrency schedule's next run time), by the server's clock. That firing skips
+     * ({@code PLANNED_TIME_CLAIMED}) and runs nothing; the planned times after it run.
+     */
+    void aPlannedTimeClaimedElsewhereIsSkipped() {
+        await("a first run", this::state, s -> s.get("runs") >= 1);
+        long period = ScheduledJob.PERIOD_MILLIS;
+        long planned = (Long.parseLong(get("api/schedule/now").trim()) / period + 3) * period;
+        String claim = key() + "@" + (planned + period);
+
+        Map<String, Integer> atHold =
+                parse(post("api/schedule/hold?key=" + URLEncoder.encode(claim, StandardCharsets.UTF_8)));
+        Map<String, Integer> whileHeld;
+        Map<String, Integer> atRelease;
+        try {
+            whileHeld = await(
+                    "the firing of the claimed planned time " + planned + " skipped",
+                    this::state,
+                    s -> s.get("claimed") > atHold.get("claimed"));
+        } finally {
+            atRelease = parse(post("api/schedule/release"));
+        }
+
+        assertThat(whileHeld.get("claimed"))
+                .as("firings skipped as claimed while the test held %s; %s", claim, details())
+                .isGreaterThan(atHold.get("claimed"));
+        assertThat(runs())
+                .as("no run of the claimed planned time (epoch second %d); %s", planned / 1000, details())
+                .doesNotContainKey(planned / 1000);
+        assertThat(atRelease.get("other"))
+                .as("no firing skipped for a store or manager failure; %s", details())
+                .isZero();
+        Map<String, Integer> after = await(
+                "runs of the planned times after it", this::state, s -> s.get("runs") >= atRelease.get("runs") + 2);
+        assertThat(after.get("runs"))
+                .as("runs after the claimed planned time; %s", details())
                 .isGreaterThanOrEqualTo(atRelease.get("runs") + 2);
         assertThat(runs().values())
                 .as("one run per planned time; %s", details())

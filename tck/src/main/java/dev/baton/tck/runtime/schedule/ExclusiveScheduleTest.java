@@ -38,4 +38,11 @@ class ExclusiveScheduleTest extends ExclusiveScheduleScenario {
     void firingsAreSkippedWhileTheKeyIsHeldElsewhere() {
         super.firingsAreSkippedWhileTheKeyIsHeldElsewhere();
     }
+
+    @Test
+    @TckRule(id = "R-5.6-05", spec = "spec-runtime-schedule-once")
+    @Override
+    void aPlannedTimeClaimedElsewhereIsSkipped() {
+        super.aPlannedTimeClaimedElsewhereIsSkipped();
+    }
 }

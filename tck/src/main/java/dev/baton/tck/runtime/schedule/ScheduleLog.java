@@ -21,6 +21,7 @@ public class ScheduleLog {
     private final AtomicInteger runs = new AtomicInteger();
     private final AtomicInteger unguarded = new AtomicInteger();
     private final AtomicInteger skipped = new AtomicInteger();
+    private final AtomicInteger claimed = new AtomicInteger();
     private final List<String> otherSkips = new CopyOnWriteArrayList<>();
     private final List<String> firings = new CopyOnWriteArrayList<>();
 
@@ -45,20 +46,22 @@ public class ScheduleLog {
     }
 
     void skippedFiring(@Observes ScheduleSkipped event) {
-        if (event.reason() == ScheduleSkipped.Reason.HELD_ELSEWHERE) {
-            skipped.incrementAndGet();
-        } else {
-            otherSkips.add(event.toString());
+        switch (event.reason()) {
+            case HELD_ELSEWHERE -> skipped.incrementAndGet();
+            // one server fires each planned time once; a firing the container repeats for it skips here
+            case PLANNED_TIME_CLAIMED -> claimed.incrementAndGet();
+            default -> otherSkips.add(event.toString());
         }
     }
 
     /**
-     * {@code runs=<n>,unguarded=<u>,skipped=<m>,other=<k>}: runs, runs without the lock, skips because the key
-     * was held elsewhere, skips for any other reason.
+     * {@code runs=<n>,unguarded=<u>,skipped=<m>,claimed=<c>,other=<k>}: runs, runs without the lock, skips
+     * because the run lock was held elsewhere, skips because the planned time was claimed already, skips for
+     * any other reason (a store or manager failure).
      */
     String state() {
-        return "runs=" + runs.get() + ",unguarded=" + unguarded.get() + ",skipped=" + skipped.get() + ",other="
-                + otherSkips.size();
+        return "runs=" + runs.get() + ",unguarded=" + unguarded.get() + ",skipped=" + skipped.get() + ",claimed="
+                + claimed.get() + ",other=" + otherSkips.size();
     }
 
     /** One line per planned time with runs: {@code <epoch second>=<runs>}, in order. */
@@ -68,7 +71,7 @@ public class ScheduleLog {
                 .collect(Collectors.joining("\n"));
     }
 
-    /** The first firings and any skip for another reason than held elsewhere, for a failure's message. */
+    /** The first firings and any skip for a failure, for a failure's message. */
     String details() {
         return "firings:\n  " + String.join("\n  ", firings) + "\nother skips:\n  " + String.join("\n  ", otherSkips);
     }

@@ -51,6 +51,13 @@ public class ScheduleResource {
         return log.details();
     }
 
+    /** @return the server's wall clock, epoch milliseconds: what names the planned times */
+    @GET
+    @Path("now")
+    public String now() {
+        return Long.toString(System.currentTimeMillis());
+    }
+
     /** Takes {@code key} (waiting for a run's hold to pass) and keeps it, renewed, until {@code release}. */
     @POST
     @Path("hold")
