@@ -20,6 +20,8 @@ public final class Elections {
     private final Executor standbyThreads;
     private final LeadershipListener listener;
     private final Map<String, Candidacy> candidacies = new ConcurrentHashMap<>();
+    /** Set by {@link #closeAll}: the application is stopping, and nobody joins any more. */
+    private volatile boolean closed;
 
     /**
      * @param engine the manager's engine
@@ -45,7 +47,7 @@ public final class Elections {
             throw new IllegalArgumentException("The name of an election must not be empty");
         }
         engine.checkKey(Leadership.KEY_PREFIX + name);
-        if (engine.isClosed()) {
+        if (closed || engine.isClosed()) {
             throw new LockException("Cannot join the election '" + name + "': the lock manager is shut down");
         }
         while (true) {
@@ -55,14 +57,22 @@ public final class Elections {
             }
             Candidacy made = new Candidacy(engine, name, standbyThreads, listener, this::forget);
             if (candidacies.putIfAbsent(name, made) == null) {
+                if (closed) {
+                    made.close(Reason.SHUTDOWN); // raced with closeAll, which may not have seen it
+                    throw new LockException("Cannot join the election '" + name + "': the lock manager is shut down");
+                }
                 made.standBy();
                 return made;
             }
         }
     }
 
-    /** Ends every candidacy: at shutdown, before the engine revokes its locks (each term ends before its lock is released). */
+    /**
+     * Ends every candidacy and refuses new ones: at shutdown, before the engine revokes its locks (each term ends
+     * before its lock is released), so a {@code @Leader} call during the shutdown skips instead of joining again.
+     */
     public void closeAll() {
+        closed = true;
         for (Candidacy candidacy : List.copyOf(candidacies.values())) {
             candidacy.close(Reason.SHUTDOWN);
         }

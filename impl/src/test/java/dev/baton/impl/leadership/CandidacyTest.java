@@ -236,6 +236,20 @@ class CandidacyTest {
     }
 
     @Test
+    void afterTheElectionsAreClosedNobodyJoinsThemAgain() {
+        Leadership a = electionsA.lead("relay");
+        awaitLeader(a);
+        electionsA.closeAll();
+        assertThat(a.isLeader()).isFalse();
+        assertThat(shared.inspect(KEY)).as("released").isEmpty();
+        assertThatThrownBy(() -> electionsA.lead("relay"))
+                .isInstanceOf(dev.baton.LockException.class)
+                .hasMessageContaining("shut down");
+        time.advanceMillis(10 * TTL);
+        assertThat(shared.inspect(KEY)).as("nobody stands again").isEmpty();
+    }
+
+    @Test
     void aStoreThatCannotBeReachedKeepsTheStandbyTryingUntilItCanLead() {
         storeA.down = true;
         Leadership a = electionsA.lead("relay");
