@@ -160,7 +160,14 @@ public class LockRuntime {
 
     private void releaseAll() {
         stopped = true;
-        // Each term ends, and is told, before its lock is released; then no candidacy stands again.
+        // No candidacy joins from now on. The engines' shutdown revokes the terms' locks with all the others, in
+        // parallel, and each term is told before its lock is released; then the stand-bys stop.
+        elections.values().forEach(Elections::stopJoining);
+        BatonConfig settings = config;
+        LockEngine.closeAll(
+                List.copyOf(engines.values()),
+                Duration.ofMillis(settings == null ? 0 : settings.shutdownGraceMillis()));
+        engines.clear();
         for (Map.Entry<String, Elections> e : List.copyOf(elections.entrySet())) {
             try {
                 e.getValue().closeAll();
@@ -168,13 +175,6 @@ public class LockRuntime {
                 BatonLog.shutdownFailed("the elections of " + BatonLog.manager(e.getKey()), failure);
             }
         }
-        // The holders are told first; each lock is released when its work ends, waiting at most the grace
-        // period; a lock whose work still runs after it is left to expire, never released under running work.
-        BatonConfig settings = config;
-        LockEngine.closeAll(
-                List.copyOf(engines.values()),
-                Duration.ofMillis(settings == null ? 0 : settings.shutdownGraceMillis()));
-        engines.clear();
     }
 
     /**

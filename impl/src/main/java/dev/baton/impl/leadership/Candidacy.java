@@ -42,6 +42,9 @@ final class Candidacy implements Leadership {
     /** How long a stand-by waits after the store failed before it tries again. */
     static final long RETRY_AFTER_FAILURE_MILLIS = 1_000;
 
+    /** How many store failures in a row a stand-by takes before it logs one as a warning. */
+    static final int FAILURES_BEFORE_WARNING = 3;
+
     /** The most a term ends before its lease's end when its renewals do not come back: 2 s. */
     static final long MAX_REVOKE_MARGIN_MILLIS = 2_000;
 
@@ -84,6 +87,9 @@ final class Candidacy implements Leadership {
     private Thread standbyThread;
     /** Not before this (engine clock) does the stand-by ask for the lock again: after a step-down. */
     private long standAgainAtNanos;
+
+    /** Store failures in a row while standing by; only the stand-by's thread uses it (one at a time). */
+    private int failures;
 
     /** The current term, for the lock-free reads ({@link #isLeader}, {@link #token}). */
     private volatile Term current;
@@ -279,7 +285,14 @@ final class Candidacy implements Leadership {
             if (engine.isClosed()) {
                 return null; // the loop closes the candidacy
             }
-            BatonLog.standbyFailed(name, engine.name(), e, RETRY_AFTER_FAILURE_MILLIS);
+            failures++;
+            // A store not ready yet at startup (a persistence unit that starts after the application-started
+            // event) fails once or twice: logged from the third failure in a row, then once a minute.
+            if (failures >= FAILURES_BEFORE_WARNING && (failures - FAILURES_BEFORE_WARNING) % 60 == 0) {
+                BatonLog.standbyFailed(name, engine.name(), e, RETRY_AFTER_FAILURE_MILLIS);
+            } else {
+                BatonLog.debug("Standing by for '" + name + "' failed (" + e + "); trying again");
+            }
             engine.time().park(this, TimeUnit.MILLISECONDS.toNanos(RETRY_AFTER_FAILURE_MILLIS));
             return null;
         }
@@ -289,6 +302,7 @@ final class Candidacy implements Leadership {
     private void begin(HeldLock lock) {
         // The term outlives this thread: a loss must not interrupt it, nor take it for the lock's work.
         lock.unbindThread();
+        failures = 0;
         Term t;
         CompletableFuture<Term> waiting;
         synchronized (this) {

@@ -72,10 +72,18 @@ public final class Elections {
      * before its lock is released), so a {@code @Leader} call during the shutdown skips instead of joining again.
      */
     public void closeAll() {
-        closed = true;
+        stopJoining();
         for (Candidacy candidacy : List.copyOf(candidacies.values())) {
             candidacy.close(Reason.SHUTDOWN);
         }
+    }
+
+    /**
+     * Refuses new candidacies from now on, and leaves the current ones be: at shutdown, before the engine
+     * revokes its locks, which ends each term (told before the lock is released) along with every other lock.
+     */
+    public void stopJoining() {
+        closed = true;
     }
 
     /** @return the names of the elections joined, for operations */

@@ -114,4 +114,27 @@ class RuntimeScenariosTest {
     private URI uri(String path) {
         return URI.create(base.toString()).resolve(path);
     }
+
+    @Test
+    void theInstanceJoinsTheElectionAtStartAndALeaderMethodSkipsOnceItSteppedDown() throws Exception {
+        HttpResponse<String> led = null;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() - end < 0) {
+            led = Http.get(uri("relay"));
+            if (led.statusCode() == 200) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(led.statusCode())
+                .as("the only instance leads, having joined at start")
+                .isEqualTo(200);
+        assertThat(led.body()).startsWith("relayed with token ");
+        assertThat(Http.post(uri("relay/step-down?pauseMillis=600000")).body()).isEqualTo("true");
+        assertThat(Http.get(uri("relay")).statusCode()).as("skipped: null, 204").isEqualTo(204);
+        String token = led.body().substring("relayed with token ".length());
+        assertThat(Http.get(uri("relay/terms")).body())
+                .contains("granted quarkus-relay " + token)
+                .contains("revoked quarkus-relay " + token + " STEPPED_DOWN");
+    }
 }
