@@ -30,7 +30,7 @@ public class Relay {
      * @return the term's token when it acted, 0 when it ran before it was told of its term or after it ended
      */
     @Leader(TermJournal.ELECTION)
-    public Long relay() throws InterruptedException {
+    public Long relay() {
         Leadership relay = locks.lead(TermJournal.ELECTION);
         synchronized (TermJournal.WRITING) {
             long start = System.nanoTime();
@@ -41,7 +41,12 @@ public class Relay {
                 TermJournal.append("unseen", token.orElse(0), start, "-");
                 return 0L;
             }
-            TimeUnit.MILLISECONDS.sleep(ACTION_MILLIS);
+            try {
+                TimeUnit.MILLISECONDS.sleep(ACTION_MILLIS);
+            } catch (InterruptedException e) {
+                // the container stops the timer: the action is cut short, and still journaled as it ran
+                Thread.currentThread().interrupt();
+            }
             TermJournal.append("acted", token.getAsLong(), start, Long.toString(System.nanoTime()));
             return token.getAsLong();
         }

@@ -32,8 +32,9 @@ public class RelayTicker {
         timers.createIntervalTimer(PERIOD_MILLIS, PERIOD_MILLIS, new TimerConfig(null, false));
     }
 
+    /** No checked exception: the Enterprise Beans specification forbids them on a timeout method. */
     @Timeout
-    void tick() throws InterruptedException {
+    void tick() {
         long start = System.nanoTime();
         if (relay.relay() == null) {
             synchronized (TermJournal.WRITING) {
