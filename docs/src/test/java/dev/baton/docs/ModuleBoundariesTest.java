@@ -44,6 +44,7 @@ class ModuleBoundariesTest {
                     "dev.baton.impl.health",
                     "dev.baton.impl.jaxrs",
                     "dev.baton.impl.key",
+                    "dev.baton.impl.leadership",
                     "dev.baton.impl.logging",
                     "dev.baton.impl.metrics",
                     "dev.baton.impl.plan",
