@@ -67,6 +67,7 @@ class ModuleBoundariesTest {
                     "dev.baton.tck.runtime.exclusion",
                     "dev.baton.tck.runtime.health",
                     "dev.baton.tck.runtime.launch",
+                    "dev.baton.tck.runtime.leadership",
                     "dev.baton.tck.runtime.loss",
                     "dev.baton.tck.runtime.metrics",
                     "dev.baton.tck.runtime.schedule",

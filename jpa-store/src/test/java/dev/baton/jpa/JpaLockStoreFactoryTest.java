@@ -274,6 +274,34 @@ class JpaLockStoreFactoryTest {
         }
     }
 
+    /**
+     * A runtime's own threads (a leader election's stand-by, which may be the first to use the store) have no
+     * {@code java:comp} on some servers (Open Liberty): the name is looked up when the store is created, on the
+     * deploying thread, where it can be.
+     */
+    @Test
+    void aDataSourceLookedUpWhereTheStoreIsCreatedServesThreadsWithoutANamingContext() {
+        org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:jndi-at-creation;DB_CLOSE_DELAY=-1");
+        Context context =
+                new Context().with("data-source", "java:comp/DefaultDataSource").with("schema-action", "create");
+        LockStore store;
+        dev.baton.jpa.testing.TestJndi.install();
+        try {
+            dev.baton.jpa.testing.TestJndi.bind("java:comp/DefaultDataSource", h2);
+            factory().validate(context);
+            store = factory().create(context);
+        } finally {
+            dev.baton.jpa.testing.TestJndi.uninstall();
+        }
+        try (store) {
+            assertThat(store.acquire(Acquisition.of("k", JpaTestOwners.owner(), 1000))
+                            .isAcquired())
+                    .as("acquired with no naming context left")
+                    .isTrue();
+        }
+    }
+
     @Test
     void aPersistenceUnitThatDoesNotExistFailsTheDeployment() {
         assertThatThrownBy(() -> factory().validate(new Context().with("persistence-unit", "baton-hibernat")))

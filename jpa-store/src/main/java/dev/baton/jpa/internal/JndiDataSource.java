@@ -12,9 +12,10 @@ import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
- * {@code baton.jpa.data-source}: the data source bound to a JNDI name, looked up when the store first takes a
- * connection (and again after a failed lookup), since not every server lets a deployment look names up while
- * it deploys. A name that is not bound, or bound to something else, fails with a
+ * {@code baton.jpa.data-source}: the data source bound to a JNDI name, looked up when the store is created if
+ * that thread can ({@link #lookUpIfPossible()}: the runtime's own threads have no {@code java:comp} on some
+ * servers, and one of them may use the store first), else when the store first takes a connection (and again
+ * after a failed lookup), since not every server lets a deployment look names up while it deploys. A name that is not bound, or bound to something else, fails with a
  * {@link LockConfigurationException} naming the key and the value.
  */
 public final class JndiDataSource implements DataSource {
@@ -56,6 +57,24 @@ public final class JndiDataSource implements DataSource {
         }
         throw new LockConfigurationException(key + "='" + name + "' is bound to "
                 + (bound == null ? "null" : "a " + bound.getClass().getName()) + ", not a javax.sql.DataSource");
+    }
+
+    /**
+     * Looks the name up now if this thread can, so that a store first used on a thread without the
+     * application's naming context (a runtime's own thread, as a leader election's stand-by) finds it; else the
+     * lookup waits for the first connection, as before.
+     *
+     * @return this
+     */
+    public JndiDataSource lookUpIfPossible() {
+        if (found == null) {
+            try {
+                found = lookup(name, key);
+            } catch (NamingException | RuntimeException e) {
+                // no naming context on this thread (or not yet): the first connection looks it up and tells
+            }
+        }
+        return this;
     }
 
     private DataSource dataSource() {

@@ -155,7 +155,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
         Optional<String> unit = persistenceUnit(context);
         JpaLockStore.Builder builder;
         if (dataSource.isPresent()) {
-            builder = JpaLockStore.builder(new JndiDataSource(dataSource.get(), context.settingKey(DATA_SOURCE)))
+            builder = JpaLockStore.builder(
+                            new JndiDataSource(dataSource.get(), context.settingKey(DATA_SOURCE)).lookUpIfPossible())
                     .transactionSuspender(suspender(context));
         } else {
             builder = unit.isPresent()

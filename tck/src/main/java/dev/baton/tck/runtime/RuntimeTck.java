@@ -91,6 +91,13 @@ public final class RuntimeTck {
      */
     public static final String TAG_EJB_SECURITY = "ejb-security";
 
+    /**
+     * Tag of scenarios that deploy two WARs at once into one server, each deployed and undeployed by the test
+     * (Arquillian's {@code Deployer}, {@code managed = false}), as two instances of one application: an adapter that
+     * runs one application per server process (Payara Micro's) excludes it.
+     */
+    public static final String TAG_TWO_DEPLOYMENTS = "two-deployments";
+
     private RuntimeTck() {}
 
     /**
