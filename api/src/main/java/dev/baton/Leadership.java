@@ -23,8 +23,9 @@ import java.util.concurrent.CompletionStage;
  * }</pre>
  *
  * <h2>Terms</h2>
- * A <b>term</b> begins when this instance is granted the lock (a {@link LeadershipGranted} event, {@link
- * #whenGranted()}) and ends when it is revoked (a {@link LeadershipRevoked} event, {@link #whenRevoked()}):
+ * A <b>term</b> begins when this instance is granted the lock ({@link #isLeader()} true from then on; then a {@link
+ * LeadershipGranted} event, whose observers see {@code isLeader()} true, and {@link #whenGranted()}) and ends when it
+ * is revoked (a {@link LeadershipRevoked} event, {@link #whenRevoked()}):
  * <ul>
  * <li>when the lock is lost: the store said another owner holds it, or renewals failed (the store is slow or
  * unreachable) until the lease ran out. {@link #isLeader()} turns false no later than the lease's end by the
