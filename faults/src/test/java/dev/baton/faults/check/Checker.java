@@ -60,6 +60,7 @@ public final class Checker {
                         ? "none"
                         : report.tally().overlapsByCause()));
         byKey.values().forEach(sections -> historyTokens(timeline, sections, report));
+        leadership(timeline, report);
         journals(timeline, data.journal(), report);
         recovery(timeline, report);
         processes(timeline, data, report);
@@ -171,6 +172,101 @@ public final class Checker {
                             + sections.stream().filter(s -> s.explainedOverlap).count() + " sections; older holders"
                             + " told isHeld()=true at their exit: " + toldHeld);
         }
+    }
+
+    /** The faults of one process after which another may have to take over its leadership. */
+    private static final Set<FaultKind> LEADER_FAULTS = java.util.EnumSet.of(
+            FaultKind.KILL9,
+            FaultKind.TERM,
+            FaultKind.STOP,
+            FaultKind.PARTITION,
+            FaultKind.SLOW,
+            FaultKind.SESSION_KILL);
+
+    /**
+     * The terms of the run's election: two terms of different processes must not overlap unless a fault of the
+     * older leader (the smaller token) explains it, as for sections, with the window the last two ttls before the
+     * newer grant (a term may be long; what matters is why its lease could run out before the newer grant); and
+     * the takeovers: from a fault of the leader to the next grant to another process, when the leader's term
+     * ended by that fault.
+     */
+    private void leadership(Timeline t, Report report) {
+        if (t.terms.isEmpty()) {
+            return;
+        }
+        Tally tally = report.tally();
+        tally.terms = t.terms.size();
+        long window = 2 * settings.ttlMillis() * 1_000_000;
+        for (int i = 0; i < t.terms.size(); i++) {
+            Timeline.Term a = t.terms.get(i);
+            for (int j = i + 1; j < t.terms.size(); j++) {
+                Timeline.Term b = t.terms.get(j);
+                if (b.begin >= a.end) {
+                    continue; // b began after a ended; later ones may still overlap a longer a
+                }
+                if (a.pid == b.pid) {
+                    continue;
+                }
+                Timeline.Term older = a.token <= b.token ? a : b;
+                Timeline.Term newer = older == a ? b : a;
+                String evidence = "leader terms: " + older.describe(t.clock) + " | overlaps " + newer.describe(t.clock)
+                        + " | for " + Clock.millis(Math.min(a.end, b.end) - b.begin);
+                long to = Math.max(older.begin, newer.begin);
+                long from = Math.max(Math.min(older.begin, newer.begin), newer.begin - window);
+                Optional<Interval> why = t.explanation(older.pid, from, to);
+                if (older.token == newer.token) {
+                    report.violation(Report.TOKENS, "token " + older.token + " of two terms: " + evidence);
+                    tally.unexplainedTermOverlaps++;
+                    report.violation(Report.UNEXPLAINED_OVERLAP, evidence + " | the same token");
+                } else if (why.isPresent()) {
+                    tally.explainedTermOverlaps.merge(why.get().cause(), 1, Integer::sum);
+                } else {
+                    tally.unexplainedTermOverlaps++;
+                    report.violation(Report.UNEXPLAINED_OVERLAP, evidence + t.otherFaults(older.pid, from, to));
+                }
+            }
+        }
+        Map<String, List<Double>> byKind = new TreeMap<>();
+        int kept = 0;
+        int notTaken = 0;
+        for (Timeline.Fault f : t.faults) {
+            if (!LEADER_FAULTS.contains(f.kind())) {
+                continue;
+            }
+            Optional<Timeline.Term> led = t.terms.stream()
+                    .filter(term -> term.pid == f.pid() && term.begin <= f.begin() && term.end >= f.begin())
+                    .findFirst();
+            if (led.isEmpty()) {
+                continue;
+            }
+            tally.leaderFaults.merge(f.kind().label(), 1, Integer::sum);
+            long endedBy = f.end() == Long.MAX_VALUE ? Long.MAX_VALUE : f.end() + window;
+            if (led.get().end > endedBy) {
+                kept++; // the term outlived the fault: nothing to take over
+                continue;
+            }
+            Optional<Timeline.Term> next = t.terms.stream()
+                    .filter(term -> term.pid != f.pid() && term.begin > f.begin())
+                    .findFirst();
+            if (next.isEmpty()) {
+                notTaken++;
+                continue;
+            }
+            double millis = (next.get().begin - f.begin()) / 1e6;
+            byKind.computeIfAbsent(f.kind().label(), k -> new ArrayList<>()).add(millis);
+            tally.takeovers.add(millis);
+        }
+        report.figure("leadership: " + t.terms.size() + " terms by "
+                + t.terms.stream().map(term -> term.pid).distinct().count() + " processes; faults of the leader: "
+                + (tally.leaderFaults.isEmpty() ? "none" : tally.leaderFaults) + "; terms that outlived the fault: "
+                + kept + (notTaken > 0 ? "; leaderships nobody took over: " + notTaken : "")
+                + "; overlapping terms explained by a fault of the older leader: "
+                + (tally.explainedTermOverlaps.isEmpty() ? "none" : tally.explainedTermOverlaps));
+        report.figure("takeover (fault of the leader -> next grant to another process): "
+                + Percentiles.summary(tally.takeovers)
+                + byKind.entrySet().stream()
+                        .map(e -> "; " + e.getKey() + " " + p50AndMax(e.getValue()))
+                        .collect(Collectors.joining()));
     }
 
     private void historyTokens(Timeline t, List<Section> sections, Report report) {

@@ -6,12 +6,15 @@ import static dev.baton.faults.history.Vocabulary.EXIT;
 import static dev.baton.faults.history.Vocabulary.FENCED;
 import static dev.baton.faults.history.Vocabulary.LOST;
 
+import dev.baton.Leadership;
 import dev.baton.Lock;
 import dev.baton.faults.history.HistoryWriter;
 import dev.baton.jpa.FencedWrites;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
+import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -61,6 +64,40 @@ final class CriticalSection {
                         token,
                         "reason",
                         String.valueOf(reason.getMessage())));
+        steps(key, token, thread, () -> true);
+        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
+    }
+
+    /**
+     * One action of the leader of the run's election, with the term's token: the steps of a critical section,
+     * each begun only while this process still leads, so that no action stays open across a revocation
+     * longer than its step under way (the lease outlasts the term by a tenth of the ttl for that).
+     *
+     * @param leadership this process's candidacy
+     * @param key the key of the leader's actions (the election's lock key)
+     * @param requested when the thread found it led (nano)
+     * @return whether the action ran: false when this process did not lead
+     */
+    boolean runAsLeader(Leadership leadership, String key, long requested) {
+        String thread = Thread.currentThread().getName();
+        OptionalLong term = leadership.token();
+        if (term.isEmpty() || !leadership.isLeader()) {
+            return false;
+        }
+        long token = term.getAsLong();
+        BooleanSupplier leads =
+                () -> leadership.isLeader() && leadership.token().equals(term); // the same term, not a later one
+        history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", "lead", "req", requested);
+        steps(key, token, thread, leads);
+        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", leads.getAsBoolean());
+        return true;
+    }
+
+    /** The read, the protected write and the counter's write, each only while {@code entitled} holds. */
+    private void steps(String key, long token, String thread, BooleanSupplier entitled) {
+        if (!entitled.getAsBoolean()) {
+            return;
+        }
         // the unfenced read ...
         Long read = null;
         try {
@@ -72,6 +109,9 @@ final class CriticalSection {
             history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
         }
         // ... the fenced write, with some work after it in the same transaction (where a pause hurts most) ...
+        if (!entitled.getAsBoolean()) {
+            return;
+        }
         try {
             int rows = inTransaction(em -> {
                 int n = useFencedWrites
@@ -89,7 +129,7 @@ final class CriticalSection {
             history.write(FENCED, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
         }
         // ... and the unfenced write of what was read plus one
-        if (read != null) {
+        if (read != null && entitled.getAsBoolean()) {
             long wrote = read + 1;
             try {
                 inTransaction(em -> em.createNativeQuery(
@@ -106,7 +146,6 @@ final class CriticalSection {
                 history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
             }
         }
-        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
     }
 
     private void pause() {
