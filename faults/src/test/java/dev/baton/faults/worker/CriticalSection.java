@@ -32,6 +32,12 @@ final class CriticalSection {
     /** The fence column pattern of the JPA store's README, for stores without {@code FencedWrites}. */
     private static final String TOKEN_COLUMN_UPDATE =
             "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND last_token < ?1";
+    /**
+     * The same for a leader, whose term writes many times with one token: its own earlier writes must not
+     * refuse it, a later term's must.
+     */
+    private static final String TERM_TOKEN_COLUMN_UPDATE =
+            "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND last_token <= ?1";
 
     private final HistoryWriter history;
     private final EntityManagerFactory factory;
@@ -64,7 +70,7 @@ final class CriticalSection {
                         token,
                         "reason",
                         String.valueOf(reason.getMessage())));
-        steps(key, token, thread, () -> true);
+        steps(key, token, thread, () -> true, TOKEN_COLUMN_UPDATE);
         history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
     }
 
@@ -88,13 +94,13 @@ final class CriticalSection {
         BooleanSupplier leads =
                 () -> leadership.isLeader() && leadership.token().equals(term); // the same term, not a later one
         history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", "lead", "req", requested);
-        steps(key, token, thread, leads);
+        steps(key, token, thread, leads, TERM_TOKEN_COLUMN_UPDATE);
         history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", leads.getAsBoolean());
         return true;
     }
 
     /** The read, the protected write and the counter's write, each only while {@code entitled} holds. */
-    private void steps(String key, long token, String thread, BooleanSupplier entitled) {
+    private void steps(String key, long token, String thread, BooleanSupplier entitled, String tokenColumnUpdate) {
         if (!entitled.getAsBoolean()) {
             return;
         }
@@ -116,7 +122,7 @@ final class CriticalSection {
             int rows = inTransaction(em -> {
                 int n = useFencedWrites
                         ? fencedWrites(em).executeUpdate(em, key, token, FENCED_UPDATE, token, pid, key)
-                        : em.createNativeQuery(TOKEN_COLUMN_UPDATE)
+                        : em.createNativeQuery(tokenColumnUpdate)
                                 .setParameter(1, token)
                                 .setParameter(2, pid)
                                 .setParameter(3, key)
