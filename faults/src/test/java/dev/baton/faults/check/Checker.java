@@ -10,6 +10,7 @@ import static dev.baton.faults.history.Vocabulary.HUNG;
 import static dev.baton.faults.history.Vocabulary.LOCK_ROW;
 import static dev.baton.faults.history.Vocabulary.LOST;
 import static dev.baton.faults.history.Vocabulary.SPAWN;
+import static dev.baton.faults.history.Vocabulary.STILL_ACTING;
 
 import dev.baton.faults.history.Event;
 import dev.baton.faults.history.FaultKind;
@@ -60,7 +61,7 @@ public final class Checker {
                         ? "none"
                         : report.tally().overlapsByCause()));
         byKey.values().forEach(sections -> historyTokens(timeline, sections, report));
-        leadership(timeline, report);
+        leadership(timeline, data, report);
         journals(timeline, data.journal(), report);
         recovery(timeline, report);
         processes(timeline, data, report);
@@ -188,9 +189,9 @@ public final class Checker {
      * older leader (the smaller token) explains it, as for sections, with the window the last two ttls before the
      * newer grant (a term may be long; what matters is why its lease could run out before the newer grant); and
      * the takeovers: from a fault of the leader to the next grant to another process, when the leader's term
-     * ended by that fault.
+     * ended by that fault and the next term is not the same process's again.
      */
-    private void leadership(Timeline t, Report report) {
+    private void leadership(Timeline t, RunData data, Report report) {
         if (t.terms.isEmpty()) {
             return;
         }
@@ -229,6 +230,7 @@ public final class Checker {
         Map<String, List<Double>> byKind = new TreeMap<>();
         int kept = 0;
         int notTaken = 0;
+        int wonAgain = 0;
         for (Timeline.Fault f : t.faults) {
             if (!LEADER_FAULTS.contains(f.kind())) {
                 continue;
@@ -246,10 +248,14 @@ public final class Checker {
                 continue;
             }
             Optional<Timeline.Term> next = t.terms.stream()
-                    .filter(term -> term.pid != f.pid() && term.begin > f.begin())
+                    .filter(term -> term != led.get() && term.begin > f.begin())
                     .findFirst();
             if (next.isEmpty()) {
                 notTaken++;
+                continue;
+            }
+            if (next.get().pid == f.pid()) {
+                wonAgain++; // nobody got in: the lock stayed with the leader's session (advisory mode), say
                 continue;
             }
             double millis = (next.get().begin - f.begin()) / 1e6;
@@ -259,9 +265,14 @@ public final class Checker {
         report.figure("leadership: " + t.terms.size() + " terms by "
                 + t.terms.stream().map(term -> term.pid).distinct().count() + " processes; faults of the leader: "
                 + (tally.leaderFaults.isEmpty() ? "none" : tally.leaderFaults) + "; terms that outlived the fault: "
-                + kept + (notTaken > 0 ? "; leaderships nobody took over: " + notTaken : "")
+                + kept + "; leaders that won the next term again: " + wonAgain
+                + (notTaken > 0 ? "; leaderships nobody took over: " + notTaken : "")
                 + "; overlapping terms explained by a fault of the older leader: "
-                + (tally.explainedTermOverlaps.isEmpty() ? "none" : tally.explainedTermOverlaps));
+                + (tally.explainedTermOverlaps.isEmpty() ? "none" : tally.explainedTermOverlaps)
+                + "; actions still running when their revocation stopped waiting for them: "
+                + data.workers().stream()
+                        .filter(e -> STILL_ACTING.equals(e.type()))
+                        .count());
         report.figure("takeover (fault of the leader -> next grant to another process): "
                 + Percentiles.summary(tally.takeovers)
                 + byKind.entrySet().stream()

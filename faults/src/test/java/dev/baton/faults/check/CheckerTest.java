@@ -589,6 +589,21 @@ class CheckerTest {
     }
 
     @Test
+    void aLeaderThatWinsTheNextTermAgainIsNoTakeover() {
+        // advisory mode: the stopped leader's session kept the lock, nobody else could get in
+        term(1, 10, 0, 3_000);
+        fault("f1", "stop", 1, 500, 2_990);
+        term(1, 12, 3_010, 6_000);
+        term(2, 13, 6_100, 7_000);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).isZero();
+        assertThat(report.figures()).anyMatch(f -> f.contains("leaders that won the next term again: 1"));
+        assertThat(report.tally().leadershipRow("s")).hasValue("| s | 3 | stop=1 | 0 | — | none | 0 |");
+    }
+
+    @Test
     void overlappingLeaderActionsFailLikeSections() {
         // the leader's actions are sections of the election's key: two leaders acting at once is an overlap
         section(1, "leader:faults", 10, 0, 100, 200);

@@ -31,6 +31,8 @@ public final class Vocabulary {
     public static final String GRANTED = "granted";
     /** A term ended (a {@code LeadershipRevoked} event, before the lock is released): {@code name}, {@code tok}, {@code reason}. */
     public static final String REVOKED = "revoked";
+    /** A leader action was still running when its term's revocation stopped waiting for it: {@code tok}, {@code waited} (ms). */
+    public static final String STILL_ACTING = "acting";
     /** The process did not run for {@code ms} milliseconds, ending at this event's time. */
     public static final String HICCUP = "hiccup";
     /** The worker read the file store's lock files from its own JVM ({@code reader} fault): {@code files}. */

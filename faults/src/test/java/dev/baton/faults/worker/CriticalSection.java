@@ -14,6 +14,8 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -45,6 +47,10 @@ final class CriticalSection {
     private final long pauseMillis;
     private final boolean useFencedWrites;
     private volatile FencedWrites fenced;
+    /** Held for the whole of a leader action: a revocation waits on it before Baton releases the lock. */
+    private final ReentrantLock acting = new ReentrantLock();
+    /** The current term's token and when it was granted (nano): the "request" of its actions. */
+    private volatile long[] grant = {Long.MIN_VALUE, 0};
 
     CriticalSection(HistoryWriter history, EntityManagerFactory factory, long pauseMillis, boolean useFencedWrites) {
         this.history = history;
@@ -79,24 +85,63 @@ final class CriticalSection {
      * each begun only while this process still leads, so that no action stays open across a revocation
      * longer than its step under way (the lease outlasts the term by a tenth of the ttl for that).
      *
+     * <p>The action's {@code req} is its term's grant: the lock it acts under was taken then, so a fault of this
+     * process or of the store since then may explain an overlap, as for a section since it asked for its lock.
+     *
      * @param leadership this process's candidacy
      * @param key the key of the leader's actions (the election's lock key)
-     * @param requested when the thread found it led (nano)
      * @return whether the action ran: false when this process did not lead
      */
-    boolean runAsLeader(Leadership leadership, String key, long requested) {
+    boolean runAsLeader(Leadership leadership, String key) {
         String thread = Thread.currentThread().getName();
-        OptionalLong term = leadership.token();
-        if (term.isEmpty() || !leadership.isLeader()) {
+        acting.lock();
+        try {
+            OptionalLong term = leadership.token();
+            if (term.isEmpty() || !leadership.isLeader()) {
+                return false;
+            }
+            long token = term.getAsLong();
+            long[] granted = grant;
+            long requested = granted[0] == token ? granted[1] : System.nanoTime();
+            BooleanSupplier leads =
+                    () -> leadership.isLeader() && leadership.token().equals(term); // the same term, not a later one
+            history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", "lead", "req", requested);
+            steps(key, token, thread, leads, TERM_TOKEN_COLUMN_UPDATE);
+            history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", leads.getAsBoolean());
+            return true;
+        } finally {
+            acting.unlock();
+        }
+    }
+
+    /**
+     * A term began.
+     *
+     * @param token its token
+     * @param at when it was granted (nano)
+     */
+    void granted(long token, long at) {
+        grant = new long[] {token, at};
+    }
+
+    /**
+     * Waits for the leader action under way, if any, to end: called when a term ends, before Baton releases the
+     * lock, so that no action of the old term runs on while a new leader acts.
+     *
+     * @param millis the most to wait
+     * @return whether no action was running at the end of the wait
+     */
+    boolean awaitLeaderAction(long millis) {
+        try {
+            if (acting.tryLock(millis, TimeUnit.MILLISECONDS)) {
+                acting.unlock();
+                return true;
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
-        long token = term.getAsLong();
-        BooleanSupplier leads =
-                () -> leadership.isLeader() && leadership.token().equals(term); // the same term, not a later one
-        history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", "lead", "req", requested);
-        steps(key, token, thread, leads, TERM_TOKEN_COLUMN_UPDATE);
-        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", leads.getAsBoolean());
-        return true;
     }
 
     /** The read, the protected write and the counter's write, each only while {@code entitled} holds. */

@@ -295,7 +295,7 @@ public final class Worker {
                 if (leadership == null) {
                     leadership = locks.lead(ELECTION);
                 }
-                if (section.runAsLeader(leadership, LEADER_KEY, requested)) {
+                if (section.runAsLeader(leadership, LEADER_KEY)) {
                     sleep(random.nextLong(settings.thinkMillis() + 1));
                 } else {
                     awaitGrant(leadership);
