@@ -189,7 +189,8 @@ public final class Checker {
      * older leader (the smaller token) explains it, as for sections, with the window the last two ttls before the
      * newer grant (a term may be long; what matters is why its lease could run out before the newer grant); and
      * the takeovers: from a fault of the leader to the next grant to another process, when the leader's term
-     * ended by that fault and the next term is not the same process's again.
+     * ended by that fault (within two ttls of its end, and before any later fault of the leader or of the store)
+     * and the next term is not the same process's again.
      */
     private void leadership(Timeline t, RunData data, Report report) {
         if (t.terms.isEmpty()) {
@@ -243,8 +244,14 @@ public final class Checker {
             }
             tally.leaderFaults.merge(f.kind().label(), 1, Integer::sum);
             long endedBy = f.end() == Long.MAX_VALUE ? Long.MAX_VALUE : f.end() + window;
-            if (led.get().end > endedBy) {
-                kept++; // the term outlived the fault: nothing to take over
+            boolean laterFault = t.faults.stream()
+                    .anyMatch(other -> other != f
+                            && (other.kind().ofDatabase()
+                                    || other.pid() == f.pid() && LEADER_FAULTS.contains(other.kind()))
+                            && other.begin() > f.begin()
+                            && other.begin() <= led.get().end);
+            if (led.get().end > endedBy || laterFault) {
+                kept++; // the term outlived the fault (another may have ended it): nothing to take over from this one
                 continue;
             }
             Optional<Timeline.Term> next = t.terms.stream()
@@ -314,8 +321,11 @@ public final class Checker {
         Map<String, Long> lastLockToken = new HashMap<>();
         Map<String, Set<Long>> storeTokens = new HashMap<>();
         Map<String, Long> highestFenced = new HashMap<>();
-        Map<String, Section> sectionsById = new HashMap<>();
-        t.sections.forEach(s -> sectionsById.put(s.pid + "|" + s.key + "|" + s.token, s));
+        // a leader's actions share their term's token: one id, many sections
+        Map<String, List<Section>> sectionsById = new HashMap<>();
+        t.sections.forEach(s -> sectionsById
+                .computeIfAbsent(s.pid + "|" + s.key + "|" + s.token, id -> new ArrayList<>())
+                .add(s));
         int lockRows = 0;
         int fencedRows = 0;
         int counterRows = 0;
@@ -370,7 +380,9 @@ public final class Checker {
                     long old = row.getLong("old");
                     long written = row.getLong("new");
                     if (written != old + 1) {
-                        Section writer = sectionsById.get(row.get("pid") + "|" + key + "|" + row.get("tok"));
+                        Section writer = writer(
+                                sectionsById.getOrDefault(row.get("pid") + "|" + key + "|" + row.get("tok"), List.of()),
+                                written);
                         if (writer != null && writer.explainedOverlap) {
                             explainedLost++;
                             report.tally().fault(writer.overlapCause).lostUpdates++;
@@ -413,6 +425,21 @@ public final class Checker {
                     + " orders writes, it cannot refuse one that comes first): at most "
                     + report.tally().staleAccepted);
         }
+    }
+
+    /**
+     * The section that wrote {@code written} to the counter, among those of one process, key and token (one, or a
+     * leader's actions of one term): the one whose history says it wrote that value; else, its line lost to a
+     * kill, one that took part in an explained overlap; else the last.
+     */
+    private static Section writer(List<Section> candidates, long written) {
+        return candidates.stream()
+                .filter(s -> s.counterRead != null && s.counterRead == written - 1)
+                .findFirst()
+                .or(() -> candidates.stream()
+                        .filter(s -> s.counterRead == null && s.explainedOverlap)
+                        .findFirst())
+                .orElse(candidates.isEmpty() ? null : candidates.get(candidates.size() - 1));
     }
 
     private void recovery(Timeline t, Report report) {

@@ -589,6 +589,19 @@ class CheckerTest {
     }
 
     @Test
+    void aTakeoverIsCountedFromTheLastFaultBeforeTheTermEnded() {
+        term(1, 10, 0, -1);
+        fault("f1", "slow", 1, 500, 2_500); // the leader kept its lease through it ...
+        fault("f2", "kill9", 1, 3_000, -1); // ... and this ended its term
+        term(2, 11, 5_000, 6_000);
+
+        Report report = check();
+
+        assertThat(report.tally().leadershipRow("s"))
+                .hasValue("| s | 2 | kill9=1, slow=1 | 1 | 2,000 / 2,000 ms | none | 0 |");
+    }
+
+    @Test
     void aLeaderThatWinsTheNextTermAgainIsNoTakeover() {
         // advisory mode: the stopped leader's session kept the lock, nobody else could get in
         term(1, 10, 0, 3_000);
@@ -601,6 +614,31 @@ class CheckerTest {
         assertThat(report.violationCount()).isZero();
         assertThat(report.figures()).anyMatch(f -> f.contains("leaders that won the next term again: 1"));
         assertThat(report.tally().leadershipRow("s")).hasValue("| s | 3 | stop=1 | 0 | — | none | 0 |");
+    }
+
+    @Test
+    void aLostUpdateOfALeaderActionIsMatchedToTheActionThatWroteIt() {
+        // two actions of one term (one token): the first overlapped the next leader's, its session ended
+        section(1, "leader:faults", 10, 0, 100, 300);
+        workers.add(Event.of(
+                "counter", 290 * MS, "pid", 1, "thr", "t1", "key", "leader:faults", "tok", 10, "read", 4, "wrote", 5));
+        fault("f1", "session-kill", 1, 90, 95);
+        section(2, "leader:faults", 11, 0, 200, 250);
+        section(1, "leader:faults", 10, 0, 400, 450); // a later action of the same term, in no overlap
+        workers.add(Event.of(
+                "counter", 440 * MS, "pid", 1, "thr", "t1", "key", "leader:faults", "tok", 10, "read", 6, "wrote", 7));
+        journal.add(
+                Event.of("counterrow", 1, "key", "leader:faults", "old", 4, "new", 5, "pid", 2, "tok", 11, "at", "t"));
+        journal.add(
+                Event.of("counterrow", 2, "key", "leader:faults", "old", 5, "new", 5, "pid", 1, "tok", 10, "at", "t"));
+        journal.add(
+                Event.of("counterrow", 3, "key", "leader:faults", "old", 6, "new", 7, "pid", 1, "tok", 10, "at", "t"));
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().faultRows("s"))
+                .anyMatch(r -> r.startsWith("| s | session-kill | 1 | 1 (") && r.endsWith(" | 1 | — |"));
     }
 
     @Test
