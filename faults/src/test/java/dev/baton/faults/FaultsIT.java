@@ -35,8 +35,8 @@ class FaultsIT {
         RunSettings settings = RunSettings.fromSystemProperties();
         String header = "Baton fault-injection run, " + Instant.now() + ": seed " + settings.seed() + ", fault phase "
                 + settings.faultPhase() + " and fairness phase " + settings.fairnessPhase() + " per store, "
-                + settings.workers() + " workers x " + settings.threads() + " threads, ttl " + settings.ttlMillis()
-                + " ms\n"
+                + settings.workers() + " workers x " + settings.threads() + " threads"
+                + (settings.leadership() ? " and a leader election" : "") + ", ttl " + settings.ttlMillis() + " ms\n"
                 + "(rerun with -Dfaults.seed=" + settings.seed() + " for the same schedule of faults)\n";
         StringBuilder text = new StringBuilder(header);
         Map<StoreKind, Report> reports = new LinkedHashMap<>();
@@ -63,6 +63,12 @@ class FaultsIT {
         reports.forEach((store, report) -> report.tally()
                 .faultRows(store.title())
                 .forEach(row -> out.append(row).append('\n')));
+        if (reports.values().stream().anyMatch(r -> r.tally().leadershipRow("").isPresent())) {
+            out.append("\nLeadership:\n\n").append(Tally.LEADERSHIP_HEADER).append('\n');
+            reports.forEach((store, report) -> report.tally()
+                    .leadershipRow(store.title())
+                    .ifPresent(row -> out.append(row).append('\n')));
+        }
         return out.toString();
     }
 

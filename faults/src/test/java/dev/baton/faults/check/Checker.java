@@ -10,6 +10,7 @@ import static dev.baton.faults.history.Vocabulary.HUNG;
 import static dev.baton.faults.history.Vocabulary.LOCK_ROW;
 import static dev.baton.faults.history.Vocabulary.LOST;
 import static dev.baton.faults.history.Vocabulary.SPAWN;
+import static dev.baton.faults.history.Vocabulary.STILL_ACTING;
 
 import dev.baton.faults.history.Event;
 import dev.baton.faults.history.FaultKind;
@@ -60,6 +61,7 @@ public final class Checker {
                         ? "none"
                         : report.tally().overlapsByCause()));
         byKey.values().forEach(sections -> historyTokens(timeline, sections, report));
+        leadership(timeline, data, report);
         journals(timeline, data.journal(), report);
         recovery(timeline, report);
         processes(timeline, data, report);
@@ -173,6 +175,118 @@ public final class Checker {
         }
     }
 
+    /** The faults of one process after which another may have to take over its leadership. */
+    private static final Set<FaultKind> LEADER_FAULTS = java.util.EnumSet.of(
+            FaultKind.KILL9,
+            FaultKind.TERM,
+            FaultKind.STOP,
+            FaultKind.PARTITION,
+            FaultKind.SLOW,
+            FaultKind.SESSION_KILL);
+
+    /**
+     * The terms of the run's election: two terms of different processes must not overlap unless a fault of the
+     * older leader (the smaller token) explains it, as for sections, with the window the last two ttls before the
+     * newer grant (a term may be long; what matters is why its lease could run out before the newer grant); and
+     * the takeovers: from a fault of the leader to the next grant to another process, when the leader's term
+     * ended by that fault (within two ttls of its end, and before any later fault of the leader or of the store)
+     * and the next term is not the same process's again.
+     */
+    private void leadership(Timeline t, RunData data, Report report) {
+        if (t.terms.isEmpty()) {
+            return;
+        }
+        Tally tally = report.tally();
+        tally.terms = t.terms.size();
+        long window = 2 * settings.ttlMillis() * 1_000_000;
+        for (int i = 0; i < t.terms.size(); i++) {
+            Timeline.Term a = t.terms.get(i);
+            for (int j = i + 1; j < t.terms.size(); j++) {
+                Timeline.Term b = t.terms.get(j);
+                if (b.begin >= a.end) {
+                    continue; // b began after a ended; later ones may still overlap a longer a
+                }
+                if (a.pid == b.pid) {
+                    continue;
+                }
+                Timeline.Term older = a.token <= b.token ? a : b;
+                Timeline.Term newer = older == a ? b : a;
+                String evidence = "leader terms: " + older.describe(t.clock) + " | overlaps " + newer.describe(t.clock)
+                        + " | for " + Clock.millis(Math.min(a.end, b.end) - b.begin);
+                long to = Math.max(older.begin, newer.begin);
+                long from = Math.max(Math.min(older.begin, newer.begin), newer.begin - window);
+                Optional<Interval> why = t.explanation(older.pid, from, to);
+                if (older.token == newer.token) {
+                    report.violation(Report.TOKENS, "token " + older.token + " of two terms: " + evidence);
+                    tally.unexplainedTermOverlaps++;
+                    report.violation(Report.UNEXPLAINED_OVERLAP, evidence + " | the same token");
+                } else if (why.isPresent()) {
+                    tally.explainedTermOverlaps.merge(why.get().cause(), 1, Integer::sum);
+                } else {
+                    tally.unexplainedTermOverlaps++;
+                    report.violation(Report.UNEXPLAINED_OVERLAP, evidence + t.otherFaults(older.pid, from, to));
+                }
+            }
+        }
+        Map<String, List<Double>> byKind = new TreeMap<>();
+        int kept = 0;
+        int notTaken = 0;
+        int wonAgain = 0;
+        for (Timeline.Fault f : t.faults) {
+            if (!LEADER_FAULTS.contains(f.kind())) {
+                continue;
+            }
+            Optional<Timeline.Term> led = t.terms.stream()
+                    .filter(term -> term.pid == f.pid() && term.begin <= f.begin() && term.end >= f.begin())
+                    .findFirst();
+            if (led.isEmpty()) {
+                continue;
+            }
+            tally.leaderFaults.merge(f.kind().label(), 1, Integer::sum);
+            long endedBy = f.end() == Long.MAX_VALUE ? Long.MAX_VALUE : f.end() + window;
+            boolean laterFault = t.faults.stream()
+                    .anyMatch(other -> other != f
+                            && (other.kind().ofDatabase()
+                                    || other.pid() == f.pid() && LEADER_FAULTS.contains(other.kind()))
+                            && other.begin() > f.begin()
+                            && other.begin() <= led.get().end);
+            if (led.get().end > endedBy || laterFault) {
+                kept++; // the term outlived the fault (another may have ended it): nothing to take over from this one
+                continue;
+            }
+            Optional<Timeline.Term> next = t.terms.stream()
+                    .filter(term -> term != led.get() && term.begin > f.begin())
+                    .findFirst();
+            if (next.isEmpty()) {
+                notTaken++;
+                continue;
+            }
+            if (next.get().pid == f.pid()) {
+                wonAgain++; // nobody got in: the lock stayed with the leader's session (advisory mode), say
+                continue;
+            }
+            double millis = (next.get().begin - f.begin()) / 1e6;
+            byKind.computeIfAbsent(f.kind().label(), k -> new ArrayList<>()).add(millis);
+            tally.takeovers.add(millis);
+        }
+        report.figure("leadership: " + t.terms.size() + " terms by "
+                + t.terms.stream().map(term -> term.pid).distinct().count() + " processes; faults of the leader: "
+                + (tally.leaderFaults.isEmpty() ? "none" : tally.leaderFaults) + "; terms that outlived the fault: "
+                + kept + "; leaders that won the next term again: " + wonAgain
+                + (notTaken > 0 ? "; leaderships nobody took over: " + notTaken : "")
+                + "; overlapping terms explained by a fault of the older leader: "
+                + (tally.explainedTermOverlaps.isEmpty() ? "none" : tally.explainedTermOverlaps)
+                + "; actions still running when their revocation stopped waiting for them: "
+                + data.workers().stream()
+                        .filter(e -> STILL_ACTING.equals(e.type()))
+                        .count());
+        report.figure("takeover (fault of the leader -> next grant to another process): "
+                + Percentiles.summary(tally.takeovers)
+                + byKind.entrySet().stream()
+                        .map(e -> "; " + e.getKey() + " " + p50AndMax(e.getValue()))
+                        .collect(Collectors.joining()));
+    }
+
     private void historyTokens(Timeline t, List<Section> sections, Report report) {
         // a section must not start with a token lower than one of a section that already ended, unless its
         // holder was held up (paused, cut off) between asking for the lock and entering
@@ -207,8 +321,11 @@ public final class Checker {
         Map<String, Long> lastLockToken = new HashMap<>();
         Map<String, Set<Long>> storeTokens = new HashMap<>();
         Map<String, Long> highestFenced = new HashMap<>();
-        Map<String, Section> sectionsById = new HashMap<>();
-        t.sections.forEach(s -> sectionsById.put(s.pid + "|" + s.key + "|" + s.token, s));
+        // a leader's actions share their term's token: one id, many sections
+        Map<String, List<Section>> sectionsById = new HashMap<>();
+        t.sections.forEach(s -> sectionsById
+                .computeIfAbsent(s.pid + "|" + s.key + "|" + s.token, id -> new ArrayList<>())
+                .add(s));
         int lockRows = 0;
         int fencedRows = 0;
         int counterRows = 0;
@@ -263,7 +380,9 @@ public final class Checker {
                     long old = row.getLong("old");
                     long written = row.getLong("new");
                     if (written != old + 1) {
-                        Section writer = sectionsById.get(row.get("pid") + "|" + key + "|" + row.get("tok"));
+                        Section writer = writer(
+                                sectionsById.getOrDefault(row.get("pid") + "|" + key + "|" + row.get("tok"), List.of()),
+                                written);
                         if (writer != null && writer.explainedOverlap) {
                             explainedLost++;
                             report.tally().fault(writer.overlapCause).lostUpdates++;
@@ -306,6 +425,21 @@ public final class Checker {
                     + " orders writes, it cannot refuse one that comes first): at most "
                     + report.tally().staleAccepted);
         }
+    }
+
+    /**
+     * The section that wrote {@code written} to the counter, among those of one process, key and token (one, or a
+     * leader's actions of one term): the one whose history says it wrote that value; else, its line lost to a
+     * kill, one that took part in an explained overlap; else the last.
+     */
+    private static Section writer(List<Section> candidates, long written) {
+        return candidates.stream()
+                .filter(s -> s.counterRead != null && s.counterRead == written - 1)
+                .findFirst()
+                .or(() -> candidates.stream()
+                        .filter(s -> s.counterRead == null && s.explainedOverlap)
+                        .findFirst())
+                .orElse(candidates.isEmpty() ? null : candidates.get(candidates.size() - 1));
     }
 
     private void recovery(Timeline t, Report report) {

@@ -498,4 +498,155 @@ class CheckerTest {
         assertThat(report.violationCount()).isZero();
         assertThat(report.tally().faultRows("s")).contains("| s | partition | 1 | 1 (longest 100 ms) | 1 | — |");
     }
+
+    /** A term of the election: granted at {@code grant}, revoked at {@code revoke} (ms; -1: no revoked line). */
+    private void term(long pid, long token, long grant, long revoke) {
+        workers.add(Event.of("granted", grant * MS, "pid", pid, "name", "faults", "tok", token));
+        if (revoke >= 0) {
+            workers.add(Event.of("revoked", revoke * MS, "pid", pid, "name", "faults", "tok", token, "reason", "LOST"));
+        }
+    }
+
+    @Test
+    void twoOverlappingLeaderTermsFail() {
+        term(1, 10, 0, 2_000);
+        term(2, 11, 1_500, 4_000); // granted while pid 1 still led, and nothing happened to pid 1
+
+        Report report = check();
+
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP))
+                .hasSize(1)
+                .first()
+                .asString()
+                .contains("leader terms: pid 1 term tok 10 granted +0.000s revoked +2.000s (LOST)")
+                .contains("overlaps pid 2 term tok 11")
+                .contains("for 500 ms");
+        assertThat(report.tally().leadershipRow("s")).hasValue("| s | 2 | none | 0 | — | none | 1 |");
+    }
+
+    @Test
+    void leaderTermsOneAfterTheOtherPass() {
+        term(1, 10, 0, 2_000);
+        term(2, 11, 2_100, 4_000);
+        term(1, 12, 4_050, -1);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.figures()).anyMatch(f -> f.startsWith("leadership: 3 terms by 2 processes"));
+    }
+
+    @Test
+    void aLeaderTermWithoutRevokedLineEndsAtTheKillOfItsProcess() {
+        term(1, 10, 0, -1);
+        fault("f1", "kill9", 1, 1_000, -1);
+        nemesis.add(Event.of("died", 3_000 * MS, "slot", 0, "pid", 1, "code", 137, "expected", true));
+        term(2, 11, 2_900, 5_000); // before the nemesis saw pid 1 gone, after its kill
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.figures())
+                .anyMatch(f ->
+                        f.startsWith("takeover (fault of the leader -> next grant to another process): n=1 p50=1900 ms")
+                                && f.endsWith("; kill9 1,900 / 1,900 ms"));
+        assertThat(report.tally().leadershipRow("s")).hasValue("| s | 2 | kill9=1 | 1 | 1,900 / 1,900 ms | none | 0 |");
+    }
+
+    @Test
+    void aStopOfTheOlderLeaderExplainsOverlappingTerms() {
+        term(1, 10, 0, 3_000); // stopped: its revoked line came only after SIGCONT
+        fault("f1", "stop", 1, 500, 2_900);
+        term(2, 11, 2_600, 5_000);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().leadershipRow("s"))
+                .hasValue("| s | 2 | stop=1 | 1 | 2,100 / 2,100 ms | stop=1 | 0 |");
+    }
+
+    @Test
+    void aStopOfTheNewerLeaderDoesNotExplainOverlappingTerms() {
+        term(1, 10, 0, 3_000);
+        fault("f1", "stop", 2, 500, 2_900);
+        term(2, 11, 2_600, 5_000);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
+
+    @Test
+    void aTermThatOutlivedTheFaultIsNoTakeover() {
+        term(1, 10, 0, 9_000); // a slow link that did not cost the lease
+        fault("f1", "slow", 1, 500, 2_500);
+        term(2, 11, 9_100, 10_000);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).isZero();
+        assertThat(report.figures()).anyMatch(f -> f.contains("terms that outlived the fault: 1"));
+        assertThat(report.tally().leadershipRow("s")).hasValue("| s | 2 | slow=1 | 0 | — | none | 0 |");
+    }
+
+    @Test
+    void aTakeoverIsCountedFromTheLastFaultBeforeTheTermEnded() {
+        term(1, 10, 0, -1);
+        fault("f1", "slow", 1, 500, 2_500); // the leader kept its lease through it ...
+        fault("f2", "kill9", 1, 3_000, -1); // ... and this ended its term
+        term(2, 11, 5_000, 6_000);
+
+        Report report = check();
+
+        assertThat(report.tally().leadershipRow("s"))
+                .hasValue("| s | 2 | kill9=1, slow=1 | 1 | 2,000 / 2,000 ms | none | 0 |");
+    }
+
+    @Test
+    void aLeaderThatWinsTheNextTermAgainIsNoTakeover() {
+        // advisory mode: the stopped leader's session kept the lock, nobody else could get in
+        term(1, 10, 0, 3_000);
+        fault("f1", "stop", 1, 500, 2_990);
+        term(1, 12, 3_010, 6_000);
+        term(2, 13, 6_100, 7_000);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).isZero();
+        assertThat(report.figures()).anyMatch(f -> f.contains("leaders that won the next term again: 1"));
+        assertThat(report.tally().leadershipRow("s")).hasValue("| s | 3 | stop=1 | 0 | — | none | 0 |");
+    }
+
+    @Test
+    void aLostUpdateOfALeaderActionIsMatchedToTheActionThatWroteIt() {
+        // two actions of one term (one token): the first overlapped the next leader's, its session ended
+        section(1, "leader:faults", 10, 0, 100, 300);
+        workers.add(Event.of(
+                "counter", 290 * MS, "pid", 1, "thr", "t1", "key", "leader:faults", "tok", 10, "read", 4, "wrote", 5));
+        fault("f1", "session-kill", 1, 90, 95);
+        section(2, "leader:faults", 11, 0, 200, 250);
+        section(1, "leader:faults", 10, 0, 400, 450); // a later action of the same term, in no overlap
+        workers.add(Event.of(
+                "counter", 440 * MS, "pid", 1, "thr", "t1", "key", "leader:faults", "tok", 10, "read", 6, "wrote", 7));
+        journal.add(
+                Event.of("counterrow", 1, "key", "leader:faults", "old", 4, "new", 5, "pid", 2, "tok", 11, "at", "t"));
+        journal.add(
+                Event.of("counterrow", 2, "key", "leader:faults", "old", 5, "new", 5, "pid", 1, "tok", 10, "at", "t"));
+        journal.add(
+                Event.of("counterrow", 3, "key", "leader:faults", "old", 6, "new", 7, "pid", 1, "tok", 10, "at", "t"));
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().faultRows("s"))
+                .anyMatch(r -> r.startsWith("| s | session-kill | 1 | 1 (") && r.endsWith(" | 1 | — |"));
+    }
+
+    @Test
+    void overlappingLeaderActionsFailLikeSections() {
+        // the leader's actions are sections of the election's key: two leaders acting at once is an overlap
+        section(1, "leader:faults", 10, 0, 100, 200);
+        section(2, "leader:faults", 11, 0, 150, 250);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
 }

@@ -31,6 +31,13 @@ public final class Tally {
     int tokenRegressions;
     int unexplainedLostUpdates;
     boolean tokenColumn;
+    /** Leadership: the terms, the faults of the leader by kind, the takeover times (ms), and overlapping terms. */
+    int terms;
+
+    final Map<String, Integer> leaderFaults = new TreeMap<>();
+    final List<Double> takeovers = new ArrayList<>();
+    final Map<String, Integer> explainedTermOverlaps = new TreeMap<>();
+    int unexplainedTermOverlaps;
 
     PerFault fault(String label) {
         return byFault.computeIfAbsent(label, l -> new PerFault());
@@ -92,6 +99,38 @@ public final class Tally {
                 tokenRegressions,
                 unexplainedLostUpdates);
     }
+
+    /**
+     * @param store the store's name, the first column
+     * @return the store's row of the leadership table, markdown; empty when the run had no election
+     */
+    public java.util.Optional<String> leadershipRow(String store) {
+        if (terms == 0) {
+            return java.util.Optional.empty();
+        }
+        double[] sorted =
+                takeovers.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return java.util.Optional.of(String.format(
+                Locale.ROOT,
+                "| %s | %d | %s | %d | %s | %s | %d |",
+                store,
+                terms,
+                leaderFaults.isEmpty() ? "none" : leaderFaults.toString().replaceAll("[{}]", ""),
+                sorted.length,
+                sorted.length == 0
+                        ? "—"
+                        : String.format(
+                                Locale.ROOT, "%,.0f / %,.0f ms", Percentiles.of(sorted, 50), sorted[sorted.length - 1]),
+                explainedTermOverlaps.isEmpty()
+                        ? "none"
+                        : explainedTermOverlaps.toString().replaceAll("[{}]", ""),
+                unexplainedTermOverlaps));
+    }
+
+    /** The header of {@link #leadershipRow}. */
+    public static final String LEADERSHIP_HEADER = "| store | terms | faults of the leader | takeovers"
+            + " | takeover p50 / max | overlapping terms explained, by cause | **overlapping terms not explained** |"
+            + "\n|---|---|---|---|---|---|---|";
 
     /** The header of {@link #faultRows}. */
     public static final String FAULT_HEADER = "| store | fault (or cause) | injected | overlaps it explains (pairs)"

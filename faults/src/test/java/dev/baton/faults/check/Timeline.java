@@ -6,9 +6,11 @@ import static dev.baton.faults.history.Vocabulary.ENTER;
 import static dev.baton.faults.history.Vocabulary.EXIT;
 import static dev.baton.faults.history.Vocabulary.FAULT;
 import static dev.baton.faults.history.Vocabulary.FENCED;
+import static dev.baton.faults.history.Vocabulary.GRANTED;
 import static dev.baton.faults.history.Vocabulary.HEAL;
 import static dev.baton.faults.history.Vocabulary.HICCUP;
 import static dev.baton.faults.history.Vocabulary.PHASE;
+import static dev.baton.faults.history.Vocabulary.REVOKED;
 
 import dev.baton.faults.history.Event;
 import dev.baton.faults.history.FaultKind;
@@ -30,7 +32,37 @@ final class Timeline {
     /** A fault as the nemesis logged it. */
     record Fault(String id, FaultKind kind, long pid, long begin, long end) {}
 
+    /**
+     * A term of the run's election, from its {@code granted} line to its {@code revoked} line, or to the kill or
+     * death of its process when that line is missing.
+     */
+    static final class Term {
+        final long pid;
+        final long token;
+        final long begin;
+        long end = Long.MAX_VALUE;
+        String reason;
+
+        Term(long pid, long token, long begin) {
+            this.pid = pid;
+            this.token = token;
+            this.begin = begin;
+        }
+
+        String describe(Clock clock) {
+            return "pid " + pid + " term tok " + token + " granted " + clock.at(begin)
+                    + (reason != null
+                            ? " revoked " + clock.at(end) + " (" + reason + ")"
+                            : end == Long.MAX_VALUE
+                                    ? " never revoked"
+                                    : " no revoked line, process gone " + clock.at(end));
+        }
+    }
+
     final List<Section> sections = new ArrayList<>();
+    /** The terms of the run's election, by the time they began. */
+    final List<Term> terms = new ArrayList<>();
+
     final Map<Long, Long> deaths = new HashMap<>();
     final List<Fault> faults = new ArrayList<>();
     final Map<String, long[]> phases = new LinkedHashMap<>();
@@ -61,6 +93,12 @@ final class Timeline {
             }
         }
         sections.sort(Comparator.comparingLong((Section s) -> s.entered));
+        for (Term term : terms) {
+            if (term.reason == null) {
+                term.end = Math.min(deaths.getOrDefault(term.pid, Long.MAX_VALUE), killedAt(term.pid, term.begin));
+            }
+        }
+        terms.sort(Comparator.comparingLong((Term term) -> term.begin));
     }
 
     private void readNemesis(List<Event> events) {
@@ -118,8 +156,21 @@ final class Timeline {
 
     private void readWorkers(List<Event> events, CheckSettings settings) {
         Map<String, Section> byId = new HashMap<>();
+        Map<String, Term> openTerms = new HashMap<>();
         for (Event e : events) {
             switch (e.type()) {
+                case GRANTED -> {
+                    Term term = new Term(e.getLong("pid"), e.getLong("tok"), e.nano());
+                    terms.add(term);
+                    openTerms.put(term.pid + "|" + term.token, term);
+                }
+                case REVOKED -> {
+                    Term term = openTerms.remove(e.get("pid") + "|" + e.get("tok"));
+                    if (term != null) {
+                        term.end = e.nano();
+                        term.reason = e.find("reason").orElse("?");
+                    }
+                }
                 case ENTER -> {
                     Section s = new Section(
                             e.getLong("pid"),

@@ -24,6 +24,15 @@ public final class Vocabulary {
     public static final String ERROR = "error";
     /** {@code whenLost()} completed: {@code key}, {@code tok}, {@code reason}. */
     public static final String LOST = "lost";
+    /**
+     * A term of the run's election began (a {@code LeadershipGranted} event): {@code name}, {@code tok}. The
+     * leader's actions are sections of the key {@value #LEADER_KEY}, thread {@value #LEADER_THREAD}.
+     */
+    public static final String GRANTED = "granted";
+    /** A term ended (a {@code LeadershipRevoked} event, before the lock is released): {@code name}, {@code tok}, {@code reason}. */
+    public static final String REVOKED = "revoked";
+    /** A leader action was still running when its term's revocation stopped waiting for it: {@code tok}, {@code waited} (ms). */
+    public static final String STILL_ACTING = "acting";
     /** The process did not run for {@code ms} milliseconds, ending at this event's time. */
     public static final String HICCUP = "hiccup";
     /** The worker read the file store's lock files from its own JVM ({@code reader} fault): {@code files}. */
@@ -54,6 +63,13 @@ public final class Vocabulary {
     public static final String FENCED_ROW = "fencedrow";
     /** A write of the unfenced counter: {@code key}, {@code old}, {@code new}, {@code pid}, {@code tok}. */
     public static final String COUNTER_ROW = "counterrow";
+
+    /** The election every worker joins in leadership mode. */
+    public static final String ELECTION = "faults";
+    /** Its lock's key: the key of the leader's actions, in the histories and the application's tables. */
+    public static final String LEADER_KEY = "leader:" + ELECTION;
+    /** The thread that acts as leader. */
+    public static final String LEADER_THREAD = "leader";
 
     /** The key the fairness phase contends for. */
     public static final String FAIRNESS_KEY = "fair";

@@ -1,6 +1,7 @@
 package dev.baton.faults.nemesis;
 
 import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
+import static dev.baton.faults.history.Vocabulary.LEADER_KEY;
 import static dev.baton.faults.history.Vocabulary.PHASE;
 
 import dev.baton.faults.check.CheckSettings;
@@ -61,6 +62,9 @@ public final class FaultRun {
         say("starting " + store.title() + " in " + serverDir);
         List<String> keys = new ArrayList<>(KEYS);
         keys.add(FAIRNESS_KEY);
+        if (settings.leadership()) {
+            keys.add(LEADER_KEY); // the leader's actions write the rows of the election's lock key
+        }
         String title;
         try (StoreUnderTest under = new StoreUnderTest(store, serverDir);
                 HistoryWriter log = new HistoryWriter(dir.resolve(RunData.NEMESIS_FILE))) {
@@ -81,7 +85,9 @@ public final class FaultRun {
                 log.write(PHASE, "name", "fairness", "edge", "end");
 
                 say("fault phase: " + settings.faultPhase().toSeconds() + " s, " + settings.workers() + " workers x "
-                        + settings.threads() + " threads on " + KEYS + ", ttl " + settings.ttlMillis() + " ms");
+                        + settings.threads() + " threads on " + KEYS
+                        + (settings.leadership() ? " and a leader's actions on " + LEADER_KEY : "") + ", ttl "
+                        + settings.ttlMillis() + " ms");
                 workers.restarting(true);
                 workers.control("faults");
                 log.write(PHASE, "name", "faults", "edge", "begin");

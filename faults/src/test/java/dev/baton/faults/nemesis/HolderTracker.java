@@ -2,6 +2,8 @@ package dev.baton.faults.nemesis;
 
 import static dev.baton.faults.history.Vocabulary.ENTER;
 import static dev.baton.faults.history.Vocabulary.EXIT;
+import static dev.baton.faults.history.Vocabulary.GRANTED;
+import static dev.baton.faults.history.Vocabulary.REVOKED;
 
 import dev.baton.faults.history.Event;
 import dev.baton.faults.history.HistoryReader;
@@ -30,6 +32,8 @@ final class HolderTracker {
     private final Map<Path, Long> offsets = new HashMap<>();
     private final Map<Long, Long> lastLine = new HashMap<>();
     private final Map<String, Holder> open = new LinkedHashMap<>();
+    /** The process whose term began last and has not ended (0: none known). */
+    private long leader;
 
     HolderTracker(Path dir) {
         this.dir = dir;
@@ -66,6 +70,11 @@ final class HolderTracker {
                 lastLine.put(pid, e.nano());
                 String id = pid + "|" + e.find("thr").orElse("") + "|"
                         + e.find("key").orElse("");
+                if (GRANTED.equals(e.type())) {
+                    leader = pid;
+                } else if (REVOKED.equals(e.type()) && leader == pid) {
+                    leader = 0;
+                }
                 if (ENTER.equals(e.type())) {
                     open.put(id, new Holder(pid, e.get("key"), e.getLong("tok"), e.nano()));
                 } else if (EXIT.equals(e.type())) {
@@ -84,6 +93,14 @@ final class HolderTracker {
         open.values().stream().filter(h -> alive.contains(h.pid())).forEach(holders::add);
         holders.sort((a, b) -> Long.compare(b.entered(), a.entered()));
         return holders;
+    }
+
+    /**
+     * @param alive the pids of the live workers
+     * @return the live worker that leads the run's election, as far as its history tells
+     */
+    synchronized java.util.Optional<Long> leader(java.util.Set<Long> alive) {
+        return leader != 0 && alive.contains(leader) ? java.util.Optional.of(leader) : java.util.Optional.empty();
     }
 
     /**

@@ -200,10 +200,17 @@ final class Nemesis {
         heal(id);
     }
 
-    /** The worker that entered a critical section most recently, else any live one. */
+    /**
+     * Half of the time the leader of the run's election (when one leads: the takeovers are measured from these
+     * faults), else the worker that entered a critical section most recently, else any live one.
+     */
     private WorkerSlot victim() {
         tracker.poll();
         Set<Long> alive = workers.alive();
+        WorkerSlot leader = tracker.leader(alive).map(workers::slotOf).orElse(null);
+        if (leader != null && random.nextBoolean()) { // draws only with a leader: runs without one replay as before
+            return leader;
+        }
         for (HolderTracker.Holder holder : tracker.holders(alive)) {
             WorkerSlot slot = workers.slotOf(holder.pid());
             if (slot != null) {

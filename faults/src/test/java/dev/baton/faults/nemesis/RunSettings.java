@@ -10,7 +10,8 @@ import java.util.Locale;
  * The settings of a run, from system properties: {@code faults.duration} (the fault phase per store,
  * default 40s), {@code faults.fairness} (the fairness phase, default 8s), {@code faults.workers} (4),
  * {@code faults.stores} (every store, see {@link StoreKind}), {@code faults.seed} (random), {@code faults.ttl}
- * (2s), {@code faults.dir} and {@code faults.report}.
+ * (2s), {@code faults.leadership} (true: one thread of each worker acts as the leader of an election in the
+ * fault phase), {@code faults.dir} and {@code faults.report}.
  *
  * @param faultPhase how long faults are injected, per database
  * @param fairnessPhase how long the workers contend for one key without faults
@@ -19,6 +20,7 @@ import java.util.Locale;
  * @param seed the nemesis's random seed
  * @param ttlMillis the workers' lock ttl
  * @param threads threads per worker in the fault phase
+ * @param leadership whether each worker also joins an election in the fault phase and acts while it leads
  * @param dir the directory of the runs
  * @param report the report file
  */
@@ -30,6 +32,7 @@ public record RunSettings(
         long seed,
         long ttlMillis,
         int threads,
+        boolean leadership,
         Path dir,
         Path report) {
 
@@ -44,6 +47,8 @@ public record RunSettings(
                 seed.isBlank() ? System.nanoTime() : Long.parseLong(seed.strip()),
                 duration(System.getProperty("faults.ttl", "2s")).toMillis(),
                 Integer.getInteger("faults.threads", 2),
+                Boolean.parseBoolean(
+                        System.getProperty("faults.leadership", "true").strip()),
                 Path.of(System.getProperty("faults.dir", "target/faults")),
                 Path.of(System.getProperty("faults.report", "target/faults-report.txt")));
     }

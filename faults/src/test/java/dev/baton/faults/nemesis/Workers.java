@@ -115,7 +115,8 @@ final class Workers implements AutoCloseable {
                 "-Dfaults.dir=" + dir.toAbsolutePath(),
                 "-Dfaults.slot=" + slot.index,
                 "-Dfaults.control=" + control.toAbsolutePath(),
-                "-Dfaults.threads=" + settings.threads()));
+                "-Dfaults.threads=" + settings.threads(),
+                "-Dfaults.leadership=" + settings.leadership()));
         command.addAll(store.workerProperties(slot.index, slot.proxy.port()));
         String logging = System.getProperty("java.util.logging.config.file");
         if (logging != null) {

@@ -6,12 +6,17 @@ import static dev.baton.faults.history.Vocabulary.EXIT;
 import static dev.baton.faults.history.Vocabulary.FENCED;
 import static dev.baton.faults.history.Vocabulary.LOST;
 
+import dev.baton.Leadership;
 import dev.baton.Lock;
 import dev.baton.faults.history.HistoryWriter;
 import dev.baton.jpa.FencedWrites;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -29,6 +34,12 @@ final class CriticalSection {
     /** The fence column pattern of the JPA store's README, for stores without {@code FencedWrites}. */
     private static final String TOKEN_COLUMN_UPDATE =
             "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND last_token < ?1";
+    /**
+     * The same for a leader, whose term writes many times with one token: its own earlier writes must not
+     * refuse it, a later term's must.
+     */
+    private static final String TERM_TOKEN_COLUMN_UPDATE =
+            "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND last_token <= ?1";
 
     private final HistoryWriter history;
     private final EntityManagerFactory factory;
@@ -36,6 +47,10 @@ final class CriticalSection {
     private final long pauseMillis;
     private final boolean useFencedWrites;
     private volatile FencedWrites fenced;
+    /** Held for the whole of a leader action: a revocation waits on it before Baton releases the lock. */
+    private final ReentrantLock acting = new ReentrantLock();
+    /** The current term's token and when it was granted (nano): the "request" of its actions. */
+    private volatile long[] grant = {Long.MIN_VALUE, 0};
 
     CriticalSection(HistoryWriter history, EntityManagerFactory factory, long pauseMillis, boolean useFencedWrites) {
         this.history = history;
@@ -61,6 +76,79 @@ final class CriticalSection {
                         token,
                         "reason",
                         String.valueOf(reason.getMessage())));
+        steps(key, token, thread, () -> true, TOKEN_COLUMN_UPDATE);
+        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
+    }
+
+    /**
+     * One action of the leader of the run's election, with the term's token: the steps of a critical section,
+     * each begun only while this process still leads, so that no action stays open across a revocation
+     * longer than its step under way (the lease outlasts the term by a tenth of the ttl for that).
+     *
+     * <p>The action's {@code req} is its term's grant: the lock it acts under was taken then, so a fault of this
+     * process or of the store since then may explain an overlap, as for a section since it asked for its lock.
+     *
+     * @param leadership this process's candidacy
+     * @param key the key of the leader's actions (the election's lock key)
+     * @return whether the action ran: false when this process did not lead
+     */
+    boolean runAsLeader(Leadership leadership, String key) {
+        String thread = Thread.currentThread().getName();
+        acting.lock();
+        try {
+            OptionalLong term = leadership.token();
+            if (term.isEmpty() || !leadership.isLeader()) {
+                return false;
+            }
+            long token = term.getAsLong();
+            long[] granted = grant;
+            long requested = granted[0] == token ? granted[1] : System.nanoTime();
+            BooleanSupplier leads =
+                    () -> leadership.isLeader() && leadership.token().equals(term); // the same term, not a later one
+            history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", "lead", "req", requested);
+            steps(key, token, thread, leads, TERM_TOKEN_COLUMN_UPDATE);
+            history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", leads.getAsBoolean());
+            return true;
+        } finally {
+            acting.unlock();
+        }
+    }
+
+    /**
+     * A term began.
+     *
+     * @param token its token
+     * @param at when it was granted (nano)
+     */
+    void granted(long token, long at) {
+        grant = new long[] {token, at};
+    }
+
+    /**
+     * Waits for the leader action under way, if any, to end: called when a term ends, before Baton releases the
+     * lock, so that no action of the old term runs on while a new leader acts.
+     *
+     * @param millis the most to wait
+     * @return whether no action was running at the end of the wait
+     */
+    boolean awaitLeaderAction(long millis) {
+        try {
+            if (acting.tryLock(millis, TimeUnit.MILLISECONDS)) {
+                acting.unlock();
+                return true;
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The read, the protected write and the counter's write, each only while {@code entitled} holds. */
+    private void steps(String key, long token, String thread, BooleanSupplier entitled, String tokenColumnUpdate) {
+        if (!entitled.getAsBoolean()) {
+            return;
+        }
         // the unfenced read ...
         Long read = null;
         try {
@@ -72,11 +160,14 @@ final class CriticalSection {
             history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
         }
         // ... the fenced write, with some work after it in the same transaction (where a pause hurts most) ...
+        if (!entitled.getAsBoolean()) {
+            return;
+        }
         try {
             int rows = inTransaction(em -> {
                 int n = useFencedWrites
                         ? fencedWrites(em).executeUpdate(em, key, token, FENCED_UPDATE, token, pid, key)
-                        : em.createNativeQuery(TOKEN_COLUMN_UPDATE)
+                        : em.createNativeQuery(tokenColumnUpdate)
                                 .setParameter(1, token)
                                 .setParameter(2, pid)
                                 .setParameter(3, key)
@@ -89,7 +180,7 @@ final class CriticalSection {
             history.write(FENCED, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
         }
         // ... and the unfenced write of what was read plus one
-        if (read != null) {
+        if (read != null && entitled.getAsBoolean()) {
             long wrote = read + 1;
             try {
                 inTransaction(em -> em.createNativeQuery(
@@ -106,7 +197,6 @@ final class CriticalSection {
                 history.write(COUNTER, "pid", pid, "thr", thread, "key", key, "tok", token, "err", describe(e));
             }
         }
-        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
     }
 
     private void pause() {

@@ -1,14 +1,18 @@
 package dev.baton.faults.worker;
 
+import static dev.baton.faults.history.Vocabulary.ELECTION;
 import static dev.baton.faults.history.Vocabulary.ERROR;
 import static dev.baton.faults.history.Vocabulary.FAIL;
 import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
 import static dev.baton.faults.history.Vocabulary.HICCUP;
+import static dev.baton.faults.history.Vocabulary.LEADER_KEY;
+import static dev.baton.faults.history.Vocabulary.LEADER_THREAD;
 import static dev.baton.faults.history.Vocabulary.READ_FILES;
 import static dev.baton.faults.history.Vocabulary.START;
 import static dev.baton.faults.history.Vocabulary.STOPPED;
 import static dev.baton.faults.history.Vocabulary.TERM;
 
+import dev.baton.Leadership;
 import dev.baton.LockException;
 import dev.baton.Locks;
 import dev.baton.faults.history.HistoryWriter;
@@ -18,7 +22,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 
@@ -31,13 +38,16 @@ import org.jboss.weld.environment.se.WeldContainer;
  *
  * <p>What it does is set by the control file, read every 100 ms: {@code fair} — one thread contends for
  * the key {@value dev.baton.faults.history.Vocabulary#FAIRNESS_KEY}; {@code faults} — several threads
- * take random keys, half through {@code @Synchronized}, half through {@link Locks#callWithLock}; {@code idle};
+ * take random keys, half through {@code @Synchronized}, half through {@link Locks#callWithLock}, and with
+ * {@code faults.leadership=true} one more thread joins the election {@value dev.baton.faults.history.Vocabulary#ELECTION}
+ * and acts while this process leads; {@code idle};
  * {@code stop} — finish the running sections, shut down and exit 0.
  */
 public final class Worker {
 
     private static WorkerSettings settings;
     private static CriticalSection section;
+    private static HistoryWriter journal;
 
     private final HistoryWriter history;
     private final long pid = ProcessHandle.current().pid();
@@ -55,6 +65,10 @@ public final class Worker {
         return section;
     }
 
+    static HistoryWriter history() {
+        return journal;
+    }
+
     /**
      * Runs a worker until the control file says {@code stop} (or the JVM is told to exit).
      *
@@ -70,6 +84,7 @@ public final class Worker {
         long pid = ProcessHandle.current().pid();
         HistoryWriter history =
                 new HistoryWriter(settings.dir().resolve("worker-" + settings.slot() + "-" + pid + ".hist"));
+        journal = history;
         Worker worker = new Worker(history);
         try (WeldContainer container =
                 new Weld().initialize()) { // discovers Persistence and SynchronizedWork (META-INF/beans.xml, annotated)
@@ -112,6 +127,9 @@ public final class Worker {
         threads.add(new Thread(() -> loop(locks, sync, true), "fair"));
         for (int i = 0; i < settings.threads(); i++) {
             threads.add(new Thread(() -> loop(locks, sync, false), "t" + i));
+        }
+        if (settings.leadership()) {
+            threads.add(new Thread(() -> lead(locks), LEADER_THREAD));
         }
         Thread hiccups = new Thread(this::watchHiccups, "hiccups");
         hiccups.setDaemon(true);
@@ -252,6 +270,82 @@ public final class Worker {
                         CriticalSection.describe(e));
             }
             sleep(random.nextLong(settings.thinkMillis() + 1));
+        }
+    }
+
+    /**
+     * Leadership mode, in the fault phase: join the run's election and, while this process leads, act as its
+     * leader (see {@link CriticalSection#runAsLeader}); between terms wait for the next grant. The candidacy
+     * is left to the application's shutdown, which ends the term before the lock is released.
+     */
+    private void lead(Locks locks) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        Leadership leadership = null;
+        while (true) {
+            String now = mode;
+            if ("stop".equals(now)) {
+                return;
+            }
+            if (!"faults".equals(now)) {
+                sleep(50);
+                continue;
+            }
+            long requested = System.nanoTime();
+            try {
+                if (leadership == null) {
+                    leadership = locks.lead(ELECTION);
+                }
+                if (section.runAsLeader(leadership, LEADER_KEY)) {
+                    sleep(random.nextLong(settings.thinkMillis() + 1));
+                } else {
+                    awaitGrant(leadership);
+                }
+            } catch (LockException e) {
+                history.write(
+                        FAIL,
+                        "pid",
+                        pid,
+                        "thr",
+                        LEADER_THREAD,
+                        "key",
+                        LEADER_KEY,
+                        "req",
+                        requested,
+                        "ex",
+                        e.getClass().getSimpleName(),
+                        "msg",
+                        String.valueOf(e.getMessage()));
+                sleep(100);
+            } catch (RuntimeException | Error e) {
+                history.write(
+                        ERROR,
+                        "pid",
+                        pid,
+                        "thr",
+                        LEADER_THREAD,
+                        "key",
+                        LEADER_KEY,
+                        "req",
+                        requested,
+                        "ex",
+                        e.getClass().getName(),
+                        "msg",
+                        CriticalSection.describe(e));
+                sleep(100);
+            }
+        }
+    }
+
+    /** Stands by: returns at the next grant, or after 100 ms so that a change of mode is seen. */
+    private static void awaitGrant(Leadership leadership) {
+        try {
+            leadership.whenGranted().toCompletableFuture().get(100, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // still standing by
+        } catch (ExecutionException e) {
+            sleep(100); // the candidacy was closed: the application is stopping
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param pauseMillis the pause between the unfenced read and write
  * @param thinkMillis the most a thread waits between two sections
  * @param drainMillis how long the shutdown hook waits for running sections (an application's graceful stop)
+ * @param leadership whether a thread of the fault phase joins the run's election and acts as its leader
  */
 public record WorkerSettings(
         Path dir,
@@ -36,7 +37,8 @@ public record WorkerSettings(
         int threads,
         long pauseMillis,
         long thinkMillis,
-        long drainMillis) {
+        long drainMillis,
+        boolean leadership) {
 
     /** @return the settings of this JVM */
     public static WorkerSettings fromSystemProperties() {
@@ -52,7 +54,8 @@ public record WorkerSettings(
                 Integer.getInteger("faults.threads", 2),
                 Long.getLong("faults.pause", 40),
                 Long.getLong("faults.think", 30),
-                Long.getLong("faults.drain", 1_000));
+                Long.getLong("faults.drain", 1_000),
+                Boolean.getBoolean("faults.leadership"));
     }
 
     private static String required(String name) {
