@@ -34,7 +34,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * them) on one PostgreSQL database, and {@code @Synchronized} excludes across the two JVMs, because
  * the only thing they share is the JPA store's table. The database is embedded, or a fresh one on the
  * server named by {@code BATON_TEST_POSTGRES_URL}. The example's {@code @Exclusive} timer runs in one of
- * them per planned time, counted in that database. A subclass starts the servers.
+ * them per planned time, counted in that database. Last, the leader of the example's {@code @Leader} relay
+ * is killed and the other instance takes over within one ttl. A subclass starts the servers.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
