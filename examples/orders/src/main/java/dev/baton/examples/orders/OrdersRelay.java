@@ -24,8 +24,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *
  * <p>Instead of publishing anything, each run appends a row to {@code relay_journal}: this instance's name,
  * the term's fencing token and the database's time. The insert is <em>fenced</em>: it writes nothing once a row
- * with a higher token exists, so a leader whose term ended without its knowing (a long pause, a partition)
- * cannot write after its successor has. {@code GET /api/relay} shows who leads and the journal; the
+ * with a higher token is committed, so a leader whose term ended without its knowing (a long pause, a
+ * partition) cannot write after its successor has. (A receiver that must also refuse a stale write racing the
+ * successor's first one keeps the highest token in one row it updates, as {@link InvoiceNumbers} does.) {@code GET /api/relay} shows who leads and the journal; the
  * two-instance test kills the leader and reads in it when the other one took over.
  */
 @Singleton
