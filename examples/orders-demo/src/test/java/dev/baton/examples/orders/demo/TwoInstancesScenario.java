@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -22,22 +23,38 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Two instances, one lock: the example WAR runs in two server processes of one kind (no cluster between
  * them) on one PostgreSQL database, and {@code @Synchronized} excludes across the two JVMs, because
  * the only thing they share is the JPA store's table. The database is embedded, or a fresh one on the
  * server named by {@code BATON_TEST_POSTGRES_URL}. The example's {@code @Exclusive} timer runs in one of
- * them per planned time, counted in that database. A subclass starts the servers.
+ * them per planned time, counted in that database. Last, the leader of the example's {@code @Leader} relay
+ * is killed and the other instance takes over within one ttl. A subclass starts the servers.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class TwoInstancesScenario {
 
     private static final Pattern PAYMENTS = Pattern.compile("\"payments\":(\\d+)");
     private static final Pattern SKIPPED = Pattern.compile("skipped here=(\\d+)");
     private static final Pattern TOKEN = Pattern.compile("-(\\d+)$");
+    private static final Pattern RELAY =
+            Pattern.compile("^\\{\"instance\":\"([^\"]+)\",\"leads\":(true|false),.*\"ttl\":\"([^\"]+)\"");
+    private static final Pattern JOURNAL_ROW =
+            Pattern.compile("\\{\"instance\":\"([^\"]+)\",\"token\":(\\d+),\"writtenAt\":\"([^\"]+)\"}");
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+    /**
+     * How much later than one ttl after the leader's crash the other instance may take over: its waiting
+     * acquisition polls (at most every 500 ms), and this 2-core machine may be busy.
+     */
+    private static final Duration TAKEOVER_MARGIN = Duration.ofSeconds(5);
 
     /**
      * Server configuration both kinds get, as MicroProfile Config system properties: 24 payments of 100 ms
@@ -53,8 +70,8 @@ abstract class TwoInstancesScenario {
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
-    /** A running instance of the example: where it answers, and how to stop it. */
-    record Instance(String name, URI baseUri, AutoCloseable server) {
+    /** A running instance of the example: where it answers, how to stop it, and how to kill it (SIGKILL). */
+    record Instance(String name, URI baseUri, AutoCloseable server, Runnable kill) {
         @Override
         public String toString() {
             return name;
@@ -270,6 +287,167 @@ abstract class TwoInstancesScenario {
         System.out.printf(
                 "exclusive timer, two instances: %d planned times, one run each; %d firings skipped%n%s%n",
                 window.size(), skipped, both);
+    }
+
+    /**
+     * The example's outbox relay ({@code OrdersRelay}: {@code @Leader("orders-relay")} on an EJB timer every
+     * second) runs in one instance, which journals each run with its term's token in the database, fenced. The
+     * leader is killed (SIGKILL: no shutdown, its lock not released); the other instance must lead within one
+     * ttl of the kill (and a margin), and the journal must show one leader after the other: tokens that never
+     * decrease, the survivor's all above the killed leader's, no interleaving by the database's time.
+     * Runs last: it leaves one instance.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void whenTheLeaderIsKilledTheOtherTakesOverWithinOneTtl() throws Exception {
+        // the leader: the instance that says it leads and has journaled a run
+        Instance leader = null;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (leader == null) {
+            for (Instance instance : List.of(first, second)) {
+                Relay relay = relay(instance);
+                if (relay.leads() && relay.journal().stream().anyMatch(row -> row.by(relay.instance()))) {
+                    leader = instance;
+                }
+            }
+            assertThat(System.nanoTime() - deadline)
+                    .as("an instance that leads orders-relay and journals, within 2 minutes")
+                    .isNegative();
+            Thread.sleep(200);
+        }
+        Instance survivor = leader == first ? second : first;
+        Relay leaderView = relay(leader);
+        Relay standingBy = relay(survivor);
+        assertThat(standingBy.leads())
+                .as("%s stands by while %s leads", survivor, leader)
+                .isFalse();
+        long term = leaderView.journal().stream()
+                .filter(row -> row.by(leaderView.instance()))
+                .mapToLong(JournalRow::token)
+                .max()
+                .orElseThrow();
+
+        // while the leader journals three more runs, the stand-by's timer fires too, and its calls skip
+        long rows = leaderView.rowsBy(leaderView.instance());
+        deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (relay(leader).rowsBy(leaderView.instance()) < rows + 3) {
+            assertThat(System.nanoTime() - deadline)
+                    .as("3 more runs of the relay on %s", leader)
+                    .isNegative();
+            Thread.sleep(200);
+        }
+        Relay stillStandingBy = relay(survivor);
+        assertThat(stillStandingBy.leads())
+                .as("%s stands by while %s leads", survivor, leader)
+                .isFalse();
+        assertThat(stillStandingBy.journal())
+                .as("rows of %s (%s) while %s leads", survivor, stillStandingBy.instance(), leader)
+                .noneMatch(row -> row.by(stillStandingBy.instance()) && row.token() >= term);
+
+        Duration ttl = leaderView.ttl();
+        long killedAt = System.nanoTime();
+        leader.kill().run();
+        Duration leadsAfter = null;
+        Duration journalsAfter = null;
+        deadline = killedAt + ttl.plus(Duration.ofMinutes(2)).toNanos();
+        while (journalsAfter == null && System.nanoTime() - deadline < 0) {
+            Relay relay = relay(survivor);
+            Duration since = Duration.ofNanos(System.nanoTime() - killedAt);
+            if (relay.leads() && leadsAfter == null) {
+                leadsAfter = since;
+            }
+            if (relay.journal().stream().anyMatch(row -> row.by(relay.instance()) && row.token() > term)) {
+                journalsAfter = since;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(journalsAfter)
+                .as("%s journaled as the leader after %s was killed", survivor, leader)
+                .isNotNull();
+        Duration takeover = Objects.requireNonNullElse(leadsAfter, journalsAfter);
+        System.out.printf(
+                "leader killed (SIGKILL): %s (%s, token %d) -> %s (%s) leads after %d ms, first journal row after %d ms;"
+                        + " ttl %s%n",
+                leader,
+                leaderView.instance(),
+                term,
+                survivor,
+                standingBy.instance(),
+                takeover.toMillis(),
+                journalsAfter.toMillis(),
+                ttl);
+        assertThat(takeover)
+                .as("from the kill to %s leading (ttl %s)", survivor, ttl)
+                .isLessThanOrEqualTo(ttl.plus(TAKEOVER_MARGIN));
+
+        // the journal, in the database's order: one leader after the other, the fence never broken
+        List<JournalRow> journal = relay(survivor).journal();
+        String killed = leaderView.instance();
+        String taker = standingBy.instance();
+        assertThat(journal).as("the whole journal (below the limit)").hasSizeLessThan(10_000);
+        for (int i = 1; i < journal.size(); i++) {
+            assertThat(journal.get(i).token())
+                    .as("token of row %d of %s", i, journal)
+                    .isGreaterThanOrEqualTo(journal.get(i - 1).token());
+        }
+        long killedMax = journal.stream()
+                .filter(row -> row.by(killed))
+                .mapToLong(JournalRow::token)
+                .max()
+                .orElseThrow();
+        assertThat(journal.stream().filter(row -> row.by(taker)))
+                .as("rows of the survivor %s, all above the killed leader's tokens (up to %d)", taker, killedMax)
+                .isNotEmpty()
+                .allMatch(row -> row.token() > killedMax);
+        List<String> runs = new ArrayList<>();
+        for (JournalRow row : journal) {
+            if (runs.isEmpty() || !runs.get(runs.size() - 1).equals(row.instance())) {
+                runs.add(row.instance());
+            }
+        }
+        assertThat(runs).as("instances in the journal's order by database time").containsExactly(killed, taker);
+    }
+
+    /** This instance's view of the relay, from {@code GET /api/relay}. */
+    private record Relay(String instance, boolean leads, Duration ttl, List<JournalRow> journal) {
+        long rowsBy(String name) {
+            return journal.stream().filter(row -> row.by(name)).count();
+        }
+    }
+
+    /** A row of the relay's journal: which instance ran the relay, with which term's token, at what database time. */
+    private record JournalRow(String instance, long token, String writtenAt) {
+        boolean by(String name) {
+            return instance.equals(name);
+        }
+    }
+
+    private static Relay relay(Instance instance) throws IOException, InterruptedException {
+        HttpResponse<String> response = get(instance, "relay?limit=10000");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        Matcher relay = RELAY.matcher(response.body());
+        assertThat(relay.find()).as("%s in %s", RELAY, response.body()).isTrue();
+        List<JournalRow> journal = new ArrayList<>();
+        Matcher row = JOURNAL_ROW.matcher(response.body());
+        while (row.find()) {
+            journal.add(new JournalRow(row.group(1), Long.parseLong(row.group(2)), row.group(3)));
+        }
+        return new Relay(relay.group(1), Boolean.parseBoolean(relay.group(2)), duration(relay.group(3)), journal);
+    }
+
+    /** A duration as Baton's configuration writes it: {@code 30s}, {@code 500ms}, {@code 1m}, or ISO-8601. */
+    private static Duration duration(String text) {
+        Matcher m = SHORT_DURATION.matcher(text.strip());
+        if (!m.matches()) {
+            return Duration.parse(text.strip());
+        }
+        long amount = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofHours(amount);
+        };
     }
 
     /** {@code GET /api/sweeps}: planned epoch second to its line ({@code <second> runs=<n> by=<instances>}). */

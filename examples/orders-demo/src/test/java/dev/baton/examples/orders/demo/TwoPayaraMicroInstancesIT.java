@@ -24,6 +24,6 @@ class TwoPayaraMicroInstancesIT extends TwoInstancesScenario {
         assertThat(ListeningSockets.notOnLoopback(process.processHandle()))
                 .as("non-loopback listeners of " + name)
                 .isEmpty();
-        return new Instance("Payara Micro " + name, process.baseUri(), process);
+        return new Instance("Payara Micro " + name, process.baseUri(), process, process::kill);
     }
 }

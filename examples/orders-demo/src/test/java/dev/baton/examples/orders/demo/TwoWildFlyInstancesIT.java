@@ -19,7 +19,7 @@ class TwoWildFlyInstancesIT extends TwoInstancesScenario {
                 directory.resolve(name),
                 configuration(),
                 Duration.ofMinutes(3));
-        return new Instance("WildFly " + name, server.baseUri(), server);
+        return new Instance("WildFly " + name, server.baseUri(), server, server::kill);
     }
 
     /** WildFly takes a data source's user from its element, not from the URL. */

@@ -16,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -132,6 +135,26 @@ public final class PayaraMicroProcess implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(stopOnExit);
         } catch (IllegalStateException shuttingDown) {
             // the hook is running or has run
+        }
+    }
+
+    /**
+     * Kills the process at once (SIGKILL, as {@link Process#destroyForcibly()}): no shutdown hook runs, no lock
+     * is released, as in a crash. Returns once it has exited; {@link #close()} afterwards only cleans up.
+     *
+     * @throws IllegalStateException if it has not exited 30 s after the signal
+     */
+    public void kill() {
+        ProcessHandle handle = process.toHandle();
+        handle.destroyForcibly();
+        try {
+            handle.onExit().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing Payara Micro " + name, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(
+                    "Payara Micro " + name + " (pid " + pid() + ") did not exit when killed", e);
         }
     }
 

@@ -153,6 +153,29 @@ public final class WildFlyProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Kills the server's JVM at once (SIGKILL, as {@link Process#destroyForcibly()}), then the script that
+     * started it: no shutdown, no lock released, as in a crash. Returns once both have exited.
+     *
+     * @throws IllegalStateException if one has not exited 30 s after the signal
+     */
+    public void kill() {
+        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        for (ProcessHandle handle : all) {
+            handle.destroyForcibly();
+            try {
+                handle.onExit().get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while killing WildFly " + name, e);
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "process " + handle.pid() + " of WildFly " + name + " did not exit when killed", e);
+            }
+        }
+    }
+
     @Override
     public String toString() {
         return "WildFly " + name + " on port " + httpPort;
