@@ -1,8 +1,8 @@
 package dev.baton;
 
-import dev.baton.event.LeadershipGranted;
-import dev.baton.event.LeadershipRevoked;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 
@@ -16,16 +16,16 @@ import java.util.concurrent.CompletionStage;
  * @Inject Locks locks;
  *
  * Leadership relay = locks.lead("outbox-relay");             // joins the election, stands by
- * relay.whenGranted().thenAccept(granted -> startRelaying(granted.token()));
+ * relay.whenGranted().thenAccept(token -> startRelaying(token));
  * relay.whenRevoked().thenAccept(revoked -> stopRelaying());
  * ...
  * if (relay.isLeader()) { publish(batch, relay.token().getAsLong()); }
  * }</pre>
  *
  * <h2>Terms</h2>
- * A <b>term</b> begins when this instance is granted the lock ({@link #isLeader()} true from then on; then a {@link
- * LeadershipGranted} event, whose observers see {@code isLeader()} true, and {@link #whenGranted()}) and ends when it
- * is revoked (a {@link LeadershipRevoked} event, {@link #whenRevoked()}):
+ * A <b>term</b> begins when this instance is granted the lock ({@link #isLeader()} true from then on; then a {@code
+ * dev.baton.event.LeadershipGranted} event, whose observers see {@code isLeader()} true, and {@link #whenGranted()}) and
+ * ends when it is revoked (a {@code dev.baton.event.LeadershipRevoked} event, {@link #whenRevoked()}):
  * <ul>
  * <li>when the lock is lost: the store said another owner holds it, or renewals failed (the store is slow or
  * unreachable) until the lease ran out. {@link #isLeader()} turns false no later than the lease's end by the
@@ -74,25 +74,26 @@ public interface Leadership extends AutoCloseable {
     /**
      * Completes when this instance is granted the leadership: at once (completed) while it leads, else when its
      * next term begins. Completes exceptionally with a {@link LockException} when the candidacy is closed first.
-     * Callbacks run on the thread that grants it (one of Baton's), after the {@link LeadershipGranted} event's
+     * Callbacks run on the thread that grants it (one of Baton's), after the {@code LeadershipGranted} event's
      * synchronous observers.
      *
-     * @return a stage completed with the term's grant
+     * @return a stage completed with the term's fencing token
      */
-    CompletionStage<LeadershipGranted> whenGranted();
+    CompletionStage<Long> whenGranted();
 
     /**
      * Completes when the current term ends or, when this instance does not lead, when its next term ends.
      * Completes exceptionally with a {@link LockException} when the candidacy is closed before a term began.
-     * Callbacks run on one of Baton's threads, after the {@link LeadershipRevoked} event's synchronous observers
+     * Callbacks run on the thread that ends the term (one of Baton's for a loss and the shutdown, the caller's for
+     * {@link #stepDown()} and {@link #close()}), after the {@code LeadershipRevoked} event's synchronous observers
      * and before the lock is released.
      *
      * @return a stage completed with the revocation
      */
-    CompletionStage<LeadershipRevoked> whenRevoked();
+    CompletionStage<Revocation> whenRevoked();
 
     /**
-     * Ends the current term (revoked with {@link LeadershipRevoked.Reason#STEPPED_DOWN}), releases the lock and
+     * Ends the current term (revoked with {@link Reason#STEPPED_DOWN}), releases the lock and
      * stands by again after a pause of one lease (the manager's ttl), so that a stand-by takes over. Does
      * nothing when this instance does not lead.
      */
@@ -108,10 +109,48 @@ public interface Leadership extends AutoCloseable {
     void stepDown(Duration pause);
 
     /**
-     * Leaves the election: ends the current term (revoked with {@link LeadershipRevoked.Reason#WITHDRAWN}),
+     * Leaves the election: ends the current term (revoked with {@link Reason#WITHDRAWN}),
      * releases the lock and stops standing by. Idempotent. {@link Locks#lead(String)} afterwards joins again,
      * with a new candidacy.
      */
     @Override
     void close();
+
+    /** Why a term ended. */
+    enum Reason {
+        /**
+         * The lock was lost: the store said another owner holds it, or its renewals did not come back (a store
+         * slow or unreachable) and its lease was about to end. Another instance may lead already.
+         */
+        LOST,
+        /** This instance stepped down ({@link #stepDown()}). */
+        STEPPED_DOWN,
+        /** This instance left the election ({@link #close()}). */
+        WITHDRAWN,
+        /** The application (or its lock manager) is shutting down. */
+        SHUTDOWN
+    }
+
+    /**
+     * How a term ended, as {@link #whenRevoked()} tells it.
+     *
+     * @param token the fencing token of the term that ended
+     * @param reason why it ended
+     * @param loss the lock's loss, for {@link Reason#LOST}
+     */
+    record Revocation(long token, Reason reason, Optional<LockLostException> loss) {
+
+        /**
+         * Checks the components.
+         *
+         * @param token the fencing token of the term that ended
+         * @param reason why it ended
+         * @param loss the lock's loss, for {@link Reason#LOST}
+         * @throws NullPointerException if {@code reason} or {@code loss} is null
+         */
+        public Revocation {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(loss, "loss");
+        }
+    }
 }

@@ -1,12 +1,14 @@
 package dev.baton.event;
 
+import dev.baton.Leadership.Reason;
 import dev.baton.LockLostException;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Fired (synchronously and asynchronously) when a term of this instance's leadership ended
- * ({@link dev.baton.Leadership}). Synchronous observers run on one of Baton's threads, before
+ * ({@link dev.baton.Leadership}). Synchronous observers run on the thread that ends the term (one of Baton's for a
+ * loss and the shutdown, the caller's for {@code stepDown()} and {@code close()}), before
  * {@link dev.baton.Leadership#whenRevoked()} completes and before the lock is released (a lost lock is gone
  * from the store already). From the moment the term ended {@code isLeader()} is false: stop acting as leader.
  *
@@ -18,21 +20,6 @@ import java.util.Optional;
  */
 public record LeadershipRevoked(
         String manager, String name, long token, Reason reason, Optional<LockLostException> loss) {
-
-    /** Why a term ended. */
-    public enum Reason {
-        /**
-         * The lock was lost: the store said another owner holds it, or its renewals failed (a store slow or
-         * unreachable) until the lease ran out. Another instance may lead already.
-         */
-        LOST,
-        /** This instance stepped down ({@link dev.baton.Leadership#stepDown()}). */
-        STEPPED_DOWN,
-        /** This instance left the election ({@link dev.baton.Leadership#close()}). */
-        WITHDRAWN,
-        /** The application (or its lock manager) is shutting down. */
-        SHUTDOWN
-    }
 
     /**
      * Checks the components.

@@ -48,7 +48,7 @@ final class CdiLockListener implements LockListener, LeadershipListener {
                         Optional.empty()));
         this.grantedObserved = observed(beanManager, new LeadershipGranted("", "n", 1));
         this.revokedObserved = observed(
-                beanManager, new LeadershipRevoked("", "n", 1, LeadershipRevoked.Reason.LOST, Optional.empty()));
+                beanManager, new LeadershipRevoked("", "n", 1, dev.baton.Leadership.Reason.LOST, Optional.empty()));
     }
 
     private static boolean observed(BeanManager beanManager, Object sample) {

@@ -6,7 +6,6 @@ import dev.baton.LockInterruptedException;
 import dev.baton.LockLostException;
 import dev.baton.event.LeadershipGranted;
 import dev.baton.event.LeadershipRevoked;
-import dev.baton.event.LeadershipRevoked.Reason;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
@@ -58,7 +57,7 @@ final class Candidacy implements Leadership {
     private static final class Term {
         final HeldLock lock;
         final LeadershipGranted granted;
-        final CompletableFuture<LeadershipRevoked> end = new CompletableFuture<>();
+        final CompletableFuture<Revocation> end = new CompletableFuture<>();
         /** Set when the term starts ending: from then on this instance does not lead, even if the lock is still held. */
         volatile boolean ending;
         /** The watch of the lease's end ({@link #watch}). */
@@ -135,15 +134,15 @@ final class Candidacy implements Leadership {
     }
 
     @Override
-    public synchronized CompletionStage<LeadershipGranted> whenGranted() {
+    public synchronized CompletionStage<Long> whenGranted() {
         if (term != null && !term.ending) {
-            return CompletableFuture.completedStage(term.granted);
+            return CompletableFuture.completedStage(term.lock.fencingToken());
         }
-        return nextTerm.thenApply(t -> t.granted).minimalCompletionStage();
+        return nextTerm.thenApply(t -> t.lock.fencingToken()).minimalCompletionStage();
     }
 
     @Override
-    public synchronized CompletionStage<LeadershipRevoked> whenRevoked() {
+    public synchronized CompletionStage<Revocation> whenRevoked() {
         if (term != null) {
             return term.end.minimalCompletionStage();
         }
@@ -411,8 +410,9 @@ final class Candidacy implements Leadership {
      * again unless closed.
      */
     private void end(Term t, Reason reason, LockLostException loss) {
+        Revocation revocation = new Revocation(t.lock.fencingToken(), reason, Optional.ofNullable(loss));
         LeadershipRevoked revoked =
-                new LeadershipRevoked(engine.name(), name, t.lock.fencingToken(), reason, Optional.ofNullable(loss));
+                new LeadershipRevoked(engine.name(), name, revocation.token(), reason, revocation.loss());
         BatonLog.leadershipRevoked(
                 name,
                 engine.name(),
@@ -429,7 +429,7 @@ final class Candidacy implements Leadership {
             } catch (RuntimeException e) {
                 BatonLog.listenerFailed("leadership revoked " + name, e);
             }
-            t.end.complete(revoked);
+            t.end.complete(revocation);
         }
         release(t.lock);
         synchronized (this) {

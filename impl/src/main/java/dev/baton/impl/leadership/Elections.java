@@ -1,8 +1,8 @@
 package dev.baton.impl.leadership;
 
 import dev.baton.Leadership;
+import dev.baton.Leadership.Reason;
 import dev.baton.LockException;
-import dev.baton.event.LeadershipRevoked.Reason;
 import dev.baton.impl.engine.LockEngine;
 import java.util.List;
 import java.util.Map;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Leadership;
+import dev.baton.Leadership.Reason;
 import dev.baton.LockStoreException;
 import dev.baton.event.LeadershipGranted;
 import dev.baton.event.LeadershipRevoked;
-import dev.baton.event.LeadershipRevoked.Reason;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
@@ -89,8 +89,8 @@ class CandidacyTest {
         long firstToken = a.token().getAsLong();
         Leadership b = electionsB.lead("relay");
         time.awaitWaiting(1);
-        CompletableFuture<LeadershipRevoked> revokedA = a.whenRevoked().toCompletableFuture();
-        CompletableFuture<LeadershipGranted> grantedB = b.whenGranted().toCompletableFuture();
+        CompletableFuture<Leadership.Revocation> revokedA = a.whenRevoked().toCompletableFuture();
+        CompletableFuture<Long> grantedB = b.whenGranted().toCompletableFuture();
         advanceChecking(a, b, 1_500);
         storeA.down = true; // A's renewals fail from now on: the store cannot be reached
         long cutAt = time.millis();
@@ -119,19 +119,15 @@ class CandidacyTest {
                 .as("A stops when its lease ends")
                 .isLessThanOrEqualTo(1_000 + TTL);
         assertThat(bStartedAt - aStoppedAt).as("B takes over within one ttl").isLessThanOrEqualTo(TTL);
-        LeadershipRevoked revoked = revokedA.join();
+        Leadership.Revocation revoked = revokedA.join();
         assertThat(revoked.reason()).isEqualTo(Reason.LOST);
         assertThat(revoked.loss()).isPresent();
         assertThat(revoked.token()).isEqualTo(firstToken);
-        assertThat(grantedB.join().token())
-                .as("the new term's token is greater")
-                .isGreaterThan(firstToken);
+        assertThat(grantedB.join()).as("the new term's token is greater").isGreaterThan(firstToken);
         VirtualTime.awaitReal(() -> journal.size() == 3, "three events");
         assertThat(journal)
                 .containsExactly(
-                        "A granted " + firstToken,
-                        "A revoked LOST " + firstToken,
-                        "B granted " + grantedB.join().token());
+                        "A granted " + firstToken, "A revoked LOST " + firstToken, "B granted " + grantedB.join());
     }
 
     @Test
@@ -189,7 +185,7 @@ class CandidacyTest {
         Leadership a = electionsA.lead("relay");
         awaitLeader(a);
         long token = a.token().getAsLong();
-        CompletableFuture<LeadershipRevoked> revoked = a.whenRevoked().toCompletableFuture();
+        CompletableFuture<Leadership.Revocation> revoked = a.whenRevoked().toCompletableFuture();
         a.close();
         assertThat(revoked).isCompletedWithValueMatching(r -> r.reason() == Reason.WITHDRAWN && r.token() == token);
         assertThat(holderSeenAtRevocation).containsExactly(token);
@@ -213,7 +209,7 @@ class CandidacyTest {
         awaitLeader(a);
         Leadership b = electionsB.lead("relay");
         time.awaitWaiting(1);
-        CompletableFuture<LeadershipGranted> granted = b.whenGranted().toCompletableFuture();
+        CompletableFuture<Long> granted = b.whenGranted().toCompletableFuture();
         b.close();
         assertThat(granted).isCompletedExceptionally();
         a.close();
@@ -227,7 +223,7 @@ class CandidacyTest {
         Leadership a = electionsA.lead("relay");
         awaitLeader(a);
         long token = a.token().getAsLong();
-        CompletableFuture<LeadershipRevoked> revoked = a.whenRevoked().toCompletableFuture();
+        CompletableFuture<Leadership.Revocation> revoked = a.whenRevoked().toCompletableFuture();
         engineA.close(Duration.ofSeconds(5));
         assertThat(revoked.join().reason()).isEqualTo(Reason.SHUTDOWN);
         assertThat(holderSeenAtRevocation).containsExactly(token);

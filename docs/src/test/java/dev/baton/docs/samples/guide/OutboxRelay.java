@@ -39,7 +39,7 @@ public class OutboxRelay {
     // tag::lead[]
     void join() {
         relay = locks.lead("outbox-relay"); // joins the election; stands by until it leads
-        relay.whenGranted().thenAccept(granted -> publish("resumed", granted.token()));
+        relay.whenGranted().thenAccept(token -> publish("resumed", token)); // the term's fencing token
     }
 
     public void handOver() {
