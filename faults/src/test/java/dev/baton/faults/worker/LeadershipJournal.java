@@ -46,7 +46,7 @@ public class LeadershipJournal {
                         revoked.token(),
                         "reason",
                         revoked.reason().name());
-        long wait = revoked.reason() == Leadership.Reason.LOST
+        long wait = revoked.reason() == dev.baton.Leadership.Reason.LOST
                 ? Math.min(TTL_MILLIS / 10, 2_000)
                 : Worker.settings().drainMillis();
         if (!Worker.section().awaitLeaderAction(wait)) {
