@@ -17,8 +17,20 @@ package dev.baton.spi;
  * @param turn the caller's claim on the key's next turn while it waits, for stores that declare
  *     {@link StoreCapability#WAITING_TURNS} (others ignore it); {@code null} for a caller that does not wait
  *     its turn
+ * @param sharedLimit {@link #EXCLUSIVE} ({@code 0}) for an exclusive acquisition, taken only while no live lease
+ *     of any kind holds the key: a mutex, a write lock. From 1 to {@link #UNLIMITED} for a shared one, for stores
+ *     that declare {@link StoreCapability#SHARED_LOCKS}: taken while no live exclusive lease and fewer than
+ *     {@code sharedLimit} live shared leases hold the key (a key with N permits: N; a read lock:
+ *     {@link #UNLIMITED}). Each acquisition is judged by its own limit, so lowering a key's limit lets the
+ *     holders above it keep their leases until they release them or they expire.
  */
-public record Acquisition(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+public record Acquisition(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn, int sharedLimit) {
+
+    /** The {@link #sharedLimit()} of an exclusive acquisition. */
+    public static final int EXCLUSIVE = 0;
+
+    /** The {@link #sharedLimit()} of a shared acquisition without a limit: a read lock. */
+    public static final int UNLIMITED = Integer.MAX_VALUE;
 
     /**
      * Checks the components.
@@ -28,6 +40,7 @@ public record Acquisition(String key, String owner, long ttlMillis, long maxWait
      * @param ttlMillis the lease in milliseconds
      * @param maxWaitMillis the call's bound, or {@link LockArguments#STORE_BOUND}
      * @param turn the waiter's claim on the next turn, or {@code null}
+     * @param sharedLimit {@link #EXCLUSIVE}, or from 1 to {@link #UNLIMITED} for a shared acquisition
      * @throws IllegalArgumentException naming the component that is wrong
      */
     public Acquisition {
@@ -35,6 +48,33 @@ public record Acquisition(String key, String owner, long ttlMillis, long maxWait
         LockArguments.requireValidOwner(owner);
         LockArguments.requireValidTtl(ttlMillis);
         LockArguments.requireValidWait(maxWaitMillis);
+        if (sharedLimit < 0) {
+            throw new IllegalArgumentException(
+                    "sharedLimit must be 0 (exclusive) or from 1 to " + UNLIMITED + " (shared), was " + sharedLimit);
+        }
+    }
+
+    /**
+     * An exclusive acquisition.
+     *
+     * @param key the key
+     * @param owner the owner token
+     * @param ttlMillis the lease in milliseconds
+     * @param maxWaitMillis the call's bound, or {@link LockArguments#STORE_BOUND}
+     * @param turn the waiter's claim on the next turn, or {@code null}
+     * @throws IllegalArgumentException naming the component that is wrong
+     */
+    public Acquisition(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn) {
+        this(key, owner, ttlMillis, maxWaitMillis, turn, EXCLUSIVE);
+    }
+
+    /**
+     * Whether this acquisition is shared (its {@link #sharedLimit()} is not {@link #EXCLUSIVE}).
+     *
+     * @return true for a shared acquisition
+     */
+    public boolean isShared() {
+        return sharedLimit != EXCLUSIVE;
     }
 
     /**

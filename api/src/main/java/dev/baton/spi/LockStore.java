@@ -38,6 +38,12 @@ import java.util.function.Consumer;
  * {@link dev.baton.LockStoreException}. A request without a bound ({@link LockArguments#STORE_BOUND}) gets
  * the store's own; a store that cannot bound its calls ignores the bound.</li>
  * </ul>
+ * <h2>Shared leases</h2>
+ * A store that declares {@link StoreCapability#SHARED_LOCKS} keeps, per key, either one exclusive lease or up to
+ * a limit of shared ones ({@link Acquisition#sharedLimit()}): "free" below then reads "has room for the
+ * request" (no live lease for an exclusive request; no live exclusive lease and fewer live shared leases than its
+ * limit for a shared one), and "the holder" reads "the lease of this owner". Other stores are never given a
+ * shared acquisition: the runtime refuses it first.
  * Verify a store with the contract suite in {@code baton-tck} ({@code dev.baton.tck.LockStoreContract}).
  */
 public interface LockStore extends AutoCloseable {
@@ -65,6 +71,11 @@ public interface LockStore extends AutoCloseable {
      * Without a turn, such a store refuses a free key whose live turn belongs to a waiter.
      *
      * @param acquisition what to take, for whom, for how long, within which bound
+     * <p><b>Remaining lease</b> (stores that declare {@link StoreCapability#REMAINING_LEASE}): not acquired, the
+     * answer says how long until the key would have room if no holder renewed: the exclusive holder's remaining
+     * lease; for an exclusive request refused by shared leases, the longest of theirs; for a shared request
+     * refused by a full key, the shortest.
+     *
      * @return acquired with its token, next in turn, or not acquired (with the holder's remaining lease if
      *     known)
      * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
@@ -136,6 +147,9 @@ public interface LockStore extends AutoCloseable {
      * holder. Bounded like {@link #release}: a store that bounds its calls answers within its default bound.
      *
      * @param key the key
+     * <p>A key held by shared leases ({@link StoreCapability#SHARED_LOCKS}) reports the one with the greatest
+     * fencing token.
+     *
      * @return the holder, or empty when no live lock holds the key
      * @throws dev.baton.LockStoreException if the backend failed
      * @throws UnsupportedOperationException if the store cannot tell (the default)
@@ -146,7 +160,7 @@ public interface LockStore extends AutoCloseable {
     }
 
     /**
-     * Registers a listener told the key of every lock released through this backend, by any process
+     * Registers a listener told the key of every lock (exclusive or shared) released through this backend, by any process
      * (PostgreSQL {@code LISTEN/NOTIFY}, Redis pub/sub), so waiters need not poll. Only for stores that
      * declare {@link StoreCapability#RELEASE_NOTIFICATION}. Notifications are hints: they may be late,
      * and one may be lost when the backend connection breaks, so the runtime still polls with a longer

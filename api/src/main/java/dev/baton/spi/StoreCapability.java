@@ -56,5 +56,17 @@ public enum StoreCapability {
      * learns of a lost connection at its next renewal. Not together with {@link #PERSISTENT}; the TCK runs
      * its rules for this capability instead of those for {@code PERSISTENT}.
      */
-    ENDS_WITH_CONNECTION
+    ENDS_WITH_CONNECTION,
+
+    /**
+     * A key may be held by several shared leases at once ({@link Acquisition#sharedLimit()}): permits and read
+     * locks. {@link LockStore#acquire} takes a shared lease while no live exclusive lease and fewer than the
+     * request's limit of live shared leases hold the key, and an exclusive one only while no live lease of either
+     * kind does, all in its one atomic operation; each lease has its own owner, fencing token (greater than every
+     * earlier token of the key, shared or not) and expiry, and is renewed, released and expires alone. Waiting
+     * turns apply to shared acquisitions as to exclusive ones, so a waiting exclusive acquisition that holds the
+     * key's turn keeps new shared ones out until the shared leases are gone: writers are not starved by a
+     * stream of readers. A store that declares it also declares {@link #WAITING_TURNS}.
+     */
+    SHARED_LOCKS
 }

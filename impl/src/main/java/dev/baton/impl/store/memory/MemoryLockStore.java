@@ -8,6 +8,7 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +46,17 @@ public final class MemoryLockStore implements LockStore {
             StoreCapability.NUL_IN_KEYS,
             StoreCapability.WAITING_TURNS,
             StoreCapability.RELEASE_NOTIFICATION,
-            StoreCapability.INSPECT);
+            StoreCapability.INSPECT,
+            StoreCapability.SHARED_LOCKS);
 
     /** Sweep expired entries every this many acquisitions, so abandoned keys do not pile up. */
     private static final int SWEEP_EVERY = 4096;
 
-    /** A key's lock (owner null once released), its holder's fencing token, and its next turn (null if none). */
-    private record Entry(String owner, long token, long expiresAtNanos, WaiterTurn turn) {
+    /**
+     * A key's exclusive lock (owner null when it has none), its holder's fencing token, its next turn (null if
+     * none), and its shared leases (null if none; never together with a live exclusive lock).
+     */
+    private record Entry(String owner, long token, long expiresAtNanos, WaiterTurn turn, SharedLease[] shared) {
         boolean liveAt(long now) {
             return owner != null && expiresAtNanos - now > 0;
         }
@@ -60,13 +65,56 @@ public final class MemoryLockStore implements LockStore {
             return turn != null && turn.untilNanos - now > 0;
         }
 
-        /** What is left once the lock is gone: the live turn, or nothing. */
+        /** @return the shared leases still live at {@code now}, none if there are none */
+        SharedLease[] liveShared(long now) {
+            if (shared == null) {
+                return NO_SHARES;
+            }
+            int live = 0;
+            for (SharedLease lease : shared) {
+                if (lease.expiresAtNanos - now > 0) {
+                    live++;
+                }
+            }
+            if (live == shared.length) {
+                return shared;
+            }
+            SharedLease[] kept = new SharedLease[live];
+            int i = 0;
+            for (SharedLease lease : shared) {
+                if (lease.expiresAtNanos - now > 0) {
+                    kept[i++] = lease;
+                }
+            }
+            return kept;
+        }
+
+        /** @return whether anything lives here at {@code now}: a lock, a shared lease or a turn */
+        boolean anythingLiveAt(long now) {
+            return liveAt(now) || turnLiveAt(now) || liveShared(now).length > 0;
+        }
+
+        /** What is left once the exclusive lock is gone: the live turn, or nothing. */
         Entry withoutLock(long now) {
-            return turnLiveAt(now) ? new Entry(null, 0, now, turn) : null;
+            return turnLiveAt(now) ? new Entry(null, 0, now, turn, null) : null;
+        }
+
+        /** @return this entry with these shared leases and this turn, or null when it holds nothing live */
+        static Entry shares(SharedLease[] shares, WaiterTurn turn, long now) {
+            boolean turnLive = turn != null && turn.untilNanos - now > 0;
+            if (shares.length == 0 && !turnLive) {
+                return null;
+            }
+            return new Entry(null, 0, now, turnLive ? turn : null, shares.length == 0 ? null : shares);
         }
     }
 
     private record WaiterTurn(String waiter, long sinceNanos, long untilNanos) {}
+
+    /** One shared lease of a key: a permit or a read lock. */
+    private record SharedLease(String owner, long token, long expiresAtNanos) {}
+
+    private static final SharedLease[] NO_SHARES = {};
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong();
@@ -114,10 +162,20 @@ public final class MemoryLockStore implements LockStore {
                 long remaining = (current.expiresAtNanos - now) / 1_000_000;
                 if (mayClaim) {
                     result.set(AcquireResult.nextInTurn(remaining));
-                    return new Entry(current.owner, current.token, current.expiresAtNanos, claim);
+                    return new Entry(current.owner, current.token, current.expiresAtNanos, claim, null);
                 }
                 result.set(AcquireResult.notAcquired(remaining));
                 return current;
+            }
+            SharedLease[] shares = current == null ? NO_SHARES : current.liveShared(now);
+            long blockedFor = blockedMillis(shares, acquisition.sharedLimit(), now);
+            if (blockedFor >= 0) {
+                if (mayClaim) {
+                    result.set(AcquireResult.nextInTurn(blockedFor));
+                    return Entry.shares(shares, claim, now);
+                }
+                result.set(AcquireResult.notAcquired(blockedFor));
+                return Entry.shares(shares, standing, now);
             }
             if (standing != null && !mayClaim) {
                 result.set(AcquireResult.notAcquired()); // free, but kept for the waiter whose turn it is
@@ -126,9 +184,33 @@ public final class MemoryLockStore implements LockStore {
             // The token is drawn inside the atomic section, after the check; taking the key ends its turn.
             long token = tokens.incrementAndGet();
             result.set(AcquireResult.acquired(token));
-            return new Entry(owner, token, now + ttlMillis * 1_000_000, null);
+            long expiresAt = now + ttlMillis * 1_000_000;
+            if (!acquisition.isShared()) {
+                return new Entry(owner, token, expiresAt, null, null);
+            }
+            SharedLease[] more = Arrays.copyOf(shares, shares.length + 1);
+            more[shares.length] = new SharedLease(owner, token, expiresAt);
+            return Entry.shares(more, null, now);
         });
         return result.get();
+    }
+
+    /**
+     * @return -1 if live shared leases leave room for an acquisition with this limit; otherwise how long until
+     *     they would by expiry: the longest lease for an exclusive acquisition, the shortest for a shared one
+     */
+    private static long blockedMillis(SharedLease[] shares, int sharedLimit, long now) {
+        if (shares.length == 0 || (sharedLimit != Acquisition.EXCLUSIVE && shares.length < sharedLimit)) {
+            return -1;
+        }
+        long until = shares[0].expiresAtNanos;
+        for (SharedLease lease : shares) {
+            boolean later = lease.expiresAtNanos - until > 0;
+            if (sharedLimit == Acquisition.EXCLUSIVE ? later : !later) {
+                until = lease.expiresAtNanos;
+            }
+        }
+        return (until - now) / 1_000_000;
     }
 
     @Override
@@ -140,8 +222,8 @@ public final class MemoryLockStore implements LockStore {
             if (current.turnLiveAt(now) && current.turn.waiter.equals(waiter)) {
                 left[0] = true;
                 return current.liveAt(now)
-                        ? new Entry(current.owner, current.token, current.expiresAtNanos, null)
-                        : null;
+                        ? new Entry(current.owner, current.token, current.expiresAtNanos, null, null)
+                        : Entry.shares(current.liveShared(now), null, now);
             }
             return current;
         });
@@ -161,7 +243,16 @@ public final class MemoryLockStore implements LockStore {
             long now = nanoClock.getAsLong();
             if (owner.equals(current.owner) && current.liveAt(now)) {
                 renewed[0] = true;
-                return new Entry(owner, current.token, now + ttlMillis * 1_000_000, current.turn);
+                return new Entry(owner, current.token, now + ttlMillis * 1_000_000, current.turn, null);
+            }
+            SharedLease[] shares = current.liveShared(now);
+            for (int i = 0; i < shares.length; i++) {
+                if (shares[i].owner.equals(owner)) {
+                    renewed[0] = true;
+                    SharedLease[] renewedShares = shares.clone();
+                    renewedShares[i] = new SharedLease(owner, shares[i].token, now + ttlMillis * 1_000_000);
+                    return Entry.shares(renewedShares, current.turn, now);
+                }
             }
             return current;
         });
@@ -177,6 +268,16 @@ public final class MemoryLockStore implements LockStore {
             if (owner.equals(current.owner) && current.liveAt(now)) {
                 released[0] = true;
                 return current.withoutLock(now);
+            }
+            SharedLease[] shares = current.liveShared(now);
+            for (int i = 0; i < shares.length; i++) {
+                if (shares[i].owner.equals(owner)) {
+                    released[0] = true;
+                    SharedLease[] left = new SharedLease[shares.length - 1];
+                    System.arraycopy(shares, 0, left, 0, i);
+                    System.arraycopy(shares, i + 1, left, i, shares.length - i - 1);
+                    return Entry.shares(left, current.turn, now);
+                }
             }
             return current;
         });
@@ -211,12 +312,26 @@ public final class MemoryLockStore implements LockStore {
         requireOpen();
         Entry current = entries.get(key);
         long now = nanoClock.getAsLong();
-        if (current == null || !current.liveAt(now)) {
+        if (current == null) {
             return Optional.empty();
         }
-        // Rounded up: a live lease has at least 1 ms left.
-        long remaining = Math.max(1, (current.expiresAtNanos - now + 999_999) / 1_000_000);
-        return Optional.of(new Holder(current.owner, current.token, remaining));
+        if (current.liveAt(now)) {
+            return Optional.of(new Holder(current.owner, current.token, remainingMillis(current.expiresAtNanos, now)));
+        }
+        SharedLease newest = null;
+        for (SharedLease lease : current.liveShared(now)) {
+            if (newest == null || lease.token > newest.token) {
+                newest = lease;
+            }
+        }
+        return newest == null
+                ? Optional.empty()
+                : Optional.of(new Holder(newest.owner, newest.token, remainingMillis(newest.expiresAtNanos, now)));
+    }
+
+    /** Rounded up: a live lease has at least 1 ms left. */
+    private static long remainingMillis(long expiresAtNanos, long now) {
+        return Math.max(1, (expiresAtNanos - now + 999_999) / 1_000_000);
     }
 
     @Override
@@ -241,10 +356,10 @@ public final class MemoryLockStore implements LockStore {
     private void sweep() {
         long now = nanoClock.getAsLong();
         entries.forEach((key, entry) -> {
-            if (!entry.liveAt(now) && !entry.turnLiveAt(now)) {
+            if (!entry.anythingLiveAt(now)) {
                 entries.computeIfPresent(key, (k, current) -> {
                     long at = nanoClock.getAsLong();
-                    return current.liveAt(at) || current.turnLiveAt(at) ? current : null;
+                    return current.anythingLiveAt(at) ? current : null;
                 });
             }
         });
