@@ -15,4 +15,12 @@ public class LockAlreadyHeldException extends LockException {
         super("Lock '" + key + "' is already held by this thread; Baton locks are not reentrant "
                 + "(release it first, or use a different key for the nested call)");
     }
+
+    /**
+     * @param key the key the thread already holds
+     * @param how how the thread holds it and why that refuses the request, completing "Lock 'key' "
+     */
+    public LockAlreadyHeldException(String key, String how) {
+        super("Lock '" + key + "' " + how);
+    }
 }

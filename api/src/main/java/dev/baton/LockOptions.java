@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /**
  * How to acquire one lock with {@link Locks}: the lease, the timeout, whether to wait at all, and how to
@@ -17,7 +18,10 @@ import java.util.OptionalDouble;
  */
 public final class LockOptions {
 
-    private static final LockOptions DEFAULTS = new LockOptions(null, null, true, null, null, null);
+    private static final LockOptions DEFAULTS = new LockOptions(null, null, true, null, null, null, LockType.WRITE, 0);
+
+    /** The most permits a key may have. */
+    public static final int MAX_PERMITS = 1_000_000;
 
     private final Duration ttl;
     private final Duration timeout;
@@ -25,9 +29,21 @@ public final class LockOptions {
     private final Duration pollMin;
     private final Duration pollMax;
     private final Double pollJitter;
+    private final LockType type;
+    /** 0: not set. */
+    private final int permits;
 
     private LockOptions(
-            Duration ttl, Duration timeout, boolean await, Duration pollMin, Duration pollMax, Double pollJitter) {
+            Duration ttl,
+            Duration timeout,
+            boolean await,
+            Duration pollMin,
+            Duration pollMax,
+            Double pollJitter,
+            LockType type,
+            int permits) {
+        this.type = type;
+        this.permits = permits;
         this.ttl = ttl;
         this.timeout = timeout;
         this.await = await;
@@ -53,7 +69,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if the ttl is out of range
      */
     public LockOptions withTtl(Duration ttl) {
-        return new LockOptions(checkDuration("ttl", ttl), timeout, await, pollMin, pollMax, pollJitter);
+        return new LockOptions(checkDuration("ttl", ttl), timeout, await, pollMin, pollMax, pollJitter, type, permits);
     }
 
     /**
@@ -64,7 +80,8 @@ public final class LockOptions {
      * @throws IllegalArgumentException if the timeout is out of range
      */
     public LockOptions withTimeout(Duration timeout) {
-        return new LockOptions(ttl, checkDuration("timeout", timeout), true, pollMin, pollMax, pollJitter);
+        return new LockOptions(
+                ttl, checkDuration("timeout", timeout), true, pollMin, pollMax, pollJitter, type, permits);
     }
 
     /**
@@ -76,7 +93,7 @@ public final class LockOptions {
      * @return new options
      */
     public LockOptions withAwait(boolean await) {
-        return new LockOptions(ttl, timeout, await, pollMin, pollMax, pollJitter);
+        return new LockOptions(ttl, timeout, await, pollMin, pollMax, pollJitter, type, permits);
     }
 
     /**
@@ -96,7 +113,7 @@ public final class LockOptions {
             throw new IllegalArgumentException(
                     "poll max interval (" + max + ") must not be shorter than the poll min interval (" + min + ")");
         }
-        return new LockOptions(ttl, timeout, await, min, max, pollJitter);
+        return new LockOptions(ttl, timeout, await, min, max, pollJitter, type, permits);
     }
 
     /**
@@ -111,7 +128,56 @@ public final class LockOptions {
         if (!(jitter >= 0 && jitter <= 1)) {
             throw new IllegalArgumentException("poll jitter must be from 0 to 1, was " + jitter);
         }
-        return new LockOptions(ttl, timeout, await, pollMin, pollMax, jitter);
+        return new LockOptions(ttl, timeout, await, pollMin, pollMax, jitter, type, permits);
+    }
+
+    /**
+     * Returns options that take the key for reading (shared with other readers) or for writing (alone, the default).
+     * Read locks need a store that keeps shared leases (memory, JPA table mode, Redis); see {@link LockType}.
+     *
+     * @param type how to hold the key
+     * @return new options
+     */
+    public LockOptions withType(LockType type) {
+        return new LockOptions(
+                ttl, timeout, await, pollMin, pollMax, pollJitter, Objects.requireNonNull(type, "type"), permits);
+    }
+
+    /**
+     * Returns options that let up to {@code permits} holders have the key at once, across every instance: a
+     * cluster-wide bulkhead. Each holder has a lease of its own (renewed while held, freed by its holder's crash
+     * when its ttl runs out) and its own fencing token; a writer of the key waits for all of them. With
+     * {@link LockType#READ}, it bounds the readers. {@code 1} is a plain lock. Every acquisition is judged by its
+     * own number, so lowering it for a key in use lets the holders above the new number finish, and admits nobody
+     * until fewer than that hold the key. Needs a store that keeps shared leases.
+     *
+     * @param permits from 1 to {@value #MAX_PERMITS}
+     * @return new options
+     * @throws IllegalArgumentException if {@code permits} is out of range
+     */
+    public LockOptions withPermits(int permits) {
+        if (permits < 1 || permits > MAX_PERMITS) {
+            throw new IllegalArgumentException("permits must be from 1 to " + MAX_PERMITS + ", was " + permits);
+        }
+        return new LockOptions(ttl, timeout, await, pollMin, pollMax, pollJitter, type, permits);
+    }
+
+    /**
+     * How the key is held.
+     *
+     * @return {@link LockType#WRITE} unless set
+     */
+    public LockType type() {
+        return type;
+    }
+
+    /**
+     * How many holders may have the key at once, if set.
+     *
+     * @return the permits, or empty when not set (one writer; any number of readers)
+     */
+    public OptionalInt permits() {
+        return permits == 0 ? OptionalInt.empty() : OptionalInt.of(permits);
     }
 
     /**
@@ -190,17 +256,20 @@ public final class LockOptions {
                 && await == other.await
                 && Objects.equals(pollMin, other.pollMin)
                 && Objects.equals(pollMax, other.pollMax)
-                && Objects.equals(pollJitter, other.pollJitter);
+                && Objects.equals(pollJitter, other.pollJitter)
+                && type == other.type
+                && permits == other.permits;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ttl, timeout, await, pollMin, pollMax, pollJitter);
+        return Objects.hash(ttl, timeout, await, pollMin, pollMax, pollJitter, type, permits);
     }
 
     @Override
     public String toString() {
         return "LockOptions[ttl=" + ttl + ", timeout=" + timeout + ", await=" + await + ", pollMin=" + pollMin
-                + ", pollMax=" + pollMax + ", pollJitter=" + pollJitter + "]";
+                + ", pollMax=" + pollMax + ", pollJitter=" + pollJitter + ", type=" + type + ", permits=" + permits
+                + "]";
     }
 }

@@ -3,6 +3,7 @@ package dev.baton;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The programmatic API: inject it and take locks by key.
@@ -67,15 +68,53 @@ public interface Locks {
      * Acquires the lock with these options.
      *
      * @param key the key
-     * @param options ttl, timeout, whether to wait, and how to poll the store while waiting
+     * @param options ttl, timeout, whether to wait, read or write and permits, and how to poll the store while
+     *     waiting
      * @return the held lock; close it to release
      * @throws LockTimeoutException if the lock was not acquired in time (or at once, not waiting)
      * @throws LockInterruptedException if the thread was interrupted while waiting
-     * @throws LockAlreadyHeldException if the calling thread already holds this key
+     * @throws LockAlreadyHeldException if the calling thread already holds this key (in either mode: a read lock
+     *     is not upgraded)
+     * @throws UnsupportedOperationException if the options ask for a read lock or permits and the manager's store
+     *     keeps no shared leases
      * @throws LockStoreException if the store failed
      * @throws IllegalArgumentException if the key is invalid
      */
     Lock acquire(String key, LockOptions options);
+
+    /**
+     * Acquires the lock without holding a thread while it waits, up to the manager's default timeout. See
+     * {@link #acquireAsync(String, LockOptions)}.
+     *
+     * @param key the key
+     * @return a stage completed with the held lock
+     * @throws LockException if this manager has no store or is shut down
+     * @throws IllegalArgumentException if the key is invalid
+     */
+    CompletionStage<Lock> acquireAsync(String key);
+
+    /**
+     * Acquires the lock without holding a thread while it waits: the store is asked on Baton's threads, and between
+     * two asks the acquisition waits on Baton's timers and on the key's releases (in this JVM, or notified by the
+     * store). The lock belongs to its handle, not to a thread: any thread may release it (a virtual thread, a
+     * reactive chain, a JAX-RS asynchronous response), and this acquisition does not count as held by the calling
+     * thread. Close it when done, as any lock.
+     *
+     * <p>The stage completes on a Baton thread (do not block in callbacks attached without an executor) with the
+     * lock, or with a {@link LockTimeoutException} (also at once, for options that do not wait), a
+     * {@link LockStoreException}, or a {@link LockException} if the manager shuts down meanwhile. Cancelling it
+     * ({@code toCompletableFuture().cancel(..)}) gives up the wait, and gives back a lock granted at that moment.
+     * A lock taken this way is not tied to a JTA transaction of the calling thread.
+     *
+     * @param key the key
+     * @param options ttl, timeout, whether to wait, type and permits, how to poll
+     * @return a stage completed with the held lock
+     * @throws LockException if this manager has no store or is shut down
+     * @throws UnsupportedOperationException if the options ask for a read lock or permits and the manager's store
+     *     keeps no shared leases
+     * @throws IllegalArgumentException if the key is invalid
+     */
+    CompletionStage<Lock> acquireAsync(String key, LockOptions options);
 
     /**
      * Tries once to acquire the lock.

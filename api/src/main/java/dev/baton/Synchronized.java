@@ -24,6 +24,12 @@ import java.lang.annotation.Target;
  *
  * @Synchronized(value = "search:reindex", await = false)   // fails at once while another holds it
  * public void reindex() { ... }
+ *
+ * @Synchronized(value = "export", permits = 3)              // at most three exports at once, cluster-wide
+ * public Report export(long customer) { ... }
+ *
+ * @Synchronized(value = "catalog", type = LockType.READ)    // readers together, a writer alone
+ * public Catalog catalog() { ... }
  * }</pre>
  *
  * <h2>Key templates</h2>
@@ -149,6 +155,29 @@ public @interface Synchronized {
      */
     @Nonbinding
     String pollJitter() default "";
+
+    /**
+     * How the key is held: {@link LockType#WRITE} (the default) alone, {@link LockType#READ} shared with other
+     * readers, excluded by a writer. Read locks need a store that keeps shared leases (memory, JPA table mode,
+     * Redis); on another store the deployment fails.
+     *
+     * @return read or write
+     */
+    @Nonbinding
+    LockType type() default LockType.WRITE;
+
+    /**
+     * How many holders may run the method with the same key at once, across every instance: a cluster-wide
+     * bulkhead ({@code @Synchronized(value = "export", permits = 3)}). Each holder has a lease and a fencing token
+     * of its own; a crashed holder's permit is free again when its ttl runs out. With {@link #type()}
+     * {@code READ} it bounds the readers. {@code 0} (the default): one writer, or any number of readers; {@code 1}
+     * is a plain lock. Needs a store that keeps shared leases; see {@link LockOptions#withPermits(int)} for
+     * changing the number of a key in use.
+     *
+     * @return the permits, from 0 to {@value LockOptions#MAX_PERMITS}
+     */
+    @Nonbinding
+    int permits() default 0;
 
     /**
      * The named lock manager to use, declared in {@code baton.managers} and configured under

@@ -200,6 +200,11 @@ final class DeploymentPlans {
         return null;
     }
 
+    /** @return the plans of the {@code @Synchronized} methods found at deployment */
+    List<MethodPlan> methodPlans() {
+        return List.copyOf(plans.values());
+    }
+
     /**
      * @return the plans of the {@code @Leader} methods found at deployment: their elections are joined at start
      */

@@ -114,12 +114,31 @@ public class LockRuntime {
             @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class)
                     Object event) {
         BatonLog.debug("Baton's runtime started with the application: transactions " + transactions);
+        checkSharing();
         for (LeaderPlan plan : deployment.plans().leaderPlans()) {
             try {
                 candidacy(plan);
             } catch (RuntimeException e) {
                 // Its calls skip (the manager has no store: reported at deployment; or it is stopping).
                 BatonLog.listenerFailed("joining the election '" + plan.election() + "' of " + plan.method(), e);
+            }
+        }
+    }
+
+    /**
+     * Fails the start of an application whose read locks or permits ({@code @Synchronized(type = READ)},
+     * {@code permits}) use a store that keeps no shared leases: only the store, made now (it connects later),
+     * knows whether it does (the JPA store's advisory mode does not).
+     */
+    private void checkSharing() {
+        for (MethodPlan plan : deployment.plans().methodPlans()) {
+            if (plan.sharedLimit() == dev.baton.spi.Acquisition.EXCLUSIVE || !stores.hasStore(plan.manager())) {
+                continue;
+            }
+            try {
+                engine(plan.manager()).checkSharing(plan.description(), plan.sharedLimit());
+            } catch (UnsupportedOperationException e) {
+                throw new LockConfigurationException("@Synchronized on " + plan.description() + ": " + e.getMessage());
             }
         }
     }

@@ -61,7 +61,8 @@ public class SynchronizedInterceptor implements Serializable {
         Bound call = bound(method);
         MethodPlan plan = call.plan();
         String key = plan.keys().key(method, context.getParameters());
-        HeldLock lock = call.engine().acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll());
+        HeldLock lock = call.engine()
+                .acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll(), plan.sharedLimit());
         boolean handedOver = false;
         // Null: released at once (no transaction, or the transaction support has not answered: a failure).
         Runnable release = null;

@@ -3,6 +3,7 @@ package dev.baton.impl.engine;
 import dev.baton.LockAlreadyHeldException;
 import dev.baton.LockException;
 import dev.baton.LockInterruptedException;
+import dev.baton.LockTimeoutException;
 import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
@@ -13,9 +14,11 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.Turn;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The acquisition paths of one {@link LockEngine}: a caller that may wait ({@link #acquireOrNull}) and a
@@ -26,17 +29,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class Acquisitions {
 
-    private final LockEngine engine;
-    private final LockStore store;
-    private final EngineTime time;
-    private final KeyGates gates;
-    private final Polling polling;
+    final LockEngine engine;
+    final LockStore store;
+    final EngineTime time;
+    final KeyGates gates;
+    final Polling polling;
     /** Whether the store keeps waiting turns. */
-    private final boolean turns;
+    final boolean turns;
     /** Where a waiter's turn is given up: off the caller's thread. */
-    private final Executor storeCalls;
+    final Executor storeCalls;
 
-    private final EngineMetrics metrics;
+    final EngineMetrics metrics;
 
     Acquisitions(
             LockEngine engine,
@@ -59,11 +62,17 @@ final class Acquisitions {
 
     /** {@link #acquireUnmetered}, its outcome and wait counted; bad arguments are not an acquisition. */
     HeldLock acquireOrNull(
-            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, Refusal refusal) {
+            String key,
+            long ttlMillis,
+            long timeoutMillis,
+            boolean await,
+            PollPolicy poll,
+            int sharedLimit,
+            Refusal refusal) {
         long started = time.nanoTime();
         HeldLock lock;
         try {
-            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, await, poll, refusal);
+            lock = acquireUnmetered(key, ttlMillis, timeoutMillis, await, poll, sharedLimit, refusal);
         } catch (LockException e) {
             metrics.acquisition(EngineMetrics.Outcome.FAILED, time.nanoTime() - started);
             throw e;
@@ -78,17 +87,25 @@ final class Acquisitions {
     }
 
     private HeldLock acquireUnmetered(
-            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, Refusal refusal) {
+            String key,
+            long ttlMillis,
+            long timeoutMillis,
+            boolean await,
+            PollPolicy poll,
+            int sharedLimit,
+            Refusal refusal) {
         String storeKey = engine.storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
         Objects.requireNonNull(poll, "poll");
+        engine.checkSharing(key, sharedLimit);
         long startedAt = time.nanoTime();
         long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(await ? timeoutMillis : 0);
-        GatePass pass = new GatePass(key, storeKey);
+        // Shared leases hold the key together, so they do not queue for it in this JVM: the store admits them.
+        GatePass pass = new GatePass(engine, gates, key, storeKey, sharedLimit != Acquisition.EXCLUSIVE);
         try {
-            HeldLock holder = pass.gate.holder();
-            if (holder != null && holder.boundThread() == Thread.currentThread()) {
-                throw new LockAlreadyHeldException(key);
+            HeldLock mine = pass.gate.heldBy(Thread.currentThread());
+            if (mine != null) {
+                throw alreadyHeld(key, mine, pass.beside);
             }
             if (!pass.tryEnter(await ? deadline - time.nanoTime() : 0)) {
                 // another thread of this JVM kept it: its lease is known here
@@ -99,12 +116,46 @@ final class Acquisitions {
                 }
                 return null;
             }
-            return pass.handOut(contend(pass, ttlMillis, await, poll, startedAt, deadline, refusal));
+            return pass.handOut(contend(pass, ttlMillis, await, poll, startedAt, deadline, sharedLimit, refusal));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockInterruptedException(key, e);
         } finally {
             pass.end();
+        }
+    }
+
+    /**
+     * Starts an acquisition that waits without a thread ({@link AsyncAcquisition}); bad arguments and a shut-down
+     * engine fail at once, the rest completes the future.
+     */
+    CompletableFuture<HeldLock> acquireAsync(
+            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, int sharedLimit) {
+        String storeKey = engine.storeKey(key);
+        LockArguments.requireValidTtl(ttlMillis);
+        Objects.requireNonNull(poll, "poll");
+        engine.checkSharing(key, sharedLimit);
+        AsyncAcquisition acquisition = new AsyncAcquisition(
+                this,
+                new GatePass(engine, gates, key, storeKey, true),
+                ttlMillis,
+                timeoutMillis,
+                await,
+                poll,
+                sharedLimit);
+        acquisition.start();
+        return acquisition.future;
+    }
+
+    /** Counts the outcome of an {@link AsyncAcquisition}: a cancelled one was not acquired, as a timed-out one. */
+    void asyncEnded(HeldLock lock, long startedAt, Throwable failure) {
+        long waited = time.nanoTime() - startedAt;
+        if (lock != null) {
+            metrics.acquisition(EngineMetrics.Outcome.ACQUIRED, waited);
+        } else if (failure instanceof LockException && !(failure instanceof LockTimeoutException)) {
+            metrics.acquisition(EngineMetrics.Outcome.FAILED, waited);
+        } else {
+            metrics.acquisition(EngineMetrics.Outcome.TIMED_OUT, waited);
         }
     }
 
@@ -130,7 +181,7 @@ final class Acquisitions {
     private Attempt tryOnceUnmetered(String key, long ttlMillis) {
         String storeKey = engine.storeKey(key);
         LockArguments.requireValidTtl(ttlMillis);
-        GatePass pass = new GatePass(key, storeKey);
+        GatePass pass = new GatePass(engine, gates, key, storeKey, false);
         try {
             if (!pass.tryEnter(0)) {
                 return Attempt.notAcquired(pass.localLease(time.nanoTime()));
@@ -146,7 +197,7 @@ final class Acquisitions {
             if (!result.isAcquired()) {
                 return Attempt.notAcquired(result.remainingLeaseMillis());
             }
-            HeldLock lock = pass.take(owner, result, ttlMillis, sentAt, time.nanoTime());
+            HeldLock lock = pass.take(owner, result, ttlMillis, sentAt, time.nanoTime(), Thread.currentThread());
             return lock == null ? Attempt.notAcquired(OptionalLong.empty()) : Attempt.acquired(pass.handOut(lock));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // not thrown by a try without waiting
@@ -168,9 +219,11 @@ final class Acquisitions {
             PollPolicy poll,
             long startedAt,
             long deadline,
+            int sharedLimit,
             Refusal refusal)
             throws InterruptedException {
-        pass.gate.contending(Thread.currentThread());
+        Thread thread = Thread.currentThread();
+        pass.startWaiting(() -> LockSupport.unpark(thread));
         String waiter = turns && await ? OwnerTokens.next() : null;
         boolean inTurn = false;
         int chased = 0; // answers in a row that found the key free but kept for another's turn
@@ -178,7 +231,7 @@ final class Acquisitions {
         try {
             for (int attempt = 0; ; attempt++) {
                 if (engine.isClosed()) {
-                    throw shutDown(pass.key);
+                    throw engine.shutDown(pass.key);
                 }
                 String owner = OwnerTokens.next();
                 long sentAt = time.nanoTime();
@@ -192,7 +245,7 @@ final class Acquisitions {
                                     waiter,
                                     TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt),
                                     Polling.TURN_KEEP_MILLIS);
-                    result = store.acquire(new Acquisition(pass.storeKey, owner, ttlMillis, bound, turn));
+                    result = store.acquire(new Acquisition(pass.storeKey, owner, ttlMillis, bound, turn, sharedLimit));
                 } catch (RuntimeException e) {
                     throw LockEngine.storeFailure("acquiring", pass.key, e);
                 }
@@ -200,7 +253,7 @@ final class Acquisitions {
                 inTurn = result.isNextInTurn();
                 refusal.told(result.remainingLeaseMillis(), answeredAt);
                 if (result.isAcquired()) {
-                    lock = pass.take(owner, result, ttlMillis, sentAt, answeredAt);
+                    lock = pass.take(owner, result, ttlMillis, sentAt, answeredAt, thread);
                     if (lock != null) {
                         return lock;
                     }
@@ -223,15 +276,29 @@ final class Acquisitions {
                 }
             }
         } finally {
-            pass.gate.contending(null);
+            pass.stopWaiting();
             if (lock == null && inTurn) {
                 leaveTurn(pass.key, pass.storeKey, waiter);
             }
         }
     }
 
+    /**
+     * @return the refusal of a request for a key the calling thread holds: locks are not reentrant, and a shared
+     *     lock (a read lock, a permit) is not upgraded to an exclusive one
+     */
+    private static LockAlreadyHeldException alreadyHeld(String key, HeldLock mine, boolean sharedRequest) {
+        if (mine.beside() && !sharedRequest) {
+            return new LockAlreadyHeldException(
+                    key,
+                    "is held by this thread as a shared lock (a read lock or a permit), which is not upgraded to an"
+                            + " exclusive one: release it first, then acquire the exclusive (write) lock");
+        }
+        return new LockAlreadyHeldException(key);
+    }
+
     /** Gives up a turn this waiter no longer needs, off the caller's thread: it expires by itself anyway. */
-    private void leaveTurn(String key, String storeKey, String waiter) {
+    void leaveTurn(String key, String storeKey, String waiter) {
         try {
             storeCalls.execute(() -> {
                 try {
@@ -242,108 +309,6 @@ final class Acquisitions {
             });
         } catch (RejectedExecutionException e) {
             // the pool is shutting down with the application: the turn expires by itself
-        }
-    }
-
-    private LockException shutDown(String key) {
-        return new LockException("Cannot acquire '" + key + "': " + BatonLog.manager(engine.name()) + " is shut down");
-    }
-
-    /**
-     * One acquisition's passage through its key's gate, from joining the key's local queue to leaving it:
-     * the gate is given back at the end ({@link #end}) unless a lock was taken, which keeps it until it is
-     * released ({@link LockEngine#forget}).
-     */
-    private final class GatePass {
-        final String key;
-        final String storeKey;
-        final KeyGate gate;
-        /** Whether this acquisition got to the front of the local queue. */
-        private boolean entered;
-        /** The lock taken, if any. */
-        private HeldLock lock;
-
-        /** Joins the key's gate, unless the engine is shut down. */
-        GatePass(String key, String storeKey) {
-            if (engine.isClosed()) {
-                throw shutDown(key);
-            }
-            this.key = key;
-            this.storeKey = storeKey;
-            this.gate = gates.enter(storeKey);
-        }
-
-        /** @return whether this acquisition got to the front of the local queue within {@code timeoutNanos} */
-        boolean tryEnter(long timeoutNanos) throws InterruptedException {
-            entered = gate.tryEnter(time, timeoutNanos);
-            return entered;
-        }
-
-        /** @return the remaining lease of the key's holder in this JVM at {@code now}, when there is one */
-        OptionalLong localLease(long now) {
-            HeldLock local = gate.holder();
-            return local == null
-                    ? OptionalLong.empty()
-                    : OptionalLong.of(Math.max(0, TimeUnit.NANOSECONDS.toMillis(local.leaseEndNanos() - now)));
-        }
-
-        /**
-         * Holds what the store acquired for {@code owner}, unless its answer came back after a whole ttl: the
-         * lease counts from when the call was sent, so it is already over and another owner may hold the key by
-         * now. Such an acquisition is given back and counts as not acquired ({@code BATON-010}).
-         *
-         * @return the lock held, or null when given back
-         */
-        HeldLock take(String owner, AcquireResult result, long ttlMillis, long sentAt, long answeredAt) {
-            long took = answeredAt - sentAt;
-            if (took >= TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
-                BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(took), ttlMillis);
-                giveBack(owner);
-                return null;
-            }
-            lock = engine.holding(new HeldLock(
-                    engine,
-                    gate,
-                    key,
-                    storeKey,
-                    owner,
-                    result.fencingToken(),
-                    ttlMillis,
-                    sentAt,
-                    Thread.currentThread()));
-            return lock;
-        }
-
-        /** Releases an acquisition that is not handed out, best-effort: it expires by itself anyway. */
-        private void giveBack(String owner) {
-            try {
-                store.release(storeKey, owner);
-            } catch (RuntimeException e) {
-                BatonLog.releaseFailed(key, e);
-            }
-        }
-
-        /**
-         * @return {@code taken}, unless the engine was shut down meanwhile: {@code close()} may have listed the
-         *     held locks before this one joined them, so nobody else would release it. Whoever releases it first
-         *     (here or {@code close()}) also gives the gate back.
-         */
-        HeldLock handOut(HeldLock taken) {
-            if (taken != null && engine.isClosed()) {
-                taken.close();
-                throw shutDown(key);
-            }
-            return taken;
-        }
-
-        /** Leaves the gate, unless a lock was taken: that keeps it until released. */
-        void end() {
-            if (lock == null) {
-                if (entered) {
-                    gate.leave();
-                }
-                gates.exit(storeKey, gate);
-            }
         }
     }
 }

@@ -45,6 +45,15 @@ final class ApiLock implements Lock {
         return api;
     }
 
+    /**
+     * @param lock a lock granted to an asynchronous acquisition, on one of Baton's threads
+     * @param deferral the units of work a release waits for
+     * @return the lock for the application, tied to no unit of work until it is released
+     */
+    static ApiLock unbound(HeldLock lock, ReleaseDeferral deferral) {
+        return new ApiLock(lock, deferral);
+    }
+
     /** If the calling thread runs in a unit of work, the store release waits for it too. */
     private boolean awaitUnitOfWork() {
         pending.incrementAndGet();

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -100,7 +102,38 @@ public final class EngineLocks implements Locks {
     @Override
     public Lock acquire(String key, LockOptions options) {
         return ApiLock.taken(
-                engine.acquire(key, ttl(options), timeout(options), options.await(), poll(options)), deferral);
+                engine.acquire(
+                        key, ttl(options), timeout(options), options.await(), poll(options), Sharing.limit(options)),
+                deferral);
+    }
+
+    @Override
+    public CompletionStage<Lock> acquireAsync(String key) {
+        return acquireAsync(key, LockOptions.defaults());
+    }
+
+    /**
+     * {@inheritDoc} The stage handed out is the application's own: cancelling it cancels the engine's wait, and a
+     * lock the engine grants after it was completed otherwise is given back.
+     */
+    @Override
+    public CompletionStage<Lock> acquireAsync(String key, LockOptions options) {
+        CompletableFuture<HeldLock> waiting = engine.acquireAsync(
+                key, ttl(options), timeout(options), options.await(), poll(options), Sharing.limit(options));
+        CompletableFuture<Lock> handed = new CompletableFuture<>();
+        waiting.whenComplete((lock, failure) -> {
+            if (failure != null) {
+                handed.completeExceptionally(failure);
+            } else if (!handed.complete(ApiLock.unbound(lock, deferral))) {
+                lock.close();
+            }
+        });
+        handed.whenComplete((lock, failure) -> {
+            if (failure != null) {
+                waiting.cancel(false); // the application gave up: so does the wait
+            }
+        });
+        return handed;
     }
 
     @Override
@@ -110,7 +143,7 @@ public final class EngineLocks implements Locks {
 
     @Override
     public Optional<Lock> tryAcquire(String key, LockOptions options) {
-        HeldLock lock = engine.acquireOrNull(key, ttl(options), 0, false);
+        HeldLock lock = engine.acquireOrNull(key, ttl(options), 0, false, Sharing.limit(options));
         return lock == null ? Optional.empty() : Optional.of(ApiLock.taken(lock, deferral));
     }
 

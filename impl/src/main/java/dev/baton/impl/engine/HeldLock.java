@@ -86,6 +86,11 @@ public final class HeldLock extends LockRenewal implements Lock {
     private volatile long leaseEndNanos;
     /** The thread running the work under this lock, while it runs synchronously: for re-entry detection and interrupts. */
     private volatile Thread boundThread;
+    /**
+     * Whether it holds the key beside the key's local queue (a shared lease, or an asynchronous acquisition)
+     * rather than with the queue's permit, which it then does not give back.
+     */
+    private final boolean beside;
     /** Set once, when the lock is lost: the reason and its time in one object, read together (null while held). */
     private volatile Loss loss;
 
@@ -101,8 +106,10 @@ public final class HeldLock extends LockRenewal implements Lock {
             long fencingToken,
             long ttlMillis,
             long leaseStartNanos,
-            Thread boundThread) {
+            Thread boundThread,
+            boolean beside) {
         this.engine = engine;
+        this.beside = beside;
         this.gate = gate;
         this.key = key;
         this.storeKey = storeKey;
@@ -413,6 +420,11 @@ public final class HeldLock extends LockRenewal implements Lock {
 
     KeyGate gate() {
         return gate;
+    }
+
+    /** @return whether it holds the key beside the local queue, without its permit */
+    boolean beside() {
+        return beside;
     }
 
     String storeKey() {

@@ -4,7 +4,10 @@ import dev.baton.impl.time.EngineTime;
 import dev.baton.impl.time.FairPermit;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * The local queue of one key: the threads of this JVM that want the key wait here, in arrival order,
@@ -20,13 +23,27 @@ final class KeyGate extends FairPermit {
     private static final long serialVersionUID = 1L;
 
     private static final VarHandle HOLDER;
+    private static final VarHandle SIDE;
 
     static {
         try {
-            HOLDER = MethodHandles.lookup().findVarHandle(KeyGate.class, "holder", HeldLock.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HOLDER = lookup.findVarHandle(KeyGate.class, "holder", HeldLock.class);
+            SIDE = lookup.findVarHandle(KeyGate.class, "side", Side.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    /**
+     * The holders and waiters of the key outside its local queue: shared leases (several may hold the key at
+     * once, so none of them takes the queue's permit) and asynchronous acquisitions (which hold no thread to
+     * queue with). The store decides between them and the queue's contender.
+     */
+    private static final class Side {
+        final Set<HeldLock> holders = ConcurrentHashMap.newKeySet();
+        /** What wakes each waiting one: an unpark, or the next attempt of an asynchronous one. */
+        final Set<Runnable> waiters = ConcurrentHashMap.newKeySet();
     }
 
     /** Engine bookkeeping: how many threads use this gate; the gate leaves the map at zero. */
@@ -35,6 +52,8 @@ final class KeyGate extends FairPermit {
     private transient volatile Thread contender;
     /** The lock held through this gate: the engine's list of its held locks ({@link KeyGates}). */
     private transient volatile HeldLock holder;
+    /** Made when a shared or asynchronous acquisition first uses the key: most gates never need it. */
+    private transient volatile Side side;
 
     boolean tryEnter(EngineTime time, long timeoutNanos) throws InterruptedException {
         return time.tryAcquire(this, timeoutNanos);
@@ -48,12 +67,69 @@ final class KeyGate extends FairPermit {
         contender = thread;
     }
 
-    /** Called when the store says the key was released somewhere: the contender retries at once. */
+    /**
+     * Called when the store says the key was released somewhere, or a lock of this JVM on it was: the contender
+     * and the waiters outside the queue retry at once.
+     */
     void wakeContender() {
         Thread thread = contender;
         if (thread != null) {
             LockSupport.unpark(thread);
         }
+        Side s = side;
+        if (s != null) {
+            s.waiters.forEach(Runnable::run);
+        }
+    }
+
+    /** Registers a waiter outside the queue, woken by {@link #wakeContender()} until it is removed. */
+    void waitBeside(Runnable wake) {
+        side().waiters.add(wake);
+    }
+
+    void stopWaitingBeside(Runnable wake) {
+        side().waiters.remove(wake);
+    }
+
+    /** Lists a lock held outside the queue. */
+    void holdBeside(HeldLock lock) {
+        side().holders.add(lock);
+    }
+
+    /** @return the locks held through this gate: its holder and those held beside the queue */
+    Stream<HeldLock> heldLocks() {
+        HeldLock h = holder;
+        Side s = side;
+        if (s == null || s.holders.isEmpty()) {
+            return h == null ? Stream.empty() : Stream.of(h);
+        }
+        return h == null ? s.holders.stream() : Stream.concat(Stream.of(h), s.holders.stream());
+    }
+
+    /** @return a lock of this key bound to {@code thread} (held in its synchronous work), or null */
+    HeldLock heldBy(Thread thread) {
+        HeldLock h = holder;
+        if (h != null && h.boundThread() == thread) {
+            return h;
+        }
+        Side s = side;
+        if (s != null) {
+            for (HeldLock lock : s.holders) {
+                if (lock.boundThread() == thread) {
+                    return lock;
+                }
+            }
+        }
+        return null;
+    }
+
+    private Side side() {
+        Side s = side;
+        if (s == null) {
+            Side made = new Side();
+            s = SIDE.compareAndSet(this, (Side) null, made) ? made : side;
+        }
+        return s;
     }
 
     HeldLock holder() {
@@ -70,6 +146,10 @@ final class KeyGate extends FairPermit {
      *     of two threads that clear it, one is told true
      */
     boolean clearHolder(HeldLock lock) {
-        return HOLDER.compareAndSet(this, lock, (HeldLock) null);
+        if (HOLDER.compareAndSet(this, lock, (HeldLock) null)) {
+            return true;
+        }
+        Side s = side;
+        return s != null && s.holders.remove(lock);
     }
 }

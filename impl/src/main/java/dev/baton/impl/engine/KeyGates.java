@@ -1,7 +1,6 @@
 package dev.baton.impl.engine;
 
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -67,6 +66,6 @@ final class KeyGates {
     }
 
     private Stream<HeldLock> holders() {
-        return gates.values().stream().map(KeyGate::holder).filter(Objects::nonNull);
+        return gates.values().stream().flatMap(KeyGate::heldLocks);
     }
 }

@@ -10,6 +10,7 @@ import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
+import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
@@ -66,6 +67,9 @@ public final class LockEngine implements AutoCloseable {
     private final LockStore store;
     private final LockListener listener;
     private final boolean nulAllowed;
+    /** Whether the store keeps shared leases (read locks, permits). */
+    private final boolean sharedLocks;
+
     private final Polling polling;
     /** The keys in use here, and through their gates the locks held. */
     private final KeyGates gates = new KeyGates();
@@ -141,6 +145,7 @@ public final class LockEngine implements AutoCloseable {
         this.time = time;
         Set<StoreCapability> capabilities = store.capabilities();
         this.nulAllowed = capabilities.contains(StoreCapability.NUL_IN_KEYS);
+        this.sharedLocks = capabilities.contains(StoreCapability.SHARED_LOCKS);
         boolean turns = capabilities.contains(StoreCapability.WAITING_TURNS);
         this.polling = new Polling(turns);
         this.notifications = storeCalls;
@@ -228,9 +233,31 @@ public final class LockEngine implements AutoCloseable {
      * @throws IllegalArgumentException if the key or ttl is invalid
      */
     public HeldLock acquire(String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll) {
+        return acquire(key, ttlMillis, timeoutMillis, await, poll, Acquisition.EXCLUSIVE);
+    }
+
+    /**
+     * Acquires a lock, exclusive or shared, waiting up to {@code timeoutMillis} unless {@code wait} is false,
+     * polling the store as {@code poll} says.
+     *
+     * @param key the application's key (the prefix is added here)
+     * @param ttlMillis the lease
+     * @param timeoutMillis how long to wait
+     * @param await false to try once
+     * @param poll how to poll the store while waiting
+     * @param sharedLimit {@link Acquisition#EXCLUSIVE}, or how many shared leases may hold the key at once
+     * @return the held lock
+     * @throws LockTimeoutException if not acquired in time
+     * @throws LockAlreadyHeldException if this thread already holds the key (in any mode)
+     * @throws LockInterruptedException if interrupted while waiting
+     * @throws UnsupportedOperationException if the request is shared and the store keeps no shared leases
+     * @throws IllegalArgumentException if the key or ttl is invalid
+     */
+    public HeldLock acquire(
+            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, int sharedLimit) {
         long started = time.nanoTime();
         Refusal refusal = new Refusal(time);
-        HeldLock lock = acquisitions.acquireOrNull(key, ttlMillis, timeoutMillis, await, poll, refusal);
+        HeldLock lock = acquisitions.acquireOrNull(key, ttlMillis, timeoutMillis, await, poll, sharedLimit, refusal);
         if (lock == null) {
             throw new LockTimeoutException(
                     key,
@@ -251,7 +278,67 @@ public final class LockEngine implements AutoCloseable {
      * @return the held lock, or null
      */
     public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean await) {
-        return acquisitions.acquireOrNull(key, ttlMillis, timeoutMillis, await, settings.poll(), new Refusal(time));
+        return acquireOrNull(key, ttlMillis, timeoutMillis, await, Acquisition.EXCLUSIVE);
+    }
+
+    /**
+     * Like {@link #acquire(String, long, long, boolean, PollPolicy, int)} with the manager's polling, but returns
+     * null instead of throwing when the lock is not acquired in time.
+     *
+     * @param key the application's key
+     * @param ttlMillis the lease
+     * @param timeoutMillis how long to wait
+     * @param await false to try once
+     * @param sharedLimit {@link Acquisition#EXCLUSIVE}, or how many shared leases may hold the key at once
+     * @return the held lock, or null
+     */
+    public HeldLock acquireOrNull(String key, long ttlMillis, long timeoutMillis, boolean await, int sharedLimit) {
+        return acquisitions.acquireOrNull(
+                key, ttlMillis, timeoutMillis, await, settings.poll(), sharedLimit, new Refusal(time));
+    }
+
+    /**
+     * Acquires a lock without holding a thread while it waits: the store is asked on the store-call pool, and
+     * between two asks the acquisition waits on a timer and on the key's releases. The lock is bound to no thread
+     * (any thread may release it, and the calling thread may hold the key too). Cancelling the future (or
+     * completing it otherwise) gives the wait up, and a lock granted meanwhile back.
+     *
+     * @param key the application's key (the prefix is added here)
+     * @param ttlMillis the lease
+     * @param timeoutMillis how long to wait
+     * @param await false to ask once
+     * @param poll how to poll the store while waiting
+     * @param sharedLimit {@link Acquisition#EXCLUSIVE}, or how many shared leases may hold the key at once
+     * @return completed with the held lock, or with a {@link LockTimeoutException}, a {@link LockStoreException},
+     *     or a {@link LockException} when the engine shuts down meanwhile
+     * @throws UnsupportedOperationException if the request is shared and the store keeps no shared leases
+     * @throws IllegalArgumentException if the key or ttl is invalid
+     * @throws LockException if the engine is shut down
+     */
+    public CompletableFuture<HeldLock> acquireAsync(
+            String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, int sharedLimit) {
+        return acquisitions.acquireAsync(key, ttlMillis, timeoutMillis, await, poll, sharedLimit);
+    }
+
+    /**
+     * Refuses a shared request on a store that keeps no shared leases.
+     *
+     * @param key the application's key
+     * @param sharedLimit the request's limit
+     * @throws UnsupportedOperationException naming the store, for a shared request it cannot serve
+     */
+    public void checkSharing(String key, int sharedLimit) {
+        if (sharedLimit != Acquisition.EXCLUSIVE && !sharedLocks) {
+            throw new UnsupportedOperationException("Cannot acquire '" + key + "' as a shared lock (a read lock or a"
+                    + " permit): the store of " + BatonLog.manager(name()) + " (" + store
+                    + ") keeps no shared leases (it does not declare SHARED_LOCKS); use the memory, JPA table or"
+                    + " Redis store for read locks and permits");
+        }
+    }
+
+    /** @return the failure of an acquisition that finds the engine shut down */
+    LockException shutDown(String key) {
+        return new LockException("Cannot acquire '" + key + "': " + BatonLog.manager(name()) + " is shut down");
     }
 
     /**
@@ -272,7 +359,11 @@ public final class LockEngine implements AutoCloseable {
 
     /** A lock just taken: held here, renewed, and the listener told. */
     HeldLock holding(HeldLock lock) {
-        lock.gate().holder(lock);
+        if (lock.beside()) {
+            lock.gate().holdBeside(lock);
+        } else {
+            lock.gate().holder(lock);
+        }
         metrics.holding();
         renewals.start(lock);
         try {
@@ -388,7 +479,11 @@ public final class LockEngine implements AutoCloseable {
         if (gate.clearHolder(lock)) { // not if abandoned at shutdown: counted then
             metrics.released(time.nanoTime() - lock.acquiredAtNanos());
         }
-        gate.leave();
+        if (!lock.beside()) {
+            gate.leave(); // to the next in the local queue
+        }
+        // Room for the key's other waiters of this JVM: those beside the queue, and the queue's contender.
+        gate.wakeContender();
         exitGate(lock.storeKey(), gate);
     }
 
@@ -549,6 +644,7 @@ public final class LockEngine implements AutoCloseable {
         }
         List<HeldLock> revoked = new ArrayList<>();
         for (LockEngine engine : mine) {
+            engine.gates.wakeContenders(); // waiting acquisitions end now, not at their next poll
             revoked.addAll(engine.revokeAll(grace));
         }
         awaitEnded(revoked, deadline);

@@ -15,6 +15,8 @@ import java.lang.reflect.Method;
  * @param await whether to wait
  * @param poll how to poll the store while waiting: the manager's, with the method's own values over it
  * @param async whether the method returns a {@link java.util.concurrent.CompletionStage}, held until it completes
+ * @param sharedLimit {@link dev.baton.spi.Acquisition#EXCLUSIVE}, or how many shared leases may hold the key at
+ *     once (its read lock or permits)
  */
 public record MethodPlan(
         String description,
@@ -24,7 +26,8 @@ public record MethodPlan(
         long timeoutMillis,
         boolean await,
         PollPolicy poll,
-        boolean async) {
+        boolean async,
+        int sharedLimit) {
 
     /** Computes a lock key from an invocation. */
     @FunctionalInterface

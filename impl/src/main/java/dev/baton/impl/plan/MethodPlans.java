@@ -2,12 +2,15 @@ package dev.baton.impl.plan;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.LockKeyResolver;
+import dev.baton.LockOptions;
+import dev.baton.LockType;
 import dev.baton.Synchronized;
 import dev.baton.impl.config.AnnotationOverrides;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.config.PollPolicy;
+import dev.baton.impl.engine.Sharing;
 import dev.baton.impl.key.KeyTemplate;
 import dev.baton.impl.key.TemplateException;
 import java.lang.reflect.Method;
@@ -104,7 +107,38 @@ public final class MethodPlans {
                         source(overrides, "pollMaxInterval", annotation.pollMaxInterval()),
                         jitter(overrides, annotation.pollJitter()));
         boolean async = CompletionStage.class.isAssignableFrom(method.getReturnType());
-        return new MethodPlan(description, manager, keys, ttl, timeout, await, poll, async);
+        int sharedLimit = Sharing.limit(type(overrides, annotation.type()), permits(overrides, annotation.permits()));
+        return new MethodPlan(description, manager, keys, ttl, timeout, await, poll, async, sharedLimit);
+    }
+
+    private static LockType type(AnnotationOverrides overrides, LockType annotated) {
+        Optional<String> configured = overrides.get("type");
+        if (configured.isEmpty()) {
+            return annotated;
+        }
+        for (LockType type : LockType.values()) {
+            if (type.name().equalsIgnoreCase(configured.get().trim())) {
+                return type;
+            }
+        }
+        throw new LockConfigurationException(
+                overrides.key("type") + ": '" + configured.get() + "' is not READ or WRITE");
+    }
+
+    private static int permits(AnnotationOverrides overrides, int annotated) {
+        Optional<String> configured = overrides.get("permits");
+        String source = configured.isPresent() ? overrides.key("permits") : "permits = " + annotated;
+        int permits;
+        try {
+            permits = configured.isPresent() ? Integer.parseInt(configured.get().trim()) : annotated;
+        } catch (NumberFormatException e) {
+            throw new LockConfigurationException(source + ": '" + configured.get() + "' is not a whole number");
+        }
+        if (permits < 0 || permits > LockOptions.MAX_PERMITS) {
+            throw new LockConfigurationException(
+                    source + ": permits must be from 0 (not set) to " + LockOptions.MAX_PERMITS + ", was " + permits);
+        }
+        return permits;
     }
 
     private static OptionalLong optionalDuration(AnnotationOverrides overrides, String member, String annotated) {

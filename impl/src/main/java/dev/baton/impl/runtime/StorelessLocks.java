@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -47,6 +48,16 @@ public final class StorelessLocks implements Locks {
 
     @Override
     public Lock acquire(String key, LockOptions options) {
+        throw fail();
+    }
+
+    @Override
+    public CompletionStage<Lock> acquireAsync(String key) {
+        throw fail();
+    }
+
+    @Override
+    public CompletionStage<Lock> acquireAsync(String key, LockOptions options) {
         throw fail();
     }
 
