@@ -138,7 +138,9 @@ public class LockRuntime {
             try {
                 engine(plan.manager()).checkSharing(plan.description(), plan.sharedLimit());
             } catch (UnsupportedOperationException e) {
-                throw new LockConfigurationException("@Synchronized on " + plan.description() + ": " + e.getMessage());
+                // Thrown while the application starts, as a deployment problem: the container fails the deployment.
+                throw new jakarta.enterprise.inject.spi.DeploymentException(new LockConfigurationException(
+                        "@Synchronized on " + plan.description() + ": " + e.getMessage()));
             }
         }
     }

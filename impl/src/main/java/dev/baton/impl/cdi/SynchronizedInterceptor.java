@@ -16,12 +16,15 @@ import jakarta.interceptor.InvocationContext;
 import java.io.Serializable;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Runs {@link Synchronized} methods under their lock. Thin on purpose: it looks up the method's plan
  * (built at deployment), asks the engine for the lock, and releases it when the method returns, when
- * its {@link CompletionStage} completes, or after its JTA transaction completes.
+ * its {@link CompletionStage} completes, or after its JTA transaction completes. A method that returns a
+ * {@code CompletionStage} (or {@code CompletableFuture}) and waits for its lock does not wait on the calling
+ * thread: the call returns a stage at once, and the method runs on the Baton thread that gets the lock.
  *
  * <p>An interceptor instance serves one bean (the container makes one per intercepted instance), so what an
  * invocation looks up (the plan, the manager's engine, the transaction support) is kept here per method after
@@ -61,8 +64,72 @@ public class SynchronizedInterceptor implements Serializable {
         Bound call = bound(method);
         MethodPlan plan = call.plan();
         String key = plan.keys().key(method, context.getParameters());
-        HeldLock lock = call.engine()
-                .acquire(key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll(), plan.sharedLimit());
+        LockEngine engine = call.engine();
+        if (plan.await() && returnsPlainStage(method)) {
+            // Tried once here; if the key is busy, waited for without this thread, and the method runs on the
+            // thread that gets the lock.
+            HeldLock now = engine.acquireOrNull(key, plan.ttlMillis(), 0, false, plan.sharedLimit());
+            return now != null ? runHolding(call, context, now) : runWhenGranted(call, context, key);
+        }
+        HeldLock lock = engine.acquire(
+                key, plan.ttlMillis(), plan.timeoutMillis(), plan.await(), plan.poll(), plan.sharedLimit());
+        return runHolding(call, context, lock);
+    }
+
+    /** Whether the method's stage is one this interceptor can hand back itself (a {@link CompletableFuture}). */
+    private static boolean returnsPlainStage(Method method) {
+        Class<?> type = method.getReturnType();
+        return type == CompletionStage.class || type == CompletableFuture.class;
+    }
+
+    /**
+     * Waits for the lock without a thread and runs the method when it is granted. Cancelling the returned stage
+     * before that gives the wait up; after that, the method's own stage decides.
+     */
+    private CompletableFuture<Object> runWhenGranted(Bound call, InvocationContext context, String key) {
+        MethodPlan plan = call.plan();
+        CompletableFuture<HeldLock> waiting = call.engine()
+                .acquireAsync(key, plan.ttlMillis(), plan.timeoutMillis(), true, plan.poll(), plan.sharedLimit());
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        waiting.whenComplete((lock, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+                return;
+            }
+            if (result.isDone()) {
+                lock.close(); // cancelled by the caller as the lock was granted
+                return;
+            }
+            CompletionStage<?> stage;
+            try {
+                stage = (CompletionStage<?>) runHolding(call, context, lock);
+            } catch (Exception | Error e) {
+                result.completeExceptionally(e);
+                return;
+            }
+            if (stage == null) {
+                result.complete(null);
+                return;
+            }
+            stage.whenComplete((value, error) -> {
+                if (error != null) {
+                    result.completeExceptionally(error);
+                } else {
+                    result.complete(value);
+                }
+            });
+        });
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) {
+                waiting.cancel(false);
+            }
+        });
+        return result;
+    }
+
+    /** Runs the method under {@code lock}, which it releases when the method (or its stage) is done. */
+    private static Object runHolding(Bound call, InvocationContext context, HeldLock lock) throws Exception {
+        MethodPlan plan = call.plan();
         boolean handedOver = false;
         // Null: released at once (no transaction, or the transaction support has not answered: a failure).
         Runnable release = null;
