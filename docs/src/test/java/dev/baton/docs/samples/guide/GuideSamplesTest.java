@@ -21,9 +21,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +94,21 @@ class GuideSamplesTest {
         long first = token(here.journal.get(0));
         long receipt = Long.parseLong(here.call("42").substring("receipt-42-".length()));
         assertThat(receipt).as("order:42's tokens grow").isGreaterThan(first);
+    }
+
+    @Test
+    void permitsReadLocksAndAsynchronousAcquisitionsRun() throws Exception {
+        Locks locks = manager("", new MemoryLockStore());
+        ProgrammaticLocks here = samples(locks);
+        try (Lock busy = locks.acquire("order:7")) {
+            CompletionStage<String> receipt = here.pay("7"); // waits for the busy key without a thread
+            here.permitsAndReaders();
+            assertThat(receipt.toCompletableFuture()).isNotDone();
+            busy.close();
+            assertThat(receipt.toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo("receipt-7");
+        }
+        assertThat(here.journal).hasSize(3).last().asString().startsWith("order 7@");
+        assertThat(locks.held()).isEmpty();
     }
 
     @Test

@@ -3,13 +3,16 @@ package dev.baton.docs.samples.guide;
 import dev.baton.Lock;
 import dev.baton.LockLostException;
 import dev.baton.LockOptions;
+import dev.baton.LockType;
 import dev.baton.Locks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /** The {@link Locks} API as the user guide shows it; {@code GuideSamplesTest} runs every method. */
 @ApplicationScoped
@@ -19,7 +22,7 @@ public class ProgrammaticLocks {
     Locks locks;
 
     /** What the samples wrote, with the token they wrote it under. */
-    final List<String> journal = new ArrayList<>();
+    final List<String> journal = Collections.synchronizedList(new ArrayList<>());
 
     void save(String what, long token) {
         journal.add(what + "@" + token);
@@ -77,6 +80,31 @@ public class ProgrammaticLocks {
             }
         }
         // end::when-lost[]
+    }
+
+    public void permitsAndReaders() {
+        // tag::permits[]
+        LockOptions threeAtOnce = LockOptions.defaults().withPermits(3);
+        try (Lock permit = locks.acquire("export", threeAtOnce)) { // one of three, across every instance
+            save("export", permit.fencingToken()); // each permit has its own token
+        }
+        try (Lock read = locks.acquire("prices", LockOptions.defaults().withType(LockType.READ))) {
+            save("read prices", read.fencingToken());
+        }
+        // end::permits[]
+    }
+
+    public CompletionStage<String> pay(String id) {
+        // tag::async[]
+        CompletionStage<String> receipt = locks.acquireAsync("order:" + id) // no thread waits meanwhile
+                .thenApply(lock -> {
+                    try (lock) { // the lock is its handle's: any thread may release it
+                        save("order " + id, lock.fencingToken());
+                        return "receipt-" + id;
+                    }
+                });
+        // end::async[]
+        return receipt;
     }
 
     void stop(LockLostException reason) {

@@ -181,6 +181,12 @@ public final class MemoryLockStore implements LockStore {
                 result.set(AcquireResult.notAcquired()); // free, but kept for the waiter whose turn it is
                 return current;
             }
+            for (SharedLease lease : shares) {
+                if (lease.owner.equals(owner)) {
+                    result.set(AcquireResult.notAcquired()); // its own lease: changes nothing, as for a lock
+                    return current;
+                }
+            }
             // The token is drawn inside the atomic section, after the check; taking the key ends its turn.
             long token = tokens.incrementAndGet();
             result.set(AcquireResult.acquired(token));
