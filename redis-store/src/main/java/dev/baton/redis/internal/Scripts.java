@@ -147,17 +147,21 @@ public final class Scripts {
               end
               local function release(k, owner, latest, turnEnd)
                 local field = 's:' .. owner
-                local value = redis.call('HGET', k, field)
-                if not value then return 0 end
-                local leaseEnd = parse(value)
+                local r = redis.call('HMGET', k, field, 'n')
+                if not r[1] then return 0 end
+                local leaseEnd = parse(r[1])
                 if leaseEnd <= now then return 0 end
                 redis.call('HDEL', k, field)
-                if redis.call('HINCRBY', k, 'n', -1) == 0 then
+                local left = tonumber(r[2]) - 1
+                if left == 0 then
                   redis.call('HDEL', k, 'o', 'e', 'n', 'm')
                   keep(k, nil, turnEnd)
-                elseif leaseEnd == tonumber(latest) then
-                  local _, _, last = trim(k)
-                  keep(k, last, turnEnd)
+                else
+                  redis.call('HSET', k, 'n', num(left))
+                  if leaseEnd == tonumber(latest) then
+                    local _, _, last = trim(k)
+                    keep(k, last, turnEnd)
+                  end
                 end
                 return 1
               end
@@ -261,7 +265,7 @@ public final class Scripts {
             end
             local field = 's:' .. ARGV[1]
             if count > 0 then
-              local mine = redis.call('HGET', k, field)
+              local mine = redis.call('HMGET', k, field)[1]
               if mine then
                 return {0, math.floor((shared.parse(mine) - now) / 1000), 0}
               end
