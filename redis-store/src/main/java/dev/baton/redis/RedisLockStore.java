@@ -42,6 +42,12 @@ import java.util.function.Consumer;
  * <li><b>Release notification</b>: a release publishes the key on the channel
  * {@code <key-prefix>released}; the store keeps one subscription for all its listeners.</li>
  * <li><b>Waiting turns</b> live in the key's hash beside the lock.</li>
+ * <li><b>Shared leases</b> ({@link StoreCapability#SHARED_LOCKS}: permits and read locks) live in the same hash,
+ * one field per lease with its own owner, lease end and token (from the key's one sequence of tokens), so a key
+ * is still one Redis key in one cluster slot, expiring by itself, evicted (where eviction is allowed at all) whole
+ * or not at all. The exclusive operations cost what they cost without them: the same round trip and the same
+ * reads, since a key held by shared leases looks to them like a key held until its longest shared lease
+ * ends.</li>
  * <li><b>Bounded calls</b>: Redis never makes a script wait for another caller's lock, so a call's bound
  * only limits how long the store waits for the answer: its {@code maxWaitMillis}, but at least
  * {@value #MIN_ANSWER_MILLIS} ms (a healthy server's answer must fit) and at most the
@@ -80,7 +86,8 @@ public final class RedisLockStore implements LockStore {
             StoreCapability.RELEASE_NOTIFICATION,
             StoreCapability.WAITING_TURNS,
             StoreCapability.NUL_IN_KEYS,
-            StoreCapability.INSPECT);
+            StoreCapability.INSPECT,
+            StoreCapability.SHARED_LOCKS);
 
     private final StoreSettings settings;
     private final RedisConnector connector;
@@ -158,7 +165,10 @@ public final class RedisLockStore implements LockStore {
         return scripts.release(key, owner, commandTimeoutMillis());
     }
 
-    /** {@inheritDoc} One script: the record's owner, token and lease end, compared with Redis' clock. */
+    /**
+     * {@inheritDoc} One script: the record's owner, token and lease end, compared with Redis' clock; of a key held
+     * by shared leases, the live one with the greatest token.
+     */
     @Override
     public Optional<Holder> inspect(String key) {
         return scripts.inspect(key, commandTimeoutMillis());

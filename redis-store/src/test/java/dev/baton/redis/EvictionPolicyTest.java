@@ -7,6 +7,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.redis.testing.TestRedis;
 import dev.baton.redis.testing.TestRedis.EmbeddedRedis;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.LockArguments;
 import dev.baton.spi.Renewal;
 import dev.baton.tck.LogCapture;
 import dev.baton.tck.runtime.launch.FreePorts;
@@ -86,6 +87,20 @@ class EvictionPolicyTest {
                 .hasMessageContaining("maxmemory-policy " + policy)
                 .hasMessageContaining("maxmemory-policy noeviction")
                 .hasMessageContaining("allow-eviction");
+    }
+
+    /**
+     * Shared leases are under the same protection: the policy is checked when the store connects, whatever the
+     * operation, and a shared lease lives in its key's one record, which Redis would evict whole or not at all.
+     */
+    @Test
+    void aSharedAcquisitionIsRefusedOnAnEvictingRedisAsAnExclusiveOneIs() {
+        RedisLockStore store = store(RedisLockStore.builder(server("maxmemory-policy volatile-lru")));
+
+        assertThatThrownBy(() -> store.acquire(
+                        new Acquisition("k", owner(), 60_000, LockArguments.STORE_BOUND, null, Acquisition.UNLIMITED)))
+                .isInstanceOf(LockConfigurationException.class)
+                .hasMessageContaining("maxmemory-policy volatile-lru");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.redis.internal.Scripts;
 import dev.baton.redis.testing.TestRedis;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.LockArguments;
 import dev.baton.tck.runtime.launch.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -13,15 +14,20 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the store leaves in Redis, as the README describes it: one hash per key, named by the prefix and the key's
- * UTF-8 bytes exactly; the last token kept after a release; the record removed by Redis 10 s after nothing in
- * it is live; a script Redis forgot is sent again.
+ * What the store leaves in Redis, as docs/internals.md describes it: one hash per key, named by the prefix and the
+ * key's UTF-8 bytes exactly, shared leases included; the last token kept after a release; the record removed by
+ * Redis 10 s after nothing in it is live; ended shared leases dropped rather than piled up; a script Redis forgot
+ * is sent again.
  */
 class RecordLayoutTest {
 
@@ -54,8 +60,31 @@ class RecordLayoutTest {
     }
 
     private long field(String key, String name) {
+        String value = text(key, name);
+        return value == null ? -1 : Long.parseLong(value);
+    }
+
+    private String text(String key, String name) {
         byte[] value = redis().hget(record(key), name.getBytes(StandardCharsets.US_ASCII));
-        return value == null ? -1 : Long.parseLong(new String(value, StandardCharsets.US_ASCII));
+        return value == null ? null : new String(value, StandardCharsets.US_ASCII);
+    }
+
+    /** @return the names of the record's fields */
+    private Set<String> fields(String key) {
+        return redis().hkeys(record(key)).stream()
+                .map(name -> new String(name, StandardCharsets.US_ASCII))
+                .collect(Collectors.toSet());
+    }
+
+    /** @return Redis' clock in microseconds, as the scripts read it */
+    private long redisMicros() {
+        List<byte[]> time = redis().time();
+        return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000_000
+                + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII));
+    }
+
+    private static Acquisition shared(String key, String owner, long ttlMillis) {
+        return new Acquisition(key, owner, ttlMillis, LockArguments.STORE_BOUND, null, Acquisition.UNLIMITED);
     }
 
     @Test
@@ -91,6 +120,82 @@ class RecordLayoutTest {
                 .isBetween(Scripts.KEEP_AFTER_MILLIS - 2_000, Scripts.KEEP_AFTER_MILLIS + 100);
         assertThat(store.acquire(Acquisition.of(key, "owner-2", 1_000)).fencingToken())
                 .isGreaterThan(token);
+    }
+
+    @Test
+    void sharedLeasesAreFieldsOfTheKeysOneHashWhichLivesUntilTheLatestEndsPlusTheKeepTime() {
+        String key = "shared {tag} " + UUID.randomUUID();
+        long now = redisMicros();
+        long first = store.acquire(shared(key, "reader-1", 20_000)).fencingToken();
+        long second = store.acquire(shared(key, "reader-2", 60_000)).fencingToken();
+
+        assertThat(redis().type(record(key))).isEqualTo("hash");
+        assertThat(fields(key)).containsExactlyInAnyOrder("o", "e", "t", "n", "m", "s:reader-1", "s:reader-2");
+        assertThat(text(key, "o")).as("no owner: shared leases hold the key").isEmpty();
+        assertThat(field(key, "n")).isEqualTo(2);
+        assertThat(field(key, "t")).as("the last token").isEqualTo(second);
+        String[] lease = text(key, "s:reader-1").split(":");
+        assertThat(Long.parseLong(lease[1])).isEqualTo(first);
+        assertThat(Long.parseLong(lease[0]) - now)
+                .as("reader-1's lease end, µs from before it was taken")
+                .isBetween(20_000_000L, 22_000_000L);
+        assertThat(field(key, "m")).as("no later than the earliest end").isLessThanOrEqualTo(Long.parseLong(lease[0]));
+        assertThat(field(key, "e"))
+                .as("the latest end")
+                .isEqualTo(Long.parseLong(text(key, "s:reader-2").split(":")[0]));
+        assertThat(redis().pttl(record(key)))
+                .as("kept until the latest lease ends, plus %d ms", Scripts.KEEP_AFTER_MILLIS)
+                .isBetween(58_000L + Scripts.KEEP_AFTER_MILLIS, 60_000L + Scripts.KEEP_AFTER_MILLIS + 100);
+
+        assertThat(store.release(key, "reader-2")).isTrue();
+        assertThat(redis().pttl(record(key)))
+                .as("the latest lease released: kept until reader-1's ends, plus %d ms", Scripts.KEEP_AFTER_MILLIS)
+                .isBetween(18_000L + Scripts.KEEP_AFTER_MILLIS, 20_000L + Scripts.KEEP_AFTER_MILLIS + 100);
+        assertThat(store.release(key, "reader-1")).isTrue();
+        assertThat(fields(key))
+                .as("the last lease released: only the token is left")
+                .containsExactly("t");
+        assertThat(redis().pttl(record(key)))
+                .as("removed %d ms after the last release", Scripts.KEEP_AFTER_MILLIS)
+                .isBetween(Scripts.KEEP_AFTER_MILLIS - 2_000, Scripts.KEEP_AFTER_MILLIS + 100);
+    }
+
+    @Test
+    void endedSharedLeasesAreDroppedByTheNextSharedAcquisitionNotPiledUp() throws Exception {
+        String key = "ended:" + UUID.randomUUID();
+        long began = System.nanoTime();
+        // 3 s: long enough for the 200 to be taken before the first ends, on a busy machine too
+        for (int i = 0; i < 200; i++) {
+            assertThat(store.acquire(shared(key, "short-" + i, 3_000)).isAcquired())
+                    .isTrue();
+        }
+        assertThat(store.acquire(shared(key, "long", 60_000)).isAcquired()).isTrue();
+        assertThat(redis().hlen(record(key))).as("five fields and 201 leases").isEqualTo(5 + 201);
+        Thread.sleep(3_200 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+
+        assertThat(store.acquire(shared(key, "next", 60_000)).isAcquired()).isTrue();
+        assertThat(fields(key)).containsExactlyInAnyOrder("o", "e", "t", "n", "m", "s:long", "s:next");
+        assertThat(field(key, "n")).isEqualTo(2);
+    }
+
+    @Test
+    void aRecordWhoseSharedLeasesAllEndedExpiresByItselfAndAnExclusiveLockTakesItClean() throws Exception {
+        String key = "all-ended:" + UUID.randomUUID();
+        for (int i = 0; i < 3; i++) {
+            assertThat(store.acquire(shared(key, "reader-" + i, 300)).isAcquired())
+                    .isTrue();
+        }
+        assertThat(redis().pttl(record(key)))
+                .as("nobody releases: the record goes %d ms after the leases end", Scripts.KEEP_AFTER_MILLIS)
+                .isBetween(Scripts.KEEP_AFTER_MILLIS - 2_000, Scripts.KEEP_AFTER_MILLIS + 400);
+        Thread.sleep(500);
+
+        long token = store.acquire(Acquisition.of(key, "writer", 60_000)).fencingToken();
+        assertThat(fields(key))
+                .as("an exclusive record, nothing of the ended leases")
+                .containsExactlyInAnyOrder("o", "e", "t");
+        assertThat(text(key, "o")).isEqualTo("writer");
+        assertThat(field(key, "t")).isEqualTo(token);
     }
 
     /** On a server of its own: {@code SCRIPT FLUSH} would also empty the script cache of others sharing the server. */

@@ -8,6 +8,7 @@ import dev.baton.redis.testing.TestCluster;
 import dev.baton.redis.testing.TestRedis;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
+import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.tck.LockStoreContract;
 import io.lettuce.core.RedisClient;
@@ -66,14 +67,10 @@ class RedisClusterContract extends LockStoreContract {
                 assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
                         .isTrue();
                 held.add(new Lease(key, owner));
-                slots.add(SlotHash.getSlot((TestRedis.RUN_PREFIX + "cluster:" + key).getBytes(StandardCharsets.UTF_8)));
+                slots.add(slot(key));
             }
             assertThat(slots).as("slots of the keys").hasSizeGreaterThan(200);
-            assertThat(slots)
-                    .as("keys on every third of the slots")
-                    .anyMatch(s -> s < 5461)
-                    .anyMatch(s -> s > 10922)
-                    .anyMatch(s -> s > 5461 && s < 10922);
+            assertOnEveryNode(slots);
             List<Lease> asked = new ArrayList<>(held);
             Lease stranger = new Lease(held.get(0).key(), "not-the-owner");
             asked.add(stranger);
@@ -87,6 +84,63 @@ class RedisClusterContract extends LockStoreContract {
             assertThat(renewed).containsExactlyInAnyOrderElementsOf(held.subList(50, held.size()));
             held.subList(50, held.size()).forEach(l -> store.release(l.key(), l.owner()));
         }
+    }
+
+    /**
+     * Shared leases on a cluster: keys in slots of every node, braces in them or not (a key's one hash lands where
+     * its name sends it, hash tag or none), each with a limit of 2, renewed in one batch across slots.
+     */
+    @Test
+    void sharedLeasesOnKeysOfEveryNodeKeepTheirLimitAndRenewInOneBatch() {
+        String[] shapes = {"plain:", "{tag}:", "open{:", "}{:", "{}:"};
+        try (LockStore store = createStore()) {
+            List<Lease> held = new ArrayList<>();
+            Set<Integer> slots = new HashSet<>();
+            for (int i = 0; i < 60; i++) {
+                String key = shapes[i % shapes.length] + UUID.randomUUID();
+                slots.add(slot(key));
+                for (String owner : List.of("a-" + i, "b-" + i)) {
+                    assertThat(store.acquire(shared(key, owner)).isAcquired())
+                            .as("%s's permit of %s", owner, key)
+                            .isTrue();
+                    held.add(new Lease(key, owner));
+                }
+                assertThat(store.acquire(shared(key, "c-" + i)).isAcquired())
+                        .as("a third permit of %s", key)
+                        .isFalse();
+                assertThat(store.acquire(Acquisition.of(key, "w-" + i, 60_000)).isAcquired())
+                        .as("the lock of %s", key)
+                        .isFalse();
+            }
+            assertOnEveryNode(slots);
+            List<Lease> asked = new ArrayList<>(held);
+            asked.add(new Lease(held.get(0).key(), "not-an-owner"));
+
+            assertThat(store.renewAll(asked, 60_000, 2_000)).containsExactlyInAnyOrderElementsOf(held);
+            for (Lease lease : held) {
+                assertThat(store.release(lease.key(), lease.owner())).isTrue();
+            }
+            assertThat(store.acquire(Acquisition.of(held.get(0).key(), "w", 60_000))
+                            .isAcquired())
+                    .isTrue();
+        }
+    }
+
+    private static int slot(String key) {
+        return SlotHash.getSlot((TestRedis.RUN_PREFIX + "cluster:" + key).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The three masters split the slots in thirds. */
+    private static void assertOnEveryNode(Set<Integer> slots) {
+        assertThat(slots)
+                .as("keys on every third of the slots")
+                .anyMatch(s -> s < 5461)
+                .anyMatch(s -> s > 10922)
+                .anyMatch(s -> s > 5461 && s < 10922);
+    }
+
+    private static Acquisition shared(String key, String owner) {
+        return new Acquisition(key, owner, 60_000, LockArguments.STORE_BOUND, null, 2);
     }
 
     /** Every primary's policy is read, not just the seed's: one evicting primary is enough to drop locks. */

@@ -57,25 +57,35 @@ public final class ScriptCalls {
     }
 
     /**
+     * An exclusive acquisition runs {@link Scripts#ACQUIRE}, a shared one {@link Scripts#ACQUIRE_SHARED} with its
+     * limit as a sixth argument: one script, one round trip, either way.
+     *
      * @param acquisition the request
      * @param timeoutMillis how long to wait for the answer
      * @return acquired, next in turn or not acquired
      */
     public AcquireResult acquire(Acquisition acquisition, long timeoutMillis) {
         Turn turn = acquisition.turn();
-        byte[][] args = turn == null
-                ? new byte[][] {
-                    ascii(acquisition.owner()), number(acquisition.ttlMillis()), NO_WAITER, number(0), number(1)
-                }
-                : new byte[][] {
-                    ascii(acquisition.owner()),
-                    number(acquisition.ttlMillis()),
-                    ascii(turn.waiter()),
-                    number(turn.waitedMillis()),
-                    number(turn.keepMillis())
-                };
-        List<Object> answer =
-                run("acquire", acquisition.key(), Scripts.ACQUIRE, ScriptOutputType.MULTI, args, timeoutMillis);
+        byte[] owner = ascii(acquisition.owner());
+        byte[] ttl = number(acquisition.ttlMillis());
+        byte[] waiter = turn == null ? NO_WAITER : ascii(turn.waiter());
+        byte[] waited = number(turn == null ? 0 : turn.waitedMillis());
+        byte[] keep = number(turn == null ? 1 : turn.keepMillis());
+        List<Object> answer = acquisition.isShared()
+                ? run(
+                        "shared acquire",
+                        acquisition.key(),
+                        Scripts.ACQUIRE_SHARED,
+                        ScriptOutputType.MULTI,
+                        new byte[][] {owner, ttl, waiter, waited, keep, number(acquisition.sharedLimit())},
+                        timeoutMillis)
+                : run(
+                        "acquire",
+                        acquisition.key(),
+                        Scripts.ACQUIRE,
+                        ScriptOutputType.MULTI,
+                        new byte[][] {owner, ttl, waiter, waited, keep},
+                        timeoutMillis);
         long first = (Long) answer.get(0);
         long second = (Long) answer.get(1);
         if (first == 1) {
@@ -108,7 +118,7 @@ public final class ScriptCalls {
     /**
      * @param renewal the request
      * @param timeoutMillis how long to wait for the answer
-     * @return whether the owner's live lock was extended
+     * @return whether the owner's live lock (exclusive, or a shared lease) was extended
      */
     public boolean renew(Renewal renewal, long timeoutMillis) {
         Long renewed = run(
@@ -125,7 +135,7 @@ public final class ScriptCalls {
      * @param key the key
      * @param owner the owner
      * @param timeoutMillis how long to wait for the answer
-     * @return whether the owner's live lock is now gone
+     * @return whether the owner's live lock (exclusive, or a shared lease) is now gone
      */
     public boolean release(String key, String owner, long timeoutMillis) {
         Long released = run(
@@ -141,7 +151,7 @@ public final class ScriptCalls {
     /**
      * @param key the key
      * @param timeoutMillis how long to wait for the answer
-     * @return the live holder, if any
+     * @return the live holder (of a key held by shared leases: the one with the greatest token), if any
      */
     public Optional<Holder> inspect(String key, long timeoutMillis) {
         List<Object> answer =
