@@ -34,6 +34,24 @@ public final class Tally {
     /** Leadership: the terms, the faults of the leader by kind, the takeover times (ms), and overlapping terms. */
     int terms;
 
+    /** Shared mode: why it did not run (null when it ran, or was not asked about). */
+    String sharedModeOff;
+    /** Shared mode: the sections by mode ({@code permit}, {@code read}, {@code write}). */
+    final Map<String, Integer> sharedSections = new TreeMap<>();
+    /** Shared mode: the most sections of each mode that held their key at once. */
+    final Map<String, Integer> mostAtOnce = new TreeMap<>();
+    /** Shared mode: the permits of the permit key, as its holders asked for them (0: no permit was held). */
+    int permits;
+    /** Shared mode: the faults of a process that caught it holding a shared lease, by kind. */
+    final Map<String, Integer> sharedHolderFaults = new TreeMap<>();
+    /** Shared mode: holders beyond a limit (permits, a writer's) that a fault of the older holders explains, by cause. */
+    final Map<String, Integer> sharedExplained = new TreeMap<>();
+
+    int permitsExceeded;
+    int writerNotAlone;
+    /** Shared mode: token violations of the shared keys (also counted in {@link #tokenRegressions}). */
+    int sharedTokenViolations;
+
     final Map<String, Integer> leaderFaults = new TreeMap<>();
     final List<Double> takeovers = new ArrayList<>();
     final Map<String, Integer> explainedTermOverlaps = new TreeMap<>();
@@ -126,6 +144,43 @@ public final class Tally {
                         : explainedTermOverlaps.toString().replaceAll("[{}]", ""),
                 unexplainedTermOverlaps));
     }
+
+    /**
+     * @param store the store's name, the first column
+     * @return the store's row of the shared-mode table, markdown; empty when the run says nothing of a shared mode
+     */
+    public java.util.Optional<String> sharedRow(String store) {
+        if (sharedModeOff != null) {
+            return java.util.Optional.of("| " + store + " | skipped: " + sharedModeOff + " | | | | | | |");
+        }
+        if (sharedSections.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(
+                Locale.ROOT,
+                "| %s | %d / %d / %d | %d (of %d) / %d / %d | %s | %s | %d | %d | %d |",
+                store,
+                sharedSections.getOrDefault("permit", 0),
+                sharedSections.getOrDefault("read", 0),
+                sharedSections.getOrDefault("write", 0),
+                mostAtOnce.getOrDefault("permit", 0),
+                permits,
+                mostAtOnce.getOrDefault("read", 0),
+                mostAtOnce.getOrDefault("write", 0),
+                sharedHolderFaults.isEmpty()
+                        ? "none"
+                        : sharedHolderFaults.toString().replaceAll("[{}]", ""),
+                sharedExplained.isEmpty() ? "none" : sharedExplained.toString().replaceAll("[{}]", ""),
+                permitsExceeded,
+                writerNotAlone,
+                sharedTokenViolations));
+    }
+
+    /** The header of {@link #sharedRow}. */
+    public static final String SHARED_HEADER = "| store | sections: permit / read / write"
+            + " | most at once: permit holders (of the permits) / readers / writers | faults that caught a holder"
+            + " | holders beyond a limit explained, by cause | **more holders than permits** | **writer not alone**"
+            + " | **token violations** |\n|---|---|---|---|---|---|---|---|";
 
     /** The header of {@link #leadershipRow}. */
     public static final String LEADERSHIP_HEADER = "| store | terms | faults of the leader | takeovers"
