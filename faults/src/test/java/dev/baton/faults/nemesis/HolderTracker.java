@@ -75,6 +75,9 @@ final class HolderTracker {
                 } else if (REVOKED.equals(e.type()) && leader == pid) {
                     leader = 0;
                 }
+                if (ENTER.equals(e.type()) && e.find("mode").isPresent()) {
+                    continue; // a shared-mode section: the faults aim at the holders of the exclusive keys, as before
+                }
                 if (ENTER.equals(e.type())) {
                     open.put(id, new Holder(pid, e.get("key"), e.getLong("tok"), e.nano()));
                 } else if (EXIT.equals(e.type())) {
