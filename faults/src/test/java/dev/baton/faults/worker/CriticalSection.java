@@ -45,10 +45,14 @@ final class CriticalSection {
     private static final String TERM_TOKEN_COLUMN_UPDATE =
             "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND last_token <= ?1";
 
-    /** How long a shared-mode section holds its key: about as long as a critical section's fenced transaction. */
-    private static final long SHARED_HOLD_MIN_MILLIS = 20;
+    /**
+     * How long a shared-mode section holds its key: long enough that the four workers' permit threads often want
+     * more than the three permits at once, and writers wait for readers; a few sections a second per thread, so
+     * that the shared mode takes little of the machine from the critical sections.
+     */
+    private static final long SHARED_HOLD_MIN_MILLIS = 100;
 
-    private static final long SHARED_HOLD_MAX_MILLIS = 60;
+    private static final long SHARED_HOLD_MAX_MILLIS = 300;
 
     private final HistoryWriter history;
     private final EntityManagerFactory factory;
