@@ -226,8 +226,8 @@ public final class Checker {
                 + t.sharedSections.stream().map(s -> s.pid).distinct().count() + " processes; most at once "
                 + tally.mostAtOnce + " (permits " + tally.permits + "); faults that caught a holder: "
                 + (tally.sharedHolderFaults.isEmpty() ? "none" : tally.sharedHolderFaults)
-                + "; holders beyond a limit that a fault of the older holders explains, by cause: "
-                + (tally.sharedExplained.isEmpty() ? "none" : tally.sharedExplained) + "; "
+                + "; holders beyond a limit that a fault of the older holders explains, by cause (the earliest, after"
+                + " the cause began): " + tally.sharedExplainedText() + "; "
                 + t.sharedSections.stream()
                         .filter(s -> Boolean.FALSE.equals(s.heldAtExit))
                         .count()
@@ -285,14 +285,15 @@ public final class Checker {
                 List<Section> against = conflicts(holder, live);
                 if (against.isEmpty()) {
                     if (explained.add(holder)) {
-                        String cause = older.stream()
+                        Interval why = older.stream()
                                 .filter(o -> !live.contains(o))
                                 .map(o -> t.explanation(o.pid, o.requested, s.entered)
-                                        .orElseThrow()
-                                        .cause())
+                                        .orElseThrow())
                                 .findFirst()
                                 .orElseThrow();
-                        tally.sharedExplained.merge(cause, 1, Integer::sum);
+                        // how far into the fault or pause the store let a holder beyond the limit in: a store that
+                        // keeps the leases lets it in only once the held-up holder's lease ran out
+                        tally.sharedExplained(why.cause(), Math.max(0, s.entered - why.begin()) / 1_000_000);
                     }
                     continue;
                 }

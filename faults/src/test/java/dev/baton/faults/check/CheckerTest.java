@@ -758,7 +758,7 @@ class CheckerTest {
 
         assertThat(report.violationCount()).as(report.text()).isZero();
         assertThat(report.tally().sharedRow("s"))
-                .hasValue("| s | 4 / 0 / 0 | 4 (of 3) / 0 / 0 | stop=1 | stop=1 | 0 | 0 | 0 |");
+                .hasValue("| s | 4 / 0 / 0 | 4 (of 3) / 0 / 0 | stop=1 | stop=1 (1,580 ms) | 0 | 0 | 0 |");
     }
 
     @Test
@@ -782,7 +782,7 @@ class CheckerTest {
 
         assertThat(report.violationCount()).as(report.text()).isZero();
         assertThat(report.tally().sharedRow("s"))
-                .hasValueSatisfying(row -> assertThat(row).contains("| none | own-pause=1 | 0 | 0 | 0 |"));
+                .hasValueSatisfying(row -> assertThat(row).contains("| none | own-pause=1 (1,400 ms) | 0 | 0 | 0 |"));
     }
 
     @Test

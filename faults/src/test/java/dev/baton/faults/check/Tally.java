@@ -46,6 +46,8 @@ public final class Tally {
     final Map<String, Integer> sharedHolderFaults = new TreeMap<>();
     /** Shared mode: holders beyond a limit (permits, a writer's) that a fault of the older holders explains, by cause. */
     final Map<String, Integer> sharedExplained = new TreeMap<>();
+    /** Shared mode: by cause, the earliest such holder, in ms after the fault or pause that explains it began. */
+    final Map<String, Long> sharedExplainedEarliest = new TreeMap<>();
 
     int permitsExceeded;
     int writerNotAlone;
@@ -145,6 +147,26 @@ public final class Tally {
                 unexplainedTermOverlaps));
     }
 
+    void sharedExplained(String cause, long millisIntoCause) {
+        sharedExplained.merge(cause, 1, Integer::sum);
+        sharedExplainedEarliest.merge(cause, millisIntoCause, Math::min);
+    }
+
+    /** @return e.g. {@code stop=19 (1,912 ms)}: by cause, how many, and the earliest after the cause began; or none */
+    String sharedExplainedText() {
+        if (sharedExplained.isEmpty()) {
+            return "none";
+        }
+        return sharedExplained.entrySet().stream()
+                .map(e -> String.format(
+                        Locale.ROOT,
+                        "%s=%d (%,d ms)",
+                        e.getKey(),
+                        e.getValue(),
+                        sharedExplainedEarliest.get(e.getKey())))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     /**
      * @param store the store's name, the first column
      * @return the store's row of the shared-mode table, markdown; empty when the run says nothing of a shared mode
@@ -170,7 +192,7 @@ public final class Tally {
                 sharedHolderFaults.isEmpty()
                         ? "none"
                         : sharedHolderFaults.toString().replaceAll("[{}]", ""),
-                sharedExplained.isEmpty() ? "none" : sharedExplained.toString().replaceAll("[{}]", ""),
+                sharedExplainedText(),
                 permitsExceeded,
                 writerNotAlone,
                 sharedTokenViolations));
@@ -179,7 +201,8 @@ public final class Tally {
     /** The header of {@link #sharedRow}. */
     public static final String SHARED_HEADER = "| store | sections: permit / read / write"
             + " | most at once: permit holders (of the permits) / readers / writers | faults that caught a holder"
-            + " | holders beyond a limit explained, by cause | **more holders than permits** | **writer not alone**"
+            + " | holders beyond a limit explained, by cause (the earliest, after the cause began)"
+            + " | **more holders than permits** | **writer not alone**"
             + " | **token violations** |\n|---|---|---|---|---|---|---|---|";
 
     /** The header of {@link #leadershipRow}. */
