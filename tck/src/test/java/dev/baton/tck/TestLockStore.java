@@ -267,13 +267,11 @@ final class TestLockStore implements LockStore {
             boolean mayClaim = heedsTurns && turn != null && mayClaim(standing, turn, now);
             List<SharedLease> shares = liveShares(k, now);
             long full = has(Flaw.SHARED_OVER_LIMIT) ? (long) limit + 1 : limit;
-            long blockedMillis = -1;
-            if (current != null && current.liveAt(now)) {
-                blockedMillis = (current.expiresAtNanos - now) / 1_000_000;
-            } else if (shares.size() >= full) {
-                blockedMillis = (earliestExpiry(shares) - now) / 1_000_000; // a place is free when one ends
-            }
-            if (blockedMillis >= 0) {
+            boolean exclusiveHeld = current != null && current.liveAt(now);
+            if (exclusiveHeld || shares.size() >= full) {
+                long blockedMillis = exclusiveHeld
+                        ? (current.expiresAtNanos - now) / 1_000_000
+                        : (earliestExpiry(shares) - now) / 1_000_000; // a place is free when one ends
                 if (mayClaim) {
                     claim(k, turn, now);
                     result.set(AcquireResult.nextInTurn(blockedMillis));
