@@ -20,6 +20,17 @@ import org.junit.jupiter.api.Test;
 abstract class CapabilityRules extends ContractRules {
 
     @Test
+    @TckRule(id = "S-3.6-18", spec = "spec-store-shared-declared")
+    void aStoreThatSharesLocksAlsoKeepsWaitingTurns() {
+        assumeCapability(StoreCapability.SHARED_LOCKS);
+
+        // Turns are what keep a stream of readers from starving a waiting writer.
+        assertThat(underTest().capabilities())
+                .as("%s declares SHARED_LOCKS, so it must declare WAITING_TURNS too", store())
+                .contains(StoreCapability.WAITING_TURNS);
+    }
+
+    @Test
     @TckRule(id = "S-3.4-03", spec = "spec-store-release-notification")
     void releaseNotificationTellsListenersOfARelease() throws Exception {
         assumeCapability(StoreCapability.RELEASE_NOTIFICATION);

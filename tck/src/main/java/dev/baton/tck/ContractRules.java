@@ -142,6 +142,26 @@ abstract class ContractRules {
         return token;
     }
 
+    /** Asserts that a waiter's acquire did not take the key but holds its turn ({@code WAITING_TURNS}). */
+    static void assertInTurn(AcquireResult result, String who, String key) {
+        assertThat(result.isAcquired())
+                .as("%s must not take %s: %s", who, describe(key), result)
+                .isFalse();
+        assertThat(result.isNextInTurn())
+                .as("%s must hold the turn of %s: %s", who, describe(key), result)
+                .isTrue();
+    }
+
+    /** Asserts that a waiter's acquire took neither the key nor its turn ({@code WAITING_TURNS}). */
+    static void assertRefusedWithoutTurn(AcquireResult result, String who, String key) {
+        assertThat(result.isAcquired())
+                .as("%s must not take %s: %s", who, describe(key), result)
+                .isFalse();
+        assertThat(result.isNextInTurn())
+                .as("%s must not hold the turn of %s: %s", who, describe(key), result)
+                .isFalse();
+    }
+
     static void assertStrictlyIncreasing(List<Long> tokens, String what) {
         for (int i = 1; i < tokens.size(); i++) {
             if (tokens.get(i) <= tokens.get(i - 1)) {

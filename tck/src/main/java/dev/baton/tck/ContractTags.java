@@ -48,6 +48,13 @@ public final class ContractTags {
     /** Waiting turns: a key's turn belongs to its longest waiter. Only for {@code WAITING_TURNS} stores. */
     public static final String TURNS = "turns";
 
+    /**
+     * Shared leases: permits up to a limit and read locks, kept apart from exclusive leases, each lease renewed,
+     * released and expiring alone, turns keeping readers out while a writer waits. Only for {@code SHARED_LOCKS}
+     * stores.
+     */
+    public static final String SHARED = "shared";
+
     /** Inspection: a key's live holder, exactly, changing nothing; freeing a key as its inspected owner. Only for {@code INSPECT} stores. */
     public static final String INSPECT = "inspect";
 

@@ -253,6 +253,20 @@ public abstract class LockStoreContract {
     }
 
     /**
+     * Shared leases ({@link StoreCapability#SHARED_LOCKS}): permits up to a limit and read locks, never beside an
+     * exclusive lease, each with its own token, renewed, released and expiring alone, under the key's turns.
+     * The rules are in {@link SharedLockRules}.
+     */
+    @Nested
+    @Tag(ContractTags.SHARED)
+    public class SharedLocks extends SharedLockRules {
+        @Override
+        StoreUnderTest underTest() {
+            return LockStoreContract.this.underTest;
+        }
+    }
+
+    /**
      * Optional capabilities, each tested only when the store declares it.
      * The rules are in {@link CapabilityRules}.
      */

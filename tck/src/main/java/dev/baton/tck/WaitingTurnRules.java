@@ -53,24 +53,6 @@ abstract class WaitingTurnRules extends ContractRules {
         return result.fencingToken();
     }
 
-    private void assertInTurn(AcquireResult result, String who, String key) {
-        assertThat(result.isAcquired())
-                .as("%s must not take the held %s", who, describe(key))
-                .isFalse();
-        assertThat(result.isNextInTurn())
-                .as("%s must hold the turn of %s: %s", who, describe(key), result)
-                .isTrue();
-    }
-
-    private void assertRefusedWithoutTurn(AcquireResult result, String who, String key) {
-        assertThat(result.isAcquired())
-                .as("%s must not take %s: %s", who, describe(key), result)
-                .isFalse();
-        assertThat(result.isNextInTurn())
-                .as("%s must not hold the turn of %s: %s", who, describe(key), result)
-                .isFalse();
-    }
-
     @Test
     @TckRule(id = "S-5.2-01", spec = "spec-store-turns-free-key")
     void aFreeKeyIsTakenByAWaiterAtOnce() {

@@ -184,6 +184,32 @@ class TckCatchesFlawedStoresTest {
                         List.of(ContractTags.ENDS_WITH_CONNECTION),
                         List.of("onlyTheInstanceThatTookALockRenewsOrReleasesIt")),
                 arguments(
+                        Flaw.SHARED_OVER_LIMIT,
+                        ALL,
+                        List.of(ContractTags.SHARED),
+                        List.of(
+                                "aSharedKeyIsTakenUpToItsLimitAndRefusedBeyond",
+                                "racingSharedCallersTakeExactlyTheLimit")),
+                arguments(
+                        Flaw.EXCLUSIVE_BESIDE_SHARED,
+                        ALL,
+                        List.of(ContractTags.SHARED),
+                        List.of(
+                                "anExclusiveLeaseKeepsSharedOnesOutAndTheReverse",
+                                "anExclusiveCallerRacingSharedOnesWinsAloneOrLoses")),
+                arguments(
+                        Flaw.SHARED_NEVER_EXPIRE,
+                        ALL,
+                        List.of(ContractTags.SHARED),
+                        List.of("anExpiredSharedLeaseNoLongerCounts", "renewingOneSharedLeaseExtendsItAlone")),
+                arguments(
+                        Flaw.SHARED_IGNORES_TURNS,
+                        ALL,
+                        List.of(ContractTags.SHARED),
+                        List.of(
+                                "aWaitingWriterHoldingTheTurnKeepsNewReadersOutAndGetsTheKeyWhenTheReadersAreGone",
+                                "aSharedWaiterHoldingTheTurnTakesTheFirstPlaceFreed")),
+                arguments(
                         Flaw.FORGETS_TOKENS_ON_RESTART,
                         CONNECTION_BOUND,
                         List.of(ContractTags.ENDS_WITH_CONNECTION),
@@ -209,6 +235,23 @@ class TckCatchesFlawedStoresTest {
         assertThat(outcome.failed)
                 .as("rules failing for a store with flaw %s; their reports: %s", flaw, outcome.reasons)
                 .containsAll(rules);
+    }
+
+    @Test
+    void aStoreThatSharesLocksWithoutWaitingTurnsIsCaught() {
+        FlawedStoreContract.configure(EnumSet.of(StoreCapability.SHARED_LOCKS));
+        Outcome outcome;
+        try {
+            outcome = run(List.of(ContractTags.CAPABILITIES));
+        } finally {
+            FlawedStoreContract.configure(ALL);
+        }
+
+        assertThat(outcome.failed)
+                .as(
+                        "rules failing for a store declaring SHARED_LOCKS without WAITING_TURNS; their reports: %s",
+                        outcome.reasons)
+                .containsExactly("aStoreThatSharesLocksAlsoKeepsWaitingTurns");
     }
 
     @ParameterizedTest(name = "the unflawed store passes {0} (declaring {1})")

@@ -8,6 +8,8 @@ import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +84,15 @@ final class TestLockStore implements LockStore {
         /** Declares {@code ENDS_WITH_CONNECTION}, but a closed instance's locks stay until their ttl runs out. */
         LOCKS_OUTLIVE_CLOSE,
         /** Declares {@code ENDS_WITH_CONNECTION}, but renews and releases a lock through any instance. */
-        ANY_INSTANCE_RENEWS
+        ANY_INSTANCE_RENEWS,
+        /** Compares the count of shared leases with the limit off by one: lets N + 1 holders in. */
+        SHARED_OVER_LIMIT,
+        /** An exclusive acquisition looks only for an exclusive lock: it is taken beside shared leases. */
+        EXCLUSIVE_BESIDE_SHARED,
+        /** Shared leases count until they are released: the place of a holder that crashed is never freed. */
+        SHARED_NEVER_EXPIRE,
+        /** Shared acquisitions neither heed nor claim turns: readers stream past a waiting writer. */
+        SHARED_IGNORES_TURNS
     }
 
     /** What instances share: locks, token counters, release listeners. */
@@ -91,6 +101,11 @@ final class TestLockStore implements LockStore {
         final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
         /** Turns by key, changed only inside a {@code compute} of the key's entry, so atomically with it. */
         final Map<String, KeyTurn> turns = new ConcurrentHashMap<>();
+        /**
+         * Shared leases by key, in the order they were taken, changed only inside a {@code compute} of the key's
+         * entry, so atomically with its exclusive lock and its turn.
+         */
+        final Map<String, List<SharedLease>> shares = new ConcurrentHashMap<>();
 
         final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
         final AtomicLong opened = new AtomicLong();
@@ -107,6 +122,13 @@ final class TestLockStore implements LockStore {
     }
 
     record KeyTurn(String waiter, long sinceNanos, long untilNanos) {}
+
+    /** One shared lease of a key; {@code holder} as in {@link Entry}. */
+    record SharedLease(String owner, long token, long expiresAtNanos, TestLockStore holder) {
+        boolean liveAt(long now) {
+            return expiresAtNanos - now > 0;
+        }
+    }
 
     private final Backend backend;
     private final Set<StoreCapability> capabilities;
@@ -132,26 +154,49 @@ final class TestLockStore implements LockStore {
         backend.closed.incrementAndGet();
         if (capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION) && !has(Flaw.LOCKS_OUTLIVE_CLOSE)) {
             backend.entries.values().removeIf(entry -> entry.holder == this); // the "connection" ends
+            for (String k : backend.shares.keySet()) {
+                backend.entries.compute(k, (ignored, current) -> {
+                    backend.shares.computeIfPresent(
+                            k,
+                            (same, leases) -> leases.stream()
+                                    .filter(lease -> lease.holder != this)
+                                    .toList());
+                    return current;
+                });
+            }
         }
     }
 
     private Entry taken(String owner, long token, long ttlMillis) {
-        return new Entry(
-                owner,
-                token,
-                expiry(ttlMillis),
-                capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION) ? this : null);
+        return new Entry(owner, token, expiry(ttlMillis), connection());
+    }
+
+    /** The instance whose "connection" holds a lock taken now ({@code ENDS_WITH_CONNECTION}), else null. */
+    private TestLockStore connection() {
+        return capabilities.contains(StoreCapability.ENDS_WITH_CONNECTION) ? this : null;
     }
 
     /** Whether this instance may renew or release the lock: any may, unless it lives on another's connection. */
     private boolean mine(Entry entry) {
-        return entry.holder == null || entry.holder == this || has(Flaw.ANY_INSTANCE_RENEWS);
+        return mine(entry.holder);
+    }
+
+    private boolean mine(TestLockStore holder) {
+        return holder == null || holder == this || has(Flaw.ANY_INSTANCE_RENEWS);
     }
 
     @Override
     public AcquireResult acquire(Acquisition acquisition) {
         // a store without WAITING_TURNS ignores the turn
         Turn turn = capabilities.contains(StoreCapability.WAITING_TURNS) ? acquisition.turn() : null;
+        if (acquisition.isShared()) {
+            return acquireShared(
+                    storedKey(acquisition.key()),
+                    acquisition.owner(),
+                    acquisition.ttlMillis(),
+                    turn,
+                    acquisition.sharedLimit());
+        }
         return acquire(storedKey(acquisition.key()), acquisition.owner(), acquisition.ttlMillis(), turn);
     }
 
@@ -183,6 +228,18 @@ final class TestLockStore implements LockStore {
                         ? new Entry(current.owner, current.token, expiry(ttlMillis), current.holder)
                         : current;
             }
+            List<SharedLease> shares = liveShares(k, now);
+            if (!shares.isEmpty() && !has(Flaw.EXCLUSIVE_BESIDE_SHARED)) {
+                // the key has room for an exclusive lease once the last shared one ends
+                long remaining = (latestExpiry(shares) - now) / 1_000_000;
+                if (mayClaim) {
+                    claim(k, turn, now);
+                    result.set(AcquireResult.nextInTurn(remaining));
+                } else {
+                    result.set(refusal(remaining));
+                }
+                return current;
+            }
             boolean keptForAnother =
                     standing != null && !mayClaim && !(turn == null && has(Flaw.PLAIN_ACQUIRE_IGNORES_TURNS));
             if (keptForAnother) {
@@ -195,6 +252,77 @@ final class TestLockStore implements LockStore {
             return taken(owner, token, ttlMillis);
         });
         return result.get();
+    }
+
+    /**
+     * A shared acquisition: taken while no live exclusive lock and fewer than {@code limit} live shared leases
+     * hold the key, in one {@code compute} of the key's entry.
+     */
+    private AcquireResult acquireShared(String k, String owner, long ttlMillis, Turn turn, int limit) {
+        boolean heedsTurns = !has(Flaw.SHARED_IGNORES_TURNS);
+        AtomicReference<AcquireResult> result = new AtomicReference<>();
+        backend.entries.compute(k, (ignored, current) -> {
+            long now = System.nanoTime();
+            KeyTurn standing = heedsTurns ? liveTurn(k, now) : null;
+            boolean mayClaim = heedsTurns && turn != null && mayClaim(standing, turn, now);
+            List<SharedLease> shares = liveShares(k, now);
+            long full = has(Flaw.SHARED_OVER_LIMIT) ? (long) limit + 1 : limit;
+            boolean exclusiveHeld = current != null && current.liveAt(now);
+            if (exclusiveHeld || shares.size() >= full) {
+                long blockedMillis = exclusiveHeld
+                        ? (current.expiresAtNanos - now) / 1_000_000
+                        : (earliestExpiry(shares) - now) / 1_000_000; // a place is free when one ends
+                if (mayClaim) {
+                    claim(k, turn, now);
+                    result.set(AcquireResult.nextInTurn(blockedMillis));
+                } else {
+                    result.set(refusal(blockedMillis));
+                }
+                return current;
+            }
+            if (standing != null && !mayClaim) {
+                result.set(AcquireResult.notAcquired()); // room, but kept for the waiter whose turn it is
+                return current;
+            }
+            if (heedsTurns) {
+                backend.turns.remove(k);
+            }
+            long token = nextToken(k);
+            List<SharedLease> more = new ArrayList<>(shares);
+            more.add(new SharedLease(owner, token, expiry(ttlMillis), connection()));
+            backend.shares.put(k, List.copyOf(more));
+            result.set(AcquireResult.acquired(token));
+            return current;
+        });
+        return result.get();
+    }
+
+    /** The key's shared leases that count at {@code now}: the live ones (all of them with a flaw). */
+    private List<SharedLease> liveShares(String k, long now) {
+        List<SharedLease> shares = backend.shares.getOrDefault(k, List.of());
+        return has(Flaw.SHARED_NEVER_EXPIRE)
+                ? shares
+                : shares.stream().filter(lease -> lease.liveAt(now)).toList();
+    }
+
+    private static long latestExpiry(List<SharedLease> shares) {
+        long latest = shares.get(0).expiresAtNanos;
+        for (SharedLease lease : shares) {
+            if (lease.expiresAtNanos - latest > 0) {
+                latest = lease.expiresAtNanos;
+            }
+        }
+        return latest;
+    }
+
+    private static long earliestExpiry(List<SharedLease> shares) {
+        long earliest = shares.get(0).expiresAtNanos;
+        for (SharedLease lease : shares) {
+            if (lease.expiresAtNanos - earliest < 0) {
+                earliest = lease.expiresAtNanos;
+            }
+        }
+        return earliest;
     }
 
     private KeyTurn liveTurn(String k, long now) {
@@ -234,8 +362,31 @@ final class TestLockStore implements LockStore {
     @Override
     public boolean renew(Renewal renewal) {
         String k = storedKey(renewal.key());
-        String owner = renewal.owner();
-        long ttlMillis = renewal.ttlMillis();
+        // an owner holds either the exclusive lock or one shared lease of a key: the runtime draws one per acquisition
+        return renewExclusive(k, renewal.owner(), renewal.ttlMillis())
+                || renewShared(k, renewal.owner(), renewal.ttlMillis());
+    }
+
+    private boolean renewShared(String k, String owner, long ttlMillis) {
+        boolean[] renewed = {false};
+        backend.entries.compute(k, (ignored, current) -> {
+            List<SharedLease> shares = liveShares(k, System.nanoTime());
+            for (int i = 0; i < shares.size(); i++) {
+                SharedLease lease = shares.get(i);
+                if (lease.owner.equals(owner) && mine(lease.holder)) {
+                    List<SharedLease> renewedShares = new ArrayList<>(shares);
+                    renewedShares.set(i, new SharedLease(owner, lease.token, expiry(ttlMillis), lease.holder));
+                    backend.shares.put(k, List.copyOf(renewedShares));
+                    renewed[0] = true;
+                    break;
+                }
+            }
+            return current;
+        });
+        return renewed[0];
+    }
+
+    private boolean renewExclusive(String k, String owner, long ttlMillis) {
         boolean[] renewed = {false};
         backend.entries.computeIfPresent(k, (ignored, current) -> {
             if (current.owner.equals(owner)
@@ -256,6 +407,35 @@ final class TestLockStore implements LockStore {
     @Override
     public boolean release(String key, String owner) {
         String k = storedKey(key);
+        boolean released = releaseExclusive(k, owner) || releaseShared(k, owner);
+        if (released) {
+            if (has(Flaw.RELEASE_RESETS_COUNTER)) {
+                counters.remove(k);
+            }
+            for (Consumer<String> listener : backend.listeners) {
+                CompletableFuture.runAsync(() -> listener.accept(key));
+            }
+        }
+        return released;
+    }
+
+    private boolean releaseShared(String k, String owner) {
+        boolean[] removed = {false};
+        backend.entries.compute(k, (ignored, current) -> {
+            List<SharedLease> shares = liveShares(k, System.nanoTime());
+            List<SharedLease> left = shares.stream()
+                    .filter(lease -> !(lease.owner.equals(owner) && mine(lease.holder)))
+                    .toList();
+            if (left.size() < shares.size()) {
+                removed[0] = true;
+                backend.shares.put(k, left);
+            }
+            return current;
+        });
+        return removed[0];
+    }
+
+    private boolean releaseExclusive(String k, String owner) {
         boolean released;
         if (has(Flaw.NON_ATOMIC_RELEASE)) {
             Entry current = backend.entries.get(k);
@@ -272,14 +452,6 @@ final class TestLockStore implements LockStore {
                 return removed[0] ? null : current;
             });
             released = removed[0];
-        }
-        if (released) {
-            if (has(Flaw.RELEASE_RESETS_COUNTER)) {
-                counters.remove(k);
-            }
-            for (Consumer<String> listener : backend.listeners) {
-                CompletableFuture.runAsync(() -> listener.accept(key));
-            }
         }
         return released;
     }
@@ -305,6 +477,14 @@ final class TestLockStore implements LockStore {
                     ? new Entry(current.owner, current.token, expiry(60_000), current.holder)
                     : current;
         });
+        if (holder.get() == null) {
+            // a key held by shared leases reports the one with the greatest token
+            long now = System.nanoTime();
+            liveShares(k, now).stream()
+                    .max(Comparator.comparingLong(SharedLease::token))
+                    .ifPresent(newest -> holder.set(new Holder(
+                            newest.owner, newest.token, Math.max(1, (newest.expiresAtNanos - now) / 1_000_000))));
+        }
         return Optional.ofNullable(holder.get());
     }
 
@@ -364,9 +544,14 @@ final class TestLockStore implements LockStore {
     }
 
     private AcquireResult refusal(Entry holder, long now) {
+        return refusal((holder.expiresAtNanos - now) / 1_000_000);
+    }
+
+    /** Not acquired, with how long until the key has room where the store reports it. */
+    private AcquireResult refusal(long remainingMillis) {
         if (!capabilities.contains(StoreCapability.REMAINING_LEASE)) {
             return AcquireResult.notAcquired();
         }
-        return AcquireResult.notAcquired((holder.expiresAtNanos - now) / 1_000_000);
+        return AcquireResult.notAcquired(remainingMillis);
     }
 }
