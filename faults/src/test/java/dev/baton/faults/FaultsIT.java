@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * nemesis injects the faults that matter for that store (kills, pauses, terminations, partitions, ended
  * sessions, restarts and pauses of the store's server, cut subscriptions); the checker then reads every
  * history and prints a table store x fault. Fails on any overlap no fault explains, fenced write accepted
- * out of token order, token regression, or lost update no fault explains.
+ * out of token order, token regression, or lost update no fault explains, and in the shared mode on more holders
+ * than permits or a writer beside another holder that no fault explains.
  *
  * <pre>
  * ./mvnw -pl faults -am verify -Pfaults                                          # CI profile: every store
