@@ -72,6 +72,7 @@ class ModuleBoundariesTest {
                     "dev.baton.tck.runtime.metrics",
                     "dev.baton.tck.runtime.schedule",
                     "dev.baton.tck.runtime.security",
+                    "dev.baton.tck.runtime.shared",
                     "dev.baton.tck.runtime.smoke",
                     "dev.baton.tck.runtime.support",
                     "dev.baton.tck.runtime.transactions",

@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.Synchronized;
+import dev.baton.impl.engine.CallerContexts;
 import dev.baton.impl.engine.CurrentLocks;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
@@ -84,47 +85,54 @@ public class SynchronizedInterceptor implements Serializable {
 
     /**
      * Waits for the lock without a thread and runs the method when it is granted. Cancelling the returned stage
-     * before that gives the wait up; after that, the method's own stage decides.
+     * before that gives the wait up; after that, the method's own stage decides. The method runs, and the stage is
+     * completed, in the caller's server context ({@link CallerContexts}): on a Baton thread, where a JAX-RS runtime
+     * writes the asynchronous response as the stage completes.
      */
     private CompletableFuture<Object> runWhenGranted(Bound call, InvocationContext context, String key) {
         MethodPlan plan = call.plan();
+        CallerContexts.Captured caller = CallerContexts.capture();
         CompletableFuture<HeldLock> waiting = call.engine()
                 .acquireAsync(key, plan.ttlMillis(), plan.timeoutMillis(), true, plan.poll(), plan.sharedLimit());
         CompletableFuture<Object> result = new CompletableFuture<>();
-        waiting.whenComplete((lock, failure) -> {
-            if (failure != null) {
-                result.completeExceptionally(failure);
-                return;
-            }
-            if (result.isDone()) {
-                lock.close(); // cancelled by the caller as the lock was granted
-                return;
-            }
-            CompletionStage<?> stage;
-            try {
-                stage = (CompletionStage<?>) runHolding(call, context, lock);
-            } catch (Exception | Error e) {
-                result.completeExceptionally(e);
-                return;
-            }
-            if (stage == null) {
-                result.complete(null);
-                return;
-            }
-            stage.whenComplete((value, error) -> {
-                if (error != null) {
-                    result.completeExceptionally(error);
-                } else {
-                    result.complete(value);
-                }
-            });
-        });
+        waiting.whenComplete((lock, failure) -> caller.run(() -> granted(call, context, lock, failure, result)));
         result.whenComplete((value, failure) -> {
             if (result.isCancelled()) {
                 waiting.cancel(false);
             }
         });
         return result;
+    }
+
+    /** The end of a wait for {@code lock}: runs the method under it, or fails {@code result} with {@code failure}. */
+    private static void granted(
+            Bound call, InvocationContext context, HeldLock lock, Throwable failure, CompletableFuture<Object> result) {
+        if (failure != null) {
+            result.completeExceptionally(failure);
+            return;
+        }
+        if (result.isDone()) {
+            lock.close(); // cancelled by the caller as the lock was granted
+            return;
+        }
+        CompletionStage<?> stage;
+        try {
+            stage = (CompletionStage<?>) runHolding(call, context, lock);
+        } catch (Exception | Error e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        if (stage == null) {
+            result.complete(null);
+            return;
+        }
+        stage.whenComplete((value, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                result.complete(value);
+            }
+        });
     }
 
     /** Runs the method under {@code lock}, which it releases when the method (or its stage) is done. */

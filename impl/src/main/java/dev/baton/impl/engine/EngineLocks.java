@@ -121,13 +121,15 @@ public final class EngineLocks implements Locks {
         CompletableFuture<HeldLock> waiting = engine.acquireAsync(
                 key, ttl(options), timeout(options), options.await(), poll(options), Sharing.limit(options));
         CompletableFuture<Lock> handed = new CompletableFuture<>();
-        waiting.whenComplete((lock, failure) -> {
+        // completed on a Baton thread: in the caller's server context, for what the application chained to it
+        CallerContexts.Captured caller = CallerContexts.capture();
+        waiting.whenComplete((lock, failure) -> caller.run(() -> {
             if (failure != null) {
                 handed.completeExceptionally(failure);
             } else if (!handed.complete(ApiLock.unbound(lock, deferral))) {
                 lock.close();
             }
-        });
+        }));
         handed.whenComplete((lock, failure) -> {
             if (failure != null) {
                 waiting.cancel(false); // the application gave up: so does the wait

@@ -1,7 +1,6 @@
 package dev.baton.tck.runtime.conflict;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.tck.TckExclusions;
 import dev.baton.tck.TckRule;
@@ -52,17 +51,21 @@ class ConflictTest {
     @ArquillianResource
     URL base;
 
+    private Gates gates() {
+        return new Gates(base, "api/gate");
+    }
+
     @Test
     @TckRule(id = "R-4.2-01", spec = "spec-api-timeout-conflict")
     void aWaitingRequestGets409AfterItsConfiguredTimeoutAndTheLockIsFreeAfterwards() {
-        CompletableFuture<Http.Response> holder = hold("t1");
+        CompletableFuture<Http.Response> holder = gates().hold("t1");
 
         long started = System.nanoTime();
         Http.Response waiter = Http.post(base, "api/gate/wait/t1");
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
         assertThat(waiter.status()).as(waiter.body()).isEqualTo(409);
-        assertProblem(waiter);
+        Gates.assertLockTimeoutProblem(waiter);
         assertThat(waiter.body())
                 .contains("gate:t1")
                 .as("the body carries the configured timeout and how long the request waited")
@@ -75,31 +78,19 @@ class ConflictTest {
                 .as("waited for the per-method timeout, not baton.timeout=" + GLOBAL_TIMEOUT)
                 .isLessThan(RuntimeTck.scaled(Duration.ofSeconds(15)).toMillis());
 
-        release("t1", holder);
+        gates().release("t1", holder);
         assertThat(Http.post(base, "api/gate/wait/t1").status()).isEqualTo(200);
-    }
-
-    /** An RFC 9457 problem: its media type, and the members a client reads. */
-    static void assertProblem(Http.Response conflict) {
-        assertThat(conflict.header("Content-Type"))
-                .as("the 409's media type (headers %s)", conflict.headers())
-                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(conflict.body())
-                .as("an RFC 9457 problem")
-                .contains("\"status\":409")
-                .contains("\"type\":\"urn:dev.baton:problem:lock-timeout\"")
-                .contains("\"title\":");
     }
 
     @Test
     @TckRule(id = "R-4.2-02", spec = "spec-api-await-false")
     void aRequestThatDoesNotWaitGets409AtOnce() {
-        CompletableFuture<Http.Response> holder = hold("t2");
+        CompletableFuture<Http.Response> holder = gates().hold("t2");
 
         Http.Response conflict = Http.post(base, "api/gate/try/t2");
 
         assertThat(conflict.status()).as(conflict.body()).isEqualTo(409);
-        assertProblem(conflict);
+        Gates.assertLockTimeoutProblem(conflict);
         assertThat(conflict.body())
                 .contains("gate:t2")
                 .as("a request that does not wait has a timeout of zero")
@@ -112,24 +103,8 @@ class ConflictTest {
                 .as("Retry-After, whole seconds up to the holder's ttl")
                 .isBetween(1L, HOLDER_TTL_SECONDS);
 
-        release("t2", holder);
+        gates().release("t2", holder);
         assertThat(Http.post(base, "api/gate/try/t2").status()).isEqualTo(200);
-    }
-
-    private CompletableFuture<Http.Response> hold(String id) {
-        CompletableFuture<Http.Response> holder =
-                CompletableFuture.supplyAsync(() -> Http.post(base, "api/gate/hold/" + id));
-        await().atMost(RuntimeTck.scaled(Duration.ofSeconds(30)))
-                .until(() -> holder.isDone() || "true".equals(Http.getBody(base, "api/gate/entered/" + id)));
-        assertThat(holder).as("the holder must still be inside").isNotDone();
-        return holder;
-    }
-
-    private void release(String id, CompletableFuture<Http.Response> holder) {
-        Http.post(base, "api/gate/open/" + id);
-        Http.Response released = holder.join();
-        assertThat(released.status()).as(released.body()).isEqualTo(200);
-        assertThat(released.body()).isEqualTo("released");
     }
 
     private static final Pattern WAITED = Pattern.compile("\"waitedMillis\":(\\d+)");

@@ -1,14 +1,12 @@
 package dev.baton.tck.runtime.conflict;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.tck.TckExclusions;
 import dev.baton.tck.TckRule;
 import dev.baton.tck.runtime.Http;
 import dev.baton.tck.runtime.RuntimeTck;
 import java.net.URL;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -41,37 +39,41 @@ class EjbConflictTest {
     @ArquillianResource
     URL base;
 
+    private Gates gates() {
+        return new Gates(base, "api/ejb-gate");
+    }
+
     @Test
     @TckRule(id = "R-4.2-03", spec = "spec-runtime-ejb-application-exception")
     void aLockTimeoutInAnEjbReachesTheJaxrsCallerAs409AndTheBeanStaysUsable() {
-        CompletableFuture<Http.Response> holder = hold("e1");
+        CompletableFuture<Http.Response> holder = gates().hold("e1");
 
         Http.Response notWaiting = Http.post(base, "api/ejb-gate/try/e1");
         assertThat(notWaiting.status())
                 .as("await = false on the bean, the key held: %s", notWaiting.body())
                 .isEqualTo(409);
-        ConflictTest.assertProblem(notWaiting);
+        Gates.assertLockTimeoutProblem(notWaiting);
         assertThat(notWaiting.body()).contains("ejb-gate:e1").contains("\"timeoutMillis\":0,");
 
         Http.Response waiting = Http.post(base, "api/ejb-gate/wait/e1");
         assertThat(waiting.status())
                 .as("a 300 ms timeout on the bean, the key held: %s", waiting.body())
                 .isEqualTo(409);
-        ConflictTest.assertProblem(waiting);
+        Gates.assertLockTimeoutProblem(waiting);
         assertThat(waiting.body()).contains("ejb-gate:e1").contains("\"timeoutMillis\":300,");
 
         Http.Response stateful = Http.post(base, "api/ejb-gate/try-stateful/e1");
         assertThat(stateful.status())
                 .as("a stateful bean, called again after its 409: not discarded by the container: %s", stateful.body())
                 .isEqualTo(409);
-        ConflictTest.assertProblem(stateful);
+        Gates.assertLockTimeoutProblem(stateful);
 
         Http.Response again = Http.post(base, "api/ejb-gate/try/e1");
         assertThat(again.status())
                 .as("the bean answers alike again: %s", again.body())
                 .isEqualTo(409);
 
-        release("e1", holder);
+        gates().release("e1", holder);
         Http.Response free = Http.post(base, "api/ejb-gate/try/e1");
         assertThat(free.status()).as(free.body()).isEqualTo(200);
         assertThat(free.body()).isEqualTo("got it");
@@ -83,7 +85,7 @@ class EjbConflictTest {
     @Tag(RuntimeTck.TAG_TRANSACTIONS)
     @TckRule(id = "R-4.2-04", spec = "spec-runtime-ejb-application-exception")
     void aCallerCatchesTheBeansLockTimeoutExceptionAndItsTransactionIsMarkedForRollback() {
-        CompletableFuture<Http.Response> holder = hold("e2");
+        CompletableFuture<Http.Response> holder = gates().hold("e2");
 
         Http.Response caught = Http.post(base, "api/ejb-gate/try-in-transaction/e2");
         assertThat(caught.status()).as(caught.body()).isEqualTo(200);
@@ -91,25 +93,9 @@ class EjbConflictTest {
                 .as("the caller caught the LockTimeoutException itself, and the bean's call marked its transaction")
                 .isEqualTo("caught ejb-gate:e2, marked rollback");
 
-        release("e2", holder);
+        gates().release("e2", holder);
         Http.Response free = Http.post(base, "api/ejb-gate/try-in-transaction/e2");
         assertThat(free.status()).as(free.body()).isEqualTo(200);
         assertThat(free.body()).as("the key free, the transaction stays active").isEqualTo("got it, status 0");
-    }
-
-    private CompletableFuture<Http.Response> hold(String id) {
-        CompletableFuture<Http.Response> holder =
-                CompletableFuture.supplyAsync(() -> Http.post(base, "api/ejb-gate/hold/" + id));
-        await().atMost(RuntimeTck.scaled(Duration.ofSeconds(30)))
-                .until(() -> holder.isDone() || "true".equals(Http.getBody(base, "api/ejb-gate/entered/" + id)));
-        assertThat(holder).as("the holder must still be inside").isNotDone();
-        return holder;
-    }
-
-    private void release(String id, CompletableFuture<Http.Response> holder) {
-        Http.post(base, "api/ejb-gate/open/" + id);
-        Http.Response released = holder.join();
-        assertThat(released.status()).as(released.body()).isEqualTo(200);
-        assertThat(released.body()).isEqualTo("released");
     }
 }
