@@ -156,9 +156,24 @@ public final class JpaLockStore implements LockStore {
      * unchanged). The turn is kept in the key's row (columns {@code turn_waiter}, {@code turn_since},
      * {@code turn_until}), by the database clock, in the same statement as the acquisition; the advisory mode
      * has no turns and ignores it.
+     *
+     * <p>A shared acquisition ({@link Acquisition#isShared()}, table mode only: {@link StoreCapability#SHARED_LOCKS})
+     * is one transaction of a few statements that locks the key's row first (see docs/internals.md); an exclusive
+     * one stays one statement.
+     *
+     * @throws UnsupportedOperationException for a shared acquisition in advisory mode, which holds none
      */
     @Override
     public AcquireResult acquire(Acquisition acquisition) {
+        if (acquisition.isShared()) {
+            return locks.acquireShared(
+                    acquisition.key(),
+                    acquisition.owner(),
+                    acquisition.ttlMillis(),
+                    acquisition.maxWaitMillisOr(settings.statementTimeoutMillis()),
+                    acquisition.turn(),
+                    acquisition.sharedLimit());
+        }
         return locks.acquire(
                 acquisition.key(),
                 acquisition.owner(),

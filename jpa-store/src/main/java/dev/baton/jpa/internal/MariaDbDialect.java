@@ -269,8 +269,19 @@ final class MariaDbDialect extends Dialect {
     }
 
     @Override
-    protected String remainingMillis() {
-        return "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
+    protected String millisUntil(String time) {
+        return "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), " + time + ") / 1000)";
+    }
+
+    @Override
+    protected String nextToken() {
+        return "NEXTVAL(" + sequence + ")";
+    }
+
+    /** A no-op update of the existing row: unlike {@code INSERT IGNORE}, it keeps every other error an error. */
+    @Override
+    protected String insertRowIfMissing() {
+        return insertRowHoldingNothing() + " ON DUPLICATE KEY UPDATE token = token";
     }
 
     @Override

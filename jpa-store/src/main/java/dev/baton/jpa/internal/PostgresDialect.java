@@ -365,8 +365,45 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    protected String remainingMillis() {
-        return "CAST(CEIL(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000) AS BIGINT)";
+    protected String millisUntil(String time) {
+        return "CAST(CEIL(EXTRACT(EPOCH FROM (" + time + " - clock_timestamp())) * 1000) AS BIGINT)";
+    }
+
+    @Override
+    protected String nextToken() {
+        return "nextval('" + sequence + "')";
+    }
+
+    @Override
+    protected String insertRowIfMissing() {
+        return insertRowHoldingNothing() + " ON CONFLICT (lock_key) DO NOTHING";
+    }
+
+    /**
+     * {@code FOR NO KEY UPDATE}: like a renewal, it does not wait for a fenced write's {@code FOR KEY SHARE}, so a
+     * shared acquisition refused by a live holder (or claiming the turn) does not wait for the holder's fenced
+     * transaction; a takeover first waits for it ({@link #takeoverLockClause}). The wait is bounded by
+     * {@code lock_timeout} ({@link #prepare}).
+     */
+    @Override
+    protected String rowLockClause(CallBound bound) {
+        return "FOR NO KEY UPDATE";
+    }
+
+    /** {@code FOR UPDATE}, the mode that waits for a fenced write's {@code FOR KEY SHARE}, as the upsert's. */
+    @Override
+    protected String takeoverLockClause() {
+        return "FOR UPDATE";
+    }
+
+    /** {@code pg_notify} of the key, sent when the release's transaction commits, as {@link #release} does. */
+    @Override
+    protected void notifyReleased(Connection c, String key, CallBound bound) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT pg_notify(?, ?)", bound)) {
+            ps.setString(firstParameter(), channel);
+            ps.setString(firstParameter() + 1, key);
+            query(ps).close();
+        }
     }
 
     @Override

@@ -8,6 +8,8 @@ import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -16,6 +18,10 @@ import java.util.function.Consumer;
 /**
  * Table mode: a row per key, written by one atomic statement per operation ({@link Dialect}), run by the
  * {@link StoreConnector}. On PostgreSQL releases are notified ({@link ReleaseListener}).
+ *
+ * <p>Shared leases ({@link SharedLeases}) take one transaction per operation. A renewal or release names no mode,
+ * so it runs the exclusive statement first, unchanged, and only when that matched no row the shared one: an
+ * exclusive lease costs what it did, a shared one (or a lost exclusive one) a second step.
  */
 public final class TableLocks implements LockOperations {
 
@@ -24,7 +30,8 @@ public final class TableLocks implements LockOperations {
             StoreCapability.REMAINING_LEASE,
             StoreCapability.BATCH_RENEW,
             StoreCapability.WAITING_TURNS,
-            StoreCapability.INSPECT);
+            StoreCapability.INSPECT,
+            StoreCapability.SHARED_LOCKS);
 
     /** On PostgreSQL: releases are notified ({@code LISTEN/NOTIFY}). */
     private static final Set<StoreCapability> NOTIFYING_CAPABILITIES = EnumSet.of(
@@ -33,6 +40,7 @@ public final class TableLocks implements LockOperations {
             StoreCapability.BATCH_RENEW,
             StoreCapability.WAITING_TURNS,
             StoreCapability.INSPECT,
+            StoreCapability.SHARED_LOCKS,
             StoreCapability.RELEASE_NOTIFICATION);
 
     private final StoreConnector connector;
@@ -40,6 +48,8 @@ public final class TableLocks implements LockOperations {
     private final boolean purges;
     private final ReentrantLock setup = new ReentrantLock();
     private volatile ReleaseListener releases;
+    /** The statements of shared leases of the store's dialect, made at the first shared operation. */
+    private volatile SharedLeases shared;
 
     /**
      * @param connector the store's connector
@@ -66,6 +76,27 @@ public final class TableLocks implements LockOperations {
                 AcquireResult::notAcquired);
     }
 
+    @Override
+    public AcquireResult acquireShared(
+            String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn, int sharedLimit) {
+        return connector.execute(
+                "acquire a shared lease of",
+                key,
+                acquisitionWait(maxWaitMillis),
+                (d, c, b) -> shared(d).acquire(c, key, owner, ttlMillis, sharedLimit, turn, b),
+                AcquireResult::notAcquired);
+    }
+
+    /** @return the statements of shared leases on {@code d}, the store's dialect (fixed once it connected) */
+    private SharedLeases shared(Dialect d) {
+        SharedLeases s = shared;
+        if (s == null || !s.on(d)) {
+            s = new SharedLeases(d); // immutable: two threads making one each is harmless
+            shared = s;
+        }
+        return s;
+    }
+
     /**
      * How long an acquisition's statement may wait for a row lock: its call's bound, or with a purge at most
      * the statement timeout (an acquisition then answers not acquired and the runtime polls again), so that
@@ -77,7 +108,15 @@ public final class TableLocks implements LockOperations {
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return connector.execute("renew", key, maxWaitMillis, (d, c, b) -> d.renew(c, key, owner, ttlMillis, b), null);
+        return connector.execute(
+                "renew",
+                key,
+                maxWaitMillis,
+                (d, c, b) -> d.renew(c, key, owner, ttlMillis, b)
+                        || !shared(d)
+                                .renewAll(c, List.of(new Lease(key, owner)), ttlMillis, b)
+                                .isEmpty(),
+                null);
     }
 
     @Override
@@ -86,14 +125,30 @@ public final class TableLocks implements LockOperations {
                 "renewAll",
                 leases.size() + " leases",
                 maxWaitMillis,
-                (d, c, b) -> d.renewAll(c, leases, ttlMillis, b),
+                (d, c, b) -> {
+                    Set<Lease> renewed = d.renewAll(c, leases, ttlMillis, b);
+                    List<Lease> others = leases.stream()
+                            .filter(lease -> !renewed.contains(lease))
+                            .distinct()
+                            .toList();
+                    if (others.isEmpty()) {
+                        return renewed;
+                    }
+                    Set<Lease> all = new HashSet<>(renewed);
+                    all.addAll(shared(d).renewAll(c, others, ttlMillis, b));
+                    return all;
+                },
                 null);
     }
 
     @Override
     public boolean release(String key, String owner) {
         return connector.execute(
-                "release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
+                "release",
+                key,
+                statementTimeoutMillis,
+                (d, c, b) -> d.release(c, key, owner, b) || shared(d).release(c, key, owner, b),
+                null);
     }
 
     @Override
@@ -104,7 +159,18 @@ public final class TableLocks implements LockOperations {
 
     @Override
     public Optional<Holder> inspect(String key) {
-        return connector.execute("inspect", key, statementTimeoutMillis, (d, c, b) -> d.inspect(c, key, b), null);
+        return connector.execute(
+                "inspect",
+                key,
+                statementTimeoutMillis,
+                (d, c, b) -> {
+                    Optional<Holder> holder = d.inspect(c, key, b);
+                    // a row without owner: shared leases hold the key, and the one with the greatest token is reported
+                    return holder.isPresent() && holder.get().owner().equals(SharedLeases.NO_OWNER)
+                            ? shared(d).inspect(c, key, b)
+                            : holder;
+                },
+                null);
     }
 
     @Override
