@@ -33,7 +33,10 @@ import javax.sql.DataSource;
 
 /**
  * The SQL lock store: one row per key in a table, written by one atomic statement per operation,
- * timed by the database's clock, with fencing tokens from a database sequence. PostgreSQL, MariaDB
+ * timed by the database's clock, with fencing tokens from a database sequence. Shared leases (permits and read
+ * locks, {@link StoreCapability#SHARED_LOCKS}) have a row each in a second table named after the first
+ * ({@code baton_locks_shared}), and each operation on them is one short transaction that locks the key's row
+ * first; the exclusive operations stay one statement each. PostgreSQL, MariaDB
  * and H2 are supported; the dialect is chosen from the connection's metadata at the first operation, which
  * also logs {@code BATON-JPA-020} (once per database) when the database lives inside this JVM (H2 in memory or
  * on a file opened embedded, e.g. the default data source of Payara Micro and WildFly): its locks then exclude
@@ -253,7 +256,10 @@ public final class JpaLockStore implements LockStore {
         return locks.renewAll(leases, ttlMillis, bound);
     }
 
-    /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
+    /**
+     * {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. The exclusive release's
+     * statement runs first; only when it freed nothing, the release of a shared lease (as does {@link #renew}).
+     */
     @Override
     public boolean release(String key, String owner) {
         return locks.release(key, owner);
@@ -261,7 +267,8 @@ public final class JpaLockStore implements LockStore {
 
     /**
      * {@inheritDoc} One plain read of the key's row (no row lock: it waits for no writer), by the
-     * database clock. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
+     * database clock, and for a key held by shared leases a second one of its leases. Bounded by the
+     * {@linkplain Builder#statementTimeout statement timeout}.
      */
     @Override
     public Optional<Holder> inspect(String key) {

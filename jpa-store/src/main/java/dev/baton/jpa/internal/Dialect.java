@@ -179,6 +179,94 @@ public abstract class Dialect {
         return remainingMillis > 0 ? AcquireResult.nextInTurn(remainingMillis) : AcquireResult.nextInTurn();
     }
 
+    /** What an exclusive renewal or release found besides the owner's own lease. */
+    public enum Found {
+        /** The owner's live exclusive lease: renewed or released. */
+        EXCLUSIVE,
+        /** Shared leases hold the key: the owner's lease may be one of them ({@link SharedLeases}). */
+        SHARED,
+        /** Neither: no live lease of the owner's, no live shared lease. */
+        NOTHING
+    }
+
+    /**
+     * What the exclusive renewals of a batch found.
+     *
+     * @param renewed the leases renewed
+     * @param sharedKeys the keys among the others' that shared leases hold ({@link SharedLeases} renews those)
+     */
+    public record Renewals(Set<Lease> renewed, Set<String> sharedKeys) {}
+
+    /**
+     * {@link #renew}, telling when it renewed nothing whether shared leases hold the key (one more read here,
+     * only then; PostgreSQL tells it in the renewal's own statement).
+     *
+     * @param c the connection
+     * @param key the key
+     * @param owner the owner
+     * @param ttlMillis the new lease
+     * @param bound how long the call may wait for the row lock
+     * @return what it found
+     * @throws SQLException if a statement failed or ran out of time
+     */
+    public Found renewExclusive(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        return renew(c, key, owner, ttlMillis, bound) ? Found.EXCLUSIVE : sharedOrNothing(c, key, bound);
+    }
+
+    /**
+     * {@link #release}, telling when it released nothing whether shared leases hold the key (one more read here,
+     * only then; PostgreSQL tells it in the release's own statement).
+     *
+     * @param c the connection
+     * @param key the key
+     * @param owner the owner
+     * @param bound how long the call may wait for the row lock
+     * @return what it found
+     * @throws SQLException if a statement failed or ran out of time
+     */
+    public Found releaseExclusive(Connection c, String key, String owner, CallBound bound) throws SQLException {
+        return release(c, key, owner, bound) ? Found.EXCLUSIVE : sharedOrNothing(c, key, bound);
+    }
+
+    /** @return {@link Found#SHARED} if live shared leases hold the key (its row has no owner), else nothing */
+    private Found sharedOrNothing(Connection c, String key, CallBound bound) throws SQLException {
+        return sharedKeysOf(c, List.of(key), bound).isEmpty() ? Found.NOTHING : Found.SHARED;
+    }
+
+    /**
+     * The keys among {@code keys} that live shared leases hold: their rows have no owner and a live expiry. A
+     * plain read, in batches of {@value #BATCH_CHUNK}.
+     *
+     * @param c the connection
+     * @param keys the keys
+     * @param bound the call's bound
+     * @return those keys
+     * @throws SQLException if a statement failed
+     */
+    protected Set<String> sharedKeysOf(Connection c, Collection<String> keys, CallBound bound) throws SQLException {
+        Set<String> shared = new HashSet<>();
+        List<String> all = List.copyOf(new HashSet<>(keys));
+        for (int from = 0; from < all.size(); from += BATCH_CHUNK) {
+            List<String> batch = all.subList(from, Math.min(all.size(), from + BATCH_CHUNK));
+            String sql = statementPrefix(bound) + "SELECT lock_key FROM " + table + " WHERE lock_key IN ("
+                    + String.join(", ", Collections.nCopies(batch.size(), "?")) + ") AND owner = '" + NO_OWNER
+                    + "' AND expires_at > " + now();
+            try (PreparedStatement ps = prepare(c, sql, bound)) {
+                int i = firstParameter();
+                for (String key : batch) {
+                    ps.setString(i++, key);
+                }
+                try (ResultSet rs = query(ps)) {
+                    while (rs.next()) {
+                        shared.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        return shared;
+    }
+
     /**
      * Extends {@code owner}'s live lock; one compare-and-set statement.
      *
@@ -212,7 +300,24 @@ public abstract class Dialect {
      * @return the leases extended
      * @throws SQLException if a statement failed or ran out of time
      */
-    public abstract Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+    public final Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+            throws SQLException {
+        return renewAllExclusive(c, leases, ttlMillis, bound).renewed();
+    }
+
+    /**
+     * {@link #renewAll}, also naming, among the keys of the leases it did not renew, those that shared leases hold:
+     * in the statements of the batch that lost a lease where the database can (PostgreSQL, MariaDB), else in a read
+     * of those keys.
+     *
+     * @param c the connection
+     * @param leases the leases (key as stored, owner)
+     * @param ttlMillis the new lease
+     * @param bound how long the call may wait for row locks
+     * @return the leases extended, and the keys held by shared leases among the others'
+     * @throws SQLException if a statement failed or ran out of time
+     */
+    public abstract Renewals renewAllExclusive(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
             throws SQLException;
 
     /**

@@ -135,10 +135,11 @@ final class H2Dialect extends Dialect {
     /**
      * Per {@value Dialect#BATCH_CHUNK} leases, in the store's transaction: the rows are locked first (so the
      * clock of the update is not stale, see {@link #lockRows}), then one {@code UPDATE} extends the live
-     * leases among them and {@code FINAL TABLE} names them; a lease that is not named was lost.
+     * leases among them and {@code FINAL TABLE} names them; a lease that is not named was lost, or is a shared one
+     * (a read of the lost leases' keys tells).
      */
     @Override
-    public Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+    public Renewals renewAllExclusive(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
             throws SQLException {
         Set<Lease> renewed = new HashSet<>();
         for (List<Lease> chunk : inBatches(leases, BATCH_CHUNK)) {
@@ -156,7 +157,11 @@ final class H2Dialect extends Dialect {
                 }
             }
         }
-        return renewed;
+        List<String> lostKeys = leases.stream()
+                .filter(lease -> !renewed.contains(lease))
+                .map(Lease::key)
+                .toList();
+        return new Renewals(renewed, lostKeys.isEmpty() ? Set.of() : sharedKeysOf(c, lostKeys, bound));
     }
 
     @Override

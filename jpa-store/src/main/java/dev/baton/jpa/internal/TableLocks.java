@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * {@link StoreConnector}. On PostgreSQL releases are notified ({@link ReleaseListener}).
  *
  * <p>Shared leases ({@link SharedLeases}) take one transaction per operation. A renewal or release names no mode,
- * so it runs the exclusive statement first, unchanged, and only when that matched no row the shared one: an
- * exclusive lease costs what it did, a shared one (or a lost exclusive one) a second step.
+ * so it runs the exclusive statement first, which also tells, when it matched no lease, whether shared leases hold
+ * the key (in the same statement on PostgreSQL and in a batch's read of lost leases on MariaDB; a read more
+ * otherwise); only then the shared one runs. An exclusive lease costs what it did.
  */
 public final class TableLocks implements LockOperations {
 
@@ -112,10 +113,14 @@ public final class TableLocks implements LockOperations {
                 "renew",
                 key,
                 maxWaitMillis,
-                (d, c, b) -> d.renew(c, key, owner, ttlMillis, b)
-                        || !shared(d)
+                (d, c, b) -> switch (d.renewExclusive(c, key, owner, ttlMillis, b)) {
+                    case EXCLUSIVE -> true;
+                    case NOTHING -> false;
+                    case SHARED ->
+                        !shared(d)
                                 .renewAll(c, List.of(new Lease(key, owner)), ttlMillis, b)
-                                .isEmpty(),
+                                .isEmpty();
+                },
                 null);
     }
 
@@ -126,15 +131,16 @@ public final class TableLocks implements LockOperations {
                 leases.size() + " leases",
                 maxWaitMillis,
                 (d, c, b) -> {
-                    Set<Lease> renewed = d.renewAll(c, leases, ttlMillis, b);
+                    Dialect.Renewals exclusive = d.renewAllExclusive(c, leases, ttlMillis, b);
+                    if (exclusive.sharedKeys().isEmpty()) {
+                        return exclusive.renewed();
+                    }
                     List<Lease> others = leases.stream()
-                            .filter(lease -> !renewed.contains(lease))
+                            .filter(lease -> exclusive.sharedKeys().contains(lease.key()))
+                            .filter(lease -> !exclusive.renewed().contains(lease))
                             .distinct()
                             .toList();
-                    if (others.isEmpty()) {
-                        return renewed;
-                    }
-                    Set<Lease> all = new HashSet<>(renewed);
+                    Set<Lease> all = new HashSet<>(exclusive.renewed());
                     all.addAll(shared(d).renewAll(c, others, ttlMillis, b));
                     return all;
                 },
@@ -147,7 +153,11 @@ public final class TableLocks implements LockOperations {
                 "release",
                 key,
                 statementTimeoutMillis,
-                (d, c, b) -> d.release(c, key, owner, b) || shared(d).release(c, key, owner, b),
+                (d, c, b) -> switch (d.releaseExclusive(c, key, owner, b)) {
+                    case EXCLUSIVE -> true;
+                    case NOTHING -> false;
+                    case SHARED -> shared(d).release(c, key, owner, b);
+                },
                 null);
     }
 
