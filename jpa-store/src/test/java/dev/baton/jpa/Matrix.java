@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * One cell of the test matrix (a database under a JPA provider, on its own pool) with every suite as a
- * {@link Nested} class: those of {@link Cell} and the contract, turns, shared leases and schema suites. A concrete
+ * {@link Nested} class: those of {@link Cell} and the contract, turns and schema suites. A concrete
  * {@code *Test} class per cell names the combination.
  */
 abstract class Matrix extends Cell {
@@ -33,14 +33,6 @@ abstract class Matrix extends Cell {
 
     @Nested
     class Schema extends SchemaSuite {
-        @Override
-        protected Backend backend() {
-            return Matrix.this.backend();
-        }
-    }
-
-    @Nested
-    class Shared extends SharedLeasesSuite {
         @Override
         protected Backend backend() {
             return Matrix.this.backend();
