@@ -15,6 +15,7 @@ import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import dev.baton.tck.Together;
+import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,9 +43,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Shared leases in table mode ({@link StoreCapability#SHARED_LOCKS}) on a real database: permits and read locks
  * beside exclusive leases on one key, each lease with its own owner, token and expiry; what a refusal reports;
- * expiry of a crashed holder's permit; turns that keep readers out while a writer waits; and, with real threads of
- * two store instances on two factories (two processes), never more than N holders of a permit key, never an
- * exclusive holder beside a shared one, and tokens that only grow across modes.
+ * expiry of a crashed holder's permit; turns that keep readers out while a writer waits; fences that pass exclusive
+ * tokens only; and, with real threads of two store instances on two factories (two processes), never more than N
+ * holders of a permit key, never an exclusive holder beside a shared one, and tokens that only grow across modes.
  */
 @Tag("shared")
 public abstract class SharedLeasesSuite {
@@ -471,6 +472,45 @@ public abstract class SharedLeasesSuite {
             assertThat(released.poll(300, TimeUnit.MILLISECONDS))
                     .as("a release that freed nothing is not told")
                     .isNull();
+        }
+    }
+
+    /** A fenced write checks exclusive leases: the token of a shared lease, even the newest, never passes. */
+    @Test
+    void aSharedLeasesTokenPassesNoFence() {
+        String data = table + "_data";
+        backend.execute("CREATE TABLE IF NOT EXISTS " + data + " (id INT PRIMARY KEY, n INT NOT NULL)");
+        int id = Math.abs(UUID.randomUUID().hashCode() % 1_000_000);
+        backend.execute("INSERT INTO " + data + " (id, n) VALUES (" + id + ", 0)");
+        FencedWrites fenced = store.fencedWrites();
+        String update = "UPDATE " + data + " SET n = n + 1 WHERE id = ?1 AND {fence}";
+        String key = key("fence");
+        String reader = owner();
+        long token = store.acquire(shared(key, reader, LONG, 2)).fencingToken();
+        assertThat(fencedUpdate(fenced, key, token, update, id))
+                .as("the newest shared lease's token")
+                .isZero();
+        assertThat(store.release(key, reader)).isTrue();
+        String writer = owner();
+        long writers = store.acquire(Acquisition.of(key, writer, LONG)).fencingToken();
+        assertThat(fencedUpdate(fenced, key, writers, update, id))
+                .as("an exclusive lease's token")
+                .isEqualTo(1);
+        assertThat(store.release(key, writer)).isTrue();
+    }
+
+    private int fencedUpdate(FencedWrites fenced, String key, long token, String update, int id) {
+        EntityManager em = backend.sharedFactory().createEntityManager();
+        try {
+            em.getTransaction().begin();
+            int rows = fenced.executeUpdate(em, key, token, update, id);
+            em.getTransaction().commit();
+            return rows;
+        } finally {
+            if (em.getTransaction().isActive()) {
+                em.getTransaction().rollback();
+            }
+            em.close();
         }
     }
 
