@@ -557,6 +557,19 @@ public abstract class Dialect {
     protected abstract String insertRowIfMissing();
 
     /**
+     * Whether {@link #insertRowIfMissing} also locks the key's row when it exists, for the rest of the transaction
+     * (MariaDB's {@code ON DUPLICATE KEY UPDATE}): then a shared acquisition locks the row with it, instead of with
+     * a locking read that, for a key without row, takes a gap lock (InnoDB) on which racing first acquisitions of
+     * the key deadlock. Otherwise (the default) the row is locked by {@link #rowLockClause}, and inserted first only
+     * when it is missing.
+     *
+     * @return whether the insert locks an existing row
+     */
+    protected boolean insertingLocksTheRow() {
+        return false;
+    }
+
+    /**
      * The {@code INSERT} of a key's row that holds nothing, for {@link #insertRowIfMissing}: one parameter, the key.
      *
      * @return the statement, to which a database adds what it does on a duplicate key

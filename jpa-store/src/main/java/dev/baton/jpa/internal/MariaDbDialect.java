@@ -296,7 +296,15 @@ final class MariaDbDialect extends Dialect {
         return "NEXTVAL(" + sequence + ")";
     }
 
-    /** A no-op update of the existing row: unlike {@code INSERT IGNORE}, it keeps every other error an error. */
+    /**
+     * A no-op update of the existing row, which InnoDB locks (an exclusive record lock, no gap lock); unlike
+     * {@code INSERT IGNORE}, it keeps every other error an error.
+     */
+    @Override
+    protected boolean insertingLocksTheRow() {
+        return true;
+    }
+
     @Override
     protected String insertRowIfMissing() {
         return insertRowHoldingNothing() + " ON DUPLICATE KEY UPDATE token = token";

@@ -54,7 +54,7 @@ public final class SharedLeases {
     private final String shared;
     private final NamedSql readSql;
     private final String claimSql;
-    private final String deleteEndedSql;
+    private final String endedSql;
     private final String insertSql;
     private final String takeSql;
     private final String releaseSql;
@@ -85,7 +85,8 @@ public final class SharedLeases {
                 + " FROM " + shared + " WHERE lock_key = {key}) a WHERE m.lock_key = {key}");
         this.claimSql = "UPDATE " + table + " SET turn_waiter = ?, turn_since = " + d.expiryAfter("?")
                 + ", turn_until = " + d.expiryAfter("?") + " WHERE lock_key = ?";
-        this.deleteEndedSql = "DELETE FROM " + shared + " WHERE lock_key = ? AND expires_at <= " + now;
+        this.endedSql = "SELECT owner FROM " + shared + " WHERE lock_key = ? AND expires_at <= " + now + " LIMIT "
+                + Dialect.BATCH_CHUNK;
         // The token is drawn here, after the decision, under the row lock; never at or below the key's last one.
         this.insertSql = d.returning(
                 "INSERT INTO " + shared + " (lock_key, owner, token, expires_at) SELECT m.lock_key, ?, GREATEST("
@@ -130,7 +131,9 @@ public final class SharedLeases {
             Connection c, String key, String owner, long ttlMillis, int limit, Turn turn, CallBound bound)
             throws SQLException {
         return inTransaction(c, () -> {
-            if (!lockRows(c, List.of(key), false, bound)) {
+            if (d.insertingLocksTheRow()) {
+                update(c, d.statementPrefix(bound) + d.insertRowIfMissing(), bound, key);
+            } else if (!lockRows(c, List.of(key), false, bound)) {
                 update(c, d.statementPrefix(bound) + d.insertRowIfMissing(), bound, key);
                 if (!lockRows(c, List.of(key), false, bound)) {
                     throw new SQLException("the row of key '" + key + "' is missing right after it was inserted");
@@ -167,7 +170,7 @@ public final class SharedLeases {
                         key);
             }
             if (state.ended > 0) {
-                update(c, d.statementPrefix(bound) + deleteEndedSql, bound, key);
+                deleteEnded(c, key, bound);
             }
             long token;
             try (PreparedStatement ps = d.prepare(c, d.statementPrefix(bound) + insertSql, bound)) {
@@ -189,6 +192,35 @@ public final class SharedLeases {
             }
             return AcquireResult.acquired(token);
         });
+    }
+
+    /**
+     * Deletes the key's shared leases that ended (up to {@value Dialect#BATCH_CHUNK}; the next acquisition deletes
+     * more): read first, then deleted by primary key. A range {@code DELETE} would take gap locks on MariaDB that
+     * hold up, and deadlock with, the inserts of other keys' leases.
+     */
+    private void deleteEnded(Connection c, String key, CallBound bound) throws SQLException {
+        List<String> owners = new ArrayList<>();
+        try (PreparedStatement ps = d.prepare(c, d.statementPrefix(bound) + endedSql, bound)) {
+            ps.setString(d.firstParameter(), key);
+            try (ResultSet rs = d.query(ps)) {
+                while (rs.next()) {
+                    owners.add(rs.getString(1));
+                }
+            }
+        }
+        if (owners.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = d.prepare(
+                c,
+                d.statementPrefix(bound) + "DELETE FROM " + shared + " WHERE lock_key = ? AND owner IN ("
+                        + placeholders(owners) + ") AND expires_at <= " + d.now(),
+                bound)) {
+            ps.setString(d.firstParameter(), key);
+            bindKeys(ps, d.firstParameter() + 1, owners);
+            d.update(ps);
+        }
     }
 
     /** Refuses, after claiming the key's turn for the waiter if it may have it. */
