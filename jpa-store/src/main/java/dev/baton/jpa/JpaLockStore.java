@@ -33,7 +33,10 @@ import javax.sql.DataSource;
 
 /**
  * The SQL lock store: one row per key in a table, written by one atomic statement per operation,
- * timed by the database's clock, with fencing tokens from a database sequence. PostgreSQL, MariaDB
+ * timed by the database's clock, with fencing tokens from a database sequence. Shared leases (permits and read
+ * locks, {@link StoreCapability#SHARED_LOCKS}) have a row each in a second table named after the first
+ * ({@code baton_locks_shared}), and each operation on them is one short transaction that locks the key's row
+ * first; the exclusive operations stay one statement each. PostgreSQL, MariaDB
  * and H2 are supported; the dialect is chosen from the connection's metadata at the first operation, which
  * also logs {@code BATON-JPA-020} (once per database) when the database lives inside this JVM (H2 in memory or
  * on a file opened embedded, e.g. the default data source of Payara Micro and WildFly): its locks then exclude
@@ -156,9 +159,24 @@ public final class JpaLockStore implements LockStore {
      * unchanged). The turn is kept in the key's row (columns {@code turn_waiter}, {@code turn_since},
      * {@code turn_until}), by the database clock, in the same statement as the acquisition; the advisory mode
      * has no turns and ignores it.
+     *
+     * <p>A shared acquisition ({@link Acquisition#isShared()}, table mode only: {@link StoreCapability#SHARED_LOCKS})
+     * is one transaction of a few statements that locks the key's row first (see docs/internals.md); an exclusive
+     * one stays one statement.
+     *
+     * @throws UnsupportedOperationException for a shared acquisition in advisory mode, which holds none
      */
     @Override
     public AcquireResult acquire(Acquisition acquisition) {
+        if (acquisition.isShared()) {
+            return locks.acquireShared(
+                    acquisition.key(),
+                    acquisition.owner(),
+                    acquisition.ttlMillis(),
+                    acquisition.maxWaitMillisOr(settings.statementTimeoutMillis()),
+                    acquisition.turn(),
+                    acquisition.sharedLimit());
+        }
         return locks.acquire(
                 acquisition.key(),
                 acquisition.owner(),
@@ -238,7 +256,10 @@ public final class JpaLockStore implements LockStore {
         return locks.renewAll(leases, ttlMillis, bound);
     }
 
-    /** {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. */
+    /**
+     * {@inheritDoc} Bounded by the {@linkplain Builder#statementTimeout statement timeout}. The exclusive release's
+     * statement runs first; only when it freed nothing, the release of a shared lease (as does {@link #renew}).
+     */
     @Override
     public boolean release(String key, String owner) {
         return locks.release(key, owner);
@@ -246,7 +267,8 @@ public final class JpaLockStore implements LockStore {
 
     /**
      * {@inheritDoc} One plain read of the key's row (no row lock: it waits for no writer), by the
-     * database clock. Bounded by the {@linkplain Builder#statementTimeout statement timeout}.
+     * database clock, and for a key held by shared leases a second one of its leases. Bounded by the
+     * {@linkplain Builder#statementTimeout statement timeout}.
      */
     @Override
     public Optional<Holder> inspect(String key) {

@@ -49,17 +49,28 @@ public class LockRecord {
         return key;
     }
 
-    /** @return the owner token of the latest acquisition */
+    /**
+     * The owner token of the latest exclusive acquisition; empty while shared leases (permits, read locks) hold the
+     * key or held it last: their owners, tokens and expiries are in the table of shared leases,
+     * {@code baton_locks_shared}.
+     *
+     * @return the owner token, or the empty string
+     */
     public String getOwner() {
         return owner;
     }
 
-    /** @return the fencing token of the latest acquisition */
+    /** @return the fencing token of the latest acquisition, exclusive or shared */
     public long getFencingToken() {
         return fencingToken;
     }
 
-    /** @return when the lease ends or ended, by the database clock (UTC on MariaDB) */
+    /**
+     * When the lease ends or ended, by the database clock (UTC on MariaDB); for a key held by shared leases, when
+     * the last of them ends.
+     *
+     * @return the expiry
+     */
     public OffsetDateTime getExpiresAt() {
         return expiresAt;
     }

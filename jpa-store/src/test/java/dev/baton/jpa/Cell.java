@@ -53,6 +53,14 @@ abstract class Cell {
     }
 
     @Nested
+    class Shared extends SharedLeasesSuite {
+        @Override
+        protected Backend backend() {
+            return backend;
+        }
+    }
+
+    @Nested
     class BoundedCalls extends BoundedCallsSuite {
         @Override
         protected Backend backend() {

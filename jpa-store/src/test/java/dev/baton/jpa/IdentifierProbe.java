@@ -3,6 +3,8 @@ package dev.baton.jpa;
 import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.Dialect;
 import dev.baton.jpa.internal.DialectFactory;
+import dev.baton.jpa.internal.SchemaScript;
+import dev.baton.jpa.internal.SharedLeases;
 import dev.baton.jpa.internal.schema.SchemaCheck;
 import dev.baton.spi.Lease;
 import dev.baton.spi.Turn;
@@ -22,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Tries a word as the table name, the sequence name and the schema part of either, in every statement
  * the store sends (its DDL, the schema check, acquire, renew, renew in a batch, release, a fenced
- * update), on a real database: what the reserved-word list is checked against.
+ * update, and the operations of shared leases), on a real database: what the reserved-word list is checked against.
  */
 final class IdentifierProbe {
 
@@ -102,7 +104,7 @@ final class IdentifierProbe {
         try {
             dialect.create(connection);
             dialect.validate(connection);
-            SchemaCheck.of(database, table, sequence).run(connection);
+            check(table, sequence).run(connection);
             if (!dialect.acquire(connection, "k", owner, 60_000, null, bound).isAcquired()) {
                 return what + ": not acquired";
             }
@@ -124,6 +126,19 @@ final class IdentifierProbe {
             fencedUpdate(table);
             if (!dialect.release(connection, "k", owner, bound)) {
                 return what + ": not released";
+            }
+            SharedLeases shared = new SharedLeases(dialect);
+            if (!shared.acquire(connection, "s", owner, 60_000, 2, null, bound).isAcquired()) {
+                return what + ": no shared lease";
+            }
+            if (shared.renewAll(connection, List.of(new Lease("s", owner)), 60_000, bound)
+                                    .size()
+                            != 1
+                    || shared.inspect(connection, "s", bound).isEmpty()) {
+                return what + ": shared lease not renewed or not inspected";
+            }
+            if (!shared.release(connection, "s", owner, bound)) {
+                return what + ": shared lease not released";
             }
             return null;
         } catch (SQLException | RuntimeException e) {
@@ -157,7 +172,7 @@ final class IdentifierProbe {
             });
         }
         steps.add(() -> dialect.validate(connection));
-        steps.add(() -> SchemaCheck.of(database, table, sequence).run(connection));
+        steps.add(() -> check(table, sequence).run(connection));
         steps.add(() -> dialect.acquire(connection, "k", owner, 60_000, null, bound));
         steps.add(() -> dialect.acquire(connection, "k", owner, 60_000, new Turn("w", 0, 60_000), bound));
         steps.add(() -> dialect.leaveTurn(connection, "k", "w", bound));
@@ -165,6 +180,11 @@ final class IdentifierProbe {
         steps.add(() -> dialect.renewAll(connection, List.of(new Lease("k", owner)), 60_000, bound));
         steps.add(() -> fencedUpdate(table));
         steps.add(() -> dialect.release(connection, "k", owner, bound));
+        SharedLeases shared = new SharedLeases(dialect);
+        steps.add(() -> shared.acquire(connection, "s", owner, 60_000, 2, new Turn("w", 0, 60_000), bound));
+        steps.add(() -> shared.renewAll(connection, List.of(new Lease("s", owner)), 60_000, bound));
+        steps.add(() -> shared.inspect(connection, "s", bound));
+        steps.add(() -> shared.release(connection, "s", owner, bound));
         for (Step step : steps) {
             try {
                 step.run();
@@ -177,6 +197,14 @@ final class IdentifierProbe {
             }
         }
         return null;
+    }
+
+    private SchemaCheck check(String table, String sequence) {
+        String shared = SchemaScript.sharedTableOf(table);
+        return SchemaCheck.of(
+                database,
+                new SchemaCheck.Names(
+                        table, sequence, shared, SchemaScript.createTable(database, table, sequence, shared)));
     }
 
     @FunctionalInterface
@@ -242,9 +270,13 @@ final class IdentifierProbe {
             return;
         }
         // the probe's own table and sequence stay for the next word (DDL is what takes the time)
-        String drop = table.equals(TABLE) ? "DROP SEQUENCE IF EXISTS " + sequence : "DROP TABLE IF EXISTS " + table;
+        List<String> drops = table.equals(TABLE)
+                ? List.of("DROP SEQUENCE IF EXISTS " + sequence)
+                : List.of("DROP TABLE IF EXISTS " + table, "DROP TABLE IF EXISTS " + SchemaScript.sharedTableOf(table));
         try (Statement st = connection.createStatement()) {
-            st.execute(drop);
+            for (String drop : drops) {
+                st.execute(drop);
+            }
         } catch (SQLException e) {
             // a word that cannot be a name created nothing
         }

@@ -11,6 +11,7 @@ import dev.baton.jpa.testing.FreshDatabase;
 import dev.baton.jpa.testing.MigrationTool;
 import dev.baton.jpa.testing.Provider;
 import dev.baton.jpa.testing.TestDatabases;
+import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.LockStore;
 import dev.baton.tck.LockStoreContract;
@@ -53,6 +54,9 @@ class MigrationTest {
     private static final String CUSTOM_TABLE = "app_locks";
     private static final String CUSTOM_SEQUENCE = "app_lock_tokens";
 
+    /** The versions of the schema: V1 the lock table and the sequence, V2 the table of shared leases. */
+    private static final int VERSIONS = 2;
+
     /** The migrated databases of the contract classes, dropped after the last. */
     private static final Map<String, Migrated> MIGRATED = new ConcurrentHashMap<>();
 
@@ -75,7 +79,7 @@ class MigrationTest {
     @MethodSource("cases")
     void migratedSchemaIsTheStoresAndRunsOnce(JpaDatabase database, MigrationTool tool, String table, String sequence) {
         try (FreshDatabase db = FreshDatabase.create(database, "mig")) {
-            assertThat(tool.migrate(db, table, sequence)).as("migrations run").isEqualTo(1);
+            assertThat(tool.migrate(db, table, sequence)).as("migrations run").isEqualTo(VERSIONS);
 
             EntityManagerFactory factory = factory(db);
             try (JpaLockStore store = validating(factory, table, sequence)) {
@@ -114,12 +118,14 @@ class MigrationTest {
     /**
      * The Flyway scripts are the store's own DDL ({@code META-INF/baton/sql/<database>/create.sql}, what
      * {@code schema-action=create} runs) with the names as placeholders: statement for statement, for
-     * any names. (A later V2 would compare the migrated catalog instead; today there is one version.)
+     * any names: V1 and V2 together, in order.
      */
     @ParameterizedTest
     @EnumSource(JpaDatabase.class)
     void flywayScriptIsTheStoresDdl(JpaDatabase database) {
-        String script = resource("db/baton/migration/" + database.folder() + "/V1__baton_locks.sql");
+        String folder = "db/baton/migration/" + database.folder();
+        String script =
+                resource(folder + "/V1__baton_locks.sql") + "\n" + resource(folder + "/V2__baton_shared_leases.sql");
         assertThat(script)
                 .contains("${baton_table}", "${baton_sequence}")
                 .doesNotContain(Dialect.DEFAULT_TABLE + " ", Dialect.DEFAULT_SEQUENCE + " ");
@@ -143,7 +149,7 @@ class MigrationTest {
     @MethodSource("toolsOnEveryDatabase")
     void migratedCatalogIsTheStoreCreatedOne(JpaDatabase database, MigrationTool tool) {
         try (FreshDatabase db = FreshDatabase.create(database, "cat")) {
-            assertThat(tool.migrate(db, "migrated_locks", "migrated_seq")).isEqualTo(1);
+            assertThat(tool.migrate(db, "migrated_locks", "migrated_seq")).isEqualTo(VERSIONS);
             EntityManagerFactory factory = factory(db);
             try (JpaLockStore store = JpaLockStore.builder(factory)
                     .table("created_locks")
@@ -163,6 +169,13 @@ class MigrationTest {
                     .anyMatch(line -> line.matches("(?i)primary key 1 lock_key"))
                     .hasSizeGreaterThanOrEqualTo(10);
             assertThat(Catalog.describe(db, "migrated_locks", "migrated_seq")).isEqualTo(created);
+            List<String> createdShared = Catalog.describe(db, "created_locks_shared", "created_seq");
+            assertThat(createdShared)
+                    .as("the table of shared leases")
+                    .noneMatch(line -> line.startsWith("none"))
+                    .anyMatch(line -> line.matches("(?i)primary key 2 owner"));
+            assertThat(Catalog.describe(db, "migrated_locks_shared", "migrated_seq"))
+                    .isEqualTo(createdShared);
         }
     }
 
@@ -229,7 +242,7 @@ class MigrationTest {
                             .hasMessageContaining("non-empty");
                 }
                 assertThat(tool.migrate(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE))
-                        .isEqualTo(1);
+                        .isEqualTo(VERSIONS);
                 assertThat(tool.migrate(db, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE))
                         .isZero();
                 try (JpaLockStore store = validating(factory, Dialect.DEFAULT_TABLE, Dialect.DEFAULT_SEQUENCE)) {
@@ -239,6 +252,51 @@ class MigrationTest {
                     assertThat(store.acquire(Acquisition.of("other", owner, 60_000))
                                     .fencingToken())
                             .isGreaterThan(before);
+                }
+            } finally {
+                factory.close();
+            }
+        }
+    }
+
+    /**
+     * An installation migrated by an earlier release (V1 only: no table of shared leases), with a lock held: the
+     * store refuses it, naming the script that adds the table; the tool's next run runs just that script, the
+     * held lock stays held, and shared leases work.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("toolsOnEveryDatabase")
+    void upgradingAVersion1SchemaAddsSharedLeasesAndKeepsLocks(JpaDatabase database, MigrationTool tool) {
+        try (FreshDatabase db = FreshDatabase.create(database, "upg")) {
+            assertThat(tool.migrate(db, CUSTOM_TABLE, CUSTOM_SEQUENCE, 1))
+                    .as("V1")
+                    .isEqualTo(1);
+            String holder = JpaTestOwners.owner();
+            db.execute("INSERT INTO " + CUSTOM_TABLE + " (lock_key, owner, token, expires_at) VALUES ('held', '"
+                    + holder + "', 7, " + (database == JpaDatabase.MARIADB ? "TIMESTAMP" : "TIMESTAMP WITH TIME ZONE")
+                    + " '2999-01-01 00:00:00" + (database == JpaDatabase.MARIADB ? "" : "+00") + "')");
+            EntityManagerFactory factory = factory(db);
+            try {
+                try (JpaLockStore store = validating(factory, CUSTOM_TABLE, CUSTOM_SEQUENCE)) {
+                    assertThatThrownBy(() -> store.acquire(Acquisition.of("other", JpaTestOwners.owner(), 1_000)))
+                            .isInstanceOf(dev.baton.LockConfigurationException.class)
+                            .hasMessageContaining(CUSTOM_TABLE + "_shared does not exist")
+                            .hasMessageContaining(
+                                    tool == MigrationTool.FLYWAY ? "V2__baton_shared_leases.sql" : "baton-locks-2-");
+                }
+                assertThat(tool.migrate(db, CUSTOM_TABLE, CUSTOM_SEQUENCE))
+                        .as("the upgrade")
+                        .isEqualTo(1);
+                try (JpaLockStore store = validating(factory, CUSTOM_TABLE, CUSTOM_SEQUENCE)) {
+                    assertThat(store.acquire(new Acquisition("held", JpaTestOwners.owner(), 1_000, 0, null, 2))
+                                    .isAcquired())
+                            .as("a shared lease of the key held before the upgrade")
+                            .isFalse();
+                    String reader = JpaTestOwners.owner();
+                    AcquireResult shared = store.acquire(new Acquisition("read", reader, 60_000, 0, null, 2));
+                    assertThat(shared.fencingToken()).isPositive();
+                    assertThat(store.release("held", holder)).isTrue();
+                    assertThat(store.release("read", reader)).isTrue();
                 }
             } finally {
                 factory.close();
@@ -315,7 +373,7 @@ class MigrationTest {
             this.db = FreshDatabase.create(database, "tck");
             this.table = table;
             this.sequence = sequence;
-            assertThat(tool.migrate(db, table, sequence)).isEqualTo(1);
+            assertThat(tool.migrate(db, table, sequence)).isEqualTo(VERSIONS);
             this.factory = factory(db);
         }
 

@@ -123,6 +123,41 @@ class PurgeTest {
         }
     }
 
+    /**
+     * A key whose shared leases all ended long ago goes with its leases; a key with a live shared lease stays with
+     * it, and a purged key's next shared lease still gets a greater token.
+     */
+    @ParameterizedTest
+    @EnumSource(JpaDatabase.class)
+    void theSharedLeasesOfAPurgedKeyGoWithIt(JpaDatabase database) {
+        String table = newTable(database);
+        String shared = table + "_shared";
+        try (JpaLockStore store = builder(database, table).build()) {
+            long last = 0;
+            for (String owner : List.of("crashed1", "crashed2")) {
+                last = store.acquire(new Acquisition("gone", owner, 60_000, 0, null, 2))
+                        .fencingToken();
+            }
+            assertThat(store.acquire(new Acquisition("live", "reader", 60_000, 0, null, 2))
+                            .isAcquired())
+                    .isTrue();
+            expire(database, table, "gone", -3_600);
+            expire(database, shared, "gone", -3_600);
+
+            assertThat(store.purgeExpired()).hasValue(1);
+            assertThat(exists(database, table, "gone")).isFalse();
+            assertThat(sql(database, "DELETE FROM " + shared + " WHERE lock_key = ?", "gone"))
+                    .as("shared leases left of the purged key")
+                    .isZero();
+            assertThat(exists(database, table, "live")).isTrue();
+            assertThat(exists(database, shared, "live")).isTrue();
+            assertThat(store.renew(Renewal.of("live", "reader", 60_000))).isTrue();
+            assertThat(store.acquire(new Acquisition("gone", "again", 60_000, 0, null, 2))
+                            .fencingToken())
+                    .isGreaterThan(last);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(JpaDatabase.class)
     void tokensStillGrowAcrossAPurgeOfTheKey(JpaDatabase database) {

@@ -45,7 +45,7 @@ class RoundTripTest {
             String key = "trips:" + UUID.randomUUID();
             store.database(); // connected: schema created and checked
             try (RoundTrips trips = RoundTrips.count()) {
-                eachPlainOperationIsOneRoundTrip(store, key, owner, trips::take);
+                eachPlainOperationIsOneRoundTrip(store, key, owner, trips::take, 1);
 
                 assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
                         .isTrue();
@@ -90,7 +90,8 @@ class RoundTripTest {
                 assertThat(store.inspect(key)).isEmpty(); // the pool has a connection
                 proxy.takeRoundTrips();
 
-                eachPlainOperationIsOneRoundTrip(store, key, owner, proxy::takeRoundTrips);
+                // a release that finds no lease of its owner also reads whether shared leases hold the key
+                eachPlainOperationIsOneRoundTrip(store, key, owner, proxy::takeRoundTrips, 2);
 
                 assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
                         .isTrue();
@@ -188,9 +189,13 @@ class RoundTripTest {
         return leases;
     }
 
-    /** Acquire, a refused acquire, renew, inspect, release and a release of a lock not held: one round trip each. */
+    /**
+     * Acquire, a refused acquire, renew, inspect and release: one round trip each; a release of a lock not held:
+     * {@code releaseNotHeld} (PostgreSQL tells in the release's statement whether shared leases hold the key,
+     * MariaDB in a read after it).
+     */
     private static void eachPlainOperationIsOneRoundTrip(
-            JpaLockStore store, String key, String owner, IntSupplier trips) {
+            JpaLockStore store, String key, String owner, IntSupplier trips, int releaseNotHeld) {
         assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
                 .isTrue();
         assertThat(trips.getAsInt()).as("an uncontended acquire").isEqualTo(1);
@@ -205,7 +210,7 @@ class RoundTripTest {
         assertThat(store.release(key, owner)).isTrue();
         assertThat(trips.getAsInt()).as("a release").isEqualTo(1);
         assertThat(store.release(key, owner)).isFalse();
-        assertThat(trips.getAsInt()).as("a release of a lock not held").isEqualTo(1);
+        assertThat(trips.getAsInt()).as("a release of a lock not held").isEqualTo(releaseNotHeld);
     }
 
     /** Counts the round trips that pgjdbc starts on the current thread. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.jpa.internal.DialectFactory;
+import dev.baton.jpa.internal.SchemaScript;
 import dev.baton.jpa.testing.Backend;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
@@ -101,10 +102,23 @@ public abstract class SchemaCheckSuite {
                 name + " without turn_until", database, withoutColumns("turn_until"), addColumns("turn_until")));
     }
 
+    /** A table of shared leases keyed by the key alone, on every database. */
+    private static void addSharedTableCases(List<Broken> cases, JpaDatabase database) {
+        String name = database.folder();
+        cases.add(new Broken(
+                name + " shared leases keyed by the key alone",
+                database,
+                replace("PRIMARY KEY (lock_key, owner)", "PRIMARY KEY (lock_key)"),
+                "$t_shared",
+                "(lock_key, owner)",
+                "ADD PRIMARY KEY (lock_key, owner)"));
+    }
+
     static List<Broken> cases() {
         List<Broken> cases = new ArrayList<>();
         for (JpaDatabase database : JpaDatabase.values()) {
             addTurnCases(cases, database);
+            addSharedTableCases(cases, database);
         }
         cases.add(new Broken(
                 "postgresql turn_until without time zone",
@@ -423,6 +437,73 @@ public abstract class SchemaCheckSuite {
         }
     }
 
+    /**
+     * A schema made before shared leases existed (the lock table and the sequence, no table of shared leases) is
+     * refused under {@code none} and {@code validate}, naming the scripts that add the table and its {@code CREATE
+     * TABLE}; running that statement makes it run, shared leases included. Under {@code create} the store adds the
+     * table itself, and a lock held in the old schema stays held.
+     */
+    @Test
+    void aSchemaFromBeforeSharedLeasesIsRefusedWithItsFixOrCompletedByCreate() {
+        Backend backend = backend();
+        Broken old = new Broken(
+                "before shared leases",
+                backend.database(),
+                ddl -> ddl.startsWith("CREATE TABLE") && ddl.contains(SchemaScript.SHARED_TABLE_SUFFIX + " (")
+                        ? "SELECT 1"
+                        : ddl);
+        String refused = tableFor(backend, "noshared");
+        String completed = tableFor(backend, "noshared create");
+        try {
+            createBroken(backend, old, refused);
+            String message = null;
+            for (SchemaAction action : List.of(SchemaAction.NONE, SchemaAction.VALIDATE)) {
+                try (JpaLockStore store = store(backend.sharedFactory(), refused, action)) {
+                    Throwable thrown = catchFirstOperation(store);
+                    assertThat(thrown).as(action.name()).isInstanceOf(LockConfigurationException.class);
+                    message = thrown.getMessage();
+                }
+            }
+            assertThat(message)
+                    .contains(
+                            SchemaScript.sharedTableOf(refused) + " does not exist",
+                            "schema-action=create",
+                            "V2__baton_shared_leases.sql",
+                            "baton-locks-2-" + backend.database().folder(),
+                            "Fix: CREATE TABLE IF NOT EXISTS " + SchemaScript.sharedTableOf(refused) + " (lock_key");
+            backend.execute(fixes(message).toArray(String[]::new));
+            try (JpaLockStore store = store(backend.sharedFactory(), refused, SchemaAction.VALIDATE)) {
+                assertThat(store.acquire(new Acquisition("fixed", JpaTestOwners.owner(), 10_000, 0, null, 2))
+                                .isAcquired())
+                        .isTrue();
+            }
+
+            createBroken(backend, old, completed);
+            String holder = JpaTestOwners.owner();
+            backend.execute("INSERT INTO " + completed + " (lock_key, owner, token, expires_at) VALUES ('held', '"
+                    + holder + "', 1, " + farFuture(backend.database()) + ")");
+            try (JpaLockStore store = store(backend.sharedFactory(), completed, SchemaAction.CREATE)) {
+                assertThat(store.acquire(new Acquisition("held", JpaTestOwners.owner(), 10_000, 0, null, 2))
+                                .isAcquired())
+                        .as("a shared lease of a key held in the old schema")
+                        .isFalse();
+                assertThat(store.acquire(new Acquisition("free", JpaTestOwners.owner(), 10_000, 0, null, 2))
+                                .isAcquired())
+                        .isTrue();
+                assertThat(store.release("held", holder)).isTrue();
+            }
+        } finally {
+            dropQuietly(backend, refused, old);
+            dropQuietly(backend, completed, old);
+        }
+    }
+
+    private static String farFuture(JpaDatabase database) {
+        return database == JpaDatabase.MARIADB
+                ? "TIMESTAMP '2999-01-01 00:00:00'"
+                : "TIMESTAMP WITH TIME ZONE '2999-01-01 00:00:00+00'";
+    }
+
     @Test
     void theShippedSchemaPassesUnderEveryAction() {
         Backend backend = backend();
@@ -677,6 +758,7 @@ public abstract class SchemaCheckSuite {
         try (Connection c = TestDatabases.connect(backend.database());
                 Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS " + table);
+            st.execute("DROP TABLE IF EXISTS " + table + "_shared");
             st.execute("DROP SEQUENCE IF EXISTS " + table + "_seq");
             if (!broken.setup().isEmpty() && backend.database() == JpaDatabase.POSTGRESQL) {
                 st.execute("DROP COLLATION IF EXISTS " + table + "_ci");

@@ -41,6 +41,12 @@ import java.util.Set;
  * ends, in a mode that a takeover by a new holder waits for: a fenced write is ordered before the
  * next acquisition of its key, or writes nothing.
  *
+ * <p>Shared leases ({@link dev.baton.spi.StoreCapability#SHARED_LOCKS}) live in a second table,
+ * {@link SchemaScript#sharedTableOf}, with the key's row as their summary and serialization point ({@link SharedLeases});
+ * the exclusive statements here are the same with or without them: a key held by shared leases has a row whose
+ * owner is {@link #NO_OWNER} and whose expiry is the greatest of theirs, which the exclusive
+ * statements read as a held key, and whose owner no renewal or release matches.
+ *
  * <p>Longer than the module's other classes (about 700 lines, mostly javadoc) on purpose: it is the one place
  * that states the store's SQL contract operation by operation, with the shared statements and the hooks the
  * three databases override next to each other. Split by operation, each subclass would override across several
@@ -60,12 +66,22 @@ public abstract class Dialect {
     /** The default sequence name. */
     public static final String DEFAULT_SEQUENCE = "baton_fencing_seq";
 
+    /**
+     * The owner of a key's row while shared leases hold the key ({@link SharedLeases}): no owner token is empty, so
+     * no exclusive renewal, release or fence matches it.
+     */
+    public static final String NO_OWNER = "";
+
     protected final String table;
     protected final String sequence;
+
+    /** The table of shared leases, named after {@link #table} ({@link SchemaScript#sharedTableOf}). */
+    protected final String sharedTable;
 
     protected Dialect(String table, String sequence) {
         this.table = table;
         this.sequence = sequence;
+        this.sharedTable = SchemaScript.sharedTableOf(table);
     }
 
     /**
@@ -163,6 +179,94 @@ public abstract class Dialect {
         return remainingMillis > 0 ? AcquireResult.nextInTurn(remainingMillis) : AcquireResult.nextInTurn();
     }
 
+    /** What an exclusive renewal or release found besides the owner's own lease. */
+    public enum Found {
+        /** The owner's live exclusive lease: renewed or released. */
+        EXCLUSIVE,
+        /** Shared leases hold the key: the owner's lease may be one of them ({@link SharedLeases}). */
+        SHARED,
+        /** Neither: no live lease of the owner's, no live shared lease. */
+        NOTHING
+    }
+
+    /**
+     * What the exclusive renewals of a batch found.
+     *
+     * @param renewed the leases renewed
+     * @param sharedKeys the keys among the others' that shared leases hold ({@link SharedLeases} renews those)
+     */
+    public record Renewals(Set<Lease> renewed, Set<String> sharedKeys) {}
+
+    /**
+     * {@link #renew}, telling when it renewed nothing whether shared leases hold the key (one more read here,
+     * only then; PostgreSQL tells it in the renewal's own statement).
+     *
+     * @param c the connection
+     * @param key the key
+     * @param owner the owner
+     * @param ttlMillis the new lease
+     * @param bound how long the call may wait for the row lock
+     * @return what it found
+     * @throws SQLException if a statement failed or ran out of time
+     */
+    public Found renewExclusive(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        return renew(c, key, owner, ttlMillis, bound) ? Found.EXCLUSIVE : sharedOrNothing(c, key, bound);
+    }
+
+    /**
+     * {@link #release}, telling when it released nothing whether shared leases hold the key (one more read here,
+     * only then; PostgreSQL tells it in the release's own statement).
+     *
+     * @param c the connection
+     * @param key the key
+     * @param owner the owner
+     * @param bound how long the call may wait for the row lock
+     * @return what it found
+     * @throws SQLException if a statement failed or ran out of time
+     */
+    public Found releaseExclusive(Connection c, String key, String owner, CallBound bound) throws SQLException {
+        return release(c, key, owner, bound) ? Found.EXCLUSIVE : sharedOrNothing(c, key, bound);
+    }
+
+    /** @return {@link Found#SHARED} if live shared leases hold the key (its row has no owner), else nothing */
+    private Found sharedOrNothing(Connection c, String key, CallBound bound) throws SQLException {
+        return sharedKeysOf(c, List.of(key), bound).isEmpty() ? Found.NOTHING : Found.SHARED;
+    }
+
+    /**
+     * The keys among {@code keys} that live shared leases hold: their rows have no owner and a live expiry. A
+     * plain read, in batches of {@value #BATCH_CHUNK}.
+     *
+     * @param c the connection
+     * @param keys the keys
+     * @param bound the call's bound
+     * @return those keys
+     * @throws SQLException if a statement failed
+     */
+    protected Set<String> sharedKeysOf(Connection c, Collection<String> keys, CallBound bound) throws SQLException {
+        Set<String> shared = new HashSet<>();
+        List<String> all = List.copyOf(new HashSet<>(keys));
+        for (int from = 0; from < all.size(); from += BATCH_CHUNK) {
+            List<String> batch = all.subList(from, Math.min(all.size(), from + BATCH_CHUNK));
+            String sql = statementPrefix(bound) + "SELECT lock_key FROM " + table + " WHERE lock_key IN ("
+                    + String.join(", ", Collections.nCopies(batch.size(), "?")) + ") AND owner = '" + NO_OWNER
+                    + "' AND expires_at > " + now();
+            try (PreparedStatement ps = prepare(c, sql, bound)) {
+                int i = firstParameter();
+                for (String key : batch) {
+                    ps.setString(i++, key);
+                }
+                try (ResultSet rs = query(ps)) {
+                    while (rs.next()) {
+                        shared.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        return shared;
+    }
+
     /**
      * Extends {@code owner}'s live lock; one compare-and-set statement.
      *
@@ -196,7 +300,24 @@ public abstract class Dialect {
      * @return the leases extended
      * @throws SQLException if a statement failed or ran out of time
      */
-    public abstract Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+    public final Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+            throws SQLException {
+        return renewAllExclusive(c, leases, ttlMillis, bound).renewed();
+    }
+
+    /**
+     * {@link #renewAll}, also naming, among the keys of the leases it did not renew, those that shared leases hold:
+     * in the statements of the batch that lost a lease where the database can (PostgreSQL, MariaDB), else in a read
+     * of those keys.
+     *
+     * @param c the connection
+     * @param leases the leases (key as stored, owner)
+     * @param ttlMillis the new lease
+     * @param bound how long the call may wait for row locks
+     * @return the leases extended, and the keys held by shared leases among the others'
+     * @throws SQLException if a statement failed or ran out of time
+     */
+    public abstract Renewals renewAllExclusive(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
             throws SQLException;
 
     /**
@@ -357,13 +478,14 @@ public abstract class Dialect {
      * Deletes the rows of {@code keys} that may still be purged: one {@code DELETE} by primary key whose
      * condition ({@link #purgeable()}) the database evaluates on each row's newest version under its row
      * lock, so a row that an acquisition took or renewed after {@link #purgeCandidates} stays, and one that
-     * another transaction holds locked is waited for (at most the call's bound) and then judged again.
+     * another transaction holds locked is waited for (at most the call's bound) and then judged again. Then the
+     * shared leases of these keys that ended as long ago.
      *
      * @param c the connection
      * @param keys the keys, at most {@value #BATCH_CHUNK}
      * @param afterMillis {@code purge-after}
      * @param bound the call's bound
-     * @return how many rows it deleted
+     * @return how many rows of the lock table it deleted
      * @throws SQLException if the statement failed or ran out of time
      */
     public int purge(Connection c, List<String> keys, long afterMillis, CallBound bound) throws SQLException {
@@ -377,7 +499,27 @@ public abstract class Dialect {
             }
             ps.setLong(i++, ttlParameter(-afterMillis));
             ps.setLong(i, ttlParameter(-afterMillis));
-            return update(ps);
+            int deleted = update(ps);
+            purgeSharedLeases(c, keys, afterMillis, bound);
+            return deleted;
+        }
+    }
+
+    /**
+     * Deletes the shared leases of {@code keys} that ended more than {@code afterMillis} ago: such a lease decides
+     * nothing any more (every decision counts live leases only, and the key's row has an expiry at or after its).
+     */
+    private void purgeSharedLeases(Connection c, List<String> keys, long afterMillis, CallBound bound)
+            throws SQLException {
+        String sql = statementPrefix(bound) + "DELETE FROM " + sharedTable + " WHERE lock_key IN ("
+                + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") AND expires_at < " + expiryAfter("?");
+        try (PreparedStatement ps = prepare(c, sql, bound)) {
+            int i = firstParameter();
+            for (String key : keys) {
+                ps.setString(i++, key);
+            }
+            ps.setLong(i, ttlParameter(-afterMillis));
+            update(ps);
         }
     }
 
@@ -386,7 +528,100 @@ public abstract class Dialect {
      *
      * @return an SQL expression of the milliseconds from now to {@code expires_at}
      */
-    protected abstract String remainingMillis();
+    protected String remainingMillis() {
+        return millisUntil("expires_at");
+    }
+
+    /**
+     * The milliseconds from now to a time, by the database clock.
+     *
+     * @param time an SQL expression of a time, e.g. a column
+     * @return an SQL expression of the milliseconds from now to it, negative once it has passed
+     */
+    protected abstract String millisUntil(String time);
+
+    /**
+     * The next value of the token sequence, as an SQL expression.
+     *
+     * @return e.g. {@code nextval('baton_fencing_seq')}
+     */
+    protected abstract String nextToken();
+
+    /**
+     * Inserts the key's row if it has none, holding nothing: owner {@link #NO_OWNER}, token 0 and an
+     * expiry long past; changes nothing (and does not fail) if the row exists, also when another transaction
+     * inserts it at the same moment. One parameter, the key.
+     *
+     * @return the statement, without {@link #statementPrefix(CallBound)}
+     */
+    protected abstract String insertRowIfMissing();
+
+    /**
+     * Whether {@link #insertRowIfMissing} also locks the key's row when it exists, for the rest of the transaction
+     * (MariaDB's {@code ON DUPLICATE KEY UPDATE}): then a shared acquisition locks the row with it, instead of with
+     * a locking read that, for a key without row, takes a gap lock (InnoDB) on which racing first acquisitions of
+     * the key deadlock. Otherwise (the default) the row is locked by {@link #rowLockClause}, and inserted first only
+     * when it is missing.
+     *
+     * @return whether the insert locks an existing row
+     */
+    protected boolean insertingLocksTheRow() {
+        return false;
+    }
+
+    /**
+     * The {@code INSERT} of a key's row that holds nothing, for {@link #insertRowIfMissing}: one parameter, the key.
+     *
+     * @return the statement, to which a database adds what it does on a duplicate key
+     */
+    protected String insertRowHoldingNothing() {
+        return "INSERT INTO " + table + " (lock_key, owner, token, expires_at) VALUES (?, '" + NO_OWNER + "', 0, "
+                + pastExpiry() + ")";
+    }
+
+    /**
+     * The clause of the {@code SELECT} that locks a key's row for a shared lease's operation, bounded by the
+     * call's time left (where the statement carries its own lock wait). It need not wait for a fenced write's lock
+     * where the database has a weaker row lock than the one a takeover needs ({@link #takeoverLockClause}).
+     *
+     * @param bound the call's bound
+     * @return the locking clause
+     */
+    protected String rowLockClause(CallBound bound) {
+        return "FOR UPDATE";
+    }
+
+    /**
+     * The clause that locks a key's row before a shared acquisition takes it from an exclusive holder whose
+     * fenced write may still be open, where {@link #rowLockClause} does not wait for that write (PostgreSQL).
+     *
+     * @return the locking clause, or null (the default) when {@link #rowLockClause}'s lock suffices
+     */
+    protected String takeoverLockClause() {
+        return null;
+    }
+
+    /**
+     * An {@code INSERT} that gives back a column of the row it inserted.
+     *
+     * @param insert an {@code INSERT ... SELECT} of one row
+     * @param column the column
+     * @return a statement whose result set holds the column: by default {@code insert RETURNING column}
+     */
+    protected String returning(String insert, String column) {
+        return insert + " RETURNING " + column;
+    }
+
+    /**
+     * Tells the release of a shared lease of {@code key} on the {@linkplain #releaseChannel() release channel},
+     * in the releasing transaction (so only when it commits); the default, without a channel, does nothing.
+     *
+     * @param c the connection of the release's transaction
+     * @param key the key
+     * @param bound the call's bound
+     * @throws SQLException if the statement failed
+     */
+    protected void notifyReleased(Connection c, String key, CallBound bound) throws SQLException {}
 
     /**
      * Locks the rows of {@code keys} first, waiting at most the time the call has left, where a
@@ -614,7 +849,8 @@ public abstract class Dialect {
 
     /**
      * The SQL predicate of a fenced write: true while {@code token} is the key's current token and
-     * its lease is live, by the database clock. Its sub-select locks the key's row
+     * its lease is live, by the database clock, and the lease is exclusive (a shared lease's token never passes:
+     * the row of a key held by shared leases has no owner). Its sub-select locks the key's row
      * ({@link #fenceLockClause()}) until the writer's transaction ends, so no new holder takes the key
      * over before the write commits, also when the write waits for other rows after the check.
      *
@@ -625,7 +861,7 @@ public abstract class Dialect {
     public String fencePredicate(String keyParameter, String tokenParameter) {
         return "EXISTS (SELECT 1 FROM " + table + " baton_fence WHERE baton_fence.lock_key = " + keyParameter
                 + " AND baton_fence.token = " + tokenParameter + " AND baton_fence.expires_at > " + now()
-                + " " + fenceLockClause() + ")";
+                + " AND baton_fence.owner <> '" + NO_OWNER + "' " + fenceLockClause() + ")";
     }
 
     /**
@@ -711,6 +947,11 @@ public abstract class Dialect {
     /** @return the sequence name */
     public String sequence() {
         return sequence;
+    }
+
+    /** @return the table of shared leases */
+    public String sharedTable() {
+        return sharedTable;
     }
 
     @Override

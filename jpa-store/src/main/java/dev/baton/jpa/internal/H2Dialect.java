@@ -135,10 +135,11 @@ final class H2Dialect extends Dialect {
     /**
      * Per {@value Dialect#BATCH_CHUNK} leases, in the store's transaction: the rows are locked first (so the
      * clock of the update is not stale, see {@link #lockRows}), then one {@code UPDATE} extends the live
-     * leases among them and {@code FINAL TABLE} names them; a lease that is not named was lost.
+     * leases among them and {@code FINAL TABLE} names them; a lease that is not named was lost, or is a shared one
+     * (a read of the lost leases' keys tells).
      */
     @Override
-    public Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+    public Renewals renewAllExclusive(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
             throws SQLException {
         Set<Lease> renewed = new HashSet<>();
         for (List<Lease> chunk : inBatches(leases, BATCH_CHUNK)) {
@@ -156,15 +157,18 @@ final class H2Dialect extends Dialect {
                 }
             }
         }
-        return renewed;
+        List<String> lostKeys = leases.stream()
+                .filter(lease -> !renewed.contains(lease))
+                .map(Lease::key)
+                .toList();
+        return new Renewals(renewed, lostKeys.isEmpty() ? Set.of() : sharedKeysOf(c, lostKeys, bound));
     }
 
     @Override
     protected void lockRows(Connection c, List<String> keys, CallBound bound) throws SQLException {
-        long millis = bound.remainingMillis();
         String sql = "SELECT lock_key FROM " + table + " WHERE lock_key IN ("
-                + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") ORDER BY lock_key FOR UPDATE"
-                + (millis == 0 ? " NOWAIT" : String.format(Locale.ROOT, " WAIT %.3f", millis / 1000.0));
+                + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") ORDER BY lock_key "
+                + rowLockClause(bound);
         try (PreparedStatement ps = prepare(c, sql, bound)) {
             for (int i = 0; i < keys.size(); i++) {
                 ps.setString(i + 1, keys.get(i));
@@ -178,9 +182,35 @@ final class H2Dialect extends Dialect {
         return e.getErrorCode() == LOCK_TIMEOUT;
     }
 
+    /** {@code FOR UPDATE} with the call's time left: H2's statements carry no lock wait of their own. */
     @Override
-    protected String remainingMillis() {
-        return "DATEDIFF(MILLISECOND, " + now() + ", expires_at)";
+    protected String rowLockClause(CallBound bound) {
+        long millis = bound.remainingMillis();
+        return "FOR UPDATE" + (millis == 0 ? " NOWAIT" : String.format(Locale.ROOT, " WAIT %.3f", millis / 1000.0));
+    }
+
+    @Override
+    protected String millisUntil(String time) {
+        return "DATEDIFF(MILLISECOND, " + now() + ", " + time + ")";
+    }
+
+    @Override
+    protected String nextToken() {
+        return "NEXT VALUE FOR " + sequence;
+    }
+
+    /** A {@code MERGE} that only inserts; two at once for a new key collide on the primary key and are retried. */
+    @Override
+    protected String insertRowIfMissing() {
+        return "MERGE INTO " + table + " l USING (VALUES (CAST(? AS VARCHAR(500)))) s(k) ON l.lock_key = s.k"
+                + " WHEN NOT MATCHED THEN INSERT (lock_key, owner, token, expires_at) VALUES (s.k, '"
+                + NO_OWNER + "', 0, " + pastExpiry() + ")";
+    }
+
+    /** {@code SELECT column FROM FINAL TABLE (insert)}: H2 has no {@code RETURNING}. */
+    @Override
+    protected String returning(String insert, String column) {
+        return "SELECT " + column + " FROM FINAL TABLE (" + insert + ")";
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.baton.spi.Lease;
 import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -31,6 +32,26 @@ public interface LockOperations extends AutoCloseable {
      * @return the result
      */
     AcquireResult acquire(String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn);
+
+    /**
+     * Only where {@link #capabilities} holds {@link StoreCapability#SHARED_LOCKS}; the default refuses.
+     *
+     * @param key the key
+     * @param owner the owner
+     * @param ttlMillis the ttl
+     * @param maxWaitMillis the call's bound
+     * @param turn the waiter's turn, or null
+     * @param sharedLimit the request's limit of shared leases, 1 to {@link Integer#MAX_VALUE}
+     * @return the result
+     * @throws UnsupportedOperationException if this mode holds no shared leases
+     */
+    default AcquireResult acquireShared(
+            String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn, int sharedLimit) {
+        throw new UnsupportedOperationException("The JPA lock store in "
+                + mode().name().toLowerCase(Locale.ROOT)
+                + " mode holds no shared leases: it"
+                + " does not declare " + StoreCapability.SHARED_LOCKS + " (use table mode for permits and read locks)");
+    }
 
     /**
      * @param key the key

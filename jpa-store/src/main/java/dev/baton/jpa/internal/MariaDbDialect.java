@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -198,12 +199,13 @@ final class MariaDbDialect extends Dialect {
      * are the ones the update renewed: a lease it did not renew was expired, released, taken over or deleted,
      * and none of these comes back to life under the same owner (an owner token names one acquisition). A
      * renewed lease that ends or is released before the read is reported lost, which only errs on the safe
-     * side.
+     * side. The same read names the batch's keys that shared leases hold (their rows have no owner).
      */
     @Override
-    public Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+    public Renewals renewAllExclusive(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
             throws SQLException {
         Set<Lease> renewed = new HashSet<>();
+        Set<String> sharedKeys = new HashSet<>();
         for (List<Lease> batch : inBatches(leases, RENEWAL_BATCH)) {
             int updated;
             try (PreparedStatement ps = prepare(
@@ -217,24 +219,40 @@ final class MariaDbDialect extends Dialect {
             }
             if (updated == batch.size()) {
                 renewed.addAll(batch);
-            } else if (updated > 0) {
-                renewed.addAll(liveOf(c, batch, updated, bound));
+            } else {
+                renewed.addAll(liveOf(c, batch, updated, sharedKeys, bound));
             }
         }
-        return renewed;
+        return new Renewals(renewed, sharedKeys);
     }
 
-    /** The leases of {@code batch} that are live now, after an update that renewed {@code updated} of them. */
-    private List<Lease> liveOf(Connection c, List<Lease> batch, int updated, CallBound bound) throws SQLException {
+    /**
+     * The leases of {@code batch} that are live now, after an update that renewed {@code updated} of them; adds
+     * the batch's keys that shared leases hold to {@code sharedKeys}.
+     */
+    private List<Lease> liveOf(Connection c, List<Lease> batch, int updated, Set<String> sharedKeys, CallBound bound)
+            throws SQLException {
         List<Lease> live = new ArrayList<>();
+        List<String> keys = batch.stream().map(Lease::key).distinct().toList();
         try (PreparedStatement ps = prepare(
                 c,
-                statementPrefix(bound) + "SELECT lock_key, owner FROM " + table + " WHERE (" + leaseMatch(batch.size())
-                        + ") AND expires_at > " + now(),
+                statementPrefix(bound) + "SELECT lock_key, owner FROM " + table + " WHERE ((" + leaseMatch(batch.size())
+                        + ") OR (lock_key IN (" + String.join(", ", Collections.nCopies(keys.size(), "?"))
+                        + ") AND owner = '" + NO_OWNER + "')) AND expires_at > " + now(),
                 bound)) {
             bindLeases(ps, 1, batch);
+            for (int i = 0; i < keys.size(); i++) {
+                ps.setString(1 + 2 * batch.size() + i, keys.get(i));
+            }
             try (ResultSet rs = query(ps)) {
-                readLeases(rs, live);
+                while (rs.next()) {
+                    String owner = rs.getString(2);
+                    if (owner.equals(NO_OWNER)) {
+                        sharedKeys.add(rs.getString(1)); // a row without owner is no lease (owners are never empty)
+                    } else {
+                        live.add(new Lease(rs.getString(1), owner));
+                    }
+                }
             }
         }
         if (live.size() > updated) {
@@ -269,8 +287,27 @@ final class MariaDbDialect extends Dialect {
     }
 
     @Override
-    protected String remainingMillis() {
-        return "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), expires_at) / 1000)";
+    protected String millisUntil(String time) {
+        return "CEIL(TIMESTAMPDIFF(MICROSECOND, SYSDATE(6), " + time + ") / 1000)";
+    }
+
+    @Override
+    protected String nextToken() {
+        return "NEXTVAL(" + sequence + ")";
+    }
+
+    /**
+     * A no-op update of the existing row, which InnoDB locks (an exclusive record lock, no gap lock); unlike
+     * {@code INSERT IGNORE}, it keeps every other error an error.
+     */
+    @Override
+    protected boolean insertingLocksTheRow() {
+        return true;
+    }
+
+    @Override
+    protected String insertRowIfMissing() {
+        return insertRowHoldingNothing() + " ON DUPLICATE KEY UPDATE token = token";
     }
 
     @Override

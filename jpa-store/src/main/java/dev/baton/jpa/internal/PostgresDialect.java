@@ -63,6 +63,7 @@ final class PostgresDialect extends Dialect {
 
     private final NamedSql acquireSql;
     private final String renewAllSql;
+    private final String renewSql;
     private final NamedSql turnSql;
     private final String releaseSql;
     private final String channel;
@@ -73,12 +74,26 @@ final class PostgresDialect extends Dialect {
         // The join's rows are the leases whose row is live and theirs; each is locked FOR NO KEY UPDATE (not
         // held up by a fence) and, if it changed while the statement waited for it, checked again on its
         // newest version (a lease taken over meanwhile is not extended). RETURNING names the leases renewed.
-        this.renewAllSql = "UPDATE " + table + " AS l SET expires_at = " + expiryAfter("?")
+        // Each statement of a renewal or release also names a key held by shared leases (its row has no owner), in a
+        // branch that runs only when the lease was not renewed or released (a one-time filter on the CTE): the
+        // store then renews or releases the shared lease, and an exclusive lease costs no more than before.
+        String sharedRow = " AND h.owner = '" + NO_OWNER + "' AND h.expires_at > clock_timestamp()";
+        this.renewAllSql = "WITH renewed AS (UPDATE " + table + " AS l SET expires_at = " + expiryAfter("?")
                 + " FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS r(k, o)"
                 + " WHERE l.lock_key = r.k AND l.owner = r.o AND l.expires_at > clock_timestamp()"
-                + " RETURNING l.lock_key, l.owner";
-        this.releaseSql = "WITH freed AS (" + releaseSql((CallBound) null) + " RETURNING lock_key)"
-                + " SELECT pg_notify(?, freed.lock_key) FROM freed";
+                + " RETURNING l.lock_key, l.owner)"
+                + " SELECT lock_key, owner FROM renewed"
+                + " UNION ALL SELECT h.lock_key, h.owner FROM " + table + " h WHERE h.lock_key = ANY(CAST(? AS TEXT[]))"
+                + sharedRow + " AND (SELECT COUNT(*) FROM renewed) < ?";
+        this.renewSql = "WITH renewed AS (" + renewSql((CallBound) null) + " RETURNING 1)"
+                + " SELECT TRUE FROM renewed"
+                + " UNION ALL SELECT FALSE FROM " + table + " h WHERE h.lock_key = ?" + sharedRow
+                + " AND NOT EXISTS (SELECT 1 FROM renewed)";
+        this.releaseSql = "WITH freed AS (" + releaseSql((CallBound) null) + " RETURNING lock_key),"
+                + " notified AS (SELECT pg_notify(?, freed.lock_key) FROM freed)"
+                + " SELECT TRUE FROM notified"
+                + " UNION ALL SELECT FALSE FROM " + table + " h WHERE h.lock_key = ?" + sharedRow
+                + " AND NOT EXISTS (SELECT 1 FROM freed)";
         String next = "nextval('" + sequence + "')";
         // A key's row holds its last token: a takeover never writes one at or below it, also when the
         // sequence went back (ALTER SEQUENCE ... RESTART, a restore from an older backup).
@@ -169,14 +184,48 @@ final class PostgresDialect extends Dialect {
      */
     @Override
     public boolean release(Connection c, String key, String owner, CallBound bound) throws SQLException {
+        return releaseExclusive(c, key, owner, bound) == Found.EXCLUSIVE;
+    }
+
+    /** {@inheritDoc} In the release's one statement ({@link #release}). */
+    @Override
+    public Found releaseExclusive(Connection c, String key, String owner, CallBound bound) throws SQLException {
         try (PreparedStatement ps = prepare(c, releaseSql, bound, true)) {
             int p = firstParameter();
             ps.setString(p, key);
             ps.setString(p + 1, owner);
             ps.setString(p + 2, channel);
-            try (ResultSet rs = query(ps)) {
-                return rs.next();
+            ps.setString(p + 3, key);
+            return found(ps);
+        }
+    }
+
+    @Override
+    public boolean renew(Connection c, String key, String owner, long ttlMillis, CallBound bound) throws SQLException {
+        return renewExclusive(c, key, owner, ttlMillis, bound) == Found.EXCLUSIVE;
+    }
+
+    /** {@inheritDoc} In the renewal's one statement. */
+    @Override
+    public Found renewExclusive(Connection c, String key, String owner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        try (PreparedStatement ps = prepare(c, renewSql, bound)) {
+            int p = firstParameter();
+            ps.setLong(p, ttlParameter(ttlMillis));
+            ps.setString(p + 1, key);
+            ps.setString(p + 2, owner);
+            ps.setString(p + 3, key);
+            return found(ps);
+        }
+    }
+
+    /** @return the answer of a renewal's or release's statement: a row TRUE, a row FALSE (shared leases), none */
+    private Found found(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = query(ps)) {
+            if (!rs.next()) {
+                return Found.NOTHING;
             }
+            return rs.getBoolean(1) ? Found.EXCLUSIVE : Found.SHARED;
         }
     }
 
@@ -184,28 +233,38 @@ final class PostgresDialect extends Dialect {
      * One statement per {@value #RENEWAL_BATCH} leases, each atomic by itself (in autocommit, each batch
      * commits on its own): an {@code UPDATE ... FROM unnest(keys, owners) ... RETURNING} that extends exactly
      * the live leases of the batch and names them; a lease that is not named was lost (expired, released or
-     * taken over).
+     * taken over), or is a shared one: the same statement names the batch's keys held by shared leases, when a
+     * lease of the batch was not renewed.
      */
     @Override
-    public Set<Lease> renewAll(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
+    public Renewals renewAllExclusive(Connection c, Collection<Lease> leases, long ttlMillis, CallBound bound)
             throws SQLException {
         Set<Lease> renewed = new HashSet<>();
+        Set<String> sharedKeys = new HashSet<>();
         for (List<Lease> batch : inBatches(leases, RENEWAL_BATCH)) {
             try (PreparedStatement ps = prepare(c, renewAllSql, bound)) {
                 int p = firstParameter();
+                Object[] keys = batch.stream().map(Lease::key).toArray();
                 ps.setLong(p, ttlMillis);
-                ps.setArray(
-                        p + 1,
-                        c.createArrayOf("text", batch.stream().map(Lease::key).toArray()));
+                ps.setArray(p + 1, c.createArrayOf("text", keys));
                 ps.setArray(
                         p + 2,
                         c.createArrayOf("text", batch.stream().map(Lease::owner).toArray()));
+                ps.setArray(p + 3, c.createArrayOf("text", keys));
+                ps.setInt(p + 4, batch.size());
                 try (ResultSet rs = query(ps)) {
-                    readLeases(rs, renewed);
+                    while (rs.next()) {
+                        String owner = rs.getString(2);
+                        if (owner.equals(NO_OWNER)) {
+                            sharedKeys.add(rs.getString(1)); // a row without owner is no lease
+                        } else {
+                            renewed.add(new Lease(rs.getString(1), owner));
+                        }
+                    }
                 }
             }
         }
-        return renewed;
+        return new Renewals(renewed, sharedKeys);
     }
 
     @Override
@@ -365,8 +424,45 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    protected String remainingMillis() {
-        return "CAST(CEIL(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000) AS BIGINT)";
+    protected String millisUntil(String time) {
+        return "CAST(CEIL(EXTRACT(EPOCH FROM (" + time + " - clock_timestamp())) * 1000) AS BIGINT)";
+    }
+
+    @Override
+    protected String nextToken() {
+        return "nextval('" + sequence + "')";
+    }
+
+    @Override
+    protected String insertRowIfMissing() {
+        return insertRowHoldingNothing() + " ON CONFLICT (lock_key) DO NOTHING";
+    }
+
+    /**
+     * {@code FOR NO KEY UPDATE}: like a renewal, it does not wait for a fenced write's {@code FOR KEY SHARE}, so a
+     * shared acquisition refused by a live holder (or claiming the turn) does not wait for the holder's fenced
+     * transaction; a takeover first waits for it ({@link #takeoverLockClause}). The wait is bounded by
+     * {@code lock_timeout} ({@link #prepare}).
+     */
+    @Override
+    protected String rowLockClause(CallBound bound) {
+        return "FOR NO KEY UPDATE";
+    }
+
+    /** {@code FOR UPDATE}, the mode that waits for a fenced write's {@code FOR KEY SHARE}, as the upsert's. */
+    @Override
+    protected String takeoverLockClause() {
+        return "FOR UPDATE";
+    }
+
+    /** {@code pg_notify} of the key, sent when the release's transaction commits, as {@link #release} does. */
+    @Override
+    protected void notifyReleased(Connection c, String key, CallBound bound) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT pg_notify(?, ?)", bound)) {
+            ps.setString(firstParameter(), channel);
+            ps.setString(firstParameter() + 1, key);
+            query(ps).close();
+        }
     }
 
     @Override

@@ -304,7 +304,13 @@ public final class StoreConnector {
                 create(d);
             }
             // Under every action, once per store: the objects exist and keep exclusion and fencing.
-            SchemaCheck check = SchemaCheck.of(d.database(), table, sequence);
+            SchemaCheck check = SchemaCheck.of(
+                    d.database(),
+                    new SchemaCheck.Names(
+                            table,
+                            sequence,
+                            d.sharedTable(),
+                            SchemaScript.createTable(d.database(), table, sequence, d.sharedTable())));
             inTransaction(c -> {
                 d.validate(c);
                 check.run(c);

@@ -62,6 +62,9 @@ public record StoreSettings(
             throw new IllegalStateException("A TransactionSuspender is for stores on a data source; on an"
                     + " EntityManagerFactory use a TransactionRunner");
         }
+        if (mode == LockMode.TABLE) {
+            requireRoomForSharedTable(table);
+        }
         if (purgeAfterMillis > 0) {
             Duration minimum = minimumPurgeAfter(Duration.ofMillis(statementTimeoutMillis));
             if (purgeAfterMillis < minimum.toMillis()) {
@@ -90,6 +93,21 @@ public record StoreSettings(
     public static Duration minimumPurgeAfter(Duration statementTimeout) {
         long statement = statementTimeout.toMillis() + CallBound.NETWORK_ALLOWANCE_MILLIS;
         return Duration.ofMillis(Math.max(60_000L, Math.multiplyExact(statement, 10L)));
+    }
+
+    /**
+     * Table mode keeps shared leases in a second table named after the lock table ({@link SchemaScript#sharedTableOf}),
+     * whose name must be an identifier of at most 63 characters too.
+     */
+    private static void requireRoomForSharedTable(String table) {
+        String shared = SchemaScript.sharedTableOf(table);
+        if (!Identifiers.isValid(shared)) {
+            int room = 63 - SchemaScript.SHARED_TABLE_SUFFIX.length();
+            throw new IllegalArgumentException("The lock table name '" + table + "' is too long for table mode: the"
+                    + " store keeps shared leases (permits, read locks) in a second table named after it, " + shared
+                    + ", and a name has at most 63 characters. Name the lock table with at most " + room
+                    + " characters (after the schema)");
+        }
     }
 
     /** Half of {@code purge-after}, from 30 s to an hour. */

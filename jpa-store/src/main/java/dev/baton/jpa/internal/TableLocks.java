@@ -8,6 +8,8 @@ import dev.baton.spi.StoreCapability;
 import dev.baton.spi.Turn;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -16,6 +18,11 @@ import java.util.function.Consumer;
 /**
  * Table mode: a row per key, written by one atomic statement per operation ({@link Dialect}), run by the
  * {@link StoreConnector}. On PostgreSQL releases are notified ({@link ReleaseListener}).
+ *
+ * <p>Shared leases ({@link SharedLeases}) take one transaction per operation. A renewal or release names no mode,
+ * so it runs the exclusive statement first, which also tells, when it matched no lease, whether shared leases hold
+ * the key (in the same statement on PostgreSQL and in a batch's read of lost leases on MariaDB; a read more
+ * otherwise); only then the shared one runs. An exclusive lease costs what it did.
  */
 public final class TableLocks implements LockOperations {
 
@@ -24,7 +31,8 @@ public final class TableLocks implements LockOperations {
             StoreCapability.REMAINING_LEASE,
             StoreCapability.BATCH_RENEW,
             StoreCapability.WAITING_TURNS,
-            StoreCapability.INSPECT);
+            StoreCapability.INSPECT,
+            StoreCapability.SHARED_LOCKS);
 
     /** On PostgreSQL: releases are notified ({@code LISTEN/NOTIFY}). */
     private static final Set<StoreCapability> NOTIFYING_CAPABILITIES = EnumSet.of(
@@ -33,6 +41,7 @@ public final class TableLocks implements LockOperations {
             StoreCapability.BATCH_RENEW,
             StoreCapability.WAITING_TURNS,
             StoreCapability.INSPECT,
+            StoreCapability.SHARED_LOCKS,
             StoreCapability.RELEASE_NOTIFICATION);
 
     private final StoreConnector connector;
@@ -40,6 +49,8 @@ public final class TableLocks implements LockOperations {
     private final boolean purges;
     private final ReentrantLock setup = new ReentrantLock();
     private volatile ReleaseListener releases;
+    /** The statements of shared leases of the store's dialect, made at the first shared operation. */
+    private volatile SharedLeases shared;
 
     /**
      * @param connector the store's connector
@@ -66,6 +77,27 @@ public final class TableLocks implements LockOperations {
                 AcquireResult::notAcquired);
     }
 
+    @Override
+    public AcquireResult acquireShared(
+            String key, String owner, long ttlMillis, long maxWaitMillis, Turn turn, int sharedLimit) {
+        return connector.execute(
+                "acquire a shared lease of",
+                key,
+                acquisitionWait(maxWaitMillis),
+                (d, c, b) -> shared(d).acquire(c, key, owner, ttlMillis, sharedLimit, turn, b),
+                AcquireResult::notAcquired);
+    }
+
+    /** @return the statements of shared leases on {@code d}, the store's dialect (fixed once it connected) */
+    private SharedLeases shared(Dialect d) {
+        SharedLeases s = shared;
+        if (s == null || !s.on(d)) {
+            s = new SharedLeases(d); // immutable: two threads making one each is harmless
+            shared = s;
+        }
+        return s;
+    }
+
     /**
      * How long an acquisition's statement may wait for a row lock: its call's bound, or with a purge at most
      * the statement timeout (an acquisition then answers not acquired and the runtime polls again), so that
@@ -77,7 +109,19 @@ public final class TableLocks implements LockOperations {
 
     @Override
     public boolean renew(String key, String owner, long ttlMillis, long maxWaitMillis) {
-        return connector.execute("renew", key, maxWaitMillis, (d, c, b) -> d.renew(c, key, owner, ttlMillis, b), null);
+        return connector.execute(
+                "renew",
+                key,
+                maxWaitMillis,
+                (d, c, b) -> switch (d.renewExclusive(c, key, owner, ttlMillis, b)) {
+                    case EXCLUSIVE -> true;
+                    case NOTHING -> false;
+                    case SHARED ->
+                        !shared(d)
+                                .renewAll(c, List.of(new Lease(key, owner)), ttlMillis, b)
+                                .isEmpty();
+                },
+                null);
     }
 
     @Override
@@ -86,14 +130,35 @@ public final class TableLocks implements LockOperations {
                 "renewAll",
                 leases.size() + " leases",
                 maxWaitMillis,
-                (d, c, b) -> d.renewAll(c, leases, ttlMillis, b),
+                (d, c, b) -> {
+                    Dialect.Renewals exclusive = d.renewAllExclusive(c, leases, ttlMillis, b);
+                    if (exclusive.sharedKeys().isEmpty()) {
+                        return exclusive.renewed();
+                    }
+                    List<Lease> others = leases.stream()
+                            .filter(lease -> exclusive.sharedKeys().contains(lease.key()))
+                            .filter(lease -> !exclusive.renewed().contains(lease))
+                            .distinct()
+                            .toList();
+                    Set<Lease> all = new HashSet<>(exclusive.renewed());
+                    all.addAll(shared(d).renewAll(c, others, ttlMillis, b));
+                    return all;
+                },
                 null);
     }
 
     @Override
     public boolean release(String key, String owner) {
         return connector.execute(
-                "release", key, statementTimeoutMillis, (d, c, b) -> d.release(c, key, owner, b), null);
+                "release",
+                key,
+                statementTimeoutMillis,
+                (d, c, b) -> switch (d.releaseExclusive(c, key, owner, b)) {
+                    case EXCLUSIVE -> true;
+                    case NOTHING -> false;
+                    case SHARED -> shared(d).release(c, key, owner, b);
+                },
+                null);
     }
 
     @Override
@@ -104,7 +169,18 @@ public final class TableLocks implements LockOperations {
 
     @Override
     public Optional<Holder> inspect(String key) {
-        return connector.execute("inspect", key, statementTimeoutMillis, (d, c, b) -> d.inspect(c, key, b), null);
+        return connector.execute(
+                "inspect",
+                key,
+                statementTimeoutMillis,
+                (d, c, b) -> {
+                    Optional<Holder> holder = d.inspect(c, key, b);
+                    // a row without owner: shared leases hold the key, and the one with the greatest token is reported
+                    return holder.isPresent() && holder.get().owner().equals(SharedLeases.NO_OWNER)
+                            ? shared(d).inspect(c, key, b)
+                            : holder;
+                },
+                null);
     }
 
     @Override

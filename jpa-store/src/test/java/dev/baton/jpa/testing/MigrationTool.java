@@ -2,6 +2,9 @@ package dev.baton.jpa.testing;
 
 import dev.baton.jpa.internal.Dialect;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import liquibase.Contexts;
 import liquibase.LabelExpression;
@@ -21,14 +24,18 @@ import org.flywaydb.core.api.configuration.FluentConfiguration;
 public enum MigrationTool {
     FLYWAY {
         @Override
-        public int migrate(FreshDatabase database, String table, String sequence) {
-            return flyway(database, table, sequence).load().migrate().migrationsExecuted;
+        public int migrate(FreshDatabase database, String table, String sequence, int version) {
+            FluentConfiguration flyway = flyway(database, table, sequence);
+            if (version != LATEST) {
+                flyway.target(String.valueOf(version));
+            }
+            return flyway.load().migrate().migrationsExecuted;
         }
     },
 
     LIQUIBASE {
         @Override
-        public int migrate(FreshDatabase database, String table, String sequence) {
+        public int migrate(FreshDatabase database, String table, String sequence, int version) {
             Connection c = database.connect();
             try {
                 Database db = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
@@ -44,6 +51,12 @@ public enum MigrationTool {
                     int pending = liquibase
                             .listUnrunChangeSets(new Contexts(), new LabelExpression())
                             .size();
+                    if (version != LATEST) {
+                        // one changeset per version of the database's own, in order: the first ones
+                        int run = Math.max(0, Math.min(pending, version - ranBefore(c)));
+                        liquibase.update(run, new Contexts(), new LabelExpression());
+                        return run;
+                    }
                     liquibase.update(new Contexts(), new LabelExpression());
                     int left = liquibase
                             .listUnrunChangeSets(new Contexts(), new LabelExpression())
@@ -60,6 +73,9 @@ public enum MigrationTool {
             }
         }
     };
+
+    /** For {@link #migrate(FreshDatabase, String, String, int)}: every version. */
+    public static final int LATEST = Integer.MAX_VALUE;
 
     /** Where the Flyway scripts of a database are: this plus the database's folder. */
     public static final String FLYWAY_LOCATION = "classpath:db/baton/migration/";
@@ -79,7 +95,33 @@ public enum MigrationTool {
      * @param sequence the sequence name ({@code baton_sequence}, likewise)
      * @return how many migrations (Flyway) or changesets (Liquibase) ran: 0 when all had run before
      */
-    public abstract int migrate(FreshDatabase database, String table, String sequence);
+    public int migrate(FreshDatabase database, String table, String sequence) {
+        return migrate(database, table, sequence, LATEST);
+    }
+
+    /**
+     * Runs the tool's migrations up to a version of the store's schema, as an installation of an earlier
+     * release of the store has it.
+     *
+     * @param database where
+     * @param table the table name
+     * @param sequence the sequence name
+     * @param version the last version to run (Flyway's {@code V<n>}, the n-th changeset of the database), or
+     *     {@link #LATEST}
+     * @return how many migrations or changesets ran
+     */
+    public abstract int migrate(FreshDatabase database, String table, String sequence, int version);
+
+    /** @return how many changesets ran on this database before (only the store's run there in the tests) */
+    private static int ranBefore(Connection c) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM DATABASECHANGELOG")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException none) {
+            return 0; // Liquibase has not run here yet
+        }
+    }
 
     /**
      * Flyway as the README configures it: the database's location, the names as placeholders, a history

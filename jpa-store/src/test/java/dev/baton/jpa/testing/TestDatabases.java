@@ -156,6 +156,7 @@ public final class TestDatabases {
                 java.sql.Statement st = c.createStatement()) {
             for (String table : CREATED.getOrDefault(database, java.util.Set.of())) {
                 st.execute("DROP TABLE IF EXISTS " + table);
+                st.execute("DROP TABLE IF EXISTS " + table + "_shared");
                 st.execute("DROP TABLE IF EXISTS " + table + "_data");
                 st.execute("DROP SEQUENCE IF EXISTS " + table + "_seq");
             }

@@ -23,14 +23,16 @@ import java.util.Map;
  * {@code TIMESTAMP(n >= 6) WITH TIME ZONE};</li>
  * <li>the primary key is exactly {@code (lock_key)}: two first acquisitions of a key would otherwise
  * both insert a row;</li>
+ * <li>the table of shared leases exists, and keeps the rules of the table and of its four columns, with the
+ * primary key {@code (lock_key, owner)};</li>
  * <li>the sequence has a positive increment and {@code NO CYCLE}. Its {@code CACHE} is harmless: H2
  * keeps one sequence object per database, and every session draws from it in order.</li>
  * </ul>
  */
 final class H2SchemaCheck extends SchemaCheck {
 
-    H2SchemaCheck(String table, String sequence) {
-        super(table, sequence);
+    H2SchemaCheck(Names names) {
+        super(names);
     }
 
     @Override
@@ -45,11 +47,30 @@ final class H2SchemaCheck extends SchemaCheck {
 
     @Override
     void inspect(Connection c, Findings f) throws SQLException {
-        Name t = Name.of(table);
-        checkTable(c, f, t);
-        checkColumns(c, f, t);
-        checkPrimaryKey(c, f, t);
+        checkTable(c, f, table);
+        checkColumns(c, f, table);
+        checkPrimaryKey(c, f, Name.of(table));
         checkSequence(c, f, Name.of(sequence));
+        checkSharedTable(c, f);
+    }
+
+    @Override
+    boolean sharedTableExists(Connection c) throws SQLException {
+        try (PreparedStatement ps = named(
+                        c,
+                        "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE " + SCHEMA_AND_NAME.formatted("TABLE"),
+                        Name.of(sharedTable));
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getLong(1) > 0;
+        }
+    }
+
+    @Override
+    void checkSharedTableRules(Connection c, Findings f) throws SQLException {
+        checkTable(c, f, sharedTable);
+        checkColumns(c, f, sharedTable);
+        PrimaryKey primary = primaryKey(c, Name.of(sharedTable));
+        requireSharedPrimaryKey(f, primary.columns(), primary.replacedBy(sharedTable, "lock_key, owner"));
     }
 
     private PreparedStatement named(Connection c, String sql, Name name) throws SQLException {
@@ -64,18 +85,19 @@ final class H2SchemaCheck extends SchemaCheck {
     private static final String SCHEMA_AND_NAME =
             "UPPER(%1$s_SCHEMA) = UPPER(COALESCE(?, SCHEMA()))" + " AND UPPER(%1$s_NAME) = UPPER(?)";
 
-    private void checkTable(Connection c, Findings f, Name t) throws SQLException {
+    private void checkTable(Connection c, Findings f, String tableName) throws SQLException {
+        Name t = Name.of(tableName);
         try (PreparedStatement ps = named(
                         c,
                         "SELECT TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES WHERE " + SCHEMA_AND_NAME.formatted("TABLE"),
                         t);
                 ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
-                throw new SQLException("table " + table + " not found in INFORMATION_SCHEMA.TABLES");
+                throw new SQLException("table " + tableName + " not found in INFORMATION_SCHEMA.TABLES");
             }
             if (!"BASE TABLE".equals(rs.getString(1))) {
-                f.addWithoutFix("table " + table + " is a " + rs.getString(1) + " table: every session would have locks"
-                        + " of its own; create it from the shipped DDL");
+                f.addWithoutFix("table " + tableName + " is a " + rs.getString(1)
+                        + " table: every session would have locks" + " of its own; create it from the shipped DDL");
             }
         }
     }
@@ -94,7 +116,8 @@ final class H2SchemaCheck extends SchemaCheck {
         }
     }
 
-    private void checkColumns(Connection c, Findings f, Name t) throws SQLException {
+    private void checkColumns(Connection c, Findings f, String tableName) throws SQLException {
+        Name t = Name.of(tableName);
         Map<String, Column> columns = new HashMap<>();
         try (PreparedStatement ps = named(
                         c,
@@ -115,30 +138,32 @@ final class H2SchemaCheck extends SchemaCheck {
                 continue;
             }
             if (column.collated()) {
-                f.addWithoutFix("column " + name + " of " + table + " compares by the database's collation "
+                f.addWithoutFix("column " + name + " of " + tableName + " compares by the database's collation "
                         + column.collation + " (SET COLLATION), which can make different keys one lock; use a"
                         + " database without a collation");
             } else if (!"CHARACTER VARYING".equals(column.type) || column.length < min) {
                 f.add(
-                        "column " + name + " of " + table + " is " + column.describe() + ": it must be VARCHAR(" + min
-                                + ") or longer (VARCHAR_IGNORECASE ignores case, CHAR pads with spaces)",
-                        "ALTER TABLE " + table + " ALTER COLUMN " + name + " SET DATA TYPE VARCHAR(" + min + ")");
+                        "column " + name + " of " + tableName + " is " + column.describe() + ": it must be VARCHAR("
+                                + min + ") or longer (VARCHAR_IGNORECASE ignores case, CHAR pads with spaces)",
+                        "ALTER TABLE " + tableName + " ALTER COLUMN " + name + " SET DATA TYPE VARCHAR(" + min + ")");
             }
         }
-        checkTurnColumns(f, columns);
+        if (tableName.equals(table)) {
+            checkTurnColumns(f, columns); // the turns are the lock table's
+        }
         Column token = columns.get("token");
         if (token != null && !"BIGINT".equals(token.type)) {
             f.add(
-                    "column token of " + table + " is " + token.describe() + ": fencing tokens are BIGINT",
-                    "ALTER TABLE " + table + " ALTER COLUMN token SET DATA TYPE BIGINT");
+                    "column token of " + tableName + " is " + token.describe() + ": fencing tokens are BIGINT",
+                    "ALTER TABLE " + tableName + " ALTER COLUMN token SET DATA TYPE BIGINT");
         }
         Column expiry = columns.get("expires_at");
         if (expiry != null && !("TIMESTAMP WITH TIME ZONE".equals(expiry.type) && expiry.precision >= 6)) {
             f.add(
-                    "column expires_at of " + table + " is " + expiry.describe()
+                    "column expires_at of " + tableName + " is " + expiry.describe()
                             + ": it must be TIMESTAMP(6) WITH TIME ZONE"
                             + " (fewer fractional digits cut leases short; without time zone a session's zone moves them)",
-                    "ALTER TABLE " + table + " ALTER COLUMN expires_at SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
+                    "ALTER TABLE " + tableName + " ALTER COLUMN expires_at SET DATA TYPE TIMESTAMP(6) WITH TIME ZONE");
         }
     }
 
@@ -173,6 +198,39 @@ final class H2SchemaCheck extends SchemaCheck {
     }
 
     private void checkPrimaryKey(Connection c, Findings f, Name t) throws SQLException {
+        PrimaryKey primary = primaryKey(c, t);
+        if (primary.columns().equals(List.of("lock_key"))) {
+            return;
+        }
+        f.add(
+                "table " + table
+                        + (primary.columns().isEmpty()
+                                ? " has no primary key"
+                                : " has the primary key (" + String.join(", ", primary.columns()) + ")")
+                        + ": it must be exactly (lock_key), or two first acquisitions of a"
+                        + " key insert two rows (two holders)",
+                primary.replacedBy(table, "lock_key"));
+    }
+
+    /**
+     * A table's primary key.
+     *
+     * @param constraint its constraint's name, or null when the table has none
+     * @param columns its columns in order, lower case; empty when the table has none
+     */
+    private record PrimaryKey(String constraint, List<String> columns) {
+
+        /** @return the DDL that makes {@code columns} the primary key of {@code table} instead */
+        String replacedBy(String table, String columns) {
+            return "ALTER TABLE " + table
+                    + (constraint == null
+                            ? ""
+                            : " DROP CONSTRAINT \"" + constraint.replace("\"", "\"\"") + "\"; ALTER TABLE " + table)
+                    + " ADD PRIMARY KEY (" + columns + ")";
+        }
+    }
+
+    private PrimaryKey primaryKey(Connection c, Name t) throws SQLException {
         List<String> primary = new ArrayList<>();
         String constraint = null;
         try (PreparedStatement ps = named(
@@ -190,21 +248,7 @@ final class H2SchemaCheck extends SchemaCheck {
                 primary.add(rs.getString(2));
             }
         }
-        if (primary.equals(List.of("lock_key"))) {
-            return;
-        }
-        f.add(
-                "table " + table
-                        + (primary.isEmpty()
-                                ? " has no primary key"
-                                : " has the primary key (" + String.join(", ", primary) + ")")
-                        + ": it must be exactly (lock_key), or two first acquisitions of a"
-                        + " key insert two rows (two holders)",
-                "ALTER TABLE " + table
-                        + (constraint == null
-                                ? ""
-                                : " DROP CONSTRAINT \"" + constraint.replace("\"", "\"\"") + "\"; ALTER TABLE " + table)
-                        + " ADD PRIMARY KEY (lock_key)");
+        return new PrimaryKey(constraint, primary);
     }
 
     private void checkSequence(Connection c, Findings f, Name s) throws SQLException {

@@ -31,6 +31,8 @@ import java.util.Map;
  * with the same first characters one row), and it is the only unique index:
  * {@code INSERT ... ON DUPLICATE KEY UPDATE} fires on any unique index, and would update another
  * key's row;</li>
+ * <li>the table of shared leases exists, and keeps the rules of the table and of its four columns, with the
+ * primary key {@code (lock_key, owner)} on whole columns;</li>
  * <li>the sequence has a positive increment and {@code NOCYCLE}. {@code INCREMENT BY 0} takes its
  * step from {@code auto_increment_increment}/{@code auto_increment_offset}, which Galera and
  * multi-primary setups give each server its own, so each hands out its own interleaved values and
@@ -43,8 +45,8 @@ import java.util.Map;
  */
 final class MariaDbSchemaCheck extends SchemaCheck {
 
-    MariaDbSchemaCheck(String table, String sequence) {
-        super(table, sequence);
+    MariaDbSchemaCheck(Names names) {
+        super(names);
     }
 
     @Override
@@ -59,11 +61,34 @@ final class MariaDbSchemaCheck extends SchemaCheck {
 
     @Override
     void inspect(Connection c, Findings f) throws SQLException {
-        Name t = Name.of(table);
-        checkTable(c, f, t);
-        checkColumns(c, f, t);
-        checkKeys(c, f, t);
+        checkTable(c, f, table);
+        checkColumns(c, f, table);
+        checkKeys(c, f, Name.of(table));
         checkSequence(c, f);
+        checkSharedTable(c, f);
+    }
+
+    @Override
+    boolean sharedTableExists(Connection c) throws SQLException {
+        try (PreparedStatement ps = inSchema(
+                        c,
+                        "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ?",
+                        Name.of(sharedTable));
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getLong(1) > 0;
+        }
+    }
+
+    @Override
+    void checkSharedTableRules(Connection c, Findings f) throws SQLException {
+        checkTable(c, f, sharedTable);
+        checkColumns(c, f, sharedTable);
+        List<String> primary = uniqueIndexes(c, Name.of(sharedTable)).get("PRIMARY");
+        requireSharedPrimaryKey(
+                f,
+                primary == null ? List.of() : primary,
+                "ALTER TABLE " + sharedTable + (primary == null ? "" : " DROP PRIMARY KEY,")
+                        + " ADD PRIMARY KEY (lock_key, owner)");
     }
 
     private PreparedStatement inSchema(Connection c, String sql, Name name) throws SQLException {
@@ -76,7 +101,8 @@ final class MariaDbSchemaCheck extends SchemaCheck {
         return ps;
     }
 
-    private void checkTable(Connection c, Findings f, Name t) throws SQLException {
+    private void checkTable(Connection c, Findings f, String name) throws SQLException {
+        Name t = Name.of(name);
         try (PreparedStatement ps = inSchema(
                         c,
                         "SELECT TABLE_TYPE, ENGINE FROM information_schema.TABLES"
@@ -84,19 +110,19 @@ final class MariaDbSchemaCheck extends SchemaCheck {
                         t);
                 ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
-                f.addWithoutFix("table " + table + " is not a table of its schema in information_schema.TABLES (a"
+                f.addWithoutFix("table " + name + " is not a table of its schema in information_schema.TABLES (a"
                         + " TEMPORARY table has locks of its own per connection); create it from the shipped DDL");
                 return;
             }
             if (!"BASE TABLE".equalsIgnoreCase(rs.getString(1))) {
-                f.addWithoutFix("table " + table + " is a " + rs.getString(1) + ", not a table; create it from the"
+                f.addWithoutFix("table " + name + " is a " + rs.getString(1) + ", not a table; create it from the"
                         + " shipped DDL");
             } else if (!"InnoDB".equalsIgnoreCase(rs.getString(2))) {
                 f.add(
-                        "table " + table + " has ENGINE " + rs.getString(2)
+                        "table " + name + " has ENGINE " + rs.getString(2)
                                 + ": it must be InnoDB (MEMORY forgets every"
                                 + " lock at a restart while holders still run; others have no row locks or transactions)",
-                        "ALTER TABLE " + table + " ENGINE = InnoDB");
+                        "ALTER TABLE " + name + " ENGINE = InnoDB");
             }
         }
     }
@@ -104,7 +130,8 @@ final class MariaDbSchemaCheck extends SchemaCheck {
     private record Column(
             String type, String dataType, long length, String charset, String collation, long precision) {}
 
-    private void checkColumns(Connection c, Findings f, Name t) throws SQLException {
+    private void checkColumns(Connection c, Findings f, String name) throws SQLException {
+        Name t = Name.of(name);
         Map<String, Column> columns = new HashMap<>();
         try (PreparedStatement ps = inSchema(
                         c,
@@ -142,12 +169,12 @@ final class MariaDbSchemaCheck extends SchemaCheck {
                                         ? ", which is PAD SPACE ('a' and 'a ' would be one lock)"
                                         : "";
                 f.add(
-                        "column lock_key of " + table + " is " + key.type
+                        "column lock_key of " + name + " is " + key.type
                                 + (key.charset == null ? "" : " CHARACTER SET " + key.charset)
                                 + (key.collation == null ? "" : " COLLATE " + key.collation) + why
                                 + ": keys must be compared"
                                 + " byte for byte with NO PAD and hold any Unicode text of 500 characters",
-                        "ALTER TABLE " + table + " MODIFY lock_key VARCHAR(500) CHARACTER SET utf8mb4 COLLATE"
+                        "ALTER TABLE " + name + " MODIFY lock_key VARCHAR(500) CHARACTER SET utf8mb4 COLLATE"
                                 + " utf8mb4_nopad_bin NOT NULL");
             }
         }
@@ -160,26 +187,28 @@ final class MariaDbSchemaCheck extends SchemaCheck {
             boolean binary = "varbinary".equals(owner.dataType) && owner.length >= 64;
             if (!text && !binary) {
                 f.add(
-                        "column owner of " + table + " is " + owner.type
+                        "column owner of " + name + " is " + owner.type
                                 + (owner.collation == null ? "" : " COLLATE " + owner.collation)
                                 + ": it must be VARCHAR(64) or"
                                 + " longer with a _bin collation (an owner must never match another owner's lock)",
-                        "ALTER TABLE " + table
+                        "ALTER TABLE " + name
                                 + " MODIFY owner VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL");
             }
         }
-        checkTurnColumns(f, columns);
+        if (name.equals(table)) {
+            checkTurnColumns(f, columns); // the turns are the lock table's
+        }
         Column token = columns.get("token");
         if (token != null && !"bigint".equals(token.dataType)) {
             f.add(
-                    "column token of " + table + " is " + token.type + ": fencing tokens are BIGINT",
-                    "ALTER TABLE " + table + " MODIFY token BIGINT NOT NULL");
+                    "column token of " + name + " is " + token.type + ": fencing tokens are BIGINT",
+                    "ALTER TABLE " + name + " MODIFY token BIGINT NOT NULL");
         }
         Column expiry = columns.get("expires_at");
         if (expiry != null && !("datetime".equals(expiry.dataType) && expiry.precision == 6)) {
             boolean timestamp = "timestamp".equals(expiry.dataType);
             f.add(
-                    "column expires_at of " + table + " is " + expiry.type + ": it must be DATETIME(6) ("
+                    "column expires_at of " + name + " is " + expiry.type + ": it must be DATETIME(6) ("
                             + (timestamp
                                     ? "TIMESTAMP converts by the session's time zone and cannot hold the 1970 expiry of a"
                                             + " released lock"
@@ -187,7 +216,7 @@ final class MariaDbSchemaCheck extends SchemaCheck {
                                             + " written, so a second owner takes the key at once: two holders")
                             + ")",
                     // the expiries are UTC: convert a TIMESTAMP column under UTC, not the session's zone
-                    (timestamp ? "SET time_zone = '+00:00'; " : "") + "ALTER TABLE " + table
+                    (timestamp ? "SET time_zone = '+00:00'; " : "") + "ALTER TABLE " + name
                             + " MODIFY expires_at DATETIME(6) NOT NULL");
         }
     }
@@ -231,20 +260,7 @@ final class MariaDbSchemaCheck extends SchemaCheck {
     }
 
     private void checkKeys(Connection c, Findings f, Name t) throws SQLException {
-        Map<String, List<String>> unique = new LinkedHashMap<>();
-        try (PreparedStatement ps = inSchema(
-                        c,
-                        "SELECT INDEX_NAME, LOWER(COLUMN_NAME), SUB_PART"
-                                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ? AND NON_UNIQUE = 0"
-                                + " ORDER BY INDEX_NAME, SEQ_IN_INDEX",
-                        t);
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                String sub = rs.getString(3);
-                unique.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-                        .add(rs.getString(2) + (sub == null ? "" : "(" + sub + ")"));
-            }
-        }
+        Map<String, List<String>> unique = uniqueIndexes(c, t);
         List<String> primary = unique.remove("PRIMARY");
         if (primary == null) {
             f.add(
@@ -267,6 +283,25 @@ final class MariaDbSchemaCheck extends SchemaCheck {
                             + " key's row",
                     "ALTER TABLE " + table + " DROP INDEX `" + index.getKey().replace("`", "``") + "`");
         }
+    }
+
+    /** @return the table's unique indexes by name ({@code PRIMARY}: the primary key), each column with its prefix */
+    private Map<String, List<String>> uniqueIndexes(Connection c, Name t) throws SQLException {
+        Map<String, List<String>> unique = new LinkedHashMap<>();
+        try (PreparedStatement ps = inSchema(
+                        c,
+                        "SELECT INDEX_NAME, LOWER(COLUMN_NAME), SUB_PART"
+                                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = $schema AND TABLE_NAME = ? AND NON_UNIQUE = 0"
+                                + " ORDER BY INDEX_NAME, SEQ_IN_INDEX",
+                        t);
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String sub = rs.getString(3);
+                unique.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                        .add(rs.getString(2) + (sub == null ? "" : "(" + sub + ")"));
+            }
+        }
+        return unique;
     }
 
     private void checkSequence(Connection c, Findings f) throws SQLException {

@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,7 +29,9 @@ import java.util.Set;
  * is rounded, possibly to an end before the statement's own clock);</li>
  * <li>the primary key is exactly {@code (lock_key)}, and no other unique index on {@code (lock_key)}
  * (which {@code ON CONFLICT (lock_key)} would also take as its arbiter) has a collation that is not
- * byte-wise.</li>
+ * byte-wise;</li>
+ * <li>the table of shared leases exists, and keeps the rules of the table and of its four columns, with the
+ * primary key {@code (lock_key, owner)}.</li>
  * </ul>
  *
  * <p><b>Which collations are safe for the key.</b> A <em>non-deterministic</em> collation (ICU,
@@ -47,8 +51,8 @@ final class PostgresSchemaCheck extends SchemaCheck {
 
     private static final Set<String> BYTEWISE_LIBC = Set.of("c", "posix", "c.utf-8", "c.utf8");
 
-    PostgresSchemaCheck(String table, String sequence) {
-        super(table, sequence);
+    PostgresSchemaCheck(Names names) {
+        super(names);
     }
 
     @Override
@@ -64,39 +68,81 @@ final class PostgresSchemaCheck extends SchemaCheck {
     @Override
     void inspect(Connection c, Findings f) throws SQLException {
         int major = c.getMetaData().getDatabaseMajorVersion();
-        checkTable(c, f);
+        checkTable(c, f, table);
         checkSequence(c, f, major);
-        Map<String, Column> columns = columns(c, major);
+        Map<String, Column> columns = columns(c, major, table);
         Collation databaseDefault = databaseDefault(c, major);
-        checkColumns(f, columns, databaseDefault);
+        checkColumns(f, columns, databaseDefault, table);
         checkTurnColumns(f, columns, databaseDefault);
         Column key = columns.get("lock_key");
         if (key != null) {
             checkKeys(c, f, key.attnum, databaseDefault, major);
         }
+        checkSharedTable(c, f);
     }
 
-    private void checkTable(Connection c, Findings f) throws SQLException {
+    @Override
+    boolean sharedTableExists(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, sharedTable);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    @Override
+    void checkSharedTableRules(Connection c, Findings f) throws SQLException {
+        int major = c.getMetaData().getDatabaseMajorVersion();
+        Collation databaseDefault = databaseDefault(c, major);
+        checkTable(c, f, sharedTable);
+        Map<String, Column> columns = columns(c, major, sharedTable);
+        checkColumns(f, columns, databaseDefault, sharedTable);
+        Map<Integer, String> names = new HashMap<>();
+        columns.values().forEach(column -> names.put(column.attnum, column.name));
+        List<String> primary = new ArrayList<>();
+        String constraint = null;
+        try (PreparedStatement ps = c.prepareStatement("SELECT CAST(i.indkey AS TEXT),"
+                + " (SELECT quote_ident(conname) FROM pg_constraint WHERE conindid = i.indexrelid AND contype = 'p')"
+                + " FROM pg_index i WHERE i.indrelid = CAST(? AS regclass) AND i.indisprimary")) {
+            ps.setString(1, sharedTable);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    for (String attnum : rs.getString(1).strip().split("\\s+")) {
+                        primary.add(names.getOrDefault(Integer.valueOf(attnum), "column " + attnum));
+                    }
+                    constraint = rs.getString(2);
+                }
+            }
+        }
+        requireSharedPrimaryKey(
+                f,
+                primary,
+                "ALTER TABLE " + sharedTable + (constraint == null ? "" : " DROP CONSTRAINT " + constraint + ",")
+                        + " ADD PRIMARY KEY (lock_key, owner)");
+    }
+
+    private void checkTable(Connection c, Findings f, String t) throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement("SELECT relkind, relpersistence FROM pg_class WHERE oid = CAST(? AS regclass)")) {
-            ps.setString(1, table);
+            ps.setString(1, t);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw new SQLException("table " + table + " not found in pg_class");
+                    throw new SQLException("table " + t + " not found in pg_class");
                 }
                 String kind = rs.getString(1);
                 String persistence = rs.getString(2);
                 if (!"r".equals(kind) && !"p".equals(kind)) {
-                    f.addWithoutFix("table " + table + " is not a table (pg_class.relkind '" + kind + "'): the"
+                    f.addWithoutFix("table " + t + " is not a table (pg_class.relkind '" + kind + "'): the"
                             + " store's upsert needs a table with a primary key; create one from the shipped DDL");
                 }
                 if ("u".equals(persistence)) {
                     f.add(
-                            "table " + table + " is UNLOGGED: a crash of PostgreSQL empties it, so every lock is free"
+                            "table " + t + " is UNLOGGED: a crash of PostgreSQL empties it, so every lock is free"
                                     + " again while its holders still run (two holders)",
-                            "ALTER TABLE " + table + " SET LOGGED");
+                            "ALTER TABLE " + t + " SET LOGGED");
                 } else if ("t".equals(persistence)) {
-                    f.addWithoutFix("table " + table + " is TEMPORARY: every connection sees its own rows, so every"
+                    f.addWithoutFix("table " + t + " is TEMPORARY: every connection sees its own rows, so every"
                             + " instance has locks of its own. Drop it and create the table from the shipped DDL");
                 }
             }
@@ -211,7 +257,7 @@ final class PostgresSchemaCheck extends SchemaCheck {
         }
     }
 
-    private Map<String, Column> columns(Connection c, int major) throws SQLException {
+    private Map<String, Column> columns(Connection c, int major, String t) throws SQLException {
         String deterministic = major >= 12 ? "co.collisdeterministic" : "TRUE";
         String locale = major >= 15 ? "COALESCE(co.collcollate, co.colliculocale)" : "co.collcollate";
         if (major >= 17) {
@@ -226,7 +272,7 @@ final class PostgresSchemaCheck extends SchemaCheck {
                         + " WHERE a.attrelid = CAST(? AS regclass) AND a.attnum > 0 AND NOT a.attisdropped"
                         + " AND a.attname IN ('lock_key', 'owner', 'token', 'expires_at', 'turn_waiter', 'turn_since',"
                         + " 'turn_until')")) {
-            ps.setString(1, table);
+            ps.setString(1, t);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Collation collation = rs.getString(6) == null
@@ -263,7 +309,7 @@ final class PostgresSchemaCheck extends SchemaCheck {
         }
     }
 
-    private void checkColumns(Findings f, Map<String, Column> columns, Collation databaseDefault) {
+    private void checkColumns(Findings f, Map<String, Column> columns, Collation databaseDefault, String t) {
         Column key = columns.get("lock_key");
         if (key != null) {
             String type = key.declared;
@@ -271,10 +317,10 @@ final class PostgresSchemaCheck extends SchemaCheck {
             if (!typeOk) {
                 type = "VARCHAR(500)";
                 f.add(
-                        "column lock_key of " + table + " is " + key.declared
+                        "column lock_key of " + t + " is " + key.declared
                                 + ": it must be varchar(500) or longer, or"
                                 + " text (char(n) pads keys with spaces, other types do not keep keys exactly)",
-                        "ALTER TABLE " + table + " ALTER COLUMN lock_key TYPE VARCHAR(500) COLLATE \"C\"");
+                        "ALTER TABLE " + t + " ALTER COLUMN lock_key TYPE VARCHAR(500) COLLATE \"C\"");
             }
             Collation collation = key.collation == null ? null : key.collation.resolve(databaseDefault);
             if (typeOk && collation != null && !collation.bytewise()) {
@@ -288,8 +334,8 @@ final class PostgresSchemaCheck extends SchemaCheck {
                                 + " second row for the same key (two holders). Keys need a byte-wise collation such as"
                                 + " \"C\"";
                 f.add(
-                        "column lock_key of " + table + " uses " + which + "; " + why,
-                        "ALTER TABLE " + table + " ALTER COLUMN lock_key TYPE " + type + " COLLATE \"C\"");
+                        "column lock_key of " + t + " uses " + which + "; " + why,
+                        "ALTER TABLE " + t + " ALTER COLUMN lock_key TYPE " + type + " COLLATE \"C\"");
             }
         }
         Column owner = columns.get("owner");
@@ -299,29 +345,29 @@ final class PostgresSchemaCheck extends SchemaCheck {
             boolean collationOk = collation == null || collation.deterministic;
             if (!typeOk || !collationOk) {
                 f.add(
-                        "column owner of " + table + " is " + owner.declared
+                        "column owner of " + t + " is " + owner.declared
                                 + (collationOk
                                         ? ""
                                         : " with the non-deterministic collation " + collation.describe()
                                                 + " (owners that differ in case would be one owner)")
                                 + ": it must be varchar(64) or longer, or text, with a deterministic collation",
-                        "ALTER TABLE " + table + " ALTER COLUMN owner TYPE VARCHAR(64) COLLATE \"C\"");
+                        "ALTER TABLE " + t + " ALTER COLUMN owner TYPE VARCHAR(64) COLLATE \"C\"");
             }
         }
         Column token = columns.get("token");
         if (token != null && !"int8".equals(token.typname)) {
             f.add(
-                    "column token of " + table + " is " + token.declared + ": fencing tokens are bigint",
-                    "ALTER TABLE " + table + " ALTER COLUMN token TYPE BIGINT");
+                    "column token of " + t + " is " + token.declared + ": fencing tokens are bigint",
+                    "ALTER TABLE " + t + " ALTER COLUMN token TYPE BIGINT");
         }
         Column expiry = columns.get("expires_at");
         if (expiry != null && !("timestamptz".equals(expiry.typname) && (expiry.typmod < 0 || expiry.typmod >= 6))) {
             f.add(
-                    "column expires_at of " + table + " is " + expiry.declared
+                    "column expires_at of " + t + " is " + expiry.declared
                             + ": it must be timestamp(6) with time zone"
                             + " (with fewer fractional digits a lease is rounded and can end before it began; without time"
                             + " zone a session's TimeZone setting moves every lease)",
-                    "ALTER TABLE " + table + " ALTER COLUMN expires_at TYPE TIMESTAMP(6) WITH TIME ZONE");
+                    "ALTER TABLE " + t + " ALTER COLUMN expires_at TYPE TIMESTAMP(6) WITH TIME ZONE");
         }
     }
 

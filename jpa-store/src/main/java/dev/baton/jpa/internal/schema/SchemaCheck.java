@@ -23,6 +23,10 @@ import java.util.Set;
  * are drawn, and never returns to a smaller one (no per-session cache, a positive increment, no
  * cycle), into a {@code BIGINT} column.</li>
  * </ul>
+ * The table of shared leases (named after the lock table, see {@code SchemaScript.sharedTableOf}) is held to the same rules as the lock table, with the
+ * primary key {@code (lock_key, owner)} instead; a schema made before shared leases existed lacks it, and is
+ * refused with the {@code CREATE TABLE} that adds it (which {@code schema-action=create} and the shipped Flyway and
+ * Liquibase scripts run too).
  * Every problem found is reported in one {@link LockConfigurationException}: what is wrong, why it
  * matters, and the DDL that fixes it ({@code Fix: ...}, one line per problem). The table and sequence
  * must exist; the caller runs the store's own probes first, so a missing object fails there with the
@@ -39,24 +43,42 @@ public abstract class SchemaCheck {
     /** The sequence as configured. */
     protected final String sequence;
 
-    SchemaCheck(String table, String sequence) {
-        this.table = table;
-        this.sequence = sequence;
+    /** The table of shared leases, named after {@link #table}. */
+    protected final String sharedTable;
+
+    /** The {@code CREATE TABLE} of {@link #sharedTable} from the shipped DDL, on one line. */
+    private final String createSharedTable;
+
+    SchemaCheck(Names names) {
+        this.table = names.table();
+        this.sequence = names.sequence();
+        this.sharedTable = names.sharedTable();
+        this.createSharedTable = names.createSharedTable();
     }
+
+    /**
+     * What a check looks for, as configured and derived.
+     *
+     * @param table the lock table as configured (a valid identifier)
+     * @param sequence the sequence as configured (a valid identifier)
+     * @param sharedTable the table of shared leases, named after the lock table
+     * @param createSharedTable the shipped DDL's {@code CREATE TABLE} of {@code sharedTable}, on one line: the fix of
+     *     a schema that lacks it
+     */
+    public record Names(String table, String sequence, String sharedTable, String createSharedTable) {}
 
     /**
      * The check of a database.
      *
      * @param database the database
-     * @param table the table name as configured (a valid identifier)
-     * @param sequence the sequence name as configured (a valid identifier)
+     * @param names the names of what it checks
      * @return the check
      */
-    public static SchemaCheck of(JpaDatabase database, String table, String sequence) {
+    public static SchemaCheck of(JpaDatabase database, Names names) {
         return switch (database) {
-            case POSTGRESQL -> new PostgresSchemaCheck(table, sequence);
-            case MARIADB -> new MariaDbSchemaCheck(table, sequence);
-            case H2 -> new H2SchemaCheck(table, sequence);
+            case POSTGRESQL -> new PostgresSchemaCheck(names);
+            case MARIADB -> new MariaDbSchemaCheck(names);
+            case H2 -> new H2SchemaCheck(names);
         };
     }
 
@@ -135,6 +157,77 @@ public abstract class SchemaCheck {
                         + ": every acquisition reads and writes the key's next turn there (the waiter that has waited"
                         + " longest takes a contended key next); a table created before turns existed lacks them",
                 String.join("; ", fix));
+    }
+
+    /** The primary key of the table of shared leases. */
+    static final List<String> SHARED_PRIMARY_KEY = List.of("lock_key", "owner");
+
+    /**
+     * Reports a missing table of shared leases (a schema made before shared leases existed), with its
+     * {@code CREATE TABLE} from the shipped DDL.
+     *
+     * @param f where to report
+     */
+    void reportMissingSharedTable(Findings f) {
+        f.add(
+                "table " + sharedTable + " does not exist: the store keeps the shared leases of keys (permits and read"
+                        + " locks) there, one row each, and a schema made before shared leases existed lacks it. Create"
+                        + " it (instances of earlier versions keep running beside it): schema-action=create does at the"
+                        + " next start, as do the Flyway script V2__baton_shared_leases.sql and the Liquibase changeset"
+                        + " baton-locks-2-" + database().folder() + " shipped in the jar, or the statement below",
+                createSharedTable);
+    }
+
+    /**
+     * Checks the table of shared leases: reports it missing ({@link #reportMissingSharedTable}), or checks it like
+     * the lock table, with its own primary key.
+     *
+     * @param c the connection
+     * @param f where to report
+     * @throws SQLException if the catalog could not be read
+     */
+    final void checkSharedTable(Connection c, Findings f) throws SQLException {
+        if (sharedTableExists(c)) {
+            checkSharedTableRules(c, f);
+        } else {
+            reportMissingSharedTable(f);
+        }
+    }
+
+    /**
+     * @param c the connection
+     * @return whether the table of shared leases exists
+     * @throws SQLException if the catalog could not be read
+     */
+    abstract boolean sharedTableExists(Connection c) throws SQLException;
+
+    /**
+     * Checks the existing table of shared leases as the lock table is checked, and its primary key
+     * ({@link #requireSharedPrimaryKey}).
+     *
+     * @param c the connection
+     * @param f where to report
+     * @throws SQLException if the catalog could not be read
+     */
+    abstract void checkSharedTableRules(Connection c, Findings f) throws SQLException;
+
+    /**
+     * Reports a primary key of the table of shared leases other than {@code (lock_key, owner)}.
+     *
+     * @param f where to report
+     * @param primary its primary key's columns, in order, lower case; empty if it has none
+     * @param fix the statements that give it the right one
+     */
+    void requireSharedPrimaryKey(Findings f, List<String> primary, String fix) {
+        if (!primary.equals(SHARED_PRIMARY_KEY)) {
+            f.add(
+                    "table " + sharedTable
+                            + (primary.isEmpty()
+                                    ? " has no primary key"
+                                    : " has the primary key (" + String.join(", ", primary) + ")")
+                            + ": it must be exactly (lock_key, owner), one lease per key and owner, found by key",
+                    fix);
+        }
     }
 
     /** Problems found, each a sentence or two, ending with its fix. */
