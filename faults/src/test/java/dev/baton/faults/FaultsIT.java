@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * nemesis injects the faults that matter for that store (kills, pauses, terminations, partitions, ended
  * sessions, restarts and pauses of the store's server, cut subscriptions); the checker then reads every
  * history and prints a table store x fault. Fails on any overlap no fault explains, fenced write accepted
- * out of token order, token regression, or lost update no fault explains.
+ * out of token order, token regression, or lost update no fault explains, and in the shared mode on more holders
+ * than permits or a writer beside another holder that no fault explains.
  *
  * <pre>
  * ./mvnw -pl faults -am verify -Pfaults                                          # CI profile: every store
@@ -36,7 +37,9 @@ class FaultsIT {
         String header = "Baton fault-injection run, " + Instant.now() + ": seed " + settings.seed() + ", fault phase "
                 + settings.faultPhase() + " and fairness phase " + settings.fairnessPhase() + " per store, "
                 + settings.workers() + " workers x " + settings.threads() + " threads"
-                + (settings.leadership() ? " and a leader election" : "") + ", ttl " + settings.ttlMillis() + " ms\n"
+                + (settings.leadership() ? " and a leader election" : "")
+                + (settings.shared() ? ", shared mode where the store keeps shared leases" : "") + ", ttl "
+                + settings.ttlMillis() + " ms\n"
                 + "(rerun with -Dfaults.seed=" + settings.seed() + " for the same schedule of faults)\n";
         StringBuilder text = new StringBuilder(header);
         Map<StoreKind, Report> reports = new LinkedHashMap<>();
@@ -53,7 +56,7 @@ class FaultsIT {
         assertThat(reports.values()).as(text.toString()).noneMatch(Report::failed);
     }
 
-    /** The tables of RELIABILITY.md: per store, and store x fault. */
+    /** The tables of RELIABILITY.md: per store, store x fault, the shared mode and leadership per store. */
     private static String tables(Map<StoreKind, Report> reports) {
         StringBuilder out =
                 new StringBuilder("\nPer store:\n\n").append(Tally.STORE_HEADER).append('\n');
@@ -63,6 +66,14 @@ class FaultsIT {
         reports.forEach((store, report) -> report.tally()
                 .faultRows(store.title())
                 .forEach(row -> out.append(row).append('\n')));
+        if (reports.values().stream().anyMatch(r -> r.tally().sharedRow("").isPresent())) {
+            out.append("\nShared mode (permits, read/write locks):\n\n")
+                    .append(Tally.SHARED_HEADER)
+                    .append('\n');
+            reports.forEach((store, report) -> report.tally()
+                    .sharedRow(store.title())
+                    .ifPresent(row -> out.append(row).append('\n')));
+        }
         if (reports.values().stream().anyMatch(r -> r.tally().leadershipRow("").isPresent())) {
             out.append("\nLeadership:\n\n").append(Tally.LEADERSHIP_HEADER).append('\n');
             reports.forEach((store, report) -> report.tally()

@@ -61,6 +61,7 @@ public final class Checker {
                         ? "none"
                         : report.tally().overlapsByCause()));
         byKey.values().forEach(sections -> historyTokens(timeline, sections, report));
+        shared(timeline, data, report);
         leadership(timeline, data, report);
         journals(timeline, data.journal(), report);
         recovery(timeline, report);
@@ -84,7 +85,10 @@ public final class Checker {
         long notHeld =
                 all.stream().filter(s -> Boolean.FALSE.equals(s.heldAtExit)).count();
         long noExit = all.stream().filter(s -> s.exited == null).count();
-        long lost = data.workers().stream().filter(e -> LOST.equals(e.type())).count();
+        Set<String> sharedKeys = t.sharedSections.stream().map(s -> s.key).collect(Collectors.toSet());
+        long lost = data.workers().stream()
+                .filter(e -> LOST.equals(e.type()) && !sharedKeys.contains(e.get("key")))
+                .count();
         report.figure("sections: " + all.size() + " (" + sync + " @Synchronized, " + (all.size() - sync)
                 + " callWithLock) on " + all.stream().map(s -> s.key).distinct().count() + " keys by "
                 + all.stream().map(s -> s.pid).distinct().count() + " processes; " + noExit
@@ -172,6 +176,181 @@ public final class Checker {
                             + " pairs, "
                             + sections.stream().filter(s -> s.explainedOverlap).count() + " sections; older holders"
                             + " told isHeld()=true at their exit: " + toldHeld);
+        }
+    }
+
+    /**
+     * The shared mode: on each key, whenever a section enters, every holder of the key at that moment is judged as
+     * its store judged its acquisition, against the holders with smaller tokens (acquired before it, and not released
+     * before it was, since they are still in their sections): a writer needs none of them live, a shared holder no
+     * live writer and fewer live shared holders than its own limit (each acquisition is judged by its own number of
+     * permits). An older holder counts as not live — its lease may have run out — when a fault of its own process or
+     * of the store's server explains it losing its lock between its request and this moment, as for overlapping
+     * sections; anything else fails the run. Tokens: unique per key, and the rule of the exclusive keys (no section
+     * enters with a token at or below one of a section that already ended, unless held up by a fault since it asked).
+     */
+    private void shared(Timeline t, RunData data, Report report) {
+        Tally tally = report.tally();
+        if (t.sharedModeOff != null) {
+            tally.sharedModeOff = t.sharedModeOff;
+            report.figure("shared mode: skipped (" + t.sharedModeOff + ")");
+            return;
+        }
+        if (t.sharedSections.isEmpty()) {
+            return;
+        }
+        int tokenViolations = report.violations(Report.TOKENS).size();
+        Map<String, List<Section>> byKey =
+                t.sharedSections.stream().collect(Collectors.groupingBy(s -> s.key, TreeMap::new, Collectors.toList()));
+        byKey.values().forEach(sections -> {
+            sharedHolders(t, sections, report);
+            uniqueTokens(t, sections, report);
+            historyTokens(t, sections, report);
+        });
+        tally.sharedTokenViolations = report.violations(Report.TOKENS).size() - tokenViolations;
+        t.sharedSections.forEach(s -> {
+            tally.sharedSections.merge(s.mode, 1, Integer::sum);
+            if (!s.exclusive() && s.sharedLimit != Integer.MAX_VALUE) {
+                tally.permits = Math.max(tally.permits, s.sharedLimit);
+            }
+        });
+        for (Timeline.Fault f : t.faults) {
+            boolean caught = t.sharedSections.stream()
+                    .anyMatch(s -> s.pid == f.pid() && s.entered <= f.begin() && s.end > f.begin());
+            if (caught) {
+                tally.sharedHolderFaults.merge(f.kind().label(), 1, Integer::sum);
+            }
+        }
+        report.figure("shared mode: " + t.sharedSections.size() + " sections " + tally.sharedSections + " on "
+                + byKey.keySet() + " by "
+                + t.sharedSections.stream().map(s -> s.pid).distinct().count() + " processes; most at once "
+                + tally.mostAtOnce + " (permits " + tally.permits + "); faults that caught a holder: "
+                + (tally.sharedHolderFaults.isEmpty() ? "none" : tally.sharedHolderFaults)
+                + "; holders beyond a limit that a fault of the older holders explains, by cause (the earliest, after"
+                + " the cause began): " + tally.sharedExplainedText() + "; "
+                + t.sharedSections.stream()
+                        .filter(s -> Boolean.FALSE.equals(s.heldAtExit))
+                        .count()
+                + " ended with isHeld()=false; "
+                + data.workers().stream()
+                        .filter(e -> LOST.equals(e.type()) && byKey.containsKey(e.get("key")))
+                        .count()
+                + " losses signalled");
+        Map<String, List<Double>> waits = new TreeMap<>();
+        t.sharedSections.stream()
+                .filter(s -> t.inPhase("faults", s.entered))
+                .forEach(s ->
+                        waits.computeIfAbsent(s.mode, m -> new ArrayList<>()).add(s.waitMillis()));
+        Map<String, Long> timeouts = data.workers().stream()
+                .filter(e -> FAIL.equals(e.type())
+                        && "LockTimeoutException".equals(e.get("ex"))
+                        && byKey.containsKey(e.find("key").orElse("")))
+                .collect(Collectors.groupingBy(e -> e.get("thr"), TreeMap::new, Collectors.counting()));
+        report.figure("shared mode, waits under faults: "
+                + waits.entrySet().stream()
+                        .map(e -> e.getKey() + " " + Percentiles.summary(e.getValue()))
+                        .collect(Collectors.joining("; "))
+                + "; acquire timeouts by thread " + timeouts);
+    }
+
+    /**
+     * Judges the holders of one shared key at every entry (see {@link #shared}); each holder is reported at most once,
+     * and counted at most once as explained.
+     */
+    private static void sharedHolders(Timeline t, List<Section> sections, Report report) {
+        Tally tally = report.tally();
+        List<Section> active = new ArrayList<>();
+        Set<Section> reported = new HashSet<>();
+        Set<Section> explained = new HashSet<>();
+        for (Section s : sections) {
+            active.removeIf(a -> a.end <= s.entered);
+            active.add(s);
+            active.stream()
+                    .collect(Collectors.groupingBy(a -> a.mode, Collectors.counting()))
+                    .forEach((mode, n) -> tally.mostAtOnce.merge(mode, n.intValue(), Math::max));
+            for (Section holder : active) {
+                if (reported.contains(holder)) {
+                    continue;
+                }
+                List<Section> older = active.stream()
+                        .filter(o -> o.token < holder.token && !o.holder().equals(holder.holder()))
+                        .toList();
+                if (conflicts(holder, older).isEmpty()) {
+                    continue;
+                }
+                List<Section> live = older.stream()
+                        .filter(o ->
+                                t.explanation(o.pid, o.requested, s.entered).isEmpty())
+                        .toList();
+                List<Section> against = conflicts(holder, live);
+                if (against.isEmpty()) {
+                    if (explained.add(holder)) {
+                        Interval why = older.stream()
+                                .filter(o -> !live.contains(o))
+                                .map(o -> t.explanation(o.pid, o.requested, s.entered)
+                                        .orElseThrow())
+                                .findFirst()
+                                .orElseThrow();
+                        // how far into the fault or pause the store let a holder beyond the limit in: a store that
+                        // keeps the leases lets it in only once the held-up holder's lease ran out
+                        tally.sharedExplained(why.cause(), Math.max(0, s.entered - why.begin()) / 1_000_000);
+                    }
+                    continue;
+                }
+                reported.add(holder);
+                boolean writerInvolved = holder.exclusive() || against.stream().anyMatch(Section::exclusive);
+                String evidence = holder.key + ": " + holder.describe(t.clock) + " | beside " + against.size()
+                        + " live older holder(s)"
+                        + (holder.exclusive()
+                                ? ""
+                                : holder.sharedLimit == Integer.MAX_VALUE
+                                        ? " (a reader: no writer allowed)"
+                                        : " (its limit: " + holder.sharedLimit + " holders)")
+                        + against.stream()
+                                .limit(4)
+                                .map(o -> " | " + o.describe(t.clock) + t.otherFaults(o.pid, o.requested, s.entered))
+                                .collect(Collectors.joining());
+                if (writerInvolved) {
+                    tally.writerNotAlone++;
+                    report.violation(Report.WRITER_NOT_ALONE, evidence);
+                } else {
+                    tally.permitsExceeded++;
+                    report.violation(Report.PERMITS_EXCEEDED, evidence);
+                }
+            }
+        }
+    }
+
+    /**
+     * @return the older holders that make {@code holder}'s acquisition one its store must have refused, were they all
+     *     live: for a writer every one; for a shared holder the writers, and the shared holders when there are as
+     *     many as its limit or more
+     */
+    private static List<Section> conflicts(Section holder, List<Section> older) {
+        if (holder.exclusive()) {
+            return older;
+        }
+        List<Section> writers = older.stream().filter(Section::exclusive).toList();
+        List<Section> shared = older.stream().filter(o -> !o.exclusive()).toList();
+        if (shared.size() < holder.sharedLimit) {
+            return writers;
+        }
+        List<Section> all = new ArrayList<>(writers);
+        all.addAll(shared);
+        return all;
+    }
+
+    /** Every acquisition of a key gets its own token: two holders with one token are a violation. */
+    private static void uniqueTokens(Timeline t, List<Section> sections, Report report) {
+        Map<Long, Section> first = new HashMap<>();
+        for (Section s : sections) {
+            Section other = first.putIfAbsent(s.token, s);
+            if (other != null && !other.holder().equals(s.holder())) {
+                report.violation(
+                        Report.TOKENS,
+                        s.key + ": token " + s.token + " held by two holders: " + other.describe(t.clock) + " | "
+                                + s.describe(t.clock));
+            }
         }
     }
 
@@ -289,25 +468,32 @@ public final class Checker {
 
     private void historyTokens(Timeline t, List<Section> sections, Report report) {
         // a section must not start with a token lower than one of a section that already ended, unless its
-        // holder was held up (paused, cut off) between asking for the lock and entering
+        // holder was held up (paused, cut off) between asking for the lock and entering. Two shared holders may have
+        // held the key together, so one granted first may enter after the other ended: between them nothing is
+        // ordered, and a shared section is compared only with the ended ones that held their key alone.
         List<Section> byEnd = new ArrayList<>(sections);
         byEnd.sort(Comparator.comparingLong(s -> s.end));
         int next = 0;
         Section highest = null;
+        Section highestAlone = null;
         for (Section s : sections) {
             while (next < byEnd.size() && byEnd.get(next).end <= s.entered) {
                 Section ended = byEnd.get(next++);
                 if (highest == null || ended.token > highest.token) {
                     highest = ended;
                 }
+                if (!ended.shares() && (highestAlone == null || ended.token > highestAlone.token)) {
+                    highestAlone = ended;
+                }
             }
-            if (highest != null
-                    && highest.token >= s.token
-                    && !highest.holder().equals(s.holder())
+            Section before = s.shares() ? highestAlone : highest;
+            if (before != null
+                    && before.token >= s.token
+                    && !before.holder().equals(s.holder())
                     && t.explanation(s.pid, s.requested, s.entered).isEmpty()) {
                 report.violation(
                         Report.TOKENS,
-                        s.key + ": " + s.describe(t.clock) + " entered after " + highest.describe(t.clock));
+                        s.key + ": " + s.describe(t.clock) + " entered after " + before.describe(t.clock));
             }
         }
     }
@@ -403,7 +589,9 @@ public final class Checker {
                 default -> report.note("unknown journal row " + row);
             }
         }
-        for (Section s : t.sections) {
+        List<Section> all = new ArrayList<>(t.sections);
+        all.addAll(t.sharedSections); // a shared lease's token is the key's row's too (table mode)
+        for (Section s : all) {
             Set<Long> tokens = storeTokens.get(s.key);
             if (tokens != null && !tokens.contains(s.token)) {
                 report.violation(

@@ -649,4 +649,202 @@ class CheckerTest {
 
         assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
     }
+
+    /**
+     * A section of the shared mode on its key: {@code permit} (one of 3 permits of {@code permits}), {@code read} or
+     * {@code write} (of {@code rw}); asked at {@code req}, entered at {@code enter}, exited at {@code exit} (ms; -1: no
+     * exit line). Each process has one thread per mode.
+     */
+    private void shared(long pid, String mode, long token, long req, long enter, long exit) {
+        String key = "permit".equals(mode) ? "permits" : "rw";
+        String thread = "permit".equals(mode) ? "permit" : "rw";
+        List<Object> fields = new ArrayList<>(List.of(
+                "pid", pid, "thr", thread, "key", key, "tok", token, "api", "call", "req", req * MS, "mode", mode));
+        if ("permit".equals(mode)) {
+            fields.addAll(List.of("limit", 3));
+        }
+        workers.add(Event.of("enter", enter * MS, fields.toArray()));
+        if (exit >= 0) {
+            workers.add(Event.of("exit", exit * MS, "pid", pid, "thr", thread, "key", key, "tok", token, "held", true));
+        }
+    }
+
+    @Test
+    void asManyHoldersAsPermitsReadersTogetherAndAWriterAlonePass() {
+        shared(1, "permit", 10, 0, 5, 100);
+        shared(2, "permit", 11, 0, 10, 100);
+        shared(3, "permit", 12, 0, 20, 100);
+        shared(4, "permit", 14, 50, 100, 150); // entered as the first three left
+        shared(1, "read", 20, 0, 5, 100);
+        shared(2, "read", 21, 0, 10, 100);
+        shared(3, "read", 22, 0, 20, 100);
+        shared(4, "read", 23, 0, 30, 100);
+        shared(4, "write", 24, 40, 110, 150);
+        shared(1, "read", 25, 120, 160, 200);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().sharedRow("s"))
+                .hasValue("| s | 4 / 5 / 1 | 3 (of 3) / 4 / 1 | none | none | 0 | 0 | 0 |");
+        assertThat(report.figures()).anyMatch(f -> f.startsWith("sections: 0 ")); // not the exclusive keys' sections
+    }
+
+    @Test
+    void aFourthHolderOfThreePermitsFails() {
+        shared(1, "permit", 10, 0, 5, 100);
+        shared(2, "permit", 11, 0, 10, 100);
+        shared(3, "permit", 12, 0, 20, 100);
+        shared(4, "permit", 13, 0, 30, 100);
+
+        Report report = check();
+
+        assertThat(report.violations(Report.PERMITS_EXCEEDED))
+                .singleElement()
+                .asString()
+                .startsWith("permits: pid 4 thr permit tok 13 (call, permit) entered +0.025s") // the run began at 5 ms
+                .contains("beside 3 live older holder(s) (its limit: 3 holders)")
+                .contains("| pid 1 thr permit tok 10");
+        assertThat(report.violations(Report.WRITER_NOT_ALONE)).isEmpty();
+        assertThat(report.tally().sharedRow("s"))
+                .hasValueSatisfying(
+                        row -> assertThat(row).contains("| 4 (of 3) /").endsWith("| 1 | 0 | 0 |"));
+    }
+
+    @Test
+    void aWriterBesideAReaderFails() {
+        shared(1, "read", 10, 0, 5, 100);
+        shared(2, "write", 11, 0, 50, 150);
+
+        assertThat(check().violations(Report.WRITER_NOT_ALONE))
+                .singleElement()
+                .asString()
+                .startsWith("rw: pid 2 thr rw tok 11 (call, write)")
+                .contains("beside 1 live older holder(s) | pid 1 thr rw tok 10 (call, read)");
+    }
+
+    @Test
+    void aReaderBesideAWriterFails() {
+        shared(1, "write", 10, 0, 5, 100);
+        shared(2, "read", 11, 0, 50, 150);
+        shared(3, "read", 12, 0, 60, 150);
+
+        Report report = check();
+
+        assertThat(report.violations(Report.WRITER_NOT_ALONE))
+                .hasSize(2)
+                .allSatisfy(v -> assertThat(v).contains("(a reader: no writer allowed) | pid 1 thr rw tok 10"));
+        assertThat(report.violations(Report.PERMITS_EXCEEDED)).isEmpty();
+    }
+
+    @Test
+    void aWriterBesideAWriterFails() {
+        shared(1, "write", 10, 0, 5, 100);
+        shared(2, "write", 11, 0, 50, 150);
+
+        assertThat(check().violations(Report.WRITER_NOT_ALONE)).hasSize(1);
+    }
+
+    @Test
+    void aStopOfAnOlderPermitHolderExplainsAFourthHolder() {
+        // pid 1 was stopped past its lease: its permit went to pid 4 while its section had not ended
+        shared(1, "permit", 10, 0, 5, 2_500);
+        fault("f1", "stop", 1, 20, 2_400);
+        shared(2, "permit", 11, 0, 1_500, 2_600);
+        shared(3, "permit", 12, 0, 1_550, 2_600);
+        shared(4, "permit", 13, 0, 1_600, 2_600);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().sharedRow("s"))
+                .hasValue("| s | 4 / 0 / 0 | 4 (of 3) / 0 / 0 | stop=1 | stop=1 (1,580 ms) | 0 | 0 | 0 |");
+    }
+
+    @Test
+    void aStopOfTheNewestPermitHolderExplainsNothing() {
+        shared(1, "permit", 10, 0, 5, 2_500);
+        shared(2, "permit", 11, 0, 1_500, 2_600);
+        shared(3, "permit", 12, 0, 1_550, 2_600);
+        fault("f1", "stop", 4, 20, 1_590);
+        shared(4, "permit", 13, 0, 1_600, 2_600);
+
+        assertThat(check().violations(Report.PERMITS_EXCEEDED)).hasSize(1);
+    }
+
+    @Test
+    void aReaderThatPausedPastItsLeaseExplainsTheWriterBesideIt() {
+        shared(1, "read", 10, 0, 5, 2_500);
+        workers.add(Event.of("hiccup", 2_000 * MS, "pid", 1, "ms", 1_800)); // a GC pause, an overloaded machine
+        shared(2, "write", 11, 0, 1_600, 1_700);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+        assertThat(report.tally().sharedRow("s"))
+                .hasValueSatisfying(row -> assertThat(row).contains("| none | own-pause=1 (1,400 ms) | 0 | 0 | 0 |"));
+    }
+
+    @Test
+    void eachSharedHolderIsJudgedByItsOwnLimit() {
+        // two holders that asked for 3 permits, and one that asked for 2: it must not have got in beside them
+        shared(1, "permit", 10, 0, 5, 100);
+        shared(2, "permit", 11, 0, 10, 100);
+        workers.add(Event.of(
+                "enter", 20 * MS, "pid", 3, "thr", "permit", "key", "permits", "tok", 12, "api", "sync", "req", 0,
+                "mode", "permit", "limit", 2));
+
+        assertThat(check().violations(Report.PERMITS_EXCEEDED))
+                .singleElement()
+                .asString()
+                .contains("tok 12")
+                .contains("(its limit: 2 holders)");
+    }
+
+    @Test
+    void twoSharedHoldersWithOneTokenFail() {
+        shared(1, "read", 10, 0, 5, 100);
+        shared(2, "read", 10, 0, 50, 150);
+
+        Report report = check();
+
+        assertThat(report.violations(Report.TOKENS)).singleElement().asString().contains("rw: token 10 held by two");
+        assertThat(report.tally().sharedRow("s"))
+                .hasValueSatisfying(row -> assertThat(row).endsWith("| 1 |"));
+    }
+
+    @Test
+    void aReaderWithATokenBelowOneOfAnEndedWriterFails() {
+        shared(1, "write", 20, 0, 5, 10);
+        shared(2, "read", 13, 0, 20, 30);
+
+        assertThat(check().violations(Report.TOKENS)).singleElement().asString().contains("tok 13");
+    }
+
+    /**
+     * Seen on Redis: a reader granted first may write its enter line only after another reader, granted a moment
+     * later, has left: both held the key together, so their tokens say nothing of the order of their lines.
+     */
+    @Test
+    void aSharedHolderGrantedFirstMayEnterAfterAnotherEnded() {
+        shared(1, "read", 13, 0, 40, 60);
+        shared(2, "read", 20, 0, 5, 30);
+        shared(1, "permit", 14, 0, 40, 60);
+        shared(2, "permit", 21, 0, 5, 30);
+
+        Report report = check();
+
+        assertThat(report.violationCount()).as(report.text()).isZero();
+    }
+
+    @Test
+    void aSkippedSharedModeIsReportedWithItsReason() {
+        nemesis.add(Event.of("shared", 0, "on", false, "why", "the store does not declare SHARED_LOCKS"));
+
+        Report report = check();
+
+        assertThat(report.figures()).contains("shared mode: skipped (the store does not declare SHARED_LOCKS)");
+        assertThat(report.tally().sharedRow("file"))
+                .hasValue("| file | skipped: the store does not declare SHARED_LOCKS | | | | | | |");
+    }
 }

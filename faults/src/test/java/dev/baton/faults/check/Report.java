@@ -19,6 +19,10 @@ public final class Report {
     public static final String TOKENS = "tokens not strictly increasing per key";
     /** Lost updates of the unfenced counter that no explained overlap accounts for. */
     public static final String LOST_UPDATES = "lost updates not explained by a fault";
+    /** Shared mode: more holders of a key than the permits of an acquisition allowed, not explained by a fault. */
+    public static final String PERMITS_EXCEEDED = "more holders than permits, not explained by a fault";
+    /** Shared mode: a writer beside another holder (reader or writer) of its key, not explained by a fault. */
+    public static final String WRITER_NOT_ALONE = "a writer beside another holder, not explained by a fault";
 
     private static final int EVIDENCE_LINES = 15;
 
@@ -30,7 +34,8 @@ public final class Report {
 
     Report(String title) {
         this.title = title;
-        for (String category : List.of(UNEXPLAINED_OVERLAP, FENCE, TOKENS, LOST_UPDATES)) {
+        for (String category :
+                List.of(UNEXPLAINED_OVERLAP, FENCE, TOKENS, LOST_UPDATES, PERMITS_EXCEEDED, WRITER_NOT_ALONE)) {
             violations.put(category, new ArrayList<>());
         }
     }

@@ -13,6 +13,17 @@ public final class Section {
     final String api;
     final long requested;
     final long entered;
+    /**
+     * Shared mode: {@code permit}, {@code read} or {@code write} (see {@link dev.baton.faults.history.Vocabulary#PERMIT});
+     * null for a critical section of the exclusive keys.
+     */
+    final String mode;
+    /**
+     * How many shared holders its acquisition allowed at once, itself included: the permits of a permit, {@link
+     * Integer#MAX_VALUE} for a reader without permits; 0 for an exclusive holder (a writer, a critical section).
+     */
+    final int sharedLimit;
+
     Long exited;
     Boolean heldAtExit;
     Integer fencedRows;
@@ -30,6 +41,19 @@ public final class Section {
     String overlapCause;
 
     Section(long pid, String thread, String key, long token, String api, long requested, long entered) {
+        this(pid, thread, key, token, api, requested, entered, null, 0);
+    }
+
+    Section(
+            long pid,
+            String thread,
+            String key,
+            long token,
+            String api,
+            long requested,
+            long entered,
+            String mode,
+            int sharedLimit) {
         this.pid = pid;
         this.thread = thread;
         this.key = key;
@@ -37,6 +61,18 @@ public final class Section {
         this.api = api;
         this.requested = requested;
         this.entered = entered;
+        this.mode = mode;
+        this.sharedLimit = sharedLimit;
+    }
+
+    /** @return whether it held its key alone (a writer, a critical section), not as one of several shared holders */
+    boolean exclusive() {
+        return sharedLimit == 0;
+    }
+
+    /** @return whether another shared holder may have held its key beside it: shared, and more than one allowed */
+    boolean shares() {
+        return sharedLimit > 1;
     }
 
     /** @return the holder: process and thread */
@@ -55,7 +91,8 @@ public final class Section {
     }
 
     String describe(Clock clock) {
-        return "pid " + pid + " thr " + thread + " tok " + token + " (" + api + ") entered " + clock.at(entered)
+        return "pid " + pid + " thr " + thread + " tok " + token + " (" + api + (mode == null ? "" : ", " + mode)
+                + ") entered " + clock.at(entered)
                 + (exited != null
                         ? " exited " + clock.at(exited) + " isHeld=" + heldAtExit
                         : end == Long.MAX_VALUE ? " never exited" : " no exit line, process gone " + clock.at(end));

@@ -34,6 +34,26 @@ public final class Tally {
     /** Leadership: the terms, the faults of the leader by kind, the takeover times (ms), and overlapping terms. */
     int terms;
 
+    /** Shared mode: why it did not run (null when it ran, or was not asked about). */
+    String sharedModeOff;
+    /** Shared mode: the sections by mode ({@code permit}, {@code read}, {@code write}). */
+    final Map<String, Integer> sharedSections = new TreeMap<>();
+    /** Shared mode: the most sections of each mode that held their key at once. */
+    final Map<String, Integer> mostAtOnce = new TreeMap<>();
+    /** Shared mode: the permits of the permit key, as its holders asked for them (0: no permit was held). */
+    int permits;
+    /** Shared mode: the faults of a process that caught it holding a shared lease, by kind. */
+    final Map<String, Integer> sharedHolderFaults = new TreeMap<>();
+    /** Shared mode: holders beyond a limit (permits, a writer's) that a fault of the older holders explains, by cause. */
+    final Map<String, Integer> sharedExplained = new TreeMap<>();
+    /** Shared mode: by cause, the earliest such holder, in ms after the fault or pause that explains it began. */
+    final Map<String, Long> sharedExplainedEarliest = new TreeMap<>();
+
+    int permitsExceeded;
+    int writerNotAlone;
+    /** Shared mode: token violations of the shared keys (also counted in {@link #tokenRegressions}). */
+    int sharedTokenViolations;
+
     final Map<String, Integer> leaderFaults = new TreeMap<>();
     final List<Double> takeovers = new ArrayList<>();
     final Map<String, Integer> explainedTermOverlaps = new TreeMap<>();
@@ -126,6 +146,64 @@ public final class Tally {
                         : explainedTermOverlaps.toString().replaceAll("[{}]", ""),
                 unexplainedTermOverlaps));
     }
+
+    void sharedExplained(String cause, long millisIntoCause) {
+        sharedExplained.merge(cause, 1, Integer::sum);
+        sharedExplainedEarliest.merge(cause, millisIntoCause, Math::min);
+    }
+
+    /** @return e.g. {@code stop=19 (1,912 ms)}: by cause, how many, and the earliest after the cause began; or none */
+    String sharedExplainedText() {
+        if (sharedExplained.isEmpty()) {
+            return "none";
+        }
+        return sharedExplained.entrySet().stream()
+                .map(e -> String.format(
+                        Locale.ROOT,
+                        "%s=%d (%,d ms)",
+                        e.getKey(),
+                        e.getValue(),
+                        sharedExplainedEarliest.get(e.getKey())))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * @param store the store's name, the first column
+     * @return the store's row of the shared-mode table, markdown; empty when the run says nothing of a shared mode
+     */
+    public java.util.Optional<String> sharedRow(String store) {
+        if (sharedModeOff != null) {
+            return java.util.Optional.of("| " + store + " | skipped: " + sharedModeOff + " | | | | | | |");
+        }
+        if (sharedSections.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(
+                Locale.ROOT,
+                "| %s | %d / %d / %d | %d (of %d) / %d / %d | %s | %s | %d | %d | %d |",
+                store,
+                sharedSections.getOrDefault("permit", 0),
+                sharedSections.getOrDefault("read", 0),
+                sharedSections.getOrDefault("write", 0),
+                mostAtOnce.getOrDefault("permit", 0),
+                permits,
+                mostAtOnce.getOrDefault("read", 0),
+                mostAtOnce.getOrDefault("write", 0),
+                sharedHolderFaults.isEmpty()
+                        ? "none"
+                        : sharedHolderFaults.toString().replaceAll("[{}]", ""),
+                sharedExplainedText(),
+                permitsExceeded,
+                writerNotAlone,
+                sharedTokenViolations));
+    }
+
+    /** The header of {@link #sharedRow}. */
+    public static final String SHARED_HEADER = "| store | sections: permit / read / write"
+            + " | most at once: permit holders (of the permits) / readers / writers | faults that caught a holder"
+            + " | holders beyond a limit explained, by cause (the earliest, after the cause began)"
+            + " | **more holders than permits** | **writer not alone**"
+            + " | **token violations** |\n|---|---|---|---|---|---|---|---|";
 
     /** The header of {@link #leadershipRow}. */
     public static final String LEADERSHIP_HEADER = "| store | terms | faults of the leader | takeovers"

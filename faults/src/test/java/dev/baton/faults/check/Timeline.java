@@ -9,8 +9,12 @@ import static dev.baton.faults.history.Vocabulary.FENCED;
 import static dev.baton.faults.history.Vocabulary.GRANTED;
 import static dev.baton.faults.history.Vocabulary.HEAL;
 import static dev.baton.faults.history.Vocabulary.HICCUP;
+import static dev.baton.faults.history.Vocabulary.PERMIT;
 import static dev.baton.faults.history.Vocabulary.PHASE;
+import static dev.baton.faults.history.Vocabulary.READ;
 import static dev.baton.faults.history.Vocabulary.REVOKED;
+import static dev.baton.faults.history.Vocabulary.SHARED_MODE;
+import static dev.baton.faults.history.Vocabulary.WRITE;
 
 import dev.baton.faults.history.Event;
 import dev.baton.faults.history.FaultKind;
@@ -59,7 +63,12 @@ final class Timeline {
         }
     }
 
+    /** The critical sections of the exclusive keys (and the leader's actions), by the time they began. */
     final List<Section> sections = new ArrayList<>();
+    /** The sections of the shared mode (permits, readers and writers), by the time they began. */
+    final List<Section> sharedSections = new ArrayList<>();
+    /** Why the shared mode did not run, as the run logged it; null when it ran or the run said nothing of it. */
+    String sharedModeOff;
     /** The terms of the run's election, by the time they began. */
     final List<Term> terms = new ArrayList<>();
 
@@ -83,7 +92,9 @@ final class Timeline {
         clock = new Clock(origin);
         readNemesis(data.nemesis());
         readWorkers(data.workers(), settings);
-        for (Section s : sections) {
+        List<Section> all = new ArrayList<>(sections);
+        all.addAll(sharedSections);
+        for (Section s : all) {
             if (s.exited != null) {
                 s.end = s.exited;
             } else {
@@ -93,6 +104,7 @@ final class Timeline {
             }
         }
         sections.sort(Comparator.comparingLong((Section s) -> s.entered));
+        sharedSections.sort(Comparator.comparingLong((Section s) -> s.entered));
         for (Term term : terms) {
             if (term.reason == null) {
                 term.end = Math.min(deaths.getOrDefault(term.pid, Long.MAX_VALUE), killedAt(term.pid, term.begin));
@@ -111,6 +123,11 @@ final class Timeline {
                     Event begin = open.remove(e.get("id"));
                     if (begin != null) {
                         addFault(begin, e.nano());
+                    }
+                }
+                case SHARED_MODE -> {
+                    if (!Boolean.parseBoolean(e.get("on"))) {
+                        sharedModeOff = e.find("why").orElse("off");
                     }
                 }
                 case PHASE -> {
@@ -172,6 +189,7 @@ final class Timeline {
                     }
                 }
                 case ENTER -> {
+                    Optional<String> mode = e.find("mode");
                     Section s = new Section(
                             e.getLong("pid"),
                             e.get("thr"),
@@ -179,8 +197,10 @@ final class Timeline {
                             e.getLong("tok"),
                             e.get("api"),
                             e.getLong("req"),
-                            e.nano());
-                    sections.add(s);
+                            e.nano(),
+                            mode.orElse(null),
+                            mode.map(m -> sharedLimit(m, e)).orElse(0));
+                    (mode.isPresent() ? sharedSections : sections).add(s);
                     byId.put(sectionId(e), s);
                 }
                 case FENCED ->
@@ -227,6 +247,21 @@ final class Timeline {
                 }
             }
         }
+    }
+
+    /**
+     * @return how many shared holders a section's acquisition allowed: its {@code limit} (a permit, or a reader with
+     *     permits), unlimited for a reader without, 0 for a writer (exclusive)
+     */
+    private static int sharedLimit(String mode, Event enter) {
+        return switch (mode) {
+            case WRITE -> 0;
+            case READ -> enter.find("limit").map(Integer::parseInt).orElse(Integer.MAX_VALUE);
+            case PERMIT -> Integer.parseInt(enter.get("limit"));
+            default ->
+                throw new IllegalStateException("unknown mode '" + mode + "' (expected " + PERMIT + ", " + READ + " or "
+                        + WRITE + "): " + enter.toLine().strip());
+        };
     }
 
     private static String sectionId(Event e) {

@@ -10,7 +10,11 @@ public final class Vocabulary {
     // worker events
     /** A worker started: {@code pid}, {@code slot}, {@code ttl} (ms). */
     public static final String START = "start";
-    /** A critical section began: {@code api} ({@code sync} or {@code call}), {@code req} (nano when the lock was asked for). */
+    /**
+     * A critical section began: {@code api} ({@code sync} or {@code call}), {@code req} (nano when the lock was asked
+     * for); in shared mode also {@code mode} ({@value #PERMIT}, {@value #READ} or {@value #WRITE}) and, for a
+     * permit, {@code limit} (the permits of the key).
+     */
     public static final String ENTER = "enter";
     /** The fenced write's outcome: {@code rows} (1 accepted, 0 refused by the fence), or {@code err}. */
     public static final String FENCED = "fenced";
@@ -55,6 +59,11 @@ public final class Vocabulary {
     public static final String HEAL = "heal";
     /** A phase of the run: {@code name} ({@code fairness} or {@code faults}), {@code edge} ({@code begin}/{@code end}). */
     public static final String PHASE = "phase";
+    /**
+     * Whether the workers run the shared mode (permits and read/write locks in the fault phase): {@code on}
+     * ({@code true}/{@code false}) and, when off, {@code why}.
+     */
+    public static final String SHARED_MODE = "shared";
 
     // database journals (written by triggers, exported at the end; the "nano" is the journal row id)
     /** A token change of a lock row: {@code key}, {@code tok}, {@code owner}, {@code at}. */
@@ -70,6 +79,19 @@ public final class Vocabulary {
     public static final String LEADER_KEY = "leader:" + ELECTION;
     /** The thread that acts as leader. */
     public static final String LEADER_THREAD = "leader";
+
+    /** Shared mode: the key held with {@value #PERMITS} permits (at most that many holders at once). */
+    public static final String PERMIT_KEY = "permits";
+    /** Shared mode: the permits of {@value #PERMIT_KEY}. */
+    public static final int PERMITS = 3;
+    /** Shared mode: the read/write key (readers share it, a writer has it alone). */
+    public static final String RW_KEY = "rw";
+    /** The {@code mode} of a section that holds one of the {@value #PERMITS} permits of {@value #PERMIT_KEY}. */
+    public static final String PERMIT = "permit";
+    /** The {@code mode} of a section that holds {@value #RW_KEY} for reading. */
+    public static final String READ = "read";
+    /** The {@code mode} of a section that holds {@value #RW_KEY} for writing, alone. */
+    public static final String WRITE = "write";
 
     /** The key the fairness phase contends for. */
     public static final String FAIRNESS_KEY = "fair";

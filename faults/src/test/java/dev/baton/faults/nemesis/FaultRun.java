@@ -2,7 +2,11 @@ package dev.baton.faults.nemesis;
 
 import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
 import static dev.baton.faults.history.Vocabulary.LEADER_KEY;
+import static dev.baton.faults.history.Vocabulary.PERMITS;
+import static dev.baton.faults.history.Vocabulary.PERMIT_KEY;
 import static dev.baton.faults.history.Vocabulary.PHASE;
+import static dev.baton.faults.history.Vocabulary.RW_KEY;
+import static dev.baton.faults.history.Vocabulary.SHARED_MODE;
 
 import dev.baton.faults.check.CheckSettings;
 import dev.baton.faults.check.Checker;
@@ -27,7 +31,8 @@ import java.util.stream.Stream;
 /**
  * One run on one store: start its private servers (the application's database; Redis, or a lock directory),
  * create the schema, start the workers, a fairness phase (every worker on one key, no faults), a fault phase
- * (the nemesis, with the store's deck of faults), stop everything, export the database's journal and check
+ * (the nemesis, with the store's deck of faults; the leader's actions and the shared mode's permits and read/write
+ * locks beside the critical sections), stop everything, export the database's journal and check
  * the histories.
  */
 public final class FaultRun {
@@ -70,8 +75,9 @@ public final class FaultRun {
                 HistoryWriter log = new HistoryWriter(dir.resolve(RunData.NEMESIS_FILE))) {
             title = store.title();
             Schema.create(under.database(), keys, store);
+            boolean shared = sharedMode(under, log);
             HolderTracker tracker = new HolderTracker(dir);
-            try (Workers workers = new Workers(under, settings, dir, log)) {
+            try (Workers workers = new Workers(under, settings, dir, log, shared)) {
                 workers.startAll();
                 say("waiting for " + settings.workers() + " workers");
                 workers.awaitStarted(tracker, Duration.ofMinutes(3));
@@ -86,7 +92,11 @@ public final class FaultRun {
 
                 say("fault phase: " + settings.faultPhase().toSeconds() + " s, " + settings.workers() + " workers x "
                         + settings.threads() + " threads on " + KEYS
-                        + (settings.leadership() ? " and a leader's actions on " + LEADER_KEY : "") + ", ttl "
+                        + (settings.leadership() ? " and a leader's actions on " + LEADER_KEY : "")
+                        + (shared
+                                ? ", " + PERMITS + " permits of " + PERMIT_KEY + " and readers and writers of " + RW_KEY
+                                : "")
+                        + ", ttl "
                         + settings.ttlMillis() + " ms");
                 workers.restarting(true);
                 workers.control("faults");
@@ -103,6 +113,23 @@ public final class FaultRun {
         Report report = new Checker(CheckSettings.forTtl(settings.ttlMillis())).check(title, RunData.load(dir));
         say("checked: " + (report.failed() ? report.violationCount() + " violation(s)" : "no violation"));
         return report;
+    }
+
+    /**
+     * Whether the workers run the shared mode: asked for ({@code faults.shared}) and the store declares
+     * {@code SHARED_LOCKS}. Written to the nemesis's history either way, so that the report says why it did not run.
+     */
+    private boolean sharedMode(StoreUnderTest under, HistoryWriter log) {
+        String off = !settings.shared()
+                ? "faults.shared=false"
+                : under.declaresSharedLocks() ? null : "the store does not declare SHARED_LOCKS";
+        if (off == null) {
+            log.write(SHARED_MODE, "on", true);
+        } else {
+            log.write(SHARED_MODE, "on", false, "why", off);
+            say("shared mode skipped: " + off);
+        }
+        return off == null;
     }
 
     private static void exportJournal(dev.baton.faults.db.Database db, Path dir) {

@@ -20,8 +20,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Follows the workers' histories as they grow, to tell the nemesis who holds a lock right now (an
- * {@code enter} without its {@code exit}) and how long each worker has been silent.
+ * Follows the workers' histories as they grow, to tell the nemesis who holds a lock of the critical sections' keys
+ * right now (an {@code enter} without its {@code exit}; the shared mode's sections are left out) and how long each
+ * worker has been silent.
  */
 final class HolderTracker {
 
@@ -74,6 +75,9 @@ final class HolderTracker {
                     leader = pid;
                 } else if (REVOKED.equals(e.type()) && leader == pid) {
                     leader = 0;
+                }
+                if (ENTER.equals(e.type()) && e.find("mode").isPresent()) {
+                    continue; // a shared-mode section: the faults aim at the holders of the exclusive keys, as before
                 }
                 if (ENTER.equals(e.type())) {
                     open.put(id, new Holder(pid, e.get("key"), e.getLong("tok"), e.nano()));

@@ -11,7 +11,8 @@ import java.util.Locale;
  * default 40s), {@code faults.fairness} (the fairness phase, default 8s), {@code faults.workers} (4),
  * {@code faults.stores} (every store, see {@link StoreKind}), {@code faults.seed} (random), {@code faults.ttl}
  * (2s), {@code faults.leadership} (true: one thread of each worker acts as the leader of an election in the
- * fault phase), {@code faults.dir} and {@code faults.report}.
+ * fault phase), {@code faults.shared} (true: on a store that declares {@code SHARED_LOCKS}, two threads of each worker
+ * take permits and read/write locks in the fault phase), {@code faults.dir} and {@code faults.report}.
  *
  * @param faultPhase how long faults are injected, per database
  * @param fairnessPhase how long the workers contend for one key without faults
@@ -21,6 +22,8 @@ import java.util.Locale;
  * @param ttlMillis the workers' lock ttl
  * @param threads threads per worker in the fault phase
  * @param leadership whether each worker also joins an election in the fault phase and acts while it leads
+ * @param shared whether each worker also takes permits and read/write locks in the fault phase, on the stores that
+ *     declare {@code SHARED_LOCKS}
  * @param dir the directory of the runs
  * @param report the report file
  */
@@ -33,6 +36,7 @@ public record RunSettings(
         long ttlMillis,
         int threads,
         boolean leadership,
+        boolean shared,
         Path dir,
         Path report) {
 
@@ -49,6 +53,7 @@ public record RunSettings(
                 Integer.getInteger("faults.threads", 2),
                 Boolean.parseBoolean(
                         System.getProperty("faults.leadership", "true").strip()),
+                Boolean.parseBoolean(System.getProperty("faults.shared", "true").strip()),
                 Path.of(System.getProperty("faults.dir", "target/faults")),
                 Path.of(System.getProperty("faults.report", "target/faults-report.txt")));
     }

@@ -38,6 +38,7 @@ final class Workers implements AutoCloseable {
     private final Path dir;
     private final Path control;
     private final HistoryWriter log;
+    private final boolean shared;
     private final List<WorkerSlot> slots = new ArrayList<>();
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "worker-restarts");
@@ -48,12 +49,17 @@ final class Workers implements AutoCloseable {
     private volatile boolean restarting;
     private volatile boolean stopping;
 
-    Workers(StoreUnderTest store, RunSettings settings, Path dir, HistoryWriter log) {
+    /**
+     * @param shared whether the workers run the shared mode (the run asks for it and the store declares
+     *     {@code SHARED_LOCKS})
+     */
+    Workers(StoreUnderTest store, RunSettings settings, Path dir, HistoryWriter log, boolean shared) {
         this.store = store;
         this.settings = settings;
         this.dir = dir;
         this.control = dir.resolve("control");
         this.log = log;
+        this.shared = shared;
         control("idle");
     }
 
@@ -116,7 +122,8 @@ final class Workers implements AutoCloseable {
                 "-Dfaults.slot=" + slot.index,
                 "-Dfaults.control=" + control.toAbsolutePath(),
                 "-Dfaults.threads=" + settings.threads(),
-                "-Dfaults.leadership=" + settings.leadership()));
+                "-Dfaults.leadership=" + settings.leadership(),
+                "-Dfaults.shared=" + shared));
         command.addAll(store.workerProperties(slot.index, slot.proxy.port()));
         String logging = System.getProperty("java.util.logging.config.file");
         if (logging != null) {

@@ -5,14 +5,22 @@ import dev.baton.faults.db.MariaDb;
 import dev.baton.faults.db.Postgres;
 import dev.baton.faults.db.Redis;
 import dev.baton.faults.db.Server;
+import dev.baton.impl.store.file.FileLockStore;
 import dev.baton.jpa.JpaDatabase;
+import dev.baton.jpa.JpaLockStore;
+import dev.baton.jpa.LockMode;
+import dev.baton.redis.RedisLockStore;
+import dev.baton.spi.LockStore;
+import dev.baton.spi.StoreCapability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * A store the suite has started for a run: the application's database (for the JPA store, also the locks'),
@@ -81,6 +89,38 @@ public final class StoreUnderTest implements AutoCloseable {
     /** @return the Redis server, for the Redis store */
     public Optional<Redis> redis() {
         return Optional.ofNullable(redis);
+    }
+
+    /**
+     * Asks the store itself, built with the workers' settings, whether it keeps shared leases (permits, read locks):
+     * whether it declares {@link StoreCapability#SHARED_LOCKS}. No store connects before its first call, so this
+     * touches no server.
+     *
+     * @return whether the store declares {@code SHARED_LOCKS}
+     */
+    public boolean declaresSharedLocks() {
+        try (LockStore store = switch (kind.backend()) {
+            case JPA_TABLE -> JpaLockStore.builder(dataSource()).build();
+            case JPA_ADVISORY ->
+                JpaLockStore.builder(dataSource()).mode(LockMode.ADVISORY).build();
+            case REDIS -> RedisLockStore.builder(Redis.url(redis.port())).build();
+            case FILE -> new FileLockStore(lockDir);
+        }) {
+            return store.capabilities().contains(StoreCapability.SHARED_LOCKS);
+        }
+    }
+
+    private DataSource dataSource() {
+        if (database.kind() == JpaDatabase.POSTGRESQL) {
+            org.postgresql.ds.PGSimpleDataSource postgres = new org.postgresql.ds.PGSimpleDataSource();
+            postgres.setUrl(database.directUrl());
+            return postgres;
+        }
+        try {
+            return new org.mariadb.jdbc.MariaDbDataSource(database.directUrl());
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot make a data source of " + database.directUrl() + ": " + e, e);
+        }
     }
 
     /** @return the port each worker's proxy forwards to: the lock server's, else the application's database */

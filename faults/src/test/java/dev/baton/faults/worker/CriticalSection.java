@@ -9,11 +9,15 @@ import static dev.baton.faults.history.Vocabulary.LOST;
 import dev.baton.Leadership;
 import dev.baton.Lock;
 import dev.baton.faults.history.HistoryWriter;
+import dev.baton.faults.history.Vocabulary;
 import dev.baton.jpa.FencedWrites;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -41,6 +45,15 @@ final class CriticalSection {
     private static final String TERM_TOKEN_COLUMN_UPDATE =
             "UPDATE fenced SET n = n + 1, last_token = ?1, writer_pid = ?2 WHERE k = ?3 AND last_token <= ?1";
 
+    /**
+     * How long a shared-mode section holds its key: long enough that the four workers' permit threads often want
+     * more than the three permits at once, and writers wait for readers; a few sections a second per thread, so
+     * that the shared mode takes little of the machine from the critical sections.
+     */
+    private static final long SHARED_HOLD_MIN_MILLIS = 100;
+
+    private static final long SHARED_HOLD_MAX_MILLIS = 300;
+
     private final HistoryWriter history;
     private final EntityManagerFactory factory;
     private final long pid = ProcessHandle.current().pid();
@@ -63,6 +76,38 @@ final class CriticalSection {
         String thread = Thread.currentThread().getName();
         long token = lock.fencingToken();
         history.write(ENTER, "pid", pid, "thr", thread, "key", key, "tok", token, "api", api, "req", requested);
+        recordLoss(lock, key, token, thread);
+        steps(key, token, thread, () -> true, TOKEN_COLUMN_UPDATE);
+        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
+    }
+
+    /**
+     * A section of the shared mode: the key is held for a short while, no database work (several hold it at once by
+     * design, so there is nothing to protect); what is checked is how many hold it at once, from the {@code enter} and
+     * {@code exit} lines, written like a critical section's and on the same clock.
+     *
+     * @param lock the lock: a permit, a read lock or the write lock of the read/write key
+     * @param key its key
+     * @param mode {@value Vocabulary#PERMIT}, {@value Vocabulary#READ} or {@value Vocabulary#WRITE}
+     * @param requested when it was asked for (nano)
+     * @param api {@code sync} or {@code call}
+     */
+    void runShared(Lock lock, String key, String mode, long requested, String api) {
+        String thread = Thread.currentThread().getName();
+        long token = lock.fencingToken();
+        List<Object> fields = new ArrayList<>(List.of(
+                "pid", pid, "thr", thread, "key", key, "tok", token, "api", api, "req", requested, "mode", mode));
+        if (Vocabulary.PERMIT.equals(mode)) {
+            fields.addAll(List.of("limit", Vocabulary.PERMITS));
+        }
+        history.write(ENTER, fields.toArray());
+        recordLoss(lock, key, token, thread);
+        sleep(SHARED_HOLD_MIN_MILLIS
+                + ThreadLocalRandom.current().nextLong(SHARED_HOLD_MAX_MILLIS - SHARED_HOLD_MIN_MILLIS + 1));
+        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
+    }
+
+    private void recordLoss(Lock lock, String key, long token, String thread) {
         lock.whenLost()
                 .thenAccept(reason -> history.write(
                         LOST,
@@ -76,8 +121,6 @@ final class CriticalSection {
                         token,
                         "reason",
                         String.valueOf(reason.getMessage())));
-        steps(key, token, thread, () -> true, TOKEN_COLUMN_UPDATE);
-        history.write(EXIT, "pid", pid, "thr", thread, "key", key, "tok", token, "held", lock.isHeld());
     }
 
     /**
@@ -200,8 +243,12 @@ final class CriticalSection {
     }
 
     private void pause() {
+        sleep(pauseMillis);
+    }
+
+    private static void sleep(long millis) {
         try {
-            Thread.sleep(pauseMillis);
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -7,10 +7,15 @@ import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
 import static dev.baton.faults.history.Vocabulary.HICCUP;
 import static dev.baton.faults.history.Vocabulary.LEADER_KEY;
 import static dev.baton.faults.history.Vocabulary.LEADER_THREAD;
+import static dev.baton.faults.history.Vocabulary.PERMIT;
+import static dev.baton.faults.history.Vocabulary.PERMIT_KEY;
+import static dev.baton.faults.history.Vocabulary.READ;
 import static dev.baton.faults.history.Vocabulary.READ_FILES;
+import static dev.baton.faults.history.Vocabulary.RW_KEY;
 import static dev.baton.faults.history.Vocabulary.START;
 import static dev.baton.faults.history.Vocabulary.STOPPED;
 import static dev.baton.faults.history.Vocabulary.TERM;
+import static dev.baton.faults.history.Vocabulary.WRITE;
 
 import dev.baton.Leadership;
 import dev.baton.LockException;
@@ -26,6 +31,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 
@@ -40,10 +46,17 @@ import org.jboss.weld.environment.se.WeldContainer;
  * the key {@value dev.baton.faults.history.Vocabulary#FAIRNESS_KEY}; {@code faults} — several threads
  * take random keys, half through {@code @Synchronized}, half through {@link Locks#callWithLock}, and with
  * {@code faults.leadership=true} one more thread joins the election {@value dev.baton.faults.history.Vocabulary#ELECTION}
- * and acts while this process leads; {@code idle};
+ * and acts while this process leads, and with {@code faults.shared=true} two more take shared leases (a permit of
+ * {@value dev.baton.faults.history.Vocabulary#PERMIT_KEY}; {@value dev.baton.faults.history.Vocabulary#RW_KEY} for
+ * reading or writing); {@code idle};
  * {@code stop} — finish the running sections, shut down and exit 0.
  */
 public final class Worker {
+
+    /** The threads of the shared mode: one takes a permit of the permit key, one the read/write key. */
+    private static final String PERMIT_THREAD = "permit";
+
+    private static final String RW_THREAD = "rw";
 
     private static WorkerSettings settings;
     private static CriticalSection section;
@@ -86,10 +99,15 @@ public final class Worker {
                 new HistoryWriter(settings.dir().resolve("worker-" + settings.slot() + "-" + pid + ".hist"));
         journal = history;
         Worker worker = new Worker(history);
-        try (WeldContainer container =
-                new Weld().initialize()) { // discovers Persistence and SynchronizedWork (META-INF/beans.xml, annotated)
+        Weld weld = new Weld(); // discovers Persistence, SynchronizedWork, SharedWork (META-INF/beans.xml, annotated)
+        if (!settings.shared()) {
+            weld.addExtension(new SharedWork.LeftOut());
+        }
+        try (WeldContainer container = weld.initialize()) {
             Locks locks = container.select(Locks.class).get();
             SynchronizedWork sync = container.select(SynchronizedWork.class).get();
+            SharedWork shared =
+                    settings.shared() ? container.select(SharedWork.class).get() : null;
             section = new CriticalSection(
                     history,
                     container.select(EntityManagerFactory.class).get(),
@@ -100,7 +118,7 @@ public final class Worker {
             // others' cold starts, and those waits say nothing about fairness.
             warmUp(locks, pid);
             history.write(START, "pid", pid, "slot", settings.slot(), "ttl", System.getProperty("baton.ttl", ""));
-            worker.run(locks, sync);
+            worker.run(locks, sync, shared);
         }
         history.write(STOPPED, "pid", pid);
         System.exit(0);
@@ -122,14 +140,27 @@ public final class Worker {
         }
     }
 
-    private void run(Locks locks, SynchronizedWork sync) {
+    private void run(Locks locks, SynchronizedWork sync, SharedWork shared) {
         List<Thread> threads = new ArrayList<>();
-        threads.add(new Thread(() -> loop(locks, sync, true), "fair"));
+        Attempt exclusive = exclusive(locks, sync);
+        threads.add(new Thread(() -> loop("fair", () -> FAIRNESS_KEY, exclusive), "fair"));
         for (int i = 0; i < settings.threads(); i++) {
-            threads.add(new Thread(() -> loop(locks, sync, false), "t" + i));
+            threads.add(new Thread(
+                    () -> loop(
+                            "faults",
+                            () -> settings.keys()
+                                    .get(ThreadLocalRandom.current()
+                                            .nextInt(settings.keys().size())),
+                            exclusive),
+                    "t" + i));
         }
         if (settings.leadership()) {
             threads.add(new Thread(() -> lead(locks), LEADER_THREAD));
+        }
+        if (shared != null) {
+            Attempt hold = shared(locks, shared);
+            threads.add(new Thread(() -> loop("faults", () -> PERMIT_KEY, hold), PERMIT_THREAD));
+            threads.add(new Thread(() -> loop("faults", () -> RW_KEY, hold), RW_THREAD));
         }
         Thread hiccups = new Thread(this::watchHiccups, "hiccups");
         hiccups.setDaemon(true);
@@ -210,67 +241,99 @@ public final class Worker {
         history.write(READ_FILES, "pid", pid, "files", read);
     }
 
-    private void loop(Locks locks, SynchronizedWork sync, boolean fairness) {
+    /** One acquisition and its section, through {@code @Synchronized} or through {@link Locks}. */
+    @FunctionalInterface
+    private interface Attempt {
+        void run(String key, long requested, boolean annotated);
+    }
+
+    /**
+     * Takes a key from {@code nextKey}, again and again while the control file says {@code phase}: half of the time
+     * through {@code @Synchronized}, half through {@link Locks}; records a failed acquisition and rests a little
+     * between two.
+     */
+    private void loop(String phase, Supplier<String> nextKey, Attempt attempt) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        String want = fairness ? "fair" : "faults";
         while (true) {
             String now = mode;
             if ("stop".equals(now)) {
                 return;
             }
-            if (!want.equals(now)) {
+            if (!phase.equals(now)) {
                 sleep(50);
                 continue;
             }
-            String key = fairness
-                    ? FAIRNESS_KEY
-                    : settings.keys().get(random.nextInt(settings.keys().size()));
+            String key = nextKey.get();
             long requested = System.nanoTime();
             try {
-                if (random.nextBoolean()) {
-                    sync.run(key, requested);
-                } else {
-                    locks.callWithLock(key, lock -> {
-                        section.run(lock, key, requested, "call");
-                        return null;
-                    });
-                }
+                attempt.run(key, requested, random.nextBoolean());
             } catch (LockException e) {
-                history.write(
-                        FAIL,
-                        "pid",
-                        pid,
-                        "thr",
-                        Thread.currentThread().getName(),
-                        "key",
-                        key,
-                        "req",
-                        requested,
-                        "ex",
-                        e.getClass().getSimpleName(),
-                        "msg",
-                        String.valueOf(e.getMessage()));
+                failed(Thread.currentThread().getName(), key, requested, e);
                 if (e instanceof dev.baton.LockStoreException) {
                     sleep(100); // the database is away: do not spin
                 }
             } catch (RuntimeException | Error e) {
-                history.write(
-                        ERROR,
-                        "pid",
-                        pid,
-                        "thr",
-                        Thread.currentThread().getName(),
-                        "key",
-                        key,
-                        "req",
-                        requested,
-                        "ex",
-                        e.getClass().getName(),
-                        "msg",
-                        CriticalSection.describe(e));
+                failed(Thread.currentThread().getName(), key, requested, e);
             }
             sleep(random.nextLong(settings.thinkMillis() + 1));
         }
+    }
+
+    /** A critical section: the unfenced counter around a protected write (see {@link CriticalSection}). */
+    private static Attempt exclusive(Locks locks, SynchronizedWork sync) {
+        return (key, requested, annotated) -> {
+            if (annotated) {
+                sync.run(key, requested);
+            } else {
+                locks.callWithLock(key, lock -> {
+                    section.run(lock, key, requested, "call");
+                    return null;
+                });
+            }
+        };
+    }
+
+    /**
+     * A section of the shared mode: one of the permits of the permit key; or the read/write key, for reading four
+     * times in five, else for writing.
+     */
+    private static Attempt shared(Locks locks, SharedWork sync) {
+        return (key, requested, annotated) -> {
+            String how = PERMIT_KEY.equals(key)
+                    ? PERMIT
+                    : ThreadLocalRandom.current().nextInt(5) == 0 ? WRITE : READ;
+            if (!annotated) {
+                locks.callWithLock(key, SharedWork.options(how), lock -> {
+                    section.runShared(lock, key, how, requested, "call");
+                    return null;
+                });
+            } else if (PERMIT.equals(how)) {
+                sync.permit(requested);
+            } else if (READ.equals(how)) {
+                sync.read(requested);
+            } else {
+                sync.write(requested); // each through the bean's proxy, so that its interceptor runs
+            }
+        };
+    }
+
+    /** Writes a failed acquisition (a documented {@link LockException}) or anything else Baton threw. */
+    private void failed(String thread, String key, long requested, Throwable e) {
+        boolean documented = e instanceof LockException;
+        history.write(
+                documented ? FAIL : ERROR,
+                "pid",
+                pid,
+                "thr",
+                thread,
+                "key",
+                key,
+                "req",
+                requested,
+                "ex",
+                documented ? e.getClass().getSimpleName() : e.getClass().getName(),
+                "msg",
+                documented ? String.valueOf(e.getMessage()) : CriticalSection.describe(e));
     }
 
     /**
@@ -300,37 +363,8 @@ public final class Worker {
                 } else {
                     awaitGrant(leadership);
                 }
-            } catch (LockException e) {
-                history.write(
-                        FAIL,
-                        "pid",
-                        pid,
-                        "thr",
-                        LEADER_THREAD,
-                        "key",
-                        LEADER_KEY,
-                        "req",
-                        requested,
-                        "ex",
-                        e.getClass().getSimpleName(),
-                        "msg",
-                        String.valueOf(e.getMessage()));
-                sleep(100);
             } catch (RuntimeException | Error e) {
-                history.write(
-                        ERROR,
-                        "pid",
-                        pid,
-                        "thr",
-                        LEADER_THREAD,
-                        "key",
-                        LEADER_KEY,
-                        "req",
-                        requested,
-                        "ex",
-                        e.getClass().getName(),
-                        "msg",
-                        CriticalSection.describe(e));
+                failed(LEADER_THREAD, LEADER_KEY, requested, e);
                 sleep(100);
             }
         }

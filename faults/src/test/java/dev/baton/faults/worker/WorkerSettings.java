@@ -24,6 +24,9 @@ import java.util.Optional;
  * @param thinkMillis the most a thread waits between two sections
  * @param drainMillis how long the shutdown hook waits for running sections (an application's graceful stop)
  * @param leadership whether a thread of the fault phase joins the run's election and acts as its leader
+ * @param shared whether two threads of the fault phase take shared leases: one of the permits of
+ *     {@value dev.baton.faults.history.Vocabulary#PERMIT_KEY}, and {@value dev.baton.faults.history.Vocabulary#RW_KEY}
+ *     for reading or writing (the suite turns it on only for a store that declares {@code SHARED_LOCKS})
  */
 public record WorkerSettings(
         Path dir,
@@ -38,7 +41,8 @@ public record WorkerSettings(
         long pauseMillis,
         long thinkMillis,
         long drainMillis,
-        boolean leadership) {
+        boolean leadership,
+        boolean shared) {
 
     /** @return the settings of this JVM */
     public static WorkerSettings fromSystemProperties() {
@@ -55,7 +59,8 @@ public record WorkerSettings(
                 Long.getLong("faults.pause", 40),
                 Long.getLong("faults.think", 30),
                 Long.getLong("faults.drain", 1_000),
-                Boolean.getBoolean("faults.leadership"));
+                Boolean.getBoolean("faults.leadership"),
+                Boolean.getBoolean("faults.shared"));
     }
 
     private static String required(String name) {
