@@ -94,10 +94,7 @@ final class Acquisitions {
             PollPolicy poll,
             int sharedLimit,
             Refusal refusal) {
-        String storeKey = engine.storeKey(key);
-        LockArguments.requireValidTtl(ttlMillis);
-        Objects.requireNonNull(poll, "poll");
-        engine.checkSharing(key, sharedLimit);
+        String storeKey = checkedStoreKey(key, ttlMillis, poll, sharedLimit);
         long startedAt = time.nanoTime();
         long deadline = startedAt + TimeUnit.MILLISECONDS.toNanos(await ? timeoutMillis : 0);
         // Shared leases hold the key together, so they do not queue for it in this JVM: the store admits them.
@@ -131,10 +128,7 @@ final class Acquisitions {
      */
     CompletableFuture<HeldLock> acquireAsync(
             String key, long ttlMillis, long timeoutMillis, boolean await, PollPolicy poll, int sharedLimit) {
-        String storeKey = engine.storeKey(key);
-        LockArguments.requireValidTtl(ttlMillis);
-        Objects.requireNonNull(poll, "poll");
-        engine.checkSharing(key, sharedLimit);
+        String storeKey = checkedStoreKey(key, ttlMillis, poll, sharedLimit);
         AsyncAcquisition acquisition = new AsyncAcquisition(
                 this,
                 new GatePass(engine, gates, key, storeKey, true),
@@ -237,18 +231,7 @@ final class Acquisitions {
                 long sentAt = time.nanoTime();
                 // The store waits for someone else's lock no longer than the caller may: not at all for a try.
                 long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
-                AcquireResult result;
-                try {
-                    Turn turn = waiter == null
-                            ? null
-                            : new Turn(
-                                    waiter,
-                                    TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt),
-                                    Polling.TURN_KEEP_MILLIS);
-                    result = store.acquire(new Acquisition(pass.storeKey, owner, ttlMillis, bound, turn, sharedLimit));
-                } catch (RuntimeException e) {
-                    throw LockEngine.storeFailure("acquiring", pass.key, e);
-                }
+                AcquireResult result = ask(pass, owner, ttlMillis, bound, waiter, sentAt - startedAt, sharedLimit);
                 long answeredAt = time.nanoTime();
                 inTurn = result.isNextInTurn();
                 refusal.told(result.remainingLeaseMillis(), answeredAt);
@@ -280,6 +263,35 @@ final class Acquisitions {
             if (lock == null && inTurn) {
                 leaveTurn(pass.key, pass.storeKey, waiter);
             }
+        }
+    }
+
+    /** Checks a request's arguments and the store's support for its sharing; returns the key in the store. */
+    private String checkedStoreKey(String key, long ttlMillis, PollPolicy poll, int sharedLimit) {
+        String storeKey = engine.storeKey(key);
+        LockArguments.requireValidTtl(ttlMillis);
+        Objects.requireNonNull(poll, "poll");
+        engine.checkSharing(key, sharedLimit);
+        return storeKey;
+    }
+
+    /**
+     * One ask of the store by a waiting acquisition, synchronous or not: with its turn where it waits one.
+     *
+     * @param bound how long the store may wait for someone else's lock
+     * @param waiter the waiter's turn id, or null for a caller that does not wait its turn
+     * @param waitedNanos how long the caller has waited so far
+     * @throws LockException the store's failure, as the API documents it
+     */
+    AcquireResult ask(
+            GatePass pass, String owner, long ttlMillis, long bound, String waiter, long waitedNanos, int sharedLimit) {
+        try {
+            Turn turn = waiter == null
+                    ? null
+                    : new Turn(waiter, TimeUnit.NANOSECONDS.toMillis(waitedNanos), Polling.TURN_KEEP_MILLIS);
+            return store.acquire(new Acquisition(pass.storeKey, owner, ttlMillis, bound, turn, sharedLimit));
+        } catch (RuntimeException e) {
+            throw LockEngine.storeFailure("acquiring", pass.key, e);
         }
     }
 

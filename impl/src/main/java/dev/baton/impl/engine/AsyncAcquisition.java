@@ -4,8 +4,6 @@ import dev.baton.LockTimeoutException;
 import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.AcquireResult;
-import dev.baton.spi.Acquisition;
-import dev.baton.spi.Turn;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -151,13 +149,9 @@ final class AsyncAcquisition {
         long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
         AcquireResult result;
         try {
-            Turn turn = waiter == null
-                    ? null
-                    : new Turn(waiter, TimeUnit.NANOSECONDS.toMillis(sentAt - startedAt), Polling.TURN_KEEP_MILLIS);
-            result = acquisitions.store.acquire(
-                    new Acquisition(pass.storeKey, owner, ttlMillis, bound, turn, sharedLimit));
+            result = acquisitions.ask(pass, owner, ttlMillis, bound, waiter, sentAt - startedAt, sharedLimit);
         } catch (RuntimeException e) {
-            future.completeExceptionally(LockEngine.storeFailure("acquiring", pass.key, e));
+            future.completeExceptionally(e);
             finish();
             return;
         }

@@ -76,6 +76,11 @@ final class KeyGate extends FairPermit {
         if (thread != null) {
             LockSupport.unpark(thread);
         }
+        wakeBeside();
+    }
+
+    /** Wakes the waiters beside the queue only: after a release through the queue, whose next waiter is handed the permit. */
+    void wakeBeside() {
         Side s = side;
         if (s != null) {
             s.waiters.forEach(Runnable::run);

@@ -479,11 +479,12 @@ public final class LockEngine implements AutoCloseable {
         if (gate.clearHolder(lock)) { // not if abandoned at shutdown: counted then
             metrics.released(time.nanoTime() - lock.acquiredAtNanos());
         }
-        if (!lock.beside()) {
-            gate.leave(); // to the next in the local queue
+        if (lock.beside()) {
+            gate.wakeContender(); // room for the queue's contender and for those waiting beside it
+        } else {
+            gate.leave(); // to the next in the local queue, which needs no wake-up
+            gate.wakeBeside();
         }
-        // Room for the key's other waiters of this JVM: those beside the queue, and the queue's contender.
-        gate.wakeContender();
         exitGate(lock.storeKey(), gate);
     }
 
