@@ -45,8 +45,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * false when it cannot. Something in the holder's JVM that closes a descriptor of <em>both</em> files (a backup
  * agent copying the directory) frees both regions of a process that still runs: so a key whose regions are
  * free is free only when the record's process is gone too ({@link HolderProcesses}); a live process keeps it
- * until its lease ends. What remains: a holder in another PID namespace keeps its key until its lease ends even
- * when it died, and such a close in the microseconds of a critical section lets another process in beside it.
+ * until its lease ends. Such a close inside a critical section would let another process in beside it: so the
+ * process inside also creates a marker file ({@link SectionMarker}) that no close removes, and a process that gets
+ * the OS lock while another live process's marker is there waits for it. What remains: a holder in another PID
+ * namespace keeps its key until its lease ends even when it died.
  *
  * <h2>Removed files</h2>
  * Each operation checks, inside the critical section, that the paths still name the files this JVM has
@@ -83,7 +85,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Lock files are never deleted by the store: they are small (a lock file and its companion per key ever
  * used). With no process using the directory, lock files and companions may be removed (a key whose lock
  * file is gone continues from the counter), or the counter file (each key continues above the token its
- * lock file records), but not both, or tokens can go back. Two copies of Baton in one JVM (two applications
+ * lock file records), but not both, or tokens can go back. A section marker exists while a process is inside
+ * a critical section, or after it was killed there, until the next process removes it. Two copies of Baton in one JVM (two applications
  * that each bundle it) must not share a directory: OS locks cannot tell them apart.
  */
 public final class FileLockStore implements LockStore {
@@ -323,13 +326,21 @@ public final class FileLockStore implements LockStore {
                             return onTimeout.answer();
                         }
                         try {
-                            if (file.stillNamed()) {
-                                return section.run(file, System.currentTimeMillis(), deadline);
+                            // A close in this JVM can drop the OS lock unseen; the marker stays (SectionMarker).
+                            if (!SectionMarker.enter(path, deadline)) {
+                                return onTimeout.answer();
                             }
-                            // The file was removed or replaced: other processes use the one the path names now,
-                            // so a lock of ours in this one is lost (its renewal and release answer false).
-                            letGoOfOwnSlot(file, null, 0);
-                            file.replaced = true;
+                            try {
+                                if (file.stillNamed()) {
+                                    return section.run(file, System.currentTimeMillis(), deadline);
+                                }
+                                // The file was removed or replaced: other processes use the one the path names
+                                // now, so a lock of ours in this one is lost (its renewal and release answer false).
+                                letGoOfOwnSlot(file, null, 0);
+                                file.replaced = true;
+                            } finally {
+                                SectionMarker.leave(path);
+                            }
                         } finally {
                             mutex.release();
                         }

@@ -17,7 +17,7 @@ import java.security.NoSuchAlgorithmException;
  *
  * <p>Names are kept to at most {@value #MAX_NAME_LENGTH} ASCII chars, under every common limit (255
  * bytes on ext4, XFS, NTFS, APFS; 143 on eCryptfs), and a lock file's companion
- * ({@link SharedFile#COMPANION_SUFFIX}) adds five. A key whose name would be longer (about 75 UTF-8
+ * ({@link SharedFile#COMPANION_SUFFIX}) adds five, its section marker ({@link SectionMarker#SUFFIX}) eight. A key whose name would be longer (about 75 UTF-8
  * bytes and up) is named {@code h-<base32 of SHA-256 of its UTF-8>.lock} instead. The {@code k-}/{@code h-}
  * prefixes keep the two schemes apart, so a direct name never equals a hashed one. Two keys share a
  * hashed name only if SHA-256 collides; even then exclusion holds: each lock file records its key, and

@@ -71,6 +71,16 @@ final class ChildJvm implements AutoCloseable {
                 "child " + process.pid() + " printed nothing within " + seconds + " s (stderr in " + stderr + ")");
     }
 
+    /** @return the next line the child prints within {@code seconds}, or null if it prints none (and still runs) */
+    String lineOrNull(long seconds) throws InterruptedException {
+        String line = lines.poll(seconds, TimeUnit.SECONDS);
+        if (line == null && !process.isAlive()) {
+            throw new AssertionError(
+                    "child " + process.pid() + " exited with " + process.exitValue() + " (stderr in " + stderr + ")");
+        }
+        return line;
+    }
+
     void send(String line) throws IOException {
         stdin.write(line + "\n");
         stdin.flush();

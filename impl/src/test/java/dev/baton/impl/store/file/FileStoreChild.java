@@ -32,6 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code read <file name>} (reads that file of the directory with {@link Files#readAllBytes} in this JVM, as a
  * diagnostic page or a log shipper of the holder's application would; {@code READ <bytes>}) until EOF.</li>
  * <li>{@code try <dir> <key>}: one acquire; prints {@code TRY true|false}.</li>
+ * <li>{@code try-when-asked <dir> <key>}: prints {@code READY}, waits for a line on stdin, then one acquire
+ * bounded at 30 s; prints {@code TRY true|false}.</li>
  * <li>{@code section <dir> <key>}: takes the key file's critical section and keeps it; prints {@code IN}.</li>
  * </ul>
  */
@@ -55,6 +57,15 @@ public final class FileStoreChild {
                 System.out.println("TRY "
                         + store.acquire(Acquisition.of(args[2], owner(), 60_000))
                                 .isAcquired());
+            case "try-when-asked" -> {
+                store.acquire(Acquisition.of(args[2] + "-warm-up", owner(), 1_000)); // loads what the acquire uses
+                System.out.println("READY");
+                System.out.flush();
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+                System.out.println("TRY "
+                        + store.acquire(Acquisition.of(args[2], owner(), 60_000, 30_000))
+                                .isAcquired());
+            }
             case "section" -> section(Path.of(args[1]).resolve(LockFileNames.fileName(args[2])));
             default -> throw new IllegalArgumentException(args[0]);
         }

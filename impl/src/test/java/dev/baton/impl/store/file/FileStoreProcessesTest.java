@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -261,6 +262,56 @@ class FileStoreProcessesTest {
                     "invoice:10",
                     childToken,
                     "another process, while the holder's process runs and its lease runs, both regions dropped");
+        }
+    }
+
+    /**
+     * A backup agent in this JVM reads both of a key's files while one of this JVM's acquisitions is inside the
+     * key's critical section: the operating system drops the section's regions, and another process gets the OS
+     * lock. It must still not come in beside the acquisition (both would find the key free and both take it):
+     * it waits for the acquisition's section marker. The acquisition is held inside its section by holding the
+     * fencing counter's lock of this JVM, which it needs there.
+     */
+    @Test
+    void aReadOfBothFilesWhileThisJvmIsInsideTheCriticalSectionLetsNoOtherProcessIn() throws Exception {
+        FileLockStore store = new FileLockStore(directory);
+        String key = "invoice:11";
+        Path lockFile = directory.toRealPath().resolve(LockFileNames.fileName(key));
+        assertThat(store.acquire(Acquisition.of("warm-up", owner(), 1_000)).isAcquired())
+                .isTrue(); // creates the counter file
+        try (ChildJvm other = ChildJvm.start(logs.resolve("other.err"), "try-when-asked", directory.toString(), key)) {
+            assertThat(other.line(60)).isEqualTo("READY");
+            SharedFile counter = SharedFiles.use(directory.toRealPath().resolve(FencingCounter.FILE_NAME));
+            AtomicReference<AcquireResult> inside = new AtomicReference<>();
+            Thread acquiring;
+            counter.inThisJvm.lock();
+            try {
+                acquiring = new Thread(() -> inside.set(store.acquire(Acquisition.of(key, owner(), 60_000, 30_000))));
+                acquiring.start();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!counter.inThisJvm.hasQueuedThread(acquiring)) {
+                    assertThat(System.nanoTime())
+                            .as("the acquisition waits inside its section")
+                            .isLessThan(deadline);
+                    Thread.sleep(1);
+                }
+                // Closing a descriptor of each file drops this process's regions in it: the section's too.
+                Files.readAllBytes(lockFile);
+                Files.readAllBytes(SharedFile.companion(lockFile));
+                other.send("go");
+                String early = other.lineOrNull(3);
+                assertThat(early)
+                        .as("the other process's acquisition while this JVM's is inside the section")
+                        .isNull();
+            } finally {
+                counter.inThisJvm.unlock();
+                SharedFiles.done(counter);
+            }
+            acquiring.join(30_000);
+            assertThat(inside.get().isAcquired()).as("this JVM's acquisition").isTrue();
+            assertThat(other.line(30))
+                    .as("the other process's acquisition, once this JVM's left the section")
+                    .isEqualTo("TRY false");
         }
     }
 
