@@ -17,6 +17,7 @@ import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.metrics.Meters;
 import dev.baton.impl.plan.MethodPlan;
 import dev.baton.impl.runtime.RenewalExecutors;
+import dev.baton.impl.runtime.ServerContexts;
 import dev.baton.impl.runtime.StorelessLocks;
 import dev.baton.impl.schedule.SchedulePlan;
 import dev.baton.impl.time.EngineTime;
@@ -230,7 +231,8 @@ public class LockRuntime {
                     this::locks,
                     transactions,
                     new Inspection(engine, config.forceReleaseEnabled(), this::caller),
-                    election -> elections(n).lead(election));
+                    election -> elections(n).lead(election),
+                    ServerContexts.CURRENT);
         });
     }
 

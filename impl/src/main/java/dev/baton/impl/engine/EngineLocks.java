@@ -27,6 +27,7 @@ public final class EngineLocks implements Locks {
     private final ReleaseDeferral deferral;
     private final Inspection inspection;
     private final Function<String, Leadership> elections;
+    private final CallerContext callerContext;
 
     /**
      * Locks released in the store as soon as their holder releases them.
@@ -77,6 +78,26 @@ public final class EngineLocks implements Locks {
             ReleaseDeferral deferral,
             Inspection inspection,
             Function<String, Leadership> elections) {
+        this(engine, managers, deferral, inspection, elections, CallerContext.NONE);
+    }
+
+    /**
+     * @param engine the manager's engine
+     * @param managers finds other managers by name; throws {@link IllegalArgumentException} for unknown ones
+     * @param deferral the units of work (transactions) a lock's store release waits for
+     * @param inspection the operator's view of the engine's locks
+     * @param elections the manager's elections: this instance's candidacy by name ({@link #lead})
+     * @param callerContext how a Baton thread that completes an {@link #acquireAsync} stage enters its caller's
+     *     server context
+     */
+    public EngineLocks(
+            LockEngine engine,
+            Function<String, Locks> managers,
+            ReleaseDeferral deferral,
+            Inspection inspection,
+            Function<String, Leadership> elections,
+            CallerContext callerContext) {
+        this.callerContext = Objects.requireNonNull(callerContext, "callerContext");
         this.elections = Objects.requireNonNull(elections, "elections");
         this.engine = engine;
         this.managers = managers;
@@ -122,7 +143,7 @@ public final class EngineLocks implements Locks {
                 key, ttl(options), timeout(options), options.await(), poll(options), Sharing.limit(options));
         CompletableFuture<Lock> handed = new CompletableFuture<>();
         // completed on a Baton thread: in the caller's server context, for what the application chained to it
-        CallerContexts.Captured caller = CallerContexts.capture();
+        CallerContext.Captured caller = callerContext.capture();
         waiting.whenComplete((lock, failure) -> caller.run(() -> {
             if (failure != null) {
                 handed.completeExceptionally(failure);

@@ -1,8 +1,9 @@
-package dev.baton.impl.engine;
+package dev.baton.impl.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.impl.engine.CallerContext;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -17,10 +18,10 @@ import org.junit.jupiter.api.Test;
  * thread and entered on the thread that finishes the call; without such a server, or without a context, tasks run as
  * they are; a task always runs exactly once.
  */
-class CallerContextsTest {
+class ServerContextsTest {
 
-    private static final CallerContexts SERVER = CallerContexts.find(
-            CallerContextsTest.class.getClassLoader(),
+    private static final ServerContexts SERVER = ServerContexts.find(
+            ServerContextsTest.class.getClassLoader(),
             RequestContexts.class.getName(),
             RequestContexts.Context.class.getName());
 
@@ -36,8 +37,8 @@ class CallerContextsTest {
     @Test
     void theCallersContextIsEnteredOnTheThreadThatFinishesTheCallAndLeftAfterIt() {
         RequestContexts.Context request = new RequestContexts.Context("request 1");
-        CallerContexts.Captured[] captured = new CallerContexts.Captured[1];
-        RequestContexts.runInContext(request, () -> captured[0] = SERVER.captureHere());
+        CallerContext.Captured[] captured = new CallerContext.Captured[1];
+        RequestContexts.runInContext(request, () -> captured[0] = SERVER.capture());
 
         CompletableFuture<Optional<RequestContexts.Context>> inside = new CompletableFuture<>();
         CompletableFuture<Optional<RequestContexts.Context>> after = CompletableFuture.supplyAsync(
@@ -55,30 +56,28 @@ class CallerContextsTest {
 
     @Test
     void aCallerWithoutAContextCapturesNothing() {
-        assertThat(SERVER.captureHere()).isSameAs(CallerContexts.NOTHING);
+        assertThat(SERVER.capture()).isSameAs(ServerContexts.NOTHING);
     }
 
     @Test
     void withoutTheServersClassesNothingIsCapturedAndTasksRunAsTheyAre() {
-        CallerContexts none =
-                CallerContexts.find(CallerContextsTest.class.getClassLoader(), "no.such.Contexts", "no.such.Context");
+        ServerContexts none =
+                ServerContexts.find(ServerContextsTest.class.getClassLoader(), "no.such.Contexts", "no.such.Context");
         AtomicInteger runs = new AtomicInteger();
 
         RequestContexts.runInContext(
-                new RequestContexts.Context("request 2"),
-                () -> none.captureHere().run(runs::incrementAndGet));
+                new RequestContexts.Context("request 2"), () -> none.capture().run(runs::incrementAndGet));
 
         assertThat(runs).hasValue(1);
-        assertThat(CallerContexts.capture())
+        assertThat(ServerContexts.CURRENT.capture())
                 .as("the runtime's own, where Helidon is absent (these tests)")
-                .isSameAs(CallerContexts.NOTHING);
+                .isSameAs(ServerContexts.NOTHING);
     }
 
     @Test
     void aContextThatCannotBeEnteredStillRunsTheTaskOnce() {
-        CallerContexts.Captured[] captured = new CallerContexts.Captured[1];
-        RequestContexts.runInContext(
-                new RequestContexts.Context("request 3"), () -> captured[0] = SERVER.captureHere());
+        CallerContext.Captured[] captured = new CallerContext.Captured[1];
+        RequestContexts.runInContext(new RequestContexts.Context("request 3"), () -> captured[0] = SERVER.capture());
         RequestContexts.refuse = true;
         AtomicInteger runs = new AtomicInteger();
 
@@ -89,9 +88,8 @@ class CallerContextsTest {
 
     @Test
     void theTasksOwnFailureReachesTheCaller() {
-        CallerContexts.Captured[] captured = new CallerContexts.Captured[1];
-        RequestContexts.runInContext(
-                new RequestContexts.Context("request 4"), () -> captured[0] = SERVER.captureHere());
+        CallerContext.Captured[] captured = new CallerContext.Captured[1];
+        RequestContexts.runInContext(new RequestContexts.Context("request 4"), () -> captured[0] = SERVER.capture());
         AtomicInteger runs = new AtomicInteger();
 
         assertThatThrownBy(() -> captured[0].run(() -> {

@@ -1,11 +1,11 @@
-package dev.baton.impl.engine;
+package dev.baton.impl.runtime;
 
 import java.util.Optional;
 
 /**
  * A server's context API shaped as Helidon's {@code io.helidon.common.context.Contexts} (which the Java 17 tests
- * cannot load): a context per thread, entered for a task by {@link #runInContext}. {@link CallerContextsTest} finds
- * it as {@link CallerContexts} finds Helidon's.
+ * cannot load): a context per thread, entered for a task by {@link #runInContext}. {@link ServerContextsTest} finds
+ * it as {@link ServerContexts} finds Helidon's.
  */
 public final class RequestContexts {
 

@@ -1,5 +1,6 @@
-package dev.baton.impl.engine;
+package dev.baton.impl.runtime;
 
+import dev.baton.impl.engine.CallerContext;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -20,7 +21,7 @@ import java.util.Optional;
  * against. Without Helidon (or without a context on the calling thread), {@link #capture()} captures nothing and
  * runs tasks as they are.
  */
-public final class CallerContexts {
+public final class ServerContexts implements CallerContext {
 
     /** Helidon's static accessors of the current context. */
     static final String HELIDON_CONTEXTS = "io.helidon.common.context.Contexts";
@@ -28,25 +29,12 @@ public final class CallerContexts {
     /** Helidon's context type. */
     static final String HELIDON_CONTEXT = "io.helidon.common.context.Context";
 
-    /** The context captured on a caller's thread. */
-    @FunctionalInterface
-    public interface Captured {
-
-        /**
-         * Runs {@code task} on this thread, inside the captured context. The task runs exactly once, also when the
-         * context cannot be entered: what it completes must never be lost (a stage that never completes leaves its
-         * request hanging, and the lock it would release held).
-         *
-         * @param task what to run
-         */
-        void run(Runnable task);
-    }
-
     /** Captures nothing: runs a task as it is. */
-    static final Captured NOTHING = Runnable::run;
+    static final Captured NOTHING = CallerContext.NONE.capture();
 
-    private static final CallerContexts INSTANCE =
-            find(CallerContexts.class.getClassLoader(), HELIDON_CONTEXTS, HELIDON_CONTEXT);
+    /** The server's contexts where Baton runs on one that keeps them (Helidon MP), else {@link CallerContext#NONE}'s. */
+    public static final ServerContexts CURRENT =
+            find(ServerContexts.class.getClassLoader(), HELIDON_CONTEXTS, HELIDON_CONTEXT);
 
     /** {@code static Optional<Context> context()}, or null where there is no such server context. */
     private final MethodHandle current;
@@ -54,17 +42,9 @@ public final class CallerContexts {
     /** {@code static void runInContext(Context, Runnable)}. */
     private final MethodHandle runIn;
 
-    private CallerContexts(MethodHandle current, MethodHandle runIn) {
+    private ServerContexts(MethodHandle current, MethodHandle runIn) {
         this.current = current;
         this.runIn = runIn;
-    }
-
-    /**
-     * @return the context of the calling thread, to be {@linkplain Captured#run entered} on the thread that
-     *     finishes the call
-     */
-    public static Captured capture() {
-        return INSTANCE.captureHere();
     }
 
     /**
@@ -76,23 +56,24 @@ public final class CallerContexts {
      * @param contextClass the context type {@code C}
      * @return what captures such contexts, or captures nothing where the classes are not found
      */
-    static CallerContexts find(ClassLoader loader, String contextsClass, String contextClass) {
+    static ServerContexts find(ClassLoader loader, String contextsClass, String contextClass) {
         try {
             Class<?> contexts = Class.forName(contextsClass, false, loader);
             Class<?> context = Class.forName(contextClass, false, loader);
             MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-            return new CallerContexts(
+            return new ServerContexts(
                     lookup.findStatic(contexts, "context", MethodType.methodType(Optional.class)),
                     lookup.findStatic(
                             contexts, "runInContext", MethodType.methodType(void.class, context, Runnable.class)));
         } catch (ReflectiveOperationException | LinkageError e) {
             // no such server, or another version of its API: capture nothing
-            return new CallerContexts(null, null);
+            return new ServerContexts(null, null);
         }
     }
 
-    /** @return the calling thread's context, or {@link #NOTHING} where there is none */
-    Captured captureHere() {
+    /** {@inheritDoc} Where the server keeps none, {@link #NOTHING}. */
+    @Override
+    public Captured capture() {
         if (current == null) {
             return NOTHING;
         }
