@@ -137,7 +137,8 @@ public final class Checker {
                 Section newer = older == a ? s : a;
                 long from = older.requested;
                 long to = Math.max(older.entered, newer.entered);
-                Optional<Interval> why = t.explanation(older.pid, from, to);
+                Optional<Interval> why = t.explanation(older.pid, from, to)
+                        .or(() -> t.stillActing(older.pid, older.token, newer.entered));
                 String evidence = s.key + ": " + older.describe(t.clock) + " | overlaps " + newer.describe(t.clock)
                         + " | for " + Clock.millis(Math.min(a.end, s.end) - s.entered);
                 if (older.token == newer.token) {

@@ -650,6 +650,38 @@ class CheckerTest {
         assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
     }
 
+    @Test
+    void aLeaderActionTheApplicationLetRunPastItsRevocationIsExplainedAsStillActing() {
+        // the application's observer of the revocation stopped waiting for the action (SIGTERM, drain over) at 180;
+        // Baton then released the lock, and the next leader acted at 190
+        section(1, "leader:faults", 10, 0, 100, 300);
+        workers.add(Event.of("acting", 180 * MS, "pid", 1, "tok", 10, "waited", 1000));
+        section(2, "leader:faults", 11, 0, 190, 250);
+
+        Report report = check();
+        assertThat(report.violations(Report.UNEXPLAINED_OVERLAP)).isEmpty();
+        assertThat(report.figures()).anyMatch(f -> f.contains("by cause (pairs): {" + Interval.STILL_ACTING + "=1}"));
+    }
+
+    @Test
+    void aLeaderActionOverlappedBeforeTheApplicationStoppedWaitingIsNotExplained() {
+        // the next leader acted at 150, before the application let the revocation go (180): Baton released early
+        section(1, "leader:faults", 10, 0, 100, 300);
+        workers.add(Event.of("acting", 180 * MS, "pid", 1, "tok", 10, "waited", 1000));
+        section(2, "leader:faults", 11, 0, 150, 250);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
+
+    @Test
+    void stillActingExplainsOnlyTheTermItNames() {
+        section(1, "leader:faults", 10, 0, 100, 300);
+        workers.add(Event.of("acting", 50 * MS, "pid", 1, "tok", 9, "waited", 1000)); // an earlier term's
+        section(2, "leader:faults", 11, 0, 190, 250);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
+
     /**
      * A section of the shared mode on its key: {@code permit} (one of 3 permits of {@code permits}), {@code read} or
      * {@code write} (of {@code rw}); asked at {@code req}, entered at {@code enter}, exited at {@code exit} (ms; -1: no

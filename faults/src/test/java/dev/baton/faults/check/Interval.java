@@ -15,6 +15,9 @@ record Interval(long begin, long end, String what, String cause) {
     /** The cause of a pause a worker noticed itself that no {@code SIGSTOP} caused (GC, an overloaded machine). */
     static final String OWN_PAUSE = "own-pause";
 
+    /** The cause of an overlap the application allowed: it let a revoked term's lock go while its action ran. */
+    static final String STILL_ACTING = "still-acting";
+
     boolean intersects(long from, long to) {
         return begin <= to && end >= from;
     }

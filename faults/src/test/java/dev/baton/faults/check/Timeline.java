@@ -14,6 +14,7 @@ import static dev.baton.faults.history.Vocabulary.PHASE;
 import static dev.baton.faults.history.Vocabulary.READ;
 import static dev.baton.faults.history.Vocabulary.REVOKED;
 import static dev.baton.faults.history.Vocabulary.SHARED_MODE;
+import static dev.baton.faults.history.Vocabulary.STILL_ACTING;
 import static dev.baton.faults.history.Vocabulary.WRITE;
 
 import dev.baton.faults.history.Event;
@@ -73,6 +74,12 @@ final class Timeline {
     final List<Term> terms = new ArrayList<>();
 
     final Map<Long, Long> deaths = new HashMap<>();
+    /**
+     * When a process's application stopped waiting for the leader action of a term it was told was revoked (its
+     * observer returned with the action still running, and Baton released the lock), by {@code pid|token}.
+     */
+    private final Map<String, Long> stillActing = new HashMap<>();
+
     final List<Fault> faults = new ArrayList<>();
     final Map<String, long[]> phases = new LinkedHashMap<>();
     private final List<Interval> database = new ArrayList<>();
@@ -181,6 +188,7 @@ final class Timeline {
                     terms.add(term);
                     openTerms.put(term.pid + "|" + term.token, term);
                 }
+                case STILL_ACTING -> stillActing.putIfAbsent(e.getLong("pid") + "|" + e.getLong("tok"), e.nano());
                 case REVOKED -> {
                     Term term = openTerms.remove(e.get("pid") + "|" + e.get("tok"));
                     if (term != null) {
@@ -283,6 +291,25 @@ final class Timeline {
         return Stream.concat(pauses.getOrDefault(pid, List.of()).stream(), database.stream())
                 .filter(i -> i.intersects(from, to))
                 .min(Comparator.comparing((Interval i) -> Interval.OWN_PAUSE.equals(i.cause())));
+    }
+
+    /**
+     * Whether the application of {@code pid} let the revocation of its term {@code token} go with the term's action
+     * still running, at or before {@code by}: that action then goes on without the lock, and Baton was not asked to
+     * keep it (it releases a revoked term's lock once the revocation's observers have returned).
+     *
+     * @return the moment, as an explanation of cause {@value Interval#STILL_ACTING}, or empty
+     */
+    Optional<Interval> stillActing(long pid, long token, long by) {
+        Long at = stillActing.get(pid + "|" + token);
+        if (at == null || at > by) {
+            return Optional.empty();
+        }
+        return Optional.of(new Interval(
+                at,
+                at,
+                "pid " + pid + " stopped waiting for its action of revoked term tok " + token + " at " + clock.at(at),
+                Interval.STILL_ACTING));
     }
 
     /**

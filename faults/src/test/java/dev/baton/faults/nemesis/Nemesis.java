@@ -135,7 +135,15 @@ final class Nemesis {
             case KILL9, TERM -> {
                 slot.exitExpected = true;
                 begin(id, kind, pid, slot.index);
-                Processes.signal(pid, kind == FaultKind.KILL9 ? "KILL" : "TERM");
+                // kill(2) from this JVM, microseconds after the line above: a forked kill command could land a second
+                // later on a loaded machine, while the victim still acts after the moment its history says it died
+                ProcessHandle.of(pid).ifPresent(victim -> {
+                    if (kind == FaultKind.KILL9) {
+                        victim.destroyForcibly();
+                    } else {
+                        victim.destroy();
+                    }
+                });
             }
             case STOP -> {
                 slot.silenced = true;
