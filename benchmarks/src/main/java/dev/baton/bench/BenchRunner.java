@@ -139,11 +139,16 @@ public final class BenchRunner {
             return;
         }
         System.out.println("== " + name);
+        guarded(name, section);
+    }
+
+    /** Runs a part of a measure; a failure is reported as not measured, and the run goes on. */
+    void guarded(String what, Section part) {
         try {
-            section.run();
+            part.run();
         } catch (Exception | Error e) {
             e.printStackTrace();
-            report.problem(name + " failed: " + e);
+            report.problem(what + " failed: " + e);
         }
     }
 
@@ -355,68 +360,86 @@ public final class BenchRunner {
 
     // --- issue 37: permits, read/write locks, asynchronous acquisition, each against the mutex ---
 
-    void shared() throws RunnerException {
-        for (int threads : new int[] {1, 4}) {
-            ChainedOptionsBuilder options = jmh(UncontendedBench.class, "baton$")
-                    .threads(threads)
-                    .param("store", stores.toArray(String[]::new))
-                    .param("primitive", PRIMITIVES.toArray(String[]::new));
-            Collection<RunResult> results = runJmh(options, "shared-uncontended-" + threads);
-            for (String store : stores) {
-                RunResult mutex = find(results, "baton", "store", store, "primitive", "mutex");
-                for (String primitive : PRIMITIVES.subList(1, PRIMITIVES.size())) {
-                    RunResult r = find(results, "baton", "store", store, "primitive", primitive);
-                    if (mutex == null || r == null) {
-                        report.problem(
-                                "uncontended " + primitive + " " + store + " " + threads + " threads: no result");
-                        continue;
-                    }
-                    double b = r.getPrimaryResult().getScore();
-                    double m = mutex.getPrimaryResult().getScore();
-                    report.add(
-                            SHARED,
-                            new Report.Figure(
-                                    "uncontended cycle: " + primitive(primitive),
-                                    store + ", " + threads + " thread" + (threads > 1 ? "s" : ""),
-                                    "cycles/s",
-                                    b,
-                                    m,
-                                    "Baton mutex cycle (acquire, try once + close)",
-                                    b / m,
-                                    "JMH throughput, each thread its own key; ratio primitive/mutex"));
-                }
+    /**
+     * One JMH run per store (and thread count), the mutex in each: a fork that fails (a store call out of time on a
+     * loaded machine) costs only its own row, reported as not measured, and the run goes on.
+     */
+    void shared() {
+        for (String store : stores) {
+            for (int threads : new int[] {1, 4}) {
+                guarded(
+                        "shared, uncontended, " + store + ", " + threads + " threads",
+                        () -> sharedUncontended(store, threads));
             }
         }
         for (String store : stores) {
-            ChainedOptionsBuilder options = jmh(HandOffBench.class)
-                    .param("store", store)
-                    .param("peer", "engine")
-                    .param("pair", PAIRS.toArray(String[]::new));
-            Collection<RunResult> results = runJmh(options, "shared-handoff-" + store);
-            RunResult mutex = find(results, "handOff", "pair", "mutex");
-            for (String pair : PAIRS.subList(1, PAIRS.size())) {
-                RunResult r = find(results, "handOff", "pair", pair);
-                if (mutex == null || r == null) {
-                    report.problem("hand-off " + pair + " " + store + ": no result");
-                    continue;
-                }
-                for (double p : new double[] {50, 99}) {
-                    double b = percentile(r, p);
-                    double m = percentile(mutex, p);
-                    report.add(
-                            SHARED,
-                            new Report.Figure(
-                                    "hand-off between two engines: " + pair(pair),
-                                    store,
-                                    "p" + (int) p + " ms",
-                                    b,
-                                    m,
-                                    "Baton mutex hand-off (exclusive to exclusive), same peers",
-                                    b / m,
-                                    "JMH sample time, " + r.getPrimaryResult().getSampleCount() + " hand-offs ("
-                                            + mutex.getPrimaryResult().getSampleCount()
-                                            + " of the mutex), holder keeps the key 20 ms first; ratio pair/mutex"));
-                }
+            guarded("shared, hand-off, " + store, () -> sharedHandOff(store));
+        }
+    }
+
+    void sharedUncontended(String store, int threads) throws RunnerException {
+        String scenario = store + ", " + threads + " thread" + (threads > 1 ? "s" : "");
+        ChainedOptionsBuilder options = jmh(UncontendedBench.class, "baton$")
+                .shouldFailOnError(false)
+                .threads(threads)
+                .param("store", store)
+                .param("primitive", PRIMITIVES.toArray(String[]::new));
+        Collection<RunResult> results = runJmh(options, "shared-uncontended-" + store + "-" + threads);
+        RunResult mutex = find(results, "baton", "primitive", "mutex");
+        for (String primitive : PRIMITIVES.subList(1, PRIMITIVES.size())) {
+            RunResult r = find(results, "baton", "primitive", primitive);
+            if (mutex == null || r == null) {
+                report.problem("uncontended " + primitive + " against the mutex, " + scenario
+                        + ": no result (a fork failed: see the console)");
+                continue;
+            }
+            double b = r.getPrimaryResult().getScore();
+            double m = mutex.getPrimaryResult().getScore();
+            report.add(
+                    SHARED,
+                    new Report.Figure(
+                            "uncontended cycle: " + primitive(primitive),
+                            scenario,
+                            "cycles/s",
+                            b,
+                            m,
+                            "Baton mutex cycle (acquire, try once + close)",
+                            b / m,
+                            "JMH throughput, each thread its own key; ratio primitive/mutex"));
+        }
+    }
+
+    void sharedHandOff(String store) throws RunnerException {
+        ChainedOptionsBuilder options = jmh(HandOffBench.class)
+                .shouldFailOnError(false)
+                .param("store", store)
+                .param("peer", "engine")
+                .param("pair", PAIRS.toArray(String[]::new));
+        Collection<RunResult> results = runJmh(options, "shared-handoff-" + store);
+        RunResult mutex = find(results, "handOff", "pair", "mutex");
+        for (String pair : PAIRS.subList(1, PAIRS.size())) {
+            RunResult r = find(results, "handOff", "pair", pair);
+            if (mutex == null || r == null) {
+                report.problem("hand-off " + pair + " against the mutex, " + store
+                        + ": no result (a fork failed: see the console)");
+                continue;
+            }
+            for (double p : new double[] {50, 99}) {
+                double b = percentile(r, p);
+                double m = percentile(mutex, p);
+                report.add(
+                        SHARED,
+                        new Report.Figure(
+                                "hand-off between two engines: " + pair(pair),
+                                store,
+                                "p" + (int) p + " ms",
+                                b,
+                                m,
+                                "Baton mutex hand-off (exclusive to exclusive), same peers",
+                                b / m,
+                                "JMH sample time, " + r.getPrimaryResult().getSampleCount() + " hand-offs ("
+                                        + mutex.getPrimaryResult().getSampleCount()
+                                        + " of the mutex), holder keeps the key 20 ms first; ratio pair/mutex"));
             }
         }
     }
