@@ -387,10 +387,11 @@ public final class BenchRunner {
         Collection<RunResult> results = runJmh(options, "shared-uncontended-" + store + "-" + threads);
         RunResult mutex = find(results, "baton", "primitive", "mutex");
         for (String primitive : PRIMITIVES.subList(1, PRIMITIVES.size())) {
-            RunResult r = find(results, "baton", "primitive", primitive);
-            if (mutex == null || r == null) {
-                report.problem("uncontended " + primitive + " against the mutex, " + scenario
-                        + ": no result (a fork failed: see the console)");
+            RunResult r = besideMutex(
+                    mutex,
+                    find(results, "baton", "primitive", primitive),
+                    "uncontended " + primitive + ", " + scenario);
+            if (r == null) {
                 continue;
             }
             double b = r.getPrimaryResult().getScore();
@@ -409,6 +410,15 @@ public final class BenchRunner {
         }
     }
 
+    /** @return {@code row}, or null (reported as not measured) when it or the mutex of its run has no result */
+    RunResult besideMutex(RunResult mutex, RunResult row, String what) {
+        if (mutex == null || row == null) {
+            report.problem(what + ", against the mutex: no result (a fork failed: see the console)");
+            return null;
+        }
+        return row;
+    }
+
     void sharedHandOff(String store) throws RunnerException {
         ChainedOptionsBuilder options = jmh(HandOffBench.class)
                 .shouldFailOnError(false)
@@ -418,10 +428,8 @@ public final class BenchRunner {
         Collection<RunResult> results = runJmh(options, "shared-handoff-" + store);
         RunResult mutex = find(results, "handOff", "pair", "mutex");
         for (String pair : PAIRS.subList(1, PAIRS.size())) {
-            RunResult r = find(results, "handOff", "pair", pair);
-            if (mutex == null || r == null) {
-                report.problem("hand-off " + pair + " against the mutex, " + store
-                        + ": no result (a fork failed: see the console)");
+            RunResult r = besideMutex(mutex, find(results, "handOff", "pair", pair), "hand-off " + pair + ", " + store);
+            if (r == null) {
                 continue;
             }
             for (double p : new double[] {50, 99}) {
