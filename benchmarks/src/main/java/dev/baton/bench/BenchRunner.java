@@ -22,11 +22,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * benchmark directory ({@code baton.bench.dir}). Started by {@code benchmarks/run.sh}:
  *
  * <pre>
- * BenchRunner [--smoke] [--only uncontended,handoff,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb,redis]
+ * BenchRunner [--smoke] [--only uncontended,handoff,shared,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb,redis]
  *             [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]
  * </pre>
  *
  * {@code --peers} keeps only those hand-off rows (with the raw ones of the same run that their ratios need).
+ * {@code shared} is issue 37's rows: permits, read/write locks and asynchronous acquisition against the mutex.
  *
  * {@code --smoke} only proves that everything runs (1 fork, 1 warm-up and 2 measured iterations of 1 s,
  * short probes); its figures are not for comparison. The full run: 2 forks, 3 warm-up and 5 measured
@@ -35,7 +36,16 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public final class BenchRunner {
 
     static final List<String> MEASURES =
-            List.of("uncontended", "handoff", "synchronized", "heap", "renewal", "fairness");
+            List.of("uncontended", "handoff", "shared", "synchronized", "heap", "renewal", "fairness");
+
+    /** The section of issue 37's rows in the report. */
+    static final String SHARED = "Permits, read/write locks, asynchronous acquisition (issue 37)";
+
+    /** The primitives of issue 37's uncontended cycle ({@link UncontendedBench}'s {@code primitive}). */
+    static final List<String> PRIMITIVES = List.of("mutex", "permit", "read", "async");
+
+    /** The hand-offs of issue 37 ({@link HandOffBench}'s {@code pair}), each against {@code mutex}. */
+    static final List<String> PAIRS = List.of("mutex", "writer-reader", "reader-writer", "permit", "async");
 
     final boolean smoke;
     final Set<String> only;
@@ -99,6 +109,7 @@ public final class BenchRunner {
         }
         section("uncontended", this::uncontended);
         section("handoff", this::handOff);
+        section("shared", this::shared);
         section("synchronized", this::synchronizedOverhead);
         section("heap", this::heap);
         section("renewal", this::renewal);
@@ -128,11 +139,16 @@ public final class BenchRunner {
             return;
         }
         System.out.println("== " + name);
+        guarded(name, section);
+    }
+
+    /** Runs a part of a measure; a failure is reported as not measured, and the run goes on. */
+    void guarded(String what, Section part) {
         try {
-            section.run();
+            part.run();
         } catch (Exception | Error e) {
             e.printStackTrace();
-            report.problem(name + " failed: " + e);
+            report.problem(what + " failed: " + e);
         }
     }
 
@@ -140,13 +156,18 @@ public final class BenchRunner {
 
     /** Options shared by every JMH run: forks, iterations, the databases' URLs and this run's directory. */
     ChainedOptionsBuilder jmh(Class<?> benchmark) {
+        return jmh(benchmark, "");
+    }
+
+    /** As {@link #jmh(Class)}, only the benchmark methods whose names match {@code methods} (a regular expression). */
+    ChainedOptionsBuilder jmh(Class<?> benchmark, String methods) {
         List<String> jvm = new ArrayList<>(Bench.forkProperties(stores));
         String forkArgs = System.getProperty("baton.bench.forkArgs", "").trim(); // BENCH_FORK_ARGS of run.sh
         if (!forkArgs.isEmpty()) {
             jvm.addAll(List.of(forkArgs.split("\\s+")));
         }
         ChainedOptionsBuilder options = new OptionsBuilder()
-                .include(benchmark.getName() + "\\.")
+                .include(benchmark.getName() + "\\." + methods)
                 .jvmArgsAppend(jvm.toArray(String[]::new))
                 .shouldFailOnError(true);
         if (smoke) {
@@ -176,20 +197,22 @@ public final class BenchRunner {
         return b.substring(b.lastIndexOf('.') + 1);
     }
 
-    static RunResult find(Collection<RunResult> results, String method) {
+    /**
+     * @param params names and values of parameters, alternately
+     * @return the result of {@code method} with those parameters, or null
+     */
+    static RunResult find(Collection<RunResult> results, String method, String... params) {
+        next:
         for (RunResult r : results) {
-            if (method(r).equals(method)) {
-                return r;
+            if (!method(r).equals(method)) {
+                continue;
             }
-        }
-        return null;
-    }
-
-    static RunResult find(Collection<RunResult> results, String method, String param, String value) {
-        for (RunResult r : results) {
-            if (method(r).equals(method) && value.equals(r.getParams().getParam(param))) {
-                return r;
+            for (int i = 0; i < params.length; i += 2) {
+                if (!params[i + 1].equals(r.getParams().getParam(params[i]))) {
+                    continue next;
+                }
             }
+            return r;
         }
         return null;
     }
@@ -198,8 +221,10 @@ public final class BenchRunner {
 
     void uncontended() throws RunnerException {
         for (int threads : new int[] {1, 4}) {
-            ChainedOptionsBuilder options =
-                    jmh(UncontendedBench.class).threads(threads).param("store", stores.toArray(String[]::new));
+            ChainedOptionsBuilder options = jmh(UncontendedBench.class)
+                    .threads(threads)
+                    .param("store", stores.toArray(String[]::new))
+                    .param("primitive", "mutex");
             Collection<RunResult> results = runJmh(options, "uncontended-" + threads);
             for (String store : stores) {
                 RunResult baton = find(results, "baton", "store", store);
@@ -273,8 +298,10 @@ public final class BenchRunner {
             if (this.peers != null) {
                 peers.retainAll(this.peers);
             }
-            ChainedOptionsBuilder options =
-                    jmh(HandOffBench.class).param("store", store).param("peer", peers.toArray(String[]::new));
+            ChainedOptionsBuilder options = jmh(HandOffBench.class)
+                    .param("store", store)
+                    .param("peer", peers.toArray(String[]::new))
+                    .param("pair", "mutex");
             Collection<RunResult> results = runJmh(options, "handoff-" + store);
             RunResult retry = find(results, "handOff", "peer", "raw-retry");
             RunResult notify = find(results, "handOff", "peer", "raw-notify");
@@ -329,6 +356,121 @@ public final class BenchRunner {
                 }
             }
         }
+    }
+
+    // --- issue 37: permits, read/write locks, asynchronous acquisition, each against the mutex ---
+
+    /**
+     * One JMH run per store (and thread count), the mutex in each: a fork that fails (a store call out of time on a
+     * loaded machine) costs only its own row, reported as not measured, and the run goes on.
+     */
+    void shared() {
+        for (String store : stores) {
+            for (int threads : new int[] {1, 4}) {
+                guarded(
+                        "shared, uncontended, " + store + ", " + threads + " threads",
+                        () -> sharedUncontended(store, threads));
+            }
+        }
+        for (String store : stores) {
+            guarded("shared, hand-off, " + store, () -> sharedHandOff(store));
+        }
+    }
+
+    void sharedUncontended(String store, int threads) throws RunnerException {
+        String scenario = store + ", " + threads + " thread" + (threads > 1 ? "s" : "");
+        ChainedOptionsBuilder options = jmh(UncontendedBench.class, "baton$")
+                .shouldFailOnError(false)
+                .threads(threads)
+                .param("store", store)
+                .param("primitive", PRIMITIVES.toArray(String[]::new));
+        Collection<RunResult> results = runJmh(options, "shared-uncontended-" + store + "-" + threads);
+        RunResult mutex = find(results, "baton", "primitive", "mutex");
+        for (String primitive : PRIMITIVES.subList(1, PRIMITIVES.size())) {
+            RunResult r = besideMutex(
+                    mutex,
+                    find(results, "baton", "primitive", primitive),
+                    "uncontended " + primitive + ", " + scenario);
+            if (r == null) {
+                continue;
+            }
+            double b = r.getPrimaryResult().getScore();
+            double m = mutex.getPrimaryResult().getScore();
+            report.add(
+                    SHARED,
+                    new Report.Figure(
+                            "uncontended cycle: " + primitive(primitive),
+                            scenario,
+                            "cycles/s",
+                            b,
+                            m,
+                            "Baton mutex cycle (acquire, try once + close)",
+                            b / m,
+                            "JMH throughput, each thread its own key; ratio primitive/mutex"));
+        }
+    }
+
+    /** @return {@code row}, or null (reported as not measured) when it or the mutex of its run has no result */
+    RunResult besideMutex(RunResult mutex, RunResult row, String what) {
+        if (mutex == null || row == null) {
+            report.problem(what + ", against the mutex: no result (a fork failed: see the console)");
+            return null;
+        }
+        return row;
+    }
+
+    void sharedHandOff(String store) throws RunnerException {
+        ChainedOptionsBuilder options = jmh(HandOffBench.class)
+                .shouldFailOnError(false)
+                .param("store", store)
+                .param("peer", "engine")
+                .param("pair", PAIRS.toArray(String[]::new));
+        Collection<RunResult> results = runJmh(options, "shared-handoff-" + store);
+        RunResult mutex = find(results, "handOff", "pair", "mutex");
+        for (String pair : PAIRS.subList(1, PAIRS.size())) {
+            RunResult r = besideMutex(mutex, find(results, "handOff", "pair", pair), "hand-off " + pair + ", " + store);
+            if (r == null) {
+                continue;
+            }
+            for (double p : new double[] {50, 99}) {
+                double b = percentile(r, p);
+                double m = percentile(mutex, p);
+                report.add(
+                        SHARED,
+                        new Report.Figure(
+                                "hand-off between two engines: " + pair(pair),
+                                store,
+                                "p" + (int) p + " ms",
+                                b,
+                                m,
+                                "Baton mutex hand-off (exclusive to exclusive), same peers",
+                                b / m,
+                                "JMH sample time, " + r.getPrimaryResult().getSampleCount() + " hand-offs ("
+                                        + mutex.getPrimaryResult().getSampleCount()
+                                        + " of the mutex), holder keeps the key 20 ms first; ratio pair/mutex"));
+            }
+        }
+    }
+
+    static String primitive(String primitive) {
+        return switch (primitive) {
+            case "permit" -> "permit (" + Bench.PERMITS + " per key)";
+            case "read" -> "read lock";
+            case "async" -> "acquireAsync(...).join() of an exclusive lock";
+            default -> primitive;
+        };
+    }
+
+    static String pair(String pair) {
+        return switch (pair) {
+            case "writer-reader" -> "write lock to a reader";
+            case "reader-writer" -> "read lock to a writer";
+            case "permit" ->
+                "permit to a permit waiter (" + Bench.PERMITS + " per key, the other " + (Bench.PERMITS - 1)
+                        + " held throughout)";
+            case "async" -> "mutex to an acquireAsync waiter (until its future completes)";
+            default -> pair;
+        };
     }
 
     static double percentile(RunResult r, double p) {

@@ -1,12 +1,17 @@
 package dev.baton.bench;
 
 import dev.baton.Lock;
+import dev.baton.impl.config.PollPolicy;
+import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.store.memory.MemoryLockStore;
+import dev.baton.spi.Acquisition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -44,6 +49,14 @@ import org.postgresql.PGConnection;
  * connection of its own and retries on each message, the release script compares, deletes and
  * {@code PUBLISH}es in one round trip.</li>
  * </ul>
+ *
+ * <p>What is handed over ({@code pair}, issue 37; peers {@code engine} and {@code engine-poll} only): {@code mutex}
+ * (the default: an exclusive lock to an exclusive waiter, the rows above and the baseline of the others),
+ * {@code writer-reader} (a write lock to a reader), {@code reader-writer} (a read lock to a writer), {@code permit}
+ * (one of {@value Bench#PERMITS} permits to a waiter that needs one: the holder's engine keeps the other
+ * {@value Bench#PERMITS} − 1 for the whole trial, so the waiter waits for the benchmark thread's) and {@code async}
+ * (an exclusive lock to an exclusive waiter that waits with {@code acquireAsync}: the hand-off ends when its future
+ * completes, and the benchmark thread releases its lock).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -63,6 +76,10 @@ public class HandOffBench {
     @Param({"20"})
     public long holdMillis;
 
+    /** mutex, writer-reader, reader-writer, permit or async: see the class. */
+    @Param({"mutex"})
+    public String pair;
+
     private String key;
     private Bench.Instance holderInstance;
     private Bench.Instance waiterInstance;
@@ -72,6 +89,10 @@ public class HandOffBench {
     private RawRedis.Subscription subscription;
     private Waiter waiter;
     private Lock held;
+    /** The holder's shared limit (exclusive but for a reader or a permit). */
+    private int holderLimit = Acquisition.EXCLUSIVE;
+    /** The other permits, held by the holder's engine for the whole trial ({@code pair=permit}). */
+    private final List<Lock> otherPermits = new ArrayList<>();
 
     @Setup(Level.Trial)
     public void start() throws Exception {
@@ -90,9 +111,7 @@ public class HandOffBench {
                         TABLE,
                         store.equals("memory") ? (MemoryLockStore) holderInstance.store() : null,
                         peer.equals("engine"));
-                waiter = new Waiter.OnThread(
-                        "waiter",
-                        () -> waiterInstance.engine().acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true));
+                engines();
             }
             case "jvm" -> {
                 if (!Bench.shareable(store)) {
@@ -122,6 +141,47 @@ public class HandOffBench {
             }
             default -> throw new IllegalArgumentException(peer);
         }
+        if (!pair.equals("mutex") && waiterInstance == null) {
+            throw new IllegalArgumentException("pair=" + pair + " needs peer=engine or engine-poll, not " + peer);
+        }
+    }
+
+    /** The two engines' sides of {@link #pair}: the holder's limit, the other permits, the waiter. */
+    private void engines() {
+        int waiterLimit;
+        switch (pair) {
+            case "mutex", "async" -> waiterLimit = Acquisition.EXCLUSIVE;
+            case "writer-reader" -> waiterLimit = Bench.sharedLimit("reader");
+            case "reader-writer" -> {
+                holderLimit = Bench.sharedLimit("reader");
+                waiterLimit = Acquisition.EXCLUSIVE;
+            }
+            case "permit" -> {
+                holderLimit = Bench.sharedLimit("permit");
+                waiterLimit = holderLimit;
+                LockEngine holding = holderInstance.engine();
+                for (int i = 1; i < Bench.PERMITS; i++) {
+                    // bound to no thread, so the benchmark thread takes its own permit beside them
+                    otherPermits.add(holding.acquireAsync(
+                                    key,
+                                    Bench.TTL_MILLIS,
+                                    Bench.TIMEOUT_MILLIS,
+                                    true,
+                                    holding.settings().poll(),
+                                    holderLimit)
+                            .join());
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown pair " + pair);
+        }
+        LockEngine waiting = waiterInstance.engine();
+        PollPolicy poll = waiting.settings().poll();
+        waiter = pair.equals("async")
+                ? new Waiter.Async(() -> waiting.acquireAsync(
+                        key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true, poll, Acquisition.EXCLUSIVE))
+                : new Waiter.OnThread(
+                        "waiter",
+                        () -> waiting.acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true, poll, waiterLimit));
     }
 
     private void rawNotify() throws SQLException {
@@ -158,6 +218,7 @@ public class HandOffBench {
     @TearDown(Level.Trial)
     public void stop() {
         waiter.close();
+        otherPermits.forEach(Lock::close);
         for (AutoCloseable c :
                 new AutoCloseable[] {holderInstance, waiterInstance, subscription, holderRaw, waiterRaw}) {
             if (c != null) {
@@ -173,7 +234,14 @@ public class HandOffBench {
     @Setup(Level.Invocation)
     public void holdAndLetWait() throws InterruptedException {
         if (holderInstance != null) {
-            held = holderInstance.engine().acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true);
+            LockEngine holding = holderInstance.engine();
+            held = holding.acquire(
+                    key,
+                    Bench.TTL_MILLIS,
+                    Bench.TIMEOUT_MILLIS,
+                    true,
+                    holding.settings().poll(),
+                    holderLimit);
         } else {
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!holderRaw.acquire(key, "holder", Bench.TTL_MILLIS)) {

@@ -5,8 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The figures of one run, each beside the baseline of the same run, written as Markdown and JSON.
@@ -35,7 +37,9 @@ final class Report {
             double ratio,
             String note) {}
 
-    private final List<Figure> figures = new ArrayList<>();
+    /** The sections of the report, by title, in the order they were first added to; "" is the main table. */
+    private final Map<String, List<Figure>> sections = new LinkedHashMap<>();
+
     private final List<String> problems = new ArrayList<>();
     private final String mode;
 
@@ -43,9 +47,20 @@ final class Report {
         this.mode = mode;
     }
 
+    /** Adds a figure to the main table. */
     void add(Figure figure) {
-        synchronized (figures) {
-            figures.add(figure);
+        add("", figure);
+    }
+
+    /**
+     * Adds a figure to a section of its own, after the main table.
+     *
+     * @param section the section's title; "" for the main table
+     * @param figure the figure
+     */
+    void add(String section, Figure figure) {
+        synchronized (sections) {
+            sections.computeIfAbsent(section, s -> new ArrayList<>()).add(figure);
         }
         System.out.printf(
                 Locale.ROOT,
@@ -69,6 +84,55 @@ final class Report {
         md.append("# Baton benchmarks\n\n");
         md.append("Run ").append(Instant.now()).append(", ").append(mode).append(".\n\n");
         md.append("Machine: ").append(machine).append("\n\n");
+        sections.forEach((title, figures) -> {
+            if (!title.isEmpty()) {
+                md.append(md.charAt(md.length() - 2) == '\n' ? "" : "\n")
+                        .append("## ")
+                        .append(title)
+                        .append("\n\n");
+            }
+            table(md, figures);
+        });
+        if (!problems.isEmpty()) {
+            md.append("\n## Not measured in this run\n\n");
+            for (String p : problems) {
+                md.append("- ").append(p).append('\n');
+            }
+        }
+        Files.writeString(markdown, md);
+
+        StringBuilder js = new StringBuilder();
+        js.append("{\n  \"run\": ")
+                .append(str(Instant.now().toString()))
+                .append(",\n  \"mode\": ")
+                .append(str(mode))
+                .append(",\n  \"machine\": ")
+                .append(str(machine))
+                .append(",\n  \"figures\": ");
+        json(js, sections.getOrDefault("", List.of()));
+        js.append(",\n  \"sections\": [");
+        String comma = "";
+        for (Map.Entry<String, List<Figure>> section : sections.entrySet()) {
+            if (section.getKey().isEmpty()) {
+                continue;
+            }
+            js.append(comma)
+                    .append("\n    {\"title\": ")
+                    .append(str(section.getKey()))
+                    .append(", \"figures\": ");
+            json(js, section.getValue());
+            js.append("}");
+            comma = ",";
+        }
+        js.append(comma.isEmpty() ? "]" : "\n  ]").append(",\n  \"notMeasured\": [");
+        for (int i = 0; i < problems.size(); i++) {
+            js.append(i == 0 ? "" : ", ").append(str(problems.get(i)));
+        }
+        js.append("]\n}\n");
+        Files.writeString(json, js);
+    }
+
+    private static void table(StringBuilder md, List<Figure> figures) {
         md.append("| measure | scenario | value | Baton | baseline (same run) | baseline | ratio | how |\n");
         md.append("|---|---|---|---:|---:|---|---:|---|\n");
         for (Figure f : figures) {
@@ -90,22 +154,10 @@ final class Report {
                     .append(f.note())
                     .append(" |\n");
         }
-        if (!problems.isEmpty()) {
-            md.append("\n## Not measured in this run\n\n");
-            for (String p : problems) {
-                md.append("- ").append(p).append('\n');
-            }
-        }
-        Files.writeString(markdown, md);
+    }
 
-        StringBuilder js = new StringBuilder();
-        js.append("{\n  \"run\": ")
-                .append(str(Instant.now().toString()))
-                .append(",\n  \"mode\": ")
-                .append(str(mode))
-                .append(",\n  \"machine\": ")
-                .append(str(machine))
-                .append(",\n  \"figures\": [\n");
+    private static void json(StringBuilder js, List<Figure> figures) {
+        js.append("[\n");
         for (int i = 0; i < figures.size(); i++) {
             Figure f = figures.get(i);
             js.append("    {\"measure\": ")
@@ -126,12 +178,7 @@ final class Report {
                     .append(str(f.note()))
                     .append(i + 1 < figures.size() ? "},\n" : "}\n");
         }
-        js.append("  ],\n  \"notMeasured\": [");
-        for (int i = 0; i < problems.size(); i++) {
-            js.append(i == 0 ? "" : ", ").append(str(problems.get(i)));
-        }
-        js.append("]\n}\n");
-        Files.writeString(json, js);
+        js.append("  ]");
     }
 
     static String num(double v) {

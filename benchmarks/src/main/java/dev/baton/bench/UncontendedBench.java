@@ -1,6 +1,7 @@
 package dev.baton.bench;
 
 import dev.baton.impl.engine.HeldLock;
+import dev.baton.impl.engine.LockEngine;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,6 +24,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * for the memory store; for Redis, {@code SET NX PX} and a compare-and-delete script over Lettuce, see
  * {@link RawRedis}). The report divides the two throughputs: Baton / raw (1.0 = as fast as the
  * database allows). The runner runs it with 1 and with 4 threads.
+ *
+ * <p>{@code primitive} (issue 37) says what {@link #baton} takes: {@code mutex} (the default: the exclusive
+ * cycle above, the baseline of the other three and the only one the {@code uncontended} measure runs),
+ * {@code permit} (one of 3 permits, as {@code withPermits(3)}), {@code read} (a read lock) or {@code async}
+ * ({@code acquireAsync(...).join()} of an exclusive lock with the mutex's arguments, a single ask without waiting, so
+ * the ratio is the asynchronous path's own cost: the ask on the store-call pool, the future completed there and
+ * joined here; then {@code close()} on the benchmark thread). The {@code shared} measure runs {@link #baton} alone
+ * with all four and divides each by {@code mutex} of the same store and run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -32,7 +41,13 @@ public class UncontendedBench {
     @Param({"memory", "h2", "postgresql", "mariadb", "redis"})
     public String store;
 
+    /** mutex, permit, read or async: see the class. */
+    @Param({"mutex"})
+    public String primitive;
+
     Bench.Instance instance;
+    private int sharedLimit;
+    private boolean async;
     final AtomicInteger threads = new AtomicInteger();
     final String run = Bench.runId();
 
@@ -40,6 +55,8 @@ public class UncontendedBench {
     public void start() {
         instance = Bench.instance(store, "bench_uncontended", null);
         RawLocks.createTable(store);
+        sharedLimit = Bench.sharedLimit(primitive);
+        async = primitive.equals("async");
     }
 
     @TearDown(Level.Trial)
@@ -70,7 +87,23 @@ public class UncontendedBench {
 
     @Benchmark
     public long baton(Client client) {
-        HeldLock lock = instance.engine().acquire(client.key, Bench.TTL_MILLIS, 0, false);
+        LockEngine engine = instance.engine();
+        HeldLock lock = async
+                ? engine.acquireAsync(
+                                client.key,
+                                Bench.TTL_MILLIS,
+                                0,
+                                false,
+                                engine.settings().poll(),
+                                sharedLimit)
+                        .join()
+                : engine.acquire(
+                        client.key,
+                        Bench.TTL_MILLIS,
+                        0,
+                        false,
+                        engine.settings().poll(),
+                        sharedLimit);
         long token = lock.fencingToken();
         lock.close();
         return token;

@@ -1,7 +1,11 @@
 package dev.baton.bench;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 
 /**
  * The other side of a hand-off: someone who waits for the key while the benchmark thread holds it. Runs
@@ -30,6 +34,56 @@ interface Waiter extends AutoCloseable {
                 Thread.onSpinWait();
             } else {
                 Thread.yield();
+            }
+        }
+    }
+
+    /**
+     * A waiter that holds no thread ({@code acquireAsync}): it waits from the start of its acquisition, and holds the
+     * key once the future has completed; the benchmark thread gives the key back.
+     */
+    final class Async implements Waiter {
+        private final Supplier<? extends CompletableFuture<? extends AutoCloseable>> acquire;
+        private CompletableFuture<? extends AutoCloseable> waiting;
+
+        Async(Supplier<? extends CompletableFuture<? extends AutoCloseable>> acquire) {
+            this.acquire = acquire;
+        }
+
+        @Override
+        public void startWaiting() {
+            waiting = acquire.get();
+        }
+
+        @Override
+        public void awaitHolding() {
+            spinUntil(waiting::isDone);
+            held();
+        }
+
+        private AutoCloseable held() {
+            try {
+                return waiting.join();
+            } catch (CompletionException | CancellationException e) {
+                throw new IllegalStateException("the waiter failed", e);
+            }
+        }
+
+        @Override
+        public void release() {
+            try {
+                held().close();
+            } catch (Exception e) {
+                throw new IllegalStateException("the waiter's release failed", e);
+            } finally {
+                waiting = null;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (waiting != null) {
+                waiting.cancel(false); // a lock granted meanwhile is given back by the engine
             }
         }
     }
