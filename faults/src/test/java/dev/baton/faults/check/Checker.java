@@ -7,6 +7,7 @@ import static dev.baton.faults.history.Vocabulary.FAIL;
 import static dev.baton.faults.history.Vocabulary.FAIRNESS_KEY;
 import static dev.baton.faults.history.Vocabulary.FENCED_ROW;
 import static dev.baton.faults.history.Vocabulary.HUNG;
+import static dev.baton.faults.history.Vocabulary.LEADER_KEY;
 import static dev.baton.faults.history.Vocabulary.LOCK_ROW;
 import static dev.baton.faults.history.Vocabulary.LOST;
 import static dev.baton.faults.history.Vocabulary.SPAWN;
@@ -137,8 +138,11 @@ public final class Checker {
                 Section newer = older == a ? s : a;
                 long from = older.requested;
                 long to = Math.max(older.entered, newer.entered);
+                // tokens are per key: a term's still-acting line speaks only of the election's key
                 Optional<Interval> why = t.explanation(older.pid, from, to)
-                        .or(() -> t.stillActing(older.pid, older.token, newer.entered));
+                        .or(() -> LEADER_KEY.equals(older.key)
+                                ? t.stillActing(older.pid, older.token, newer.entered)
+                                : Optional.empty());
                 String evidence = s.key + ": " + older.describe(t.clock) + " | overlaps " + newer.describe(t.clock)
                         + " | for " + Clock.millis(Math.min(a.end, s.end) - s.entered);
                 if (older.token == newer.token) {

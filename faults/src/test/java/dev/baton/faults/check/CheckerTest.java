@@ -674,6 +674,15 @@ class CheckerTest {
     }
 
     @Test
+    void stillActingExplainsNoSectionOfAnotherKeyWithTheSameToken() {
+        section(1, "k0", 10, 0, 100, 300);
+        workers.add(Event.of("acting", 180 * MS, "pid", 1, "tok", 10, "waited", 1000)); // the term tok 10
+        section(2, "k0", 11, 0, 190, 250);
+
+        assertThat(check().violations(Report.UNEXPLAINED_OVERLAP)).hasSize(1);
+    }
+
+    @Test
     void stillActingExplainsOnlyTheTermItNames() {
         section(1, "leader:faults", 10, 0, 100, 300);
         workers.add(Event.of("acting", 50 * MS, "pid", 1, "tok", 9, "waited", 1000)); // an earlier term's

@@ -7,6 +7,7 @@ import dev.baton.Locks;
 import dev.baton.event.ScheduleSkipped;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ManagerSettings;
+import dev.baton.impl.engine.CallerContext;
 import dev.baton.impl.engine.EngineLocks;
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.engine.Inspection;
@@ -232,8 +233,18 @@ public class LockRuntime {
                     transactions,
                     new Inspection(engine, config.forceReleaseEnabled(), this::caller),
                     election -> elections(n).lead(election),
-                    ServerContexts.CURRENT);
+                    callerContext());
         });
+    }
+
+    /**
+     * How a Baton thread that completes a caller's stage (an asynchronous acquisition, a {@code @Synchronized} method
+     * returning a stage) enters the caller's server context.
+     *
+     * @return the server's contexts where it keeps them (Helidon MP), else nothing to enter
+     */
+    CallerContext callerContext() {
+        return ServerContexts.CURRENT;
     }
 
     /**

@@ -6,7 +6,6 @@ import dev.baton.impl.engine.CurrentLocks;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.plan.MethodPlan;
-import dev.baton.impl.runtime.ServerContexts;
 import dev.baton.impl.transaction.TransactionSupport;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Intercepted;
@@ -87,12 +86,12 @@ public class SynchronizedInterceptor implements Serializable {
     /**
      * Waits for the lock without a thread and runs the method when it is granted. Cancelling the returned stage
      * before that gives the wait up; after that, the method's own stage decides. The method runs, and the stage is
-     * completed, in the caller's server context ({@link ServerContexts}): on a Baton thread, where a JAX-RS runtime
+     * completed, in the caller's server context ({@link LockRuntime#callerContext()}): on a Baton thread, where a JAX-RS runtime
      * writes the asynchronous response as the stage completes.
      */
     private CompletableFuture<Object> runWhenGranted(Bound call, InvocationContext context, String key) {
         MethodPlan plan = call.plan();
-        CallerContext.Captured caller = ServerContexts.CURRENT.capture();
+        CallerContext.Captured caller = runtime.callerContext().capture();
         CompletableFuture<HeldLock> waiting = call.engine()
                 .acquireAsync(key, plan.ttlMillis(), plan.timeoutMillis(), true, plan.poll(), plan.sharedLimit());
         CompletableFuture<Object> result = new CompletableFuture<>();

@@ -11,6 +11,11 @@ import java.nio.file.Path;
  * before the token is used, so tokens never go back: not across processes, not across restarts, not after
  * a power loss. Each draw is also floored by the key's last token, which the key's lock file keeps: a key's
  * tokens go on increasing after this file was removed or set back.
+ *
+ * <p>Its critical section has no {@link SectionMarker}: a read of this file and its companion in a JVM inside a draw
+ * can let two processes draw at once, so two keys may get one token, and the file may be set back by one write. A
+ * key's tokens still increase, because the draw is floored by the key's last token and made inside the key's
+ * critical section, which the marker guards; tokens are a key's, not the store's.
  */
 final class FencingCounter {
 
