@@ -174,6 +174,8 @@ class CandidacyTest {
         assertThat(a.isLeader()).as("the default pause is one ttl").isFalse();
         time.advanceMillis(1);
         awaitLeader(a);
+        // the grant is told on a listener thread, after isLeader() turns true
+        VirtualTime.awaitReal(() -> journal.size() == 3, "the second grant told");
         assertThat(journal)
                 .hasSize(3)
                 .element(1, org.assertj.core.api.InstanceOfAssertFactories.STRING)
