@@ -1,0 +1,90 @@
+package dev.baton.jpa.testing;
+
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.junit.platform.engine.FilterResult;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.launcher.PostDiscoveryFilter;
+
+/**
+ * What the default run of the module leaves to profile {@code jpa-full} ({@code -Dbaton.jpa.full=true}): suites
+ * that a cell repeats although nothing of that cell reaches what they test. The store's statements are its own
+ * JDBC on whatever connection it is lent, so:
+ *
+ * <ul>
+ *   <li>the TCK's contract runs in full on each database under Hibernate ORM; under EclipseLink the cell's own
+ *       suites (basics, two instances, the caller's transaction, fencing, bounded calls, turns, schema) still run,
+ *       which is where the provider lends or wraps the connection;
+ *   <li>on a data source the cells under EclipseLink repeat neither the fencing, bounded-call nor shared-lease
+ *       suites of the cells under Hibernate ORM on the same data source: the data source, not the provider, lends
+ *       those connections;
+ *   <li>the contract on a data source runs on PostgreSQL and MariaDB in table mode (advisory mode and H2 keep
+ *       their own cells' suites);
+ *   <li>on migrated schemas, each database and each tool runs the whole contract once (PostgreSQL with Flyway,
+ *       MariaDB with Liquibase); the other two pairs run it without the long concurrency groups, since the
+ *       migrated catalog is compared column by column with the created one.
+ * </ul>
+ *
+ * Registered through {@code META-INF/services}, it removes tests before they run: the default run reports them
+ * neither as run nor as skipped.
+ */
+public final class DefaultRunFilter implements PostDiscoveryFilter {
+
+    /**
+     * Tests left out: under a top-level class, the nested classes named, level by level (a class, or a test
+     * template, that matches goes with everything in it).
+     */
+    private record Rule(Pattern topClass, List<Set<String>> nested) {
+        boolean matches(UniqueId id) {
+            int depth = -1;
+            for (UniqueId.Segment segment : id.getSegments()) {
+                if (depth < 0 && segment.getType().equals("class")) {
+                    if (!topClass.matcher(segment.getValue()).matches()) {
+                        return false;
+                    }
+                    depth = 0;
+                } else if (depth >= 0 && segment.getType().equals("nested-class")) {
+                    if (!nested.get(depth).contains(segment.getValue())) {
+                        return false;
+                    }
+                    if (++depth == nested.size()) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
+    private static final Set<String> LONG_CONTRACT_GROUPS = Set.of("SharedLocks", "Atomicity", "Renew", "Fencing");
+
+    private static final List<Rule> LEFT_OUT = List.of(
+            new Rule(Pattern.compile("dev\\.baton\\.jpa\\.\\w+EclipselinkTest"), List.of(Set.of("Contract"))),
+            new Rule(
+                    Pattern.compile("dev\\.baton\\.jpa\\.\\w+EclipselinkDataSourceTest"),
+                    List.of(Set.of("Fencing", "BoundedCalls", "Shared"))),
+            new Rule(
+                    Pattern.compile("dev\\.baton\\.jpa\\.DataSourceContractTest"),
+                    List.of(Set.of("PostgresAdvisory", "MariaDbAdvisory", "H2"))),
+            new Rule(
+                    Pattern.compile("dev\\.baton\\.jpa\\.MigrationTest"),
+                    List.of(Set.of("PostgresqlLiquibase", "MariadbFlyway"), LONG_CONTRACT_GROUPS)));
+
+    private final boolean full = Boolean.getBoolean("baton.jpa.full");
+
+    @Override
+    public FilterResult apply(TestDescriptor descriptor) {
+        if (full) {
+            return FilterResult.included("the whole run");
+        }
+        UniqueId id = descriptor.getUniqueId();
+        for (Rule rule : LEFT_OUT) {
+            if (rule.matches(id)) {
+                return FilterResult.excluded("left to profile jpa-full");
+            }
+        }
+        return FilterResult.included("in the default run");
+    }
+}
