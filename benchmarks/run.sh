@@ -4,6 +4,7 @@
 #   benchmarks/run.sh --smoke              proves everything runs (a few minutes), figures not comparable
 #   benchmarks/run.sh --only handoff --stores memory,postgresql
 #   benchmarks/run.sh --only shared        issue 37: permits, read/write locks, acquireAsync against the mutex
+#   benchmarks/run.sh --only runtime       issue 38: the engine and Locks.acquire against the store's own (SPI) cycle
 #   benchmarks/run.sh --pool hibernate     the JPA store on Hibernate's built-in pool (default: HikariCP)
 # BATON_BENCH_POSTGRES_URL / BATON_BENCH_MARIADB_URL / BATON_BENCH_REDIS_URL (redis://127.0.0.1:6379): use a
 # running server instead of an embedded one.

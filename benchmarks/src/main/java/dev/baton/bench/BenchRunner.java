@@ -22,12 +22,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * benchmark directory ({@code baton.bench.dir}). Started by {@code benchmarks/run.sh}:
  *
  * <pre>
- * BenchRunner [--smoke] [--only uncontended,handoff,shared,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb,redis]
+ * BenchRunner [--smoke] [--only uncontended,handoff,shared,runtime,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb,redis]
  *             [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]
  * </pre>
  *
  * {@code --peers} keeps only those hand-off rows (with the raw ones of the same run that their ratios need).
  * {@code shared} is issue 37's rows: permits, read/write locks and asynchronous acquisition against the mutex.
+ * {@code runtime} is issue 38's: the engine's and the API's uncontended cycle against the store's own (SPI) cycle.
  *
  * {@code --smoke} only proves that everything runs (1 fork, 1 warm-up and 2 measured iterations of 1 s,
  * short probes); its figures are not for comparison. The full run: 2 forks, 3 warm-up and 5 measured
@@ -36,7 +37,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public final class BenchRunner {
 
     static final List<String> MEASURES =
-            List.of("uncontended", "handoff", "shared", "synchronized", "heap", "renewal", "fairness");
+            List.of("uncontended", "handoff", "shared", "runtime", "synchronized", "heap", "renewal", "fairness");
+
+    /** The section of issue 38's rows: the engine and the programmatic API against the store's own cycle. */
+    static final String RUNTIME = "The runtime against its store (issue 38)";
 
     /** The section of issue 37's rows in the report. */
     static final String SHARED = "Permits, read/write locks, asynchronous acquisition (issue 37)";
@@ -110,6 +114,7 @@ public final class BenchRunner {
         section("uncontended", this::uncontended);
         section("handoff", this::handOff);
         section("shared", this::shared);
+        section("runtime", this::runtime);
         section("synchronized", this::synchronizedOverhead);
         section("heap", this::heap);
         section("renewal", this::renewal);
@@ -378,13 +383,8 @@ public final class BenchRunner {
     }
 
     void sharedUncontended(String store, int threads) throws RunnerException {
-        String scenario = store + ", " + threads + " thread" + (threads > 1 ? "s" : "");
-        ChainedOptionsBuilder options = jmh(UncontendedBench.class, "baton$")
-                .shouldFailOnError(false)
-                .threads(threads)
-                .param("store", store)
-                .param("primitive", PRIMITIVES.toArray(String[]::new));
-        Collection<RunResult> results = runJmh(options, "shared-uncontended-" + store + "-" + threads);
+        String scenario = scenario(store, threads);
+        Collection<RunResult> results = uncontendedPrimitives("shared", store, threads, PRIMITIVES);
         RunResult mutex = find(results, "baton", "primitive", "mutex");
         for (String primitive : PRIMITIVES.subList(1, PRIMITIVES.size())) {
             RunResult r = besideMutex(
@@ -408,6 +408,71 @@ public final class BenchRunner {
                             b / m,
                             "JMH throughput, each thread its own key; ratio primitive/mutex"));
         }
+    }
+
+    // --- issue 38: the runtime as fast as its store ---
+
+    /**
+     * One JMH run per store and thread count: the store's own cycle through the SPI, the engine's and the
+     * programmatic API's, in the same run; ratios against the store's cycle.
+     */
+    void runtime() {
+        for (String store : stores) {
+            for (int threads : new int[] {1, 4}) {
+                guarded(
+                        "runtime, uncontended, " + store + ", " + threads + " threads",
+                        () -> runtimeUncontended(store, threads));
+            }
+        }
+    }
+
+    void runtimeUncontended(String store, int threads) throws RunnerException {
+        String scenario = scenario(store, threads);
+        // baton only: the raw statements' figure beside the engine's is the uncontended measure's
+        Collection<RunResult> results =
+                uncontendedPrimitives("runtime", store, threads, List.of("store", "mutex", "locks"));
+        RunResult alone = find(results, "baton", "primitive", "store");
+        if (alone == null) {
+            report.problem("runtime, " + scenario + ": the store's own cycle has no result (see the console)");
+            return;
+        }
+        double a = alone.getPrimaryResult().getScore();
+        for (String primitive : List.of("mutex", "locks")) {
+            RunResult row = find(results, "baton", "primitive", primitive);
+            if (row == null) {
+                report.problem("runtime, " + primitive + ", " + scenario + ": no result (see the console)");
+                continue;
+            }
+            double b = row.getPrimaryResult().getScore();
+            report.add(
+                    RUNTIME,
+                    new Report.Figure(
+                            primitive.equals("mutex")
+                                    ? "uncontended cycle: the engine (LockEngine.acquire, try once + close)"
+                                    : "uncontended cycle: the API (Locks.acquire(key) + Lock.close())",
+                            scenario,
+                            "cycles/s",
+                            b,
+                            a,
+                            "the store alone (SPI acquire + release), same run",
+                            b / a,
+                            "JMH throughput, each thread its own key; target ≥ 0.95; ratio runtime/store"));
+        }
+    }
+
+    /** One JMH run of {@link UncontendedBench#baton} with each primitive: a failed fork costs only its own rows. */
+    Collection<RunResult> uncontendedPrimitives(String measure, String store, int threads, List<String> primitives)
+            throws RunnerException {
+        ChainedOptionsBuilder options = jmh(UncontendedBench.class, "baton$")
+                .shouldFailOnError(false)
+                .threads(threads)
+                .param("store", store)
+                .param("primitive", primitives.toArray(String[]::new));
+        return runJmh(options, measure + "-uncontended-" + store + "-" + threads);
+    }
+
+    static String scenario(String store, int threads) {
+        return store + ", " + threads + " thread" + (threads > 1 ? "s" : "");
     }
 
     /** @return {@code row}, or null (reported as not measured) when it or the mutex of its run has no result */

@@ -1,7 +1,12 @@
 package dev.baton.bench;
 
+import dev.baton.Lock;
+import dev.baton.Locks;
+import dev.baton.impl.engine.EngineLocks;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
+import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -32,6 +37,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * the ratio is the asynchronous path's own cost: the ask on the store-call pool, the future completed there and
  * joined here; then {@code close()} on the benchmark thread). The {@code shared} measure runs {@link #baton} alone
  * with all four and divides each by {@code mutex} of the same store and run.
+ *
+ * <p>Issue 38 adds two more for the {@code runtime} measure: {@code store} (the store's own cycle through the SPI,
+ * no engine: {@code acquire} of a free key without waiting, then {@code release}, a new owner each time, as the
+ * engine makes one) and {@code locks} (the programmatic API as an application calls it: {@code Locks.acquire(key)}
+ * with the default options, i.e. allowed to wait up to the manager's timeout, then {@code Lock.close()}). The
+ * {@code runtime} measure divides {@code locks} and {@code mutex} by {@code store} of the same run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -41,13 +52,15 @@ public class UncontendedBench {
     @Param({"memory", "h2", "postgresql", "mariadb", "redis"})
     public String store;
 
-    /** mutex, permit, read or async: see the class. */
+    /** mutex, permit, read, async, store or locks: see the class. */
     @Param({"mutex"})
     public String primitive;
 
     Bench.Instance instance;
     private int sharedLimit;
     private boolean async;
+    private boolean storeAlone;
+    private Locks locks;
     final AtomicInteger threads = new AtomicInteger();
     final String run = Bench.runId();
 
@@ -55,8 +68,14 @@ public class UncontendedBench {
     public void start() {
         instance = Bench.instance(store, "bench_uncontended", null);
         RawLocks.createTable(store);
-        sharedLimit = Bench.sharedLimit(primitive);
+        storeAlone = primitive.equals("store");
+        sharedLimit = storeAlone || primitive.equals("locks") ? Acquisition.EXCLUSIVE : Bench.sharedLimit(primitive);
         async = primitive.equals("async");
+        locks = primitive.equals("locks")
+                ? new EngineLocks(instance.engine(), name -> {
+                    throw new IllegalArgumentException("one manager in the benchmark");
+                })
+                : null;
     }
 
     @TearDown(Level.Trial)
@@ -70,6 +89,8 @@ public class UncontendedBench {
         String key;
         String owner;
         RawLocks raw;
+        /** The {@code store} primitive's owners: a new one per cycle. */
+        long cycles;
 
         @Setup(Level.Trial)
         public void start(UncontendedBench bench) {
@@ -87,6 +108,14 @@ public class UncontendedBench {
 
     @Benchmark
     public long baton(Client client) {
+        if (storeAlone) {
+            return storeCycle(client);
+        }
+        if (locks != null) {
+            try (Lock lock = locks.acquire(client.key)) {
+                return lock.fencingToken();
+            }
+        }
         LockEngine engine = instance.engine();
         HeldLock lock = async
                 ? engine.acquireAsync(
@@ -107,6 +136,17 @@ public class UncontendedBench {
         long token = lock.fencingToken();
         lock.close();
         return token;
+    }
+
+    /** The store alone: what the engine asks of it for a try of a free key, and the release. */
+    private long storeCycle(Client client) {
+        String owner = client.owner + "-" + client.cycles++;
+        AcquireResult result = instance.store().acquire(Acquisition.of(client.key, owner, Bench.TTL_MILLIS, 0));
+        if (!result.isAcquired()) {
+            throw new IllegalStateException("the store refused a key of this thread's own: " + client.key);
+        }
+        instance.store().release(client.key, owner);
+        return result.fencingToken();
     }
 
     @Benchmark
