@@ -205,6 +205,8 @@ final class Acquisitions {
      * Asks the store until the key is taken or the deadline passes. Where the store keeps turns, a
      * waiting contender asks with its turn ({@code waiter}, how long its caller has waited, counted from
      * the call, so time in this JVM's own queue counts too) and gives the turn up if it stops waiting.
+     *
+     * <p>Its first ask goes without the turn ({@link #turnOfAsk}); refused, it asks again at once with it.
      */
     private HeldLock contend(
             GatePass pass,
@@ -231,7 +233,8 @@ final class Acquisitions {
                 long sentAt = time.nanoTime();
                 // The store waits for someone else's lock no longer than the caller may: not at all for a try.
                 long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
-                AcquireResult result = ask(pass, owner, ttlMillis, bound, waiter, sentAt - startedAt, sharedLimit);
+                AcquireResult result =
+                        ask(pass, owner, ttlMillis, bound, turnOfAsk(attempt, waiter), sentAt - startedAt, sharedLimit);
                 long answeredAt = time.nanoTime();
                 inTurn = result.isNextInTurn();
                 refusal.told(result.remainingLeaseMillis(), answeredAt);
@@ -245,14 +248,16 @@ final class Acquisitions {
                 if (!await || remaining <= 0) {
                     return null;
                 }
-                if (result.isAcquired()) {
-                    continue; // the store is slow, not the key busy: try again at once
+                if (result.isAcquired() || (waiter != null && attempt == 0)) {
+                    continue; // the store is slow, not the key busy; or the first refusal: in line at once
                 }
                 // Only a caller that waits subscribes, after its first refusal (the store knows its backend by then):
                 // a try never waits for it. A release between that refusal and the subscription would not be told,
                 // so subscribing wakes every contender, this one too, to ask once more at once.
                 engine.subscribeOnce();
-                time.park(pass.gate, Math.min(remaining, polling.pauseNanos(poll, attempt, result, chased)));
+                // the backoff counts the pauses, so the ask without a turn moves no pause
+                int pauses = waiter != null ? attempt - 1 : attempt;
+                time.park(pass.gate, Math.min(remaining, polling.pauseNanos(poll, pauses, result, chased)));
                 chased = polling.keptForAnother(result) ? chased + 1 : 0;
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
@@ -264,6 +269,21 @@ final class Acquisitions {
                 leaveTurn(pass.key, pass.storeKey, waiter);
             }
         }
+    }
+
+    /**
+     * The turn an ask carries: none on the first ask of an acquisition. A free key needs no turn, an ask without one
+     * never takes a key kept for another waiter's turn (the store contract), and on every store that keeps turns the
+     * statement that claims one costs more than a plain acquisition, so an uncontended acquisition that may wait
+     * would pay for a turn it never needs. Refused, the acquisition asks again at once with its turn: it is in line
+     * one round trip later, its age counted from the call as before.
+     *
+     * @param attempt the ask's number in its acquisition, from 0
+     * @param waiter the acquisition's turn id, or null if it waits no turn
+     * @return the turn id to send, or null
+     */
+    static String turnOfAsk(int attempt, String waiter) {
+        return attempt == 0 ? null : waiter;
     }
 
     /** Checks a request's arguments and the store's support for its sharing; returns the key in the store. */

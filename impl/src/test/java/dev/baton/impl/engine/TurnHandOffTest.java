@@ -60,9 +60,46 @@ class TurnHandOffTest {
         }
     }
 
+    @Test
+    void aWaiterThatFindsTheKeyFreeAsksOnceAndWithoutATurn() throws Exception {
+        Scripted store = new Scripted(List.of(AcquireResult.acquired(1)), time);
+        run(store);
+        assertThat(store.turns)
+                .as("a free key needs no turn, and the statement that claims one costs more")
+                .containsExactly("none");
+    }
+
+    @Test
+    void aWaiterRefusedAtItsFirstAskAsksAgainAtOnceWithItsTurnAndKeepsIt() throws Exception {
+        Scripted store = new Scripted(
+                List.of(
+                        AcquireResult.notAcquired(30_000), // held
+                        AcquireResult.nextInTurn(30_000), // still held, the turn now this waiter's
+                        AcquireResult.nextInTurn(30_000),
+                        AcquireResult.acquired(2)),
+                time);
+        List<Long> asks = run(store);
+        assertThat(store.turns.get(0)).as("the first ask").isEqualTo("none");
+        assertThat(store.turns.subList(1, 4))
+                .as("every later ask carries the same turn")
+                .doesNotContain("none")
+                .containsOnly(store.turns.get(1));
+        assertThat(asks.get(1) - asks.get(0))
+                .as("virtual µs from the first refusal to the ask with the turn: none, it is in line at once")
+                .isZero();
+        assertThat(asks.get(2) - asks.get(1))
+                .as("then the waiter pauses as before, from the policy's first step")
+                .isPositive();
+    }
+
     /** One waiter asks a store answering {@code script} in order; returns the virtual µs of every ask. */
     private List<Long> run(List<AcquireResult> script) throws Exception {
-        Scripted store = new Scripted(script, time);
+        return run(new Scripted(script, time));
+    }
+
+    /** One waiter asks {@code store}; returns the virtual µs of every ask. */
+    private List<Long> run(Scripted store) throws Exception {
+        int expectedAsks = store.answers.size();
         LockEngine engine = engines.engine(store, 30_000, 60_000);
         CompletableFuture<HeldLock> waiter =
                 CompletableFuture.supplyAsync(() -> engine.acquire("job", 30_000, 60_000, true));
@@ -74,7 +111,7 @@ class TurnHandOffTest {
             }
         }
         waiter.get(10, TimeUnit.SECONDS).close();
-        assertThat(store.asks).as("asks of the store").hasSize(script.size());
+        assertThat(store.asks).as("asks of the store").hasSize(expectedAsks);
         return store.asks;
     }
 
@@ -90,12 +127,13 @@ class TurnHandOffTest {
             this.time = time;
         }
 
+        /** The turn's waiter id of every ask, "none" for an ask without one. */
+        final List<String> turns = new CopyOnWriteArrayList<>();
+
         @Override
         public AcquireResult acquire(Acquisition acquisition) {
-            if (acquisition.turn() == null) {
-                throw new AssertionError("a waiter asks with its turn");
-            }
             asks.add(TimeUnit.NANOSECONDS.toMicros(time.nanoTime()));
+            turns.add(acquisition.turn() == null ? "none" : acquisition.turn().waiter());
             return answers.remove(0);
         }
 
