@@ -234,7 +234,7 @@ final class Acquisitions {
                 // The store waits for someone else's lock no longer than the caller may: not at all for a try.
                 long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
                 AcquireResult result =
-                        ask(pass, owner, ttlMillis, bound, turnOfAsk(attempt, waiter), sentAt - startedAt, sharedLimit);
+                        ask(pass, owner, ttlMillis, bound, waiter, attempt, sentAt - startedAt, sharedLimit);
                 long answeredAt = time.nanoTime();
                 inTurn = result.isNextInTurn();
                 refusal.told(result.remainingLeaseMillis(), answeredAt);
@@ -248,16 +248,16 @@ final class Acquisitions {
                 if (!await || remaining <= 0) {
                     return null;
                 }
-                if (result.isAcquired() || (waiter != null && attempt == 0)) {
+                if (result.isAcquired() || turnStillToAsk(attempt, waiter)) {
                     continue; // the store is slow, not the key busy; or the first refusal: in line at once
                 }
                 // Only a caller that waits subscribes, after its first refusal (the store knows its backend by then):
                 // a try never waits for it. A release between that refusal and the subscription would not be told,
                 // so subscribing wakes every contender, this one too, to ask once more at once.
                 engine.subscribeOnce();
-                // the backoff counts the pauses, so the ask without a turn moves no pause
-                int pauses = waiter != null ? attempt - 1 : attempt;
-                time.park(pass.gate, Math.min(remaining, polling.pauseNanos(poll, pauses, result, chased)));
+                time.park(
+                        pass.gate,
+                        Math.min(remaining, polling.pauseNanos(poll, pausesBefore(attempt, waiter), result, chased)));
                 chased = polling.keptForAnother(result) ? chased + 1 : 0;
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
@@ -275,15 +275,21 @@ final class Acquisitions {
      * The turn an ask carries: none on the first ask of an acquisition. A free key needs no turn, an ask without one
      * never takes a key kept for another waiter's turn (the store contract), and on every store that keeps turns the
      * statement that claims one costs more than a plain acquisition, so an uncontended acquisition that may wait
-     * would pay for a turn it never needs. Refused, the acquisition asks again at once with its turn: it is in line
-     * one round trip later, its age counted from the call as before.
-     *
-     * @param attempt the ask's number in its acquisition, from 0
-     * @param waiter the acquisition's turn id, or null if it waits no turn
-     * @return the turn id to send, or null
+     * would pay for a turn it never needs. Refused, the acquisition asks again at once with its turn
+     * ({@link #turnStillToAsk}): it is in line one round trip later, its age counted from the call as before.
      */
-    static String turnOfAsk(int attempt, String waiter) {
+    private static String turnOfAsk(int attempt, String waiter) {
         return attempt == 0 ? null : waiter;
+    }
+
+    /** @return whether ask {@code attempt} went without the acquisition's turn, so the next goes at once with it */
+    static boolean turnStillToAsk(int attempt, String waiter) {
+        return waiter != null && attempt == 0;
+    }
+
+    /** @return the pauses before the ask after {@code attempt}, for the backoff: the turnless first ask moved none */
+    static int pausesBefore(int attempt, String waiter) {
+        return waiter != null ? attempt - 1 : attempt;
     }
 
     /** Checks a request's arguments and the store's support for its sharing; returns the key in the store. */
@@ -300,15 +306,24 @@ final class Acquisitions {
      *
      * @param bound how long the store may wait for someone else's lock
      * @param waiter the waiter's turn id, or null for a caller that does not wait its turn
+     * @param attempt the ask's number in its acquisition, from 0 (the first carries no turn: {@link #turnOfAsk})
      * @param waitedNanos how long the caller has waited so far
      * @throws LockException the store's failure, as the API documents it
      */
     AcquireResult ask(
-            GatePass pass, String owner, long ttlMillis, long bound, String waiter, long waitedNanos, int sharedLimit) {
+            GatePass pass,
+            String owner,
+            long ttlMillis,
+            long bound,
+            String waiter,
+            int attempt,
+            long waitedNanos,
+            int sharedLimit) {
         try {
-            Turn turn = waiter == null
+            String turnOfAsk = turnOfAsk(attempt, waiter);
+            Turn turn = turnOfAsk == null
                     ? null
-                    : new Turn(waiter, TimeUnit.NANOSECONDS.toMillis(waitedNanos), Polling.TURN_KEEP_MILLIS);
+                    : new Turn(turnOfAsk, TimeUnit.NANOSECONDS.toMillis(waitedNanos), Polling.TURN_KEEP_MILLIS);
             return store.acquire(new Acquisition(pass.storeKey, owner, ttlMillis, bound, turn, sharedLimit));
         } catch (RuntimeException e) {
             throw LockEngine.storeFailure("acquiring", pass.key, e);

@@ -149,14 +149,7 @@ final class AsyncAcquisition {
         long bound = await ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - sentAt)) : 0;
         AcquireResult result;
         try {
-            result = acquisitions.ask(
-                    pass,
-                    owner,
-                    ttlMillis,
-                    bound,
-                    Acquisitions.turnOfAsk(attempt, waiter),
-                    sentAt - startedAt,
-                    sharedLimit);
+            result = acquisitions.ask(pass, owner, ttlMillis, bound, waiter, attempt, sentAt - startedAt, sharedLimit);
         } catch (RuntimeException e) {
             future.completeExceptionally(e);
             finish();
@@ -184,13 +177,13 @@ final class AsyncAcquisition {
             return;
         }
         long pauseNanos;
-        if (result.isAcquired() || (waiter != null && attempt == 0)) {
+        if (result.isAcquired() || Acquisitions.turnStillToAsk(attempt, waiter)) {
             pauseNanos = 0; // the store is slow, not the key busy; or the first refusal: in line at once
         } else {
             engine.subscribeOnce();
-            // the backoff counts the pauses, so the ask without a turn moves no pause
-            int pauses = waiter != null ? attempt - 1 : attempt;
-            pauseNanos = Math.min(remaining, acquisitions.polling.pauseNanos(poll, pauses, result, chased));
+            pauseNanos = Math.min(
+                    remaining,
+                    acquisitions.polling.pauseNanos(poll, Acquisitions.pausesBefore(attempt, waiter), result, chased));
             chased = acquisitions.polling.keptForAnother(result) ? chased + 1 : 0;
         }
         attempt++;
