@@ -8,14 +8,18 @@ import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
 import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Locks in a directory shared by the processes of one machine (or of several, on a shared volume whose
@@ -58,6 +62,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * on with the new file, as every other process does. Between the removal and that renewal, the key can have
  * two holders: do not remove lock files in use.
  *
+ * <h2>Waiting turns and release notification</h2>
+ * The record also keeps the key's next turn ({@link StoreCapability#WAITING_TURNS}): the waiter that has waited
+ * longest, its start and the turn's end on the wall clock. An acquisition without the turn leaves a freed key to
+ * that waiter while the turn lasts; renewals and releases keep it; taking the key ends it. A release (and a turn
+ * given up) also writes one byte to the companion, which nothing else writes, so a
+ * {@link java.nio.file.WatchService} on the directory tells the waiters of every process of the machine at once
+ * ({@link ReleaseWatch}, {@link StoreCapability#RELEASE_NOTIFICATION}); other hosts of a shared volume are not seen
+ * that way, and their releases reach waiters by polling.
+ *
  * <h2>Fencing tokens</h2>
  * Tokens come from the counter file ({@link FencingCounter}), drawn inside the key's critical section after
  * the check. A release leaves the key's last token in its record (a record with no owner and no lease), and
@@ -97,8 +110,12 @@ public final class FileLockStore implements LockStore {
     /** A bounded acquire still waits this long for a critical section, which lasts microseconds. */
     static final long MIN_SECTION_WAIT_MILLIS = 50;
 
-    private static final Set<StoreCapability> CAPABILITIES =
-            EnumSet.of(StoreCapability.PERSISTENT, StoreCapability.REMAINING_LEASE, StoreCapability.NUL_IN_KEYS);
+    private static final Set<StoreCapability> CAPABILITIES = EnumSet.of(
+            StoreCapability.PERSISTENT,
+            StoreCapability.REMAINING_LEASE,
+            StoreCapability.NUL_IN_KEYS,
+            StoreCapability.WAITING_TURNS,
+            StoreCapability.RELEASE_NOTIFICATION);
 
     private static final long PID = ProcessHandle.current().pid();
 
@@ -107,7 +124,17 @@ public final class FileLockStore implements LockStore {
 
     private static final AtomicLong ACQUISITIONS = new AtomicLong();
 
+    /** How many hashed lock file names {@link #hashedKeys} remembers at most. */
+    private static final int MAX_HASHED_KEYS = 10_000;
+
     private final Path configured;
+    /**
+     * The keys of the hashed lock file names this instance used: a release notification names a file, and only a
+     * direct name tells its key ({@link LockFileNames}). A waiter asks through the store before it waits, so its
+     * key is here.
+     */
+    private final Map<String, String> hashedKeys = new ConcurrentHashMap<>();
+
     private volatile Path directory;
     private volatile FencingCounter counter;
     private volatile boolean closed;
@@ -122,12 +149,16 @@ public final class FileLockStore implements LockStore {
         this.configured = directory.toAbsolutePath().normalize();
     }
 
-    /** {@inheritDoc} A turn is ignored: this store does not keep waiting turns. */
+    /**
+     * {@inheritDoc} The turn lives in the lock file's record beside the lock: a waiter in turn writes it at each ask
+     * (its refusals by another waiter's turn, and those of a waiter without a turn, write nothing).
+     */
     @Override
     public AcquireResult acquire(Acquisition acquisition) {
         String key = acquisition.key();
         String owner = acquisition.owner();
         long ttlMillis = acquisition.ttlMillis();
+        Turn turn = acquisition.turn();
         if (ACQUISITIONS.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
         }
@@ -138,13 +169,30 @@ public final class FileLockStore implements LockStore {
                 (file, now, deadline) -> {
                     Optional<LockRecord> recorded = recorded(file);
                     LockRecord current = current(file, recorded, now);
+                    if (current != null && !current.key().equals(key)) {
+                        throw new LockStoreException("The lock file " + file + " holds a live lock of another key ("
+                                + current.key().length()
+                                + " chars) than the requested one: two keys share a hashed file name");
+                    }
+                    LockRecord.Turn standing = standingTurn(recorded, key, now);
+                    LockRecord.Turn claim = turn == null
+                            ? null
+                            : new LockRecord.Turn(turn.waiter(), now - turn.waitedMillis(), now + turn.keepMillis());
+                    // Of two waiters the one waiting longer gets the turn; on a tie the one holding it keeps it.
+                    boolean mayClaim = claim != null
+                            && (standing == null
+                                    || standing.waiter().equals(claim.waiter())
+                                    || standing.sinceMillis() > claim.sinceMillis());
                     if (current != null) {
-                        if (!current.key().equals(key)) {
-                            throw new LockStoreException("The lock file " + file + " holds a live lock of another key ("
-                                    + current.key().length()
-                                    + " chars) than the requested one: two keys share a hashed file name");
+                        long remaining = current.expiresAtMillis() - now;
+                        if (mayClaim) {
+                            file.write(current.withTurn(claim).encode());
+                            return AcquireResult.nextInTurn(remaining);
                         }
-                        return AcquireResult.notAcquired(current.expiresAtMillis() - now);
+                        return AcquireResult.notAcquired(remaining);
+                    }
+                    if (standing != null && !mayClaim) {
+                        return AcquireResult.notAcquired(); // free, but kept for the waiter whose turn it is
                     }
                     // The record keeps the key's last token, also released: never again one at or below it.
                     long token = counter.next(
@@ -156,14 +204,38 @@ public final class FileLockStore implements LockStore {
                                 + " been set back?");
                     }
                     try {
-                        file.write(new LockRecord(key, owner, token, now + ttlMillis, PID, HolderProcesses.NAMESPACE)
-                                .encode());
+                        // Taking the key ends its turn.
+                        file.write(
+                                new LockRecord(key, owner, token, now + ttlMillis, PID, HolderProcesses.NAMESPACE, null)
+                                        .encode());
                     } catch (IOException | RuntimeException e) {
                         slot.release();
                         throw e;
                     }
                     file.slot = new SharedFile.Slot(token, slot, now + ttlMillis);
                     return AcquireResult.acquired(token);
+                });
+    }
+
+    /** @return the key's live turn in its record, or null (a record of another key, with the same hashed name, has none) */
+    private static LockRecord.Turn standingTurn(Optional<LockRecord> recorded, String key, long now) {
+        return recorded.filter(r -> r.key().equals(key))
+                .map(r -> r.liveTurnAt(now))
+                .orElse(null);
+    }
+
+    /** {@inheritDoc} A turn given up is told to release listeners, as a release is: the next waiter may claim it. */
+    @Override
+    public boolean leaveTurn(String key, String waiter) {
+        return inCriticalSectionOrStuck(key, (file, now, deadline) -> {
+                    Optional<LockRecord> recorded = recorded(file);
+                    LockRecord.Turn standing = standingTurn(recorded, key, now);
+                    if (standing == null || !standing.waiter().equals(waiter)) {
+                        return false;
+                    }
+                    file.write(recorded.orElseThrow().withTurn(null).encode());
+                    file.signalRelease();
+                    return true;
                 });
     }
 
@@ -203,21 +275,16 @@ public final class FileLockStore implements LockStore {
 
     @Override
     public boolean release(String key, String owner) {
-        return inCriticalSection(
-                key,
-                DEFAULT_BOUND_MILLIS,
-                () -> {
-                    throw stuck(key, DEFAULT_BOUND_MILLIS);
-                },
-                (file, now, deadline) -> {
+        return inCriticalSectionOrStuck(key, (file, now, deadline) -> {
                     LockRecord current = current(file, now);
                     if (current == null
                             || !current.key().equals(key)
                             || !current.owner().equals(owner)) {
                         return false;
                     }
-                    file.write(current.released().encode()); // keeps the key's last token
+                    file.write(current.released().encode()); // keeps the key's last token and its turn
                     letGoOfOwnSlot(file, null, now); // the record is gone: our region, if it is ours, guards nothing
+                    file.signalRelease();
                     return true;
                 });
     }
@@ -237,6 +304,24 @@ public final class FileLockStore implements LockStore {
         return renewed;
     }
 
+    /**
+     * {@inheritDoc} A release (and a turn given up) writes a byte to the lock file's companion, which no other
+     * operation writes; a {@link java.nio.file.WatchService} on the lock directory sees it, on this machine, from
+     * any process. Where the file system does not report changes made by other hosts (a volume shared between
+     * hosts), their releases are not told and waiters learn of them by polling.
+     */
+    @Override
+    public AutoCloseable onRelease(Consumer<String> listener) {
+        requireOpen();
+        return ReleaseWatch.subscribe(directory(), this::keyOfFile, listener);
+    }
+
+    /** @return the key of a lock file name, or null when it is hashed and this instance never used it */
+    private String keyOfFile(String lockFileName) {
+        String key = LockFileNames.keyOf(lockFileName);
+        return key != null ? key : hashedKeys.get(lockFileName);
+    }
+
     @Override
     public Set<StoreCapability> capabilities() {
         return CAPABILITIES;
@@ -253,7 +338,11 @@ public final class FileLockStore implements LockStore {
 
     /** The record of the file, live or not; empty if there is none. */
     private static Optional<LockRecord> recorded(SharedFile file) throws IOException {
-        return LockRecord.decode(file.read()).filter(r -> r.token() > 0 && r.token() <= SharedFile.MAX_TOKEN);
+        // Token 0: a key never taken, whose record only keeps a waiter's turn.
+        return LockRecord.decode(file.read())
+                .filter(r -> r.token() >= 0
+                        && r.token() <= SharedFile.MAX_TOKEN
+                        && (r.token() > 0 || r.owner().isEmpty()));
     }
 
     private static LockRecord current(SharedFile file, long now) throws IOException {
@@ -304,9 +393,26 @@ public final class FileLockStore implements LockStore {
         T answer();
     }
 
+    /** A call that comes without a bound of the caller's: the store's own, and a failure past it. */
+    private <T> T inCriticalSectionOrStuck(String key, Section<T> section) {
+        return inCriticalSection(
+                key,
+                DEFAULT_BOUND_MILLIS,
+                () -> {
+                    throw stuck(key, DEFAULT_BOUND_MILLIS);
+                },
+                section);
+    }
+
     private <T> T inCriticalSection(String key, long boundMillis, OnTimeout<T> onTimeout, Section<T> section) {
         requireOpen();
-        return inCriticalSection(directory().resolve(LockFileNames.fileName(key)), boundMillis, onTimeout, section);
+        String name = LockFileNames.fileName(key);
+        if (!LockFileNames.isDirect(name)
+                && hashedKeys.putIfAbsent(name, key) == null
+                && hashedKeys.size() > MAX_HASHED_KEYS) {
+            hashedKeys.clear(); // a bound on memory: releases of keys forgotten here reach their waiters by polling
+        }
+        return inCriticalSection(directory().resolve(name), boundMillis, onTimeout, section);
     }
 
     private static <T> T inCriticalSection(Path path, long boundMillis, OnTimeout<T> onTimeout, Section<T> section) {

@@ -49,6 +49,29 @@ final class LockFileNames {
         return HASHED + base32(sha256(utf8)) + SUFFIX;
     }
 
+    /** @return whether {@code name} is a direct name, which tells its key ({@link #keyOf}) */
+    static boolean isDirect(String name) {
+        return name.startsWith(DIRECT);
+    }
+
+    /**
+     * The inverse of {@link #fileName} for direct names.
+     *
+     * @param name a file name
+     * @return the key whose lock file has this direct name; null for a hashed name or any other file
+     */
+    static String keyOf(String name) {
+        if (!name.startsWith(DIRECT) || !name.endsWith(SUFFIX)) {
+            return null;
+        }
+        byte[] utf8 = unbase32(name.substring(DIRECT.length(), name.length() - SUFFIX.length()));
+        if (utf8 == null) {
+            return null;
+        }
+        String key = new String(utf8, StandardCharsets.UTF_8);
+        return name.equals(fileName(key)) ? key : null; // not a name we write (bad UTF-8, stray bits): no key
+    }
+
     /** @return whether {@code name} is the name of a lock file (not the counter, not a stranger's file) */
     static boolean isLockFileName(String name) {
         return (name.startsWith(DIRECT) || name.startsWith(HASHED)) && name.endsWith(SUFFIX);
@@ -70,6 +93,27 @@ final class LockFileNames {
             out.append(BASE32[(buffer << (5 - bits)) & 31]);
         }
         return out.toString();
+    }
+
+    private static byte[] unbase32(String text) {
+        byte[] out = new byte[text.length() * 5 / 8];
+        int buffer = 0;
+        int bits = 0;
+        int n = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            int value = c >= 'a' && c <= 'z' ? c - 'a' : c >= '2' && c <= '7' ? c - '2' + 26 : -1;
+            if (value < 0) {
+                return null;
+            }
+            buffer = (buffer << 5) | value;
+            bits += 5;
+            if (bits >= 8) {
+                out[n++] = (byte) (buffer >> (bits - 8));
+                bits -= 8;
+            }
+        }
+        return out;
     }
 
     private static byte[] sha256(byte[] bytes) {

@@ -69,6 +69,8 @@ final class SharedFile {
 
     private static final int MAX_RECORD_BYTES = 8192;
 
+    private static final byte[] RELEASED = {'r'};
+
     /**
      * A liveness region held by this JVM: the key's current holder, if the record still names its token.
      *
@@ -226,6 +228,15 @@ final class SharedFile {
             await(file.channel.write(buffer, buffer.position()));
         }
         file.channel.truncate(data.length);
+    }
+
+    /**
+     * Tells watchers of the directory that the key was released: one byte written to the companion through this
+     * JVM's own channel (no descriptor opened or closed, so no lock dropped), which nothing else writes. The
+     * companion keeps no data: the byte only changes the file ({@link ReleaseWatch}).
+     */
+    void signalRelease() throws IOException {
+        await(companion.channel.write(ByteBuffer.wrap(RELEASED), 0));
     }
 
     /** Makes the content durable: for the fencing counter, which must not go back after a power loss. */
