@@ -285,11 +285,7 @@ public final class Bench {
      * @return the unit; the caller closes it
      */
     public static Unit unit(String store) {
-        String driver = switch (store) {
-            case "postgresql" -> "org.postgresql.Driver";
-            case "mariadb" -> "org.mariadb.jdbc.Driver";
-            default -> "org.h2.Driver";
-        };
+        String driver = driver(store);
         if (pool().equals("hibernate")) {
             return new Unit(
                     Persistence.createEntityManagerFactory(
@@ -301,12 +297,7 @@ public final class Bench {
                                     driver)),
                     null);
         }
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(url(store));
-        config.setDriverClassName(driver);
-        config.setMaximumPoolSize(POOL_SIZE);
-        config.setPoolName("bench-" + store);
-        HikariDataSource dataSource = new HikariDataSource(config);
+        HikariDataSource dataSource = dataSource(store, "bench-" + store);
         try {
             return new Unit(
                     Persistence.createEntityManagerFactory(
@@ -316,6 +307,31 @@ public final class Bench {
             dataSource.close();
             throw e;
         }
+    }
+
+    /**
+     * A HikariCP pool of one application instance on a store's database, as the JPA store's persistence unit gets
+     * ({@value #POOL_SIZE} connections, lent in auto-commit); the peers of issue 38 stand on the same.
+     *
+     * @param store h2, postgresql or mariadb
+     * @param name the pool's name (its threads')
+     * @return the pool; the caller closes it
+     */
+    public static HikariDataSource dataSource(String store, String name) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url(store));
+        config.setDriverClassName(driver(store));
+        config.setMaximumPoolSize(POOL_SIZE);
+        config.setPoolName(name);
+        return new HikariDataSource(config);
+    }
+
+    private static String driver(String store) {
+        return switch (store) {
+            case "postgresql" -> "org.postgresql.Driver";
+            case "mariadb" -> "org.mariadb.jdbc.Driver";
+            default -> "org.h2.Driver";
+        };
     }
 
     /** An application instance: its store, engine and the persistence unit under it (null for memory and redis). */

@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -22,13 +23,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * benchmark directory ({@code baton.bench.dir}). Started by {@code benchmarks/run.sh}:
  *
  * <pre>
- * BenchRunner [--smoke] [--only uncontended,handoff,shared,runtime,synchronized,heap,renewal,fairness] [--stores memory,h2,postgresql,mariadb,redis]
+ * BenchRunner [--smoke] [--only uncontended,handoff,shared,runtime,synchronized,heap,renewal,fairness,peers] [--stores memory,h2,postgresql,mariadb,redis]
  *             [--peers thread,engine,engine-poll,jvm,raw-retry,raw-notify]
  * </pre>
  *
  * {@code --peers} keeps only those hand-off rows (with the raw ones of the same run that their ratios need).
  * {@code shared} is issue 37's rows: permits, read/write locks and asynchronous acquisition against the mutex.
  * {@code runtime} is issue 38's: the engine's and the API's uncontended cycle against the store's own (SPI) cycle.
+ * {@code peers} is issue 38's table of other libraries (ShedLock, Spring Integration, Redisson; {@link Peers}) beside
+ * Baton and the raw baselines of the same JMH runs; it is not part of the default run (it only runs when named).
  *
  * {@code --smoke} only proves that everything runs (1 fork, 1 warm-up and 2 measured iterations of 1 s,
  * short probes); its figures are not for comparison. The full run: 2 forks, 3 warm-up and 5 measured
@@ -36,8 +39,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class BenchRunner {
 
-    static final List<String> MEASURES =
-            List.of("uncontended", "handoff", "shared", "runtime", "synchronized", "heap", "renewal", "fairness");
+    static final List<String> MEASURES = List.of(
+            "uncontended", "handoff", "shared", "runtime", "synchronized", "heap", "renewal", "fairness", "peers");
+
+    /** What runs without {@code --only}: all but {@code peers} (about 80 minutes more in full mode on 3 stores). */
+    static final List<String> DEFAULT_MEASURES =
+            MEASURES.stream().filter(m -> !m.equals("peers")).toList();
+
+    /** The section of issue 38's peers: other lock libraries beside Baton, each against the raw baselines. */
+    static final String PEERS = "Peers beside Baton (issue 38): ShedLock, Spring Integration, Redisson — not Baton";
 
     /** The section of issue 38's rows: the engine and the programmatic API against the store's own cycle. */
     static final String RUNTIME = "The runtime against its store (issue 38)";
@@ -75,7 +85,7 @@ public final class BenchRunner {
 
     public static void main(String[] args) throws Exception {
         boolean smoke = false;
-        Set<String> only = new LinkedHashSet<>(MEASURES);
+        Set<String> only = new LinkedHashSet<>(DEFAULT_MEASURES);
         List<String> stores = Bench.STORES;
         Set<String> peers = null;
         for (int i = 0; i < args.length; i++) {
@@ -119,6 +129,7 @@ public final class BenchRunner {
         section("heap", this::heap);
         section("renewal", this::renewal);
         section("fairness", this::fairness);
+        section("peers", this::peers);
         for (String m : only) {
             if (!MEASURES.contains(m)) {
                 report.problem("unknown measure " + m);
@@ -540,6 +551,210 @@ public final class BenchRunner {
 
     static double percentile(RunResult r, double p) {
         return r.getPrimaryResult().getStatistics().getPercentile(p);
+    }
+
+    // --- issue 38: the peers (other libraries) beside Baton, each against the raw baselines of the same run ---
+
+    /**
+     * Per store that has peers (not memory): the uncontended cycle with 1 and 4 threads, one JMH run each, with the
+     * raw statements and Baton's engine in the same run; then the hand-off to another instance, one JMH run with
+     * Baton's second engine and the raw hand-off baselines. A failed fork costs only its rows.
+     */
+    void peers() {
+        report.valueColumn(PEERS, "peer (or Baton)");
+        List<String> measured =
+                stores.stream().filter(s -> !Peers.on(s).isEmpty()).toList();
+        if (measured.isEmpty()) {
+            report.problem("peers: none on " + String.join(", ", stores) + " (h2, postgresql, mariadb, redis)");
+            return;
+        }
+        for (String store : measured) {
+            for (int threads : new int[] {1, 4}) {
+                guarded(
+                        "peers, uncontended, " + store + ", " + threads + " threads",
+                        () -> peersUncontended(store, threads));
+            }
+        }
+        for (String store : measured) {
+            guarded("peers, hand-off, " + store, () -> peersHandOff(store));
+        }
+    }
+
+    /**
+     * {@link UncontendedBench#raw} and {@link UncontendedBench#baton} (the mutex) beside {@link PeersBench} in one JMH
+     * run; with 1 thread in sample-time mode too, for the cycle's p50.
+     */
+    void peersUncontended(String store, int threads) throws RunnerException {
+        String scenario = scenario(store, threads);
+        List<String> peers = Peers.on(store);
+        ChainedOptionsBuilder options = jmh(UncontendedBench.class, "(raw|baton)$")
+                .include(PeersBench.class.getName() + "\\.cycle$")
+                .shouldFailOnError(false)
+                .threads(threads)
+                .param("store", store)
+                .param("primitive", "mutex")
+                .param("peer", peers.toArray(String[]::new))
+                .mode(Mode.Throughput);
+        if (threads == 1) {
+            options.mode(Mode.SampleTime);
+        }
+        Collection<RunResult> results = runJmh(options, "peers-uncontended-" + store + "-" + threads);
+        Collection<RunResult> throughput = inMode(results, Mode.Throughput);
+        Collection<RunResult> sampled = inMode(results, Mode.SampleTime);
+        RunResult raw = find(throughput, "raw");
+        if (raw == null) {
+            report.problem("peers, uncontended, " + scenario + ": the raw baseline has no result (see the console)");
+            return;
+        }
+        RunResult rawSampled = threads == 1 ? find(sampled, "raw") : null;
+        List<String> who = new ArrayList<>(List.of("baton"));
+        who.addAll(peers);
+        for (String one : who) {
+            RunResult r = one.equals("baton") ? find(throughput, "baton") : find(throughput, "cycle", "peer", one);
+            if (r == null) {
+                report.problem("peers, uncontended, " + label(one) + ", " + scenario + ": no result (see the console)");
+                continue;
+            }
+            double p = r.getPrimaryResult().getScore();
+            double b = raw.getPrimaryResult().getScore();
+            report.add(
+                    PEERS,
+                    new Report.Figure(
+                            "uncontended acquire+release: " + label(one),
+                            scenario,
+                            "cycles/s",
+                            p,
+                            b,
+                            rawName(store),
+                            p / b,
+                            "JMH throughput, each thread its own key, same JMH run; ratio peer/raw"));
+            if (threads == 1) {
+                RunResult s = one.equals("baton") ? find(sampled, "baton") : find(sampled, "cycle", "peer", one);
+                if (s == null || rawSampled == null) {
+                    report.problem("peers, cycle p50, " + label(one) + ", " + scenario + ": no result");
+                    continue;
+                }
+                double m = millis(s, 50);
+                double rm = millis(rawSampled, 50);
+                report.add(
+                        PEERS,
+                        new Report.Figure(
+                                "uncontended cycle p50: " + label(one),
+                                scenario,
+                                "p50 ms",
+                                m,
+                                rm,
+                                rawName(store),
+                                m / rm,
+                                "JMH sample time, " + s.getPrimaryResult().getSampleCount()
+                                        + " cycles, same JMH run; ratio peer/raw (lower is faster)"));
+            }
+        }
+    }
+
+    /**
+     * {@link HandOffBench} with the peers that can wait, Baton's second engine ({@code peer=engine}) and the raw
+     * hand-off baselines ({@code raw-retry}; {@code raw-notify} on PostgreSQL and Redis) in one JMH run.
+     */
+    void peersHandOff(String store) throws RunnerException {
+        List<String> waiting = Peers.on(store).stream().filter(Peers::waits).toList();
+        List<String> peers = new ArrayList<>(List.of("engine"));
+        peers.addAll(waiting);
+        peers.add("raw-retry");
+        boolean notifies = store.equals("postgresql") || store.equals("redis");
+        if (notifies) {
+            peers.add("raw-notify");
+        }
+        ChainedOptionsBuilder options = jmh(HandOffBench.class)
+                .shouldFailOnError(false)
+                .param("store", store)
+                .param("peer", peers.toArray(String[]::new))
+                .param("pair", "mutex");
+        Collection<RunResult> results = runJmh(options, "peers-handoff-" + store);
+        RunResult retry = find(results, "handOff", "peer", "raw-retry");
+        RunResult notify = notifies ? find(results, "handOff", "peer", "raw-notify") : null;
+        boolean redis = store.equals("redis");
+        if (retry == null && notify == null) {
+            report.problem("peers, hand-off, " + store + ": no raw baseline has a result (see the console)");
+        }
+        for (String peer : peers) {
+            if (peer.startsWith("raw-")) {
+                continue;
+            }
+            String who = peer.equals("engine")
+                    ? "Baton (a second engine waits: woken by the store's notification on PostgreSQL and Redis,"
+                            + " polling elsewhere)"
+                    : Peers.label(peer);
+            RunResult r = find(results, "handOff", "peer", peer);
+            if (r == null) {
+                report.problem("peers, hand-off, " + who + ", " + store + ": no result (see the console)");
+                continue;
+            }
+            String how = "JMH sample time, " + r.getPrimaryResult().getSampleCount()
+                    + " hand-offs, holder keeps the key 20 ms first, same JMH run; ratio peer/raw (lower is faster)";
+            for (double p : new double[] {50, 99}) {
+                String name = "p" + (int) p + " ms";
+                double v = percentile(r, p);
+                if (retry != null) {
+                    double b = percentile(retry, p);
+                    report.add(
+                            PEERS,
+                            new Report.Figure(
+                                    "hand-off to another instance: " + who,
+                                    store,
+                                    name,
+                                    v,
+                                    b,
+                                    redis ? "raw busy retry of SET NX PX" : "raw busy retry of the upsert",
+                                    v / b,
+                                    how));
+                }
+                if (notify != null) {
+                    double b = percentile(notify, p);
+                    report.add(
+                            PEERS,
+                            new Report.Figure(
+                                    "hand-off to another instance: " + who,
+                                    store,
+                                    name,
+                                    v,
+                                    b,
+                                    redis ? "raw pub/sub (release script PUBLISHes)" : "raw LISTEN/NOTIFY",
+                                    v / b,
+                                    how));
+                }
+            }
+        }
+        for (String peer : Peers.on(store)) {
+            if (!Peers.waits(peer)) {
+                report.add(
+                        PEERS,
+                        new Report.Figure(
+                                "hand-off to another instance: " + label(peer),
+                                store,
+                                "p50 / p99 ms",
+                                Double.NaN,
+                                Double.NaN,
+                                "—",
+                                Double.NaN,
+                                "not measured: it cannot wait (lock() only tries and answers empty while the key is"
+                                        + " held; a caller would have to poll on its own)"));
+            }
+        }
+    }
+
+    /** A peer's name in the report, or Baton's. */
+    static String label(String peer) {
+        return peer.equals("baton") ? "Baton (LockEngine.acquire, try once + close)" : Peers.label(peer);
+    }
+
+    static Collection<RunResult> inMode(Collection<RunResult> results, Mode mode) {
+        return results.stream().filter(r -> r.getParams().getMode() == mode).toList();
+    }
+
+    /** A percentile of a sample-time result in milliseconds, whatever its output time unit. */
+    static double millis(RunResult r, double p) {
+        return percentile(r, p) * r.getParams().getTimeUnit().toNanos(1) / 1e6;
     }
 
     // --- 4. @Synchronized ---

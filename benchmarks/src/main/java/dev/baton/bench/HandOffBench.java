@@ -48,6 +48,11 @@ import org.postgresql.PGConnection;
  * runs {@code SET NX PX} without pause and {@code raw-notify} is pub/sub: the waiter subscribes on a
  * connection of its own and retries on each message, the release script compares, deletes and
  * {@code PUBLISH}es in one round trip.</li>
+ * <li>issue 38's peers, not Baton ({@link Peers}): {@code si-jdbc} (Spring Integration's {@code JdbcLockRegistry}),
+ * {@code si-redis} and {@code si-redis-pubsub} (its {@code RedisLockRegistry}, spin and pub/sub lock types) and
+ * {@code redisson} (Redisson's {@code RLock}): two instances of the library in this JVM, each with its own pool or
+ * client (and client id), the holder's on the benchmark thread, the waiter's blocked in the library's
+ * {@code lock()}. ShedLock is not among them: it only tries, it cannot wait.</li>
  * </ul>
  *
  * <p>What is handed over ({@code pair}, issue 37; peers {@code engine} and {@code engine-poll} only): {@code mutex}
@@ -89,6 +94,11 @@ public class HandOffBench {
     private RawRedis.Subscription subscription;
     private Waiter waiter;
     private Lock held;
+    /** The peer library's two instances (issue 38) and what the holder's holds. */
+    private Peers.Instance peerHolder;
+
+    private Peers.Instance peerWaiter;
+    private Peers.Held peerHeld;
     /** The holder's shared limit (exclusive but for a reader or a permit). */
     private int holderLimit = Acquisition.EXCLUSIVE;
     /** The other permits, held by the holder's engine for the whole trial ({@code pair=permit}). */
@@ -138,6 +148,13 @@ public class HandOffBench {
                         return () -> waiterRaw.release(key, "waiter");
                     });
                 }
+            }
+            case "si-jdbc", "si-redis", "si-redis-pubsub", "redisson" -> {
+                // two application instances of the library on the same database (same key prefix on Redis)
+                String namespace = "peers-handoff-" + peer;
+                peerHolder = Peers.instance(peer, store, namespace, "holder-" + peer);
+                peerWaiter = Peers.instance(peer, store, namespace, "waiter-" + peer);
+                waiter = new Waiter.OnThread("waiter", () -> peerWaiter.lock(key));
             }
             default -> throw new IllegalArgumentException(peer);
         }
@@ -219,8 +236,9 @@ public class HandOffBench {
     public void stop() {
         waiter.close();
         otherPermits.forEach(Lock::close);
-        for (AutoCloseable c :
-                new AutoCloseable[] {holderInstance, waiterInstance, subscription, holderRaw, waiterRaw}) {
+        for (AutoCloseable c : new AutoCloseable[] {
+            holderInstance, waiterInstance, subscription, holderRaw, waiterRaw, peerHolder, peerWaiter
+        }) {
             if (c != null) {
                 try {
                     c.close();
@@ -233,7 +251,9 @@ public class HandOffBench {
 
     @Setup(Level.Invocation)
     public void holdAndLetWait() throws InterruptedException {
-        if (holderInstance != null) {
+        if (peerHolder != null) {
+            peerHeld = peerHolder.lock(key); // the waiter has given it back: free
+        } else if (holderInstance != null) {
             LockEngine holding = holderInstance.engine();
             held = holding.acquire(
                     key,
@@ -256,7 +276,10 @@ public class HandOffBench {
 
     @Benchmark
     public void handOff() throws SQLException {
-        if (held != null) {
+        if (peerHeld != null) {
+            peerHeld.close();
+            peerHeld = null;
+        } else if (held != null) {
             held.close();
             held = null;
         } else if (notifyingRelease != null) {

@@ -40,6 +40,9 @@ final class Report {
     /** The sections of the report, by title, in the order they were first added to; "" is the main table. */
     private final Map<String, List<Figure>> sections = new LinkedHashMap<>();
 
+    /** The value column's heading of a section, where it is not Baton's (the peers'). */
+    private final Map<String, String> valueColumns = new LinkedHashMap<>();
+
     private final List<String> problems = new ArrayList<>();
     private final String mode;
 
@@ -74,6 +77,18 @@ final class Report {
                 num(figure.ratio()));
     }
 
+    /**
+     * Names the value column of a section whose figures are not all Baton's.
+     *
+     * @param section the section's title
+     * @param heading the column's heading
+     */
+    void valueColumn(String section, String heading) {
+        synchronized (sections) {
+            valueColumns.put(section, heading);
+        }
+    }
+
     void problem(String what) {
         problems.add(what);
         System.out.println("  PROBLEM: " + what);
@@ -91,7 +106,7 @@ final class Report {
                         .append(title)
                         .append("\n\n");
             }
-            table(md, figures);
+            table(md, figures, valueColumns.getOrDefault(title, "Baton"));
         });
         if (!problems.isEmpty()) {
             md.append("\n## Not measured in this run\n\n");
@@ -132,8 +147,10 @@ final class Report {
         Files.writeString(json, js);
     }
 
-    private static void table(StringBuilder md, List<Figure> figures) {
-        md.append("| measure | scenario | value | Baton | baseline (same run) | baseline | ratio | how |\n");
+    private static void table(StringBuilder md, List<Figure> figures, String valueColumn) {
+        md.append("| measure | scenario | value | ")
+                .append(valueColumn)
+                .append(" | baseline (same run) | baseline | ratio | how |\n");
         md.append("|---|---|---|---:|---:|---|---:|---|\n");
         for (Figure f : figures) {
             md.append("| ")
