@@ -228,15 +228,15 @@ public final class FileLockStore implements LockStore {
     @Override
     public boolean leaveTurn(String key, String waiter) {
         return inCriticalSectionOrStuck(key, (file, now, deadline) -> {
-                    Optional<LockRecord> recorded = recorded(file);
-                    LockRecord.Turn standing = standingTurn(recorded, key, now);
-                    if (standing == null || !standing.waiter().equals(waiter)) {
-                        return false;
-                    }
-                    file.write(recorded.orElseThrow().withTurn(null).encode());
-                    file.signalRelease();
-                    return true;
-                });
+            Optional<LockRecord> recorded = recorded(file);
+            LockRecord.Turn standing = standingTurn(recorded, key, now);
+            if (standing == null || !standing.waiter().equals(waiter)) {
+                return false;
+            }
+            file.write(recorded.orElseThrow().withTurn(null).encode());
+            file.signalRelease();
+            return true;
+        });
     }
 
     @Override
@@ -276,17 +276,17 @@ public final class FileLockStore implements LockStore {
     @Override
     public boolean release(String key, String owner) {
         return inCriticalSectionOrStuck(key, (file, now, deadline) -> {
-                    LockRecord current = current(file, now);
-                    if (current == null
-                            || !current.key().equals(key)
-                            || !current.owner().equals(owner)) {
-                        return false;
-                    }
-                    file.write(current.released().encode()); // keeps the key's last token and its turn
-                    letGoOfOwnSlot(file, null, now); // the record is gone: our region, if it is ours, guards nothing
-                    file.signalRelease();
-                    return true;
-                });
+            LockRecord current = current(file, now);
+            if (current == null
+                    || !current.key().equals(key)
+                    || !current.owner().equals(owner)) {
+                return false;
+            }
+            file.write(current.released().encode()); // keeps the key's last token and its turn
+            letGoOfOwnSlot(file, null, now); // the record is gone: our region, if it is ours, guards nothing
+            file.signalRelease();
+            return true;
+        });
     }
 
     @Override
