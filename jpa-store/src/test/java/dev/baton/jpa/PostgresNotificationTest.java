@@ -49,8 +49,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Release notification on PostgreSQL (table mode): a waiter of another application instance (another entity
  * manager factory, so another store and listening connection) is woken by the release, not by its poll; the
- * listening connection comes back after it is killed; a rolled-back release tells nothing; and a refused poll
- * writes nothing.
+ * listening connection comes back after it is killed; a rolled-back release tells nothing; only a release of a key
+ * with a live waiter's turn is told, and a waiter's ask that waited for such a release's row takes the key; and a
+ * refused poll writes nothing.
  */
 class PostgresNotificationTest {
 
@@ -216,6 +217,8 @@ class PostgresNotificationTest {
                 .isTrue();
         assertThat(store.acquire(Acquisition.of(freed, owner, 60_000)).isAcquired())
                 .isTrue();
+        waiterInTurn(store, kept); // only a release with a waiter's turn on the key is told
+        waiterInTurn(store, freed);
         rollingBack.database(); // connected with commits
         runner.rollBack = true;
         assertThatThrownBy(() -> rollingBack.release(kept, owner))
@@ -226,6 +229,100 @@ class PostgresNotificationTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(freed));
         assertThat(heard).as("keys heard").doesNotContain(kept);
         assertThat(store.inspect(kept)).as("the lock whose release rolled back").isPresent();
+    }
+
+    /**
+     * Only a release of a key with a live waiter's turn notifies (the others have nobody waiting in turn to wake, and
+     * skip PostgreSQL's notification queue): notifications come in commit order, so once the later release with a
+     * turn is heard, the earlier one without was not sent.
+     */
+    @Test
+    void onlyAReleaseOfAKeyWithALiveTurnIsTold() throws Exception {
+        Backend backend = backend(Provider.HIBERNATE);
+        String table = backend.tableName("nturn");
+        JpaLockStore store = store(backend, factory(backend), table);
+        JpaLockStore listening = store(backend, factory(backend), table);
+        listening.database();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        toClose.add(listening.onRelease(heard::add));
+        String owner = JpaTestOwners.owner();
+        String alone = "alone:" + UUID.randomUUID();
+        String lapsed = "lapsed:" + UUID.randomUUID();
+        String waited = "waited:" + UUID.randomUUID();
+        for (String key : List.of(alone, lapsed, waited)) {
+            assertThat(store.acquire(Acquisition.of(key, owner, 60_000)).isAcquired())
+                    .isTrue();
+        }
+        assertThat(store.acquire(new Acquisition(lapsed, JpaTestOwners.owner(), 60_000, 0, new Turn("gone", 0, 1)))
+                        .isNextInTurn())
+                .isTrue();
+        waiterInTurn(store, waited);
+        Thread.sleep(20); // the turn of "lapsed" (1 ms) is over
+
+        assertThat(store.release(alone, owner)).isTrue();
+        assertThat(store.release(lapsed, owner)).isTrue();
+        assertThat(store.release(waited, owner)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(waited));
+        assertThat(heard)
+                .as("keys heard: a release without a waiter, one whose waiter's turn had lapsed, one with a turn")
+                .containsExactly(waited);
+    }
+
+    /**
+     * The interleaving a release that notifies nobody must not turn into a missed wake-up: a waiter's ask with its turn
+     * reads the key as held (its snapshot), and waits for the row while the release commits; the release saw no turn
+     * and told nobody. The ask must take the freed key then, not answer "held" and leave the waiter to its next poll.
+     * The release is done by hand here, in a transaction kept open until the ask waits for its row lock.
+     */
+    @Test
+    void aWaitersAskHeldUpByAReleaseTakesTheFreedKey() throws Exception {
+        Backend backend = backend(Provider.HIBERNATE);
+        String table = backend.tableName("nrace");
+        JpaLockStore store = store(backend, factory(backend), table);
+        String key = "race:" + UUID.randomUUID();
+        String holder = JpaTestOwners.owner();
+        long holderToken = store.acquire(Acquisition.of(key, holder, 60_000)).fencingToken();
+
+        try (Connection releasing = TestDatabases.connect(JpaDatabase.POSTGRESQL);
+                Connection watching = TestDatabases.connect(JpaDatabase.POSTGRESQL)) {
+            releasing.setAutoCommit(false);
+            try (Statement st = releasing.createStatement()) {
+                // what the store's release does to the row (it would notify nobody: the key has no turn)
+                assertThat(st.executeUpdate(
+                                "UPDATE " + table + " SET expires_at = clock_timestamp() - INTERVAL '1 second'"
+                                        + " WHERE lock_key = '" + key + "'"))
+                        .isEqualTo(1);
+            }
+            Future<AcquireResult> asking = calls.submit(() -> store.acquire(new Acquisition(
+                    key, JpaTestOwners.owner(), 60_000, 10_000, new Turn(JpaTestOwners.owner(), 50, 60_000))));
+            await().atMost(Duration.ofSeconds(10)).until(() -> waitsForARowLock(watching, table));
+            releasing.commit();
+
+            AcquireResult answer = asking.get(10, TimeUnit.SECONDS);
+            assertThat(answer.isAcquired())
+                    .as("the ask that waited for the release's row lock: %s", answer)
+                    .isTrue();
+            assertThat(answer.fencingToken()).isGreaterThan(holderToken);
+        }
+    }
+
+    /** @return whether a session waits for a lock in a statement on {@code table} */
+    private static boolean waitsForARowLock(Connection c, String table) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        + " AND query LIKE '%" + table + "%turn_waiter%' AND pid <> pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1) > 0;
+        }
+    }
+
+    /** A waiter of another instance asks with its turn while the key is held, as an engine's waiter does. */
+    private static void waiterInTurn(JpaLockStore store, String key) {
+        assertThat(store.acquire(new Acquisition(
+                                key, JpaTestOwners.owner(), 60_000, 0, new Turn(JpaTestOwners.owner(), 0, 60_000)))
+                        .isNextInTurn())
+                .as("a waiter's ask with its turn on %s", key)
+                .isTrue();
     }
 
     /**

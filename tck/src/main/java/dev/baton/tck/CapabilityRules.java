@@ -5,8 +5,11 @@ import static dev.baton.tck.ContractSupport.newOwner;
 import static dev.baton.tck.ContractSupport.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import dev.baton.spi.Turn;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -45,6 +48,7 @@ abstract class CapabilityRules extends ContractRules {
 
         String holder = newOwner();
         acquired(first, holder, LONG_TTL);
+        waiterInTurn(first);
         assertThat(store().release(first, holder))
                 .as("store.release(first, holder) must answer true")
                 .isTrue();
@@ -56,6 +60,7 @@ abstract class CapabilityRules extends ContractRules {
         try (AutoCloseable secondHandle = listening.onRelease(heardBySecond::add)) {
             String next = newOwner();
             acquired(second, next, LONG_TTL);
+            waiterInTurn(second);
             assertThat(store().release(second, next))
                     .as("store.release(second, next) must answer true")
                     .isTrue();
@@ -67,5 +72,20 @@ abstract class CapabilityRules extends ContractRules {
         assertThat(heardByFirst)
                 .as("a listener whose handle was closed is told nothing more")
                 .doesNotContain(second);
+    }
+
+    /**
+     * Where the store keeps turns, a release need only be told while a waiter's turn on the key is live (what a
+     * runtime's waiter keeps while it waits): a waiter claims the turn of the held key first.
+     */
+    private void waiterInTurn(String key) {
+        if (!declares(StoreCapability.WAITING_TURNS)) {
+            return;
+        }
+        assertInTurn(
+                store().acquire(new Acquisition(
+                        key, newOwner(), LONG_TTL, LockArguments.STORE_BOUND, new Turn(newOwner(), 0, LONG_TTL))),
+                "a waiter asking with its turn while the key is held",
+                key);
     }
 }

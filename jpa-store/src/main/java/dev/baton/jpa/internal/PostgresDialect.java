@@ -89,9 +89,14 @@ final class PostgresDialect extends Dialect {
                 + " SELECT TRUE FROM renewed"
                 + " UNION ALL SELECT FALSE FROM " + table + " h WHERE h.lock_key = ?" + sharedRow
                 + " AND NOT EXISTS (SELECT 1 FROM renewed)";
-        this.releaseSql = "WITH freed AS (" + releaseSql((CallBound) null) + " RETURNING lock_key),"
-                + " notified AS (SELECT pg_notify(?, freed.lock_key) FROM freed)"
-                + " SELECT TRUE FROM notified"
+        // Only a release of a key with a live turn notifies: a waiter keeps the turn while it waits (every waiter of a
+        // key asks with its turn after its first refusal, and the oldest one holds it), so a release without one has
+        // nobody to wake, and its commit skips PostgreSQL's notification queue, whose lock serialises the commits of
+        // every notifying transaction of the database. The scalar sub-select makes PostgreSQL run "notified".
+        this.releaseSql = "WITH freed AS (" + releaseSql((CallBound) null) + " RETURNING lock_key, turn_until),"
+                + " notified AS (SELECT pg_notify(?, freed.lock_key) FROM freed"
+                + " WHERE freed.turn_until > clock_timestamp())"
+                + " SELECT TRUE FROM freed WHERE (SELECT COUNT(*) FROM notified) >= 0"
                 + " UNION ALL SELECT FALSE FROM " + table + " h WHERE h.lock_key = ?" + sharedRow
                 + " AND NOT EXISTS (SELECT 1 FROM freed)";
         String next = "nextval('" + sequence + "')";
@@ -118,9 +123,12 @@ final class PostgresDialect extends Dialect {
                 + " WHERE h.lock_key = {key} AND NOT EXISTS (SELECT 1 FROM attempt)");
         // With a turn: "claim" takes the turn of a key held by a live lease with a plain UPDATE of the
         // turn columns (FOR NO KEY UPDATE: it does not wait for a fenced write's FOR KEY SHARE). Only
-        // when it did not, and the statement's snapshot shows no live lease, "attempt" upserts: its
-        // update branch locks the row FOR UPDATE (SET lock_key) and, under that lock, either takes the
-        // key (clearing the turn) or claims the turn. All columns of that branch are set from one
+        // when it did not, and the statement's snapshot shows no live lease whose turn this waiter could claim,
+        // "attempt" upserts: its update branch locks the row FOR UPDATE (SET lock_key) and, under that lock, either
+        // takes the key (clearing the turn) or claims the turn. (A live lease with a claimable turn in the snapshot
+        // that "claim" did not update changed while "claim" waited for the row: most often it was released, by a
+        // release that saw no turn and so notified nobody, and the upsert takes the key now rather than at the next
+        // poll; a turn taken meanwhile by an older waiter refuses it.) All columns of that branch are set from one
         // sub-select that reads the clock once, so they agree on what happened.
         String claimable = claimable("l", "clock_timestamp()");
         this.turnSql = NamedSql.of("WITH claim AS ("
@@ -133,7 +141,9 @@ final class PostgresDialect extends Dialect {
                 + " INSERT INTO " + table + " AS l (lock_key, owner, token, expires_at)"
                 + " SELECT {key}, {owner}, " + next + ", " + expiryAfter("{ttl}")
                 + " WHERE NOT EXISTS (SELECT 1 FROM claim) AND NOT EXISTS (SELECT 1 FROM " + table + " f"
-                + " WHERE f.lock_key = {key} AND f.expires_at > clock_timestamp())"
+                + " WHERE f.lock_key = {key} AND f.expires_at > clock_timestamp() AND NOT "
+                + claimable("f", "clock_timestamp()")
+                + ")"
                 + " ON CONFLICT (lock_key) DO UPDATE"
                 + " SET lock_key = EXCLUDED.lock_key,"
                 + " (owner, token, expires_at, turn_waiter, turn_since, turn_until) = ("
