@@ -161,8 +161,10 @@ public interface LockStore extends AutoCloseable {
 
     /**
      * Registers a listener told the key of every lock (exclusive or shared) released through this backend, by any process
-     * (PostgreSQL {@code LISTEN/NOTIFY}, Redis pub/sub), so waiters need not poll. Only for stores that
-     * declare {@link StoreCapability#RELEASE_NOTIFICATION}. Notifications are hints: they may be late,
+     * (PostgreSQL {@code LISTEN/NOTIFY}, Redis pub/sub, a watched directory), so waiters need not poll. Only for stores
+     * that declare {@link StoreCapability#RELEASE_NOTIFICATION}. A store that also declares
+     * {@link StoreCapability#WAITING_TURNS} need only tell the releases of keys with a live waiter's turn (a waiting
+     * runtime keeps one); it may tell others. Notifications are hints: they may be late,
      * and one may be lost when the backend connection breaks, so the runtime still polls with a longer
      * interval. But the subscription is in place when this method returns: a release made after that,
      * on a healthy backend, is delivered (the TCK checks it), and none is delivered after the handle is
