@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -186,21 +187,28 @@ final class Peers {
         repository.afterSingletonsInstantiated();
         repository.start();
         JdbcLockRegistry registry = new JdbcLockRegistry(repository, Duration.ofMillis(Bench.TTL_MILLIS));
+        return registryInstance(registry::obtain, () -> {
+            try {
+                repository.close(); // deletes what this client still holds
+            } finally {
+                pool.close();
+            }
+        });
+    }
+
+    /** An instance of a Spring Integration lock registry: {@code obtain(key).lock()}, then {@code unlock()}. */
+    private static Instance registryInstance(Function<String, Lock> obtain, Runnable close) {
         return new Instance() {
             @Override
             public Held lock(String key) {
-                Lock lock = registry.obtain(key);
+                Lock lock = obtain.apply(key);
                 lock.lock();
                 return lock::unlock;
             }
 
             @Override
             public void close() {
-                try {
-                    repository.close(); // deletes what this client still holds
-                } finally {
-                    pool.close();
-                }
+                close.run();
             }
         };
     }
@@ -246,23 +254,13 @@ final class Peers {
                 new RedisLockRegistry(factory, "baton-bench:" + namespace, Duration.ofMillis(Bench.TTL_MILLIS));
         registry.setRedisLockType(
                 pubSub ? RedisLockRegistry.RedisLockType.PUB_SUB_LOCK : RedisLockRegistry.RedisLockType.SPIN_LOCK);
-        return new Instance() {
-            @Override
-            public Held lock(String key) {
-                Lock lock = registry.obtain(key);
-                lock.lock();
-                return lock::unlock;
+        return registryInstance(registry::obtain, () -> {
+            try {
+                registry.destroy();
+            } finally {
+                factory.destroy();
             }
-
-            @Override
-            public void close() {
-                try {
-                    registry.destroy();
-                } finally {
-                    factory.destroy();
-                }
-            }
-        };
+        });
     }
 
     // --- Redisson ---

@@ -65,8 +65,8 @@ import java.util.function.Consumer;
  * <h2>Waiting turns and release notification</h2>
  * The record also keeps the key's next turn ({@link StoreCapability#WAITING_TURNS}): the waiter that has waited
  * longest, its start and the turn's end on the wall clock. An acquisition without the turn leaves a freed key to
- * that waiter while the turn lasts; renewals and releases keep it; taking the key ends it. A release (and a turn
- * given up) also writes one byte to the companion, which nothing else writes, so a
+ * that waiter while the turn lasts; renewals and releases keep it; taking the key ends it. A release of a key with a
+ * live turn (and a turn given up) also writes one byte to the companion, which nothing else writes, so a
  * {@link java.nio.file.WatchService} on the directory tells the waiters of every process of the machine at once
  * ({@link ReleaseWatch}, {@link StoreCapability#RELEASE_NOTIFICATION}); other hosts of a shared volume are not seen
  * that way, and their releases reach waiters by polling.
@@ -284,7 +284,10 @@ public final class FileLockStore implements LockStore {
             }
             file.write(current.released().encode()); // keeps the key's last token and its turn
             letGoOfOwnSlot(file, null, now); // the record is gone: our region, if it is ours, guards nothing
-            file.signalRelease();
+            if (current.liveTurnAt(now) != null) {
+                // Only a release somebody waits for is told: a waiting runtime keeps the key's turn.
+                file.signalRelease();
+            }
             return true;
         });
     }
@@ -305,8 +308,8 @@ public final class FileLockStore implements LockStore {
     }
 
     /**
-     * {@inheritDoc} A release (and a turn given up) writes a byte to the lock file's companion, which no other
-     * operation writes; a {@link java.nio.file.WatchService} on the lock directory sees it, on this machine, from
+     * {@inheritDoc} A release of a key with a live waiter's turn (and a turn given up) writes a byte to the lock file's
+     * companion, which no other operation writes (a release nobody waits for in turn writes nothing more); a {@link java.nio.file.WatchService} on the lock directory sees it, on this machine, from
      * any process. Where the file system does not report changes made by other hosts (a volume shared between
      * hosts), their releases are not told and waiters learn of them by polling.
      */

@@ -16,8 +16,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Tells listeners of the releases in a lock directory, made by any process of this machine: a release writes its
- * lock file's companion ({@link SharedFile#signalRelease}), which no other operation writes, and the JDK's
+ * Tells listeners of the releases in a lock directory, made by any process of this machine: a release (of a key with
+ * a live waiter's turn) writes its lock file's companion ({@link SharedFile#signalRelease}), which no other operation
+ * writes, and the JDK's
  * {@link WatchService} (inotify on Linux) reports the change. Renewals, acquisitions and turns write the lock file
  * itself, so a waiter that claims its turn does not wake itself.
  *

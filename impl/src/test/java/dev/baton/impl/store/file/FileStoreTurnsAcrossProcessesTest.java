@@ -111,6 +111,9 @@ class FileStoreTurnsAcrossProcessesTest {
                     .as("told after two acquisitions and a renewal, which free nothing")
                     .isNull();
 
+            // Only a release somebody waits for in turn is told (the store contract with WAITING_TURNS).
+            assertThat(store.acquire(inTurn("job")).isNextInTurn()).isTrue();
+            assertThat(store.acquire(inTurn(LONG_KEY)).isNextInTurn()).isTrue();
             holder.send("release");
             assertThat(holder.line(30)).isEqualTo("RELEASE true");
             assertThat(heard.poll(10, TimeUnit.SECONDS))
@@ -126,6 +129,7 @@ class FileStoreTurnsAcrossProcessesTest {
             try (ChildJvm again =
                     ChildJvm.start(logs.resolve("again.err"), "hold", directory.toString(), "job", "60000")) {
                 token(again.line(60));
+                assertThat(store.acquire(inTurn("job")).isNextInTurn()).isTrue();
                 again.send("release");
                 assertThat(again.line(30)).isEqualTo("RELEASE true");
             }
@@ -133,6 +137,11 @@ class FileStoreTurnsAcrossProcessesTest {
                     .as("told after the subscription was closed")
                     .isNull();
         }
+    }
+
+    /** A waiter's ask with its turn, as a waiting runtime sends it. */
+    private static Acquisition inTurn(String key) {
+        return new Acquisition(key, owner(), 60_000, LockArguments.STORE_BOUND, turn(owner()));
     }
 
     private static Turn turn(String waiter) {
