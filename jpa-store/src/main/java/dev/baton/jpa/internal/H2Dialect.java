@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -41,6 +40,9 @@ final class H2Dialect extends Dialect {
 
     /** H2's GENERAL_ERROR_1. */
     private static final int GENERAL_ERROR = 50000;
+
+    /** The longest wait H2's {@code FOR UPDATE WAIT} takes (2,147,483.647 s). */
+    private static final long MAX_WAIT_MILLIS = Integer.MAX_VALUE;
 
     /** H2's LOCK_TIMEOUT_1: a row lock not granted in time. */
     private static final int LOCK_TIMEOUT = 50200;
@@ -177,16 +179,43 @@ final class H2Dialect extends Dialect {
         }
     }
 
+    /**
+     * No statement timeout on H2. H2 turns {@code setQueryTimeout} into a session {@code SET QUERY_TIMEOUT}, and
+     * every {@code SET} makes H2 compile again each prepared statement of the database, the application's too: with
+     * it, parsing was most of the store's time on H2. What can wait on H2 is a lock, and those are bounded without
+     * it: the rows are locked first with the call's time left ({@link #rowLockClause}), and an insert of a new key
+     * waits for another one at most H2's own {@code LOCK_TIMEOUT}. Embedded, there is no network to stop answering;
+     * over H2's TCP server the statement timeout is the server's to enforce, so it would not end a wait on a server
+     * that stopped answering either.
+     */
+    @Override
+    protected PreparedStatement prepare(Connection c, String sql, CallBound bound) throws SQLException {
+        return c.prepareStatement(sql);
+    }
+
     @Override
     public boolean isLockTimeout(SQLException e) {
         return e.getErrorCode() == LOCK_TIMEOUT;
     }
 
-    /** {@code FOR UPDATE} with the call's time left: H2's statements carry no lock wait of their own. */
+    /**
+     * {@code FOR UPDATE} with the call's time left: H2's statements carry no lock wait of their own, and take none
+     * as a parameter. The wait is cut to three significant digits (9,987 ms waits 9.98 s), less than 1 % short of the
+     * call's time left, so that the calls of one bound write the same statement and H2 can keep it prepared.
+     */
     @Override
     protected String rowLockClause(CallBound bound) {
-        long millis = bound.remainingMillis();
-        return "FOR UPDATE" + (millis == 0 ? " NOWAIT" : String.format(Locale.ROOT, " WAIT %.3f", millis / 1000.0));
+        long millis = Math.min(MAX_WAIT_MILLIS, bound.remainingMillis());
+        if (millis == 0) {
+            return "FOR UPDATE NOWAIT";
+        }
+        long unit = 1;
+        while (millis / unit >= 1000) {
+            unit *= 10;
+        }
+        long wait = millis / unit * unit;
+        long fraction = wait % 1000;
+        return "FOR UPDATE WAIT " + wait / 1000 + (fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".") + fraction;
     }
 
     @Override
