@@ -424,8 +424,9 @@ public final class BenchRunner {
     // --- issue 38: the runtime as fast as its store ---
 
     /**
-     * One JMH run per store and thread count: the store's own cycle through the SPI, the engine's and the
-     * programmatic API's, in the same run; ratios against the store's cycle.
+     * One JMH run per store and thread count: the store's own cycle through the SPI (asked without waiting, and
+     * asked with the bound the API's first ask carries), the engine's and the programmatic API's, in the same run;
+     * ratios against the store's cycle without waiting.
      */
     void runtime() {
         for (String store : stores) {
@@ -441,14 +442,14 @@ public final class BenchRunner {
         String scenario = scenario(store, threads);
         // baton only: the raw statements' figure beside the engine's is the uncontended measure's
         Collection<RunResult> results =
-                uncontendedPrimitives("runtime", store, threads, List.of("store", "mutex", "locks"));
+                uncontendedPrimitives("runtime", store, threads, List.of("store", "store-bounded", "mutex", "locks"));
         RunResult alone = find(results, "baton", "primitive", "store");
         if (alone == null) {
             report.problem("runtime, " + scenario + ": the store's own cycle has no result (see the console)");
             return;
         }
         double a = alone.getPrimaryResult().getScore();
-        for (String primitive : List.of("mutex", "locks")) {
+        for (String primitive : List.of("store-bounded", "mutex", "locks")) {
             RunResult row = find(results, "baton", "primitive", primitive);
             if (row == null) {
                 report.problem("runtime, " + primitive + ", " + scenario + ": no result (see the console)");
@@ -458,9 +459,11 @@ public final class BenchRunner {
             report.add(
                     RUNTIME,
                     new Report.Figure(
-                            primitive.equals("mutex")
-                                    ? "uncontended cycle: the engine (LockEngine.acquire, try once + close)"
-                                    : "uncontended cycle: the API (Locks.acquire(key) + Lock.close())",
+                            switch (primitive) {
+                                case "store-bounded" -> "uncontended cycle: the store alone, asked with the API's bound";
+                                case "mutex" -> "uncontended cycle: the engine (LockEngine.acquire, try once + close)";
+                                default -> "uncontended cycle: the API (Locks.acquire(key) + Lock.close())";
+                            },
                             scenario,
                             "cycles/s",
                             b,

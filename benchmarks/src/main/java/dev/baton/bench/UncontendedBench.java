@@ -42,7 +42,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * no engine: {@code acquire} of a free key without waiting, then {@code release}, a new owner each time, as the
  * engine makes one) and {@code locks} (the programmatic API as an application calls it: {@code Locks.acquire(key)}
  * with the default options, i.e. allowed to wait up to the manager's timeout, then {@code Lock.close()}). The
- * {@code runtime} measure divides {@code locks} and {@code mutex} by {@code store} of the same run.
+ * {@code runtime} measure divides {@code locks} and {@code mutex} by {@code store} of the same run. {@code
+ * store-bounded} is {@code store} with the bound {@code Locks.acquire(key)} gives its first ask (the manager's
+ * timeout) instead of 0: what the bound alone costs the store (also in the {@code runtime} measure).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -52,7 +54,7 @@ public class UncontendedBench {
     @Param({"memory", "h2", "postgresql", "mariadb", "redis"})
     public String store;
 
-    /** mutex, permit, read, async, store or locks: see the class. */
+    /** mutex, permit, read, async, store, store-bounded or locks: see the class. */
     @Param({"mutex"})
     public String primitive;
 
@@ -60,6 +62,9 @@ public class UncontendedBench {
     private int sharedLimit;
     private boolean async;
     private boolean storeAlone;
+    /** How long the {@code store} cycle's acquisition may wait: 0, or the manager's timeout for {@code store-bounded}. */
+    private long storeBound;
+
     private Locks locks;
     final AtomicInteger threads = new AtomicInteger();
     final String run = Bench.runId();
@@ -68,7 +73,9 @@ public class UncontendedBench {
     public void start() {
         instance = Bench.instance(store, "bench_uncontended", null);
         RawLocks.createTable(store);
-        storeAlone = primitive.equals("store");
+        storeAlone = primitive.equals("store") || primitive.equals("store-bounded");
+        storeBound =
+                primitive.equals("store-bounded") ? instance.engine().settings().timeoutMillis() : 0;
         sharedLimit = storeAlone || primitive.equals("locks") ? Acquisition.EXCLUSIVE : Bench.sharedLimit(primitive);
         async = primitive.equals("async");
         locks = primitive.equals("locks")
@@ -141,7 +148,8 @@ public class UncontendedBench {
     /** The store alone: what the engine asks of it for a try of a free key, and the release. */
     private long storeCycle(Client client) {
         String owner = client.owner + "-" + client.cycles++;
-        AcquireResult result = instance.store().acquire(Acquisition.of(client.key, owner, Bench.TTL_MILLIS, 0));
+        AcquireResult result =
+                instance.store().acquire(Acquisition.of(client.key, owner, Bench.TTL_MILLIS, storeBound));
         if (!result.isAcquired()) {
             throw new IllegalStateException("the store refused a key of this thread's own: " + client.key);
         }
