@@ -460,7 +460,8 @@ public final class BenchRunner {
                     RUNTIME,
                     new Report.Figure(
                             switch (primitive) {
-                                case "store-bounded" -> "uncontended cycle: the store alone, asked with the API's bound";
+                                case "store-bounded" ->
+                                    "uncontended cycle: the store alone, asked with the API's bound";
                                 case "mutex" -> "uncontended cycle: the engine (LockEngine.acquire, try once + close)";
                                 default -> "uncontended cycle: the API (Locks.acquire(key) + Lock.close())";
                             },
