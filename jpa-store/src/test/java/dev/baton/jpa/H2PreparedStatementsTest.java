@@ -1,13 +1,11 @@
 package dev.baton.jpa;
 
+import static dev.baton.jpa.testing.JdbcProxies.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.Renewal;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.List;
@@ -82,24 +80,5 @@ class H2PreparedStatementsTest {
                             return r;
                         })
                         : result);
-    }
-
-    /** What a proxy returns for a call that its target answered with {@code result}. */
-    @FunctionalInterface
-    private interface Answer {
-        Object of(Method method, Object[] args, Object result) throws Throwable;
-    }
-
-    private static <T> T proxy(Class<T> type, T target, Answer answer) {
-        return type.cast(Proxy.newProxyInstance(
-                H2PreparedStatementsTest.class.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-                    Object result;
-                    try {
-                        result = method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                    return answer.of(method, args, result);
-                }));
     }
 }

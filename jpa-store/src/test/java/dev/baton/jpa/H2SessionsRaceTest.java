@@ -1,12 +1,12 @@
 package dev.baton.jpa;
 
+import static dev.baton.jpa.testing.JdbcProxies.invoke;
+import static dev.baton.jpa.testing.JdbcProxies.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -94,26 +94,5 @@ class H2SessionsRaceTest {
                     }
                     return invoke(real, method, args);
                 });
-    }
-
-    /** What a proxy returns for a call that {@code target} answered with {@code result}. */
-    @FunctionalInterface
-    private interface Answer {
-        Object of(Method method, Object[] args, Object result);
-    }
-
-    private static <T> T proxy(Class<T> type, T target, Answer answer) {
-        return type.cast(Proxy.newProxyInstance(
-                H2SessionsRaceTest.class.getClassLoader(),
-                new Class<?>[] {type},
-                (proxy, method, args) -> answer.of(method, args, invoke(target, method, args))));
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
     }
 }
