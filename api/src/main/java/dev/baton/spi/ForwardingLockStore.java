@@ -47,6 +47,11 @@ public abstract class ForwardingLockStore implements LockStore {
     }
 
     @Override
+    public HandOverResult handOver(String owner, Acquisition next) {
+        return delegate.handOver(owner, next);
+    }
+
+    @Override
     public Set<Lease> renewAll(Collection<Lease> leases, long ttlMillis, long maxWaitMillis) {
         return delegate.renewAll(leases, ttlMillis, maxWaitMillis);
     }

@@ -120,6 +120,33 @@ public interface LockStore extends AutoCloseable {
     boolean release(String key, String owner);
 
     /**
+     * Releases {@code owner}'s exclusive lock on {@code next.key()} and acquires the key for {@code next}, as
+     * {@link #release} followed at once by {@link #acquire}{@code (next)} with nothing of another caller between
+     * them: the runtime calls it, on stores that declare {@link StoreCapability#HAND_OVER}, when it releases a lock
+     * that another caller of the same process waits for, so the key passes in one round trip instead of two.
+     *
+     * <p>{@code next} gets the key only as that acquisition would get it on the freed key: never a key kept for
+     * another waiter's turn ({@code next} carries none), so waiters of other processes keep their place; the key
+     * is then released as {@link #release} releases it (and notified where the store notifies). When {@code owner}
+     * no longer holds the key, it is {@code next}'s acquisition alone. A handed-over key gets a new fencing token,
+     * above the released owner's.
+     *
+     * <p>The default makes the two calls; a store that declares {@link StoreCapability#HAND_OVER} does it in one
+     * atomic step, bounded like {@link #release}.
+     *
+     * @param owner the owner token of the lock released
+     * @param next the acquisition of the caller the key goes to: exclusive, without a {@link Turn}
+     * @return whether {@code owner}'s lock was released, and what {@code next} got
+     * @throws IllegalArgumentException if {@code next} is shared or carries a turn
+     * @throws dev.baton.LockStoreException if the backend failed or did not answer in time
+     */
+    default HandOverResult handOver(String owner, Acquisition next) {
+        HandOverResult.requireHandOverTo(next);
+        boolean released = release(next.key(), owner);
+        return new HandOverResult(released, acquire(next));
+    }
+
+    /**
      * Renews many locks with the same ttl, in one round trip where the store can (declare
      * {@link StoreCapability#BATCH_RENEW}), failing with a {@link dev.baton.LockStoreException} rather than
      * taking much longer than {@code maxWaitMillis}. The default calls {@link #renew(Renewal)} for each.
@@ -181,8 +208,8 @@ public interface LockStore extends AutoCloseable {
     /**
      * What this store offers beyond the three operations; the runtime and the TCK read it. Called often:
      * it must be cheap and must not connect. A store that learns what its backend can do only when it
-     * connects may add {@link StoreCapability#RELEASE_NOTIFICATION} once it has (the runtime looks again
-     * after the store's first answers); the other capabilities must not change.
+     * connects may add {@link StoreCapability#RELEASE_NOTIFICATION} and {@link StoreCapability#HAND_OVER} once it
+     * has (the runtime looks again after the store's first answers); the other capabilities must not change.
      *
      * @return the capabilities
      */

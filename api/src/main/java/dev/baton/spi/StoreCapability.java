@@ -68,5 +68,13 @@ public enum StoreCapability {
      * key's turn keeps new shared ones out until the shared leases are gone: writers are not starved by a
      * stream of readers. A store that declares it also declares {@link #WAITING_TURNS}.
      */
-    SHARED_LOCKS
+    SHARED_LOCKS,
+
+    /**
+     * {@link LockStore#handOver} passes an exclusive lock from its owner to the next caller in one atomic step (one
+     * round trip): the runtime calls it when it releases a lock that another caller of the same process waits for,
+     * instead of a release and that caller's acquisition. Without it the runtime never calls {@code handOver}. A
+     * store may add it once it has connected and knows its backend (the JPA store on PostgreSQL).
+     */
+    HAND_OVER
 }

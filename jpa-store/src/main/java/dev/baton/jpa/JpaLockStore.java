@@ -13,6 +13,7 @@ import dev.baton.jpa.internal.TableLocks;
 import dev.baton.jpa.internal.advisory.AdvisoryMode;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
@@ -183,6 +184,21 @@ public final class JpaLockStore implements LockStore {
                 acquisition.ttlMillis(),
                 acquisition.maxWaitMillisOr(settings.statementTimeoutMillis()),
                 acquisition.turn());
+    }
+
+    /**
+     * {@inheritDoc} Table mode on PostgreSQL ({@link StoreCapability#HAND_OVER}, declared once connected): one
+     * statement, bounded by the {@linkplain Builder#statementTimeout statement timeout} like {@link #release}; the
+     * owner's row is locked as an acquisition locks it, so the hand-over waits for a fenced write in progress.
+     * Elsewhere the two calls of the default.
+     */
+    @Override
+    public HandOverResult handOver(String owner, Acquisition next) {
+        HandOverResult.requireHandOverTo(next);
+        if (!capabilities().contains(StoreCapability.HAND_OVER)) {
+            return LockStore.super.handOver(owner, next);
+        }
+        return locks.handOver(owner, next);
     }
 
     /**

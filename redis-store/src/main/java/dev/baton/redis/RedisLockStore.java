@@ -10,6 +10,7 @@ import dev.baton.redis.internal.StoreConnection;
 import dev.baton.redis.internal.StoreSettings;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
@@ -87,7 +88,8 @@ public final class RedisLockStore implements LockStore {
             StoreCapability.WAITING_TURNS,
             StoreCapability.NUL_IN_KEYS,
             StoreCapability.INSPECT,
-            StoreCapability.SHARED_LOCKS);
+            StoreCapability.SHARED_LOCKS,
+            StoreCapability.HAND_OVER);
 
     private final StoreSettings settings;
     private final RedisConnector connector;
@@ -163,6 +165,13 @@ public final class RedisLockStore implements LockStore {
     @Override
     public boolean release(String key, String owner) {
         return scripts.release(key, owner, commandTimeoutMillis());
+    }
+
+    /** {@inheritDoc} One script, bounded like {@link #release}. */
+    @Override
+    public HandOverResult handOver(String owner, Acquisition next) {
+        HandOverResult.requireHandOverTo(next);
+        return scripts.handOver(owner, next, commandTimeoutMillis());
     }
 
     /**

@@ -55,6 +55,12 @@ public final class ContractTags {
      */
     public static final String SHARED = "shared";
 
+    /**
+     * Hand-over: a held key passes to the next acquisition in one atomic step, with a greater token, unless another
+     * waiter's turn keeps it. Only for {@code HAND_OVER} stores.
+     */
+    public static final String HAND_OVER = "handover";
+
     /** Inspection: a key's live holder, exactly, changing nothing; freeing a key as its inspected owner. Only for {@code INSPECT} stores. */
     public static final String INSPECT = "inspect";
 

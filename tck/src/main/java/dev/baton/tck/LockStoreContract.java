@@ -267,6 +267,19 @@ public abstract class LockStoreContract {
     }
 
     /**
+     * Hand-over ({@link StoreCapability#HAND_OVER}): a held key passes to the next acquisition in one atomic step,
+     * unless another waiter's turn keeps it. The rules are in {@link HandOverRules}.
+     */
+    @Nested
+    @Tag(ContractTags.HAND_OVER)
+    public class HandOver extends HandOverRules {
+        @Override
+        StoreUnderTest underTest() {
+            return LockStoreContract.this.underTest;
+        }
+    }
+
+    /**
      * Optional capabilities, each tested only when the store declares it.
      * The rules are in {@link CapabilityRules}.
      */

@@ -203,6 +203,16 @@ class TckCatchesFlawedStoresTest {
                         List.of(ContractTags.SHARED),
                         List.of("anExpiredSharedLeaseNoLongerCounts", "renewingOneSharedLeaseExtendsItAlone")),
                 arguments(
+                        Flaw.NON_ATOMIC_HAND_OVER,
+                        ALL,
+                        List.of(ContractTags.HAND_OVER),
+                        List.of("racingCallersNeverTakeAKeyBetweenItsReleaseAndItsHandOver")),
+                arguments(
+                        Flaw.HAND_OVER_IGNORES_TURNS,
+                        ALL,
+                        List.of(ContractTags.HAND_OVER),
+                        List.of("aKeyKeptForAnotherWaitersTurnIsReleasedNotHandedOver")),
+                arguments(
                         Flaw.SHARED_IGNORES_TURNS,
                         ALL,
                         List.of(ContractTags.SHARED),

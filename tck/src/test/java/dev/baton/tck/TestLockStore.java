@@ -3,6 +3,7 @@ package dev.baton.tck;
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
@@ -92,7 +93,11 @@ final class TestLockStore implements LockStore {
         /** Shared leases count until they are released: the place of a holder that crashed is never freed. */
         SHARED_NEVER_EXPIRE,
         /** Shared acquisitions neither heed nor claim turns: readers stream past a waiting writer. */
-        SHARED_IGNORES_TURNS
+        SHARED_IGNORES_TURNS,
+        /** Declares {@code HAND_OVER} but releases, then acquires, in two steps: a racing caller gets in between. */
+        NON_ATOMIC_HAND_OVER,
+        /** Hands a key over whatever its turn: a waiter of another instance loses its place. */
+        HAND_OVER_IGNORES_TURNS
     }
 
     /** What instances share: locks, token counters, release listeners. */
@@ -417,6 +422,42 @@ final class TestLockStore implements LockStore {
             }
         }
         return released;
+    }
+
+    @Override
+    public HandOverResult handOver(String owner, Acquisition next) {
+        HandOverResult.requireHandOverTo(next);
+        if (has(Flaw.NON_ATOMIC_HAND_OVER)) {
+            boolean released = release(next.key(), owner);
+            LockSupport.parkNanos(1_000_000);
+            return new HandOverResult(released, acquire(next));
+        }
+        String k = storedKey(next.key());
+        AtomicReference<HandOverResult> result = new AtomicReference<>();
+        backend.entries.computeIfPresent(k, (ignored, current) -> {
+            long now = System.nanoTime();
+            if (!current.owner.equals(owner) || !mine(current) || !current.liveAt(now)) {
+                return current;
+            }
+            if (liveTurn(k, now) != null && !has(Flaw.HAND_OVER_IGNORES_TURNS)) {
+                result.set(new HandOverResult(true, AcquireResult.notAcquired())); // released, kept for the turn
+                return null;
+            }
+            backend.turns.remove(k);
+            long token = nextToken(k);
+            result.set(new HandOverResult(true, AcquireResult.acquired(token)));
+            return taken(next.owner(), token, next.ttlMillis());
+        });
+        HandOverResult done = result.get();
+        if (done == null) {
+            return new HandOverResult(release(next.key(), owner), AcquireResult.notAcquired());
+        }
+        if (!done.next().isAcquired()) {
+            for (Consumer<String> listener : backend.listeners) {
+                CompletableFuture.runAsync(() -> listener.accept(next.key()));
+            }
+        }
+        return done;
     }
 
     private boolean releaseShared(String k, String owner) {

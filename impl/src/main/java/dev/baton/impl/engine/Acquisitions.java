@@ -104,7 +104,10 @@ final class Acquisitions {
             if (mine != null) {
                 throw alreadyHeld(key, mine, pass.beside);
             }
-            if (!pass.tryEnter(await ? deadline - time.nanoTime() : 0)) {
+            boolean entered = await && !pass.beside && engine.handsOver()
+                    ? pass.tryEnterOrTakeOver(deadline - time.nanoTime(), ttlMillis)
+                    : pass.tryEnter(await ? deadline - time.nanoTime() : 0);
+            if (!entered) {
                 // another thread of this JVM kept it: its lease is known here
                 long now = time.nanoTime();
                 OptionalLong local = pass.localLease(now);
@@ -112,6 +115,10 @@ final class Acquisitions {
                     refusal.told(local, now);
                 }
                 return null;
+            }
+            HeldLock handedOver = pass.takeHandedOver(Thread.currentThread());
+            if (handedOver != null) {
+                return pass.handOut(handedOver);
             }
             return pass.handOut(contend(pass, ttlMillis, await, poll, startedAt, deadline, sharedLimit, refusal));
         } catch (InterruptedException e) {

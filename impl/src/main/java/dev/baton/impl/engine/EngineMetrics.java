@@ -66,7 +66,7 @@ public interface EngineMetrics {
 
     /**
      * @param operation the store operation ({@code acquire}, {@code renew}, {@code renew_all}, {@code release},
-     *     {@code inspect}, {@code leave_turn})
+     *     {@code hand_over}, {@code inspect}, {@code leave_turn})
      * @param nanos how long the call took, failed or not
      */
     default void storeCall(String operation, long nanos) {}

@@ -24,6 +24,8 @@ final class GatePass {
     private boolean entered;
     /** The lock taken, if any. */
     private HeldLock lock;
+    /** The ticket of a key handed over as this acquisition entered the gate, until taken. */
+    private HandOverTicket handedOver;
 
     /** Joins the key's gate, unless the engine is shut down. */
     GatePass(LockEngine engine, KeyGates gates, String key, String storeKey, boolean beside) {
@@ -48,6 +50,51 @@ final class GatePass {
         }
         entered = gate.tryEnter(engine.time(), timeoutNanos);
         return entered;
+    }
+
+    /**
+     * As {@link #tryEnter}, offering to take the key straight from the lock this acquisition waits for, if that is
+     * a lock of this JVM and the store hands keys over ({@link HandOverTicket}).
+     *
+     * @return whether this acquisition got to the front of the local queue; if with the key handed over,
+     *     {@link #takeHandedOver} takes it
+     */
+    boolean tryEnterOrTakeOver(long timeoutNanos, long ttlMillis) throws InterruptedException {
+        HandOverTicket ticket = new HandOverTicket(Thread.currentThread(), OwnerTokens.next(), ttlMillis);
+        gate.offer(ticket);
+        try {
+            entered = gate.tryEnter(engine.time(), timeoutNanos);
+        } catch (InterruptedException e) {
+            if (!ticket.leave() && ticket.awaitOutcome()) {
+                entered = true; // the key was handed over meanwhile: given back, and the gate left, by end()
+                giveBack(ticket.owner);
+            }
+            throw e;
+        } finally {
+            gate.withdraw(ticket);
+        }
+        if (!entered && !ticket.leave()) {
+            entered = ticket.awaitOutcome(); // claimed as it timed out: handed over, or passed on to the queue
+        }
+        if (ticket.isTaken()) {
+            handedOver = ticket;
+        } else if (entered) {
+            ticket.leave(); // entered as usual: nobody claims it any more (only the permit's holder does)
+        }
+        return entered;
+    }
+
+    /**
+     * @return the lock handed over to this acquisition as it entered ({@link #tryEnterOrTakeOver}), or null if none
+     *     was (or it came too late and was given back, see {@link #take}): the acquisition then asks the store
+     */
+    HeldLock takeHandedOver(Thread boundThread) {
+        HandOverTicket ticket = handedOver;
+        if (ticket == null) {
+            return null;
+        }
+        handedOver = null;
+        return take(ticket.owner, ticket.result(), ticket.ttlMillis, ticket.sentAt(), ticket.answeredAt(), boundThread);
     }
 
     /** Starts waiting for the store to have room: woken by releases, as the queue's contender or beside it. */

@@ -4,6 +4,7 @@ import dev.baton.impl.time.EngineTime;
 import dev.baton.impl.time.FairPermit;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
@@ -44,6 +45,8 @@ final class KeyGate extends FairPermit {
         final Set<HeldLock> holders = ConcurrentHashMap.newKeySet();
         /** What wakes each waiting one: an unpark, or the next attempt of an asynchronous one. */
         final Set<Runnable> waiters = ConcurrentHashMap.newKeySet();
+        /** The hand-over tickets of the threads in the local queue, by thread ({@link HandOverTicket}). */
+        final Map<Thread, HandOverTicket> tickets = new ConcurrentHashMap<>();
     }
 
     /** Engine bookkeeping: how many threads use this gate; the gate leaves the map at zero. */
@@ -126,6 +129,42 @@ final class KeyGate extends FairPermit {
             }
         }
         return null;
+    }
+
+    /** Offers the calling thread's ticket while it waits in the queue; {@link #withdraw} when it stops. */
+    void offer(HandOverTicket ticket) {
+        side().tickets.put(ticket.thread, ticket);
+    }
+
+    void withdraw(HandOverTicket ticket) {
+        side().tickets.remove(ticket.thread, ticket);
+    }
+
+    /**
+     * Called by the permit's holder as it releases: claims the ticket of the thread that would take the permit
+     * next, the queue's first.
+     *
+     * @return the claimed ticket, or null when the first thread offers none (or the queue is empty)
+     */
+    HandOverTicket claimNext() {
+        Side s = side;
+        if (s == null || s.tickets.isEmpty()) {
+            return null;
+        }
+        Thread first = getFirstQueuedThread();
+        HandOverTicket ticket = first == null ? null : s.tickets.get(first);
+        return ticket != null && ticket.claim() ? ticket : null;
+    }
+
+    /** The permit passed with a handed-over key ({@link HandOverTicket#handed}) is taken by its ticket's thread. */
+    @Override
+    protected boolean passedToCaller() {
+        Side s = side;
+        if (s == null) {
+            return false;
+        }
+        HandOverTicket ticket = s.tickets.get(Thread.currentThread());
+        return ticket != null && ticket.take();
     }
 
     private Side side() {

@@ -11,6 +11,7 @@ import dev.baton.impl.config.PollPolicy;
 import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
@@ -69,6 +70,11 @@ public final class LockEngine implements AutoCloseable {
     private final boolean nulAllowed;
     /** Whether the store keeps shared leases (read locks, permits). */
     private final boolean sharedLocks;
+    /**
+     * Whether the store hands a released key over to the next waiter of this JVM in the release's call; a store may
+     * declare it only once connected ({@link #handsOver}).
+     */
+    private volatile boolean handOver;
 
     private final Polling polling;
     /** The keys in use here, and through their gates the locks held. */
@@ -412,15 +418,25 @@ public final class LockEngine implements AutoCloseable {
 
     // --- release ---
 
-    /** Called once per lock by {@link HeldLock#release()}. */
+    /**
+     * Called once per lock by {@link HeldLock#release()}. When a thread of this JVM waits for the key in its local
+     * queue and the store hands keys over, the key goes to that thread in the release's own store call.
+     */
     boolean release(HeldLock lock, boolean wasHeld) {
+        HandOverTicket next =
+                !lock.beside() && !isClosed() && handsOver() ? lock.gate().claimNext() : null;
         boolean released;
         try {
-            released = store.release(lock.storeKey(), lock.owner());
+            released = next != null ? handOver(lock, next) : store.release(lock.storeKey(), lock.owner());
         } catch (RuntimeException e) {
             throw storeFailure("releasing", lock.key(), e);
         } finally {
-            forget(lock);
+            if (next == null || !next.isHanded()) {
+                if (next != null) {
+                    next.passed(); // the next thread takes the permit given back below, and asks the store itself
+                }
+                forget(lock);
+            }
         }
         if (wasHeld) {
             try {
@@ -471,6 +487,40 @@ public final class LockEngine implements AutoCloseable {
         } finally {
             forget(lock);
         }
+    }
+
+    /**
+     * @return whether the store declares {@link StoreCapability#HAND_OVER}: looked up until it does (a store may add
+     *     it once it has connected and knows its backend), then kept
+     */
+    boolean handsOver() {
+        if (!handOver && store.capabilities().contains(StoreCapability.HAND_OVER)) {
+            handOver = true;
+        }
+        return handOver;
+    }
+
+    /**
+     * Releases {@code lock} and hands its key over to the claimed ticket's acquisition in one store call; if the store
+     * did, the ticket's thread gets the gate's permit (still taken) with the store's answer.
+     *
+     * @return whether the store released the lock
+     */
+    private boolean handOver(HeldLock lock, HandOverTicket next) {
+        long sentAt = time.nanoTime();
+        HandOverResult result = store.handOver(
+                lock.owner(),
+                new Acquisition(lock.storeKey(), next.owner, next.ttlMillis, LockArguments.STORE_BOUND, null));
+        if (result.next().isAcquired()) {
+            // Local bookkeeping first: the next holder replaces this one as the gate's holder once handed the key.
+            KeyGate gate = lock.gate();
+            if (gate.clearHolder(lock)) {
+                metrics.released(time.nanoTime() - lock.acquiredAtNanos());
+            }
+            next.handed(result.next(), sentAt, time.nanoTime());
+            exitGate(lock.storeKey(), gate);
+        }
+        return result.released();
     }
 
     /** Called by {@link HeldLock#release()} instead of {@link #release} for a lock left to expire: local bookkeeping only. */

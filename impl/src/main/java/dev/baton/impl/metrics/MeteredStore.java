@@ -4,6 +4,7 @@ import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.ForwardingLockStore;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockStore;
@@ -18,7 +19,8 @@ import java.util.function.Supplier;
 final class MeteredStore extends ForwardingLockStore {
 
     /** The operations it times, as {@link EngineMetrics#storeCall} names them. */
-    static final List<String> OPERATIONS = List.of("acquire", "renew", "renew_all", "release", "inspect", "leave_turn");
+    static final List<String> OPERATIONS =
+            List.of("acquire", "renew", "renew_all", "release", "hand_over", "inspect", "leave_turn");
 
     private final EngineMetrics metrics;
 
@@ -54,6 +56,12 @@ final class MeteredStore extends ForwardingLockStore {
     @Override
     public boolean release(String key, String owner) {
         return timed("release", () -> super.release(key, owner));
+    }
+
+    /** A release that hands the key over to the next waiter of this JVM: one store call, timed as {@code hand_over}. */
+    @Override
+    public HandOverResult handOver(String owner, Acquisition next) {
+        return timed("hand_over", () -> super.handOver(owner, next));
     }
 
     @Override

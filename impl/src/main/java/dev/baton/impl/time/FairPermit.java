@@ -63,9 +63,19 @@ public abstract class FairPermit extends AbstractQueuedSynchronizer {
         return getState() == 1;
     }
 
+    /**
+     * Whether the permit's holder passed it straight to the calling thread, which waits for it: the permit then
+     * stays taken from one holder to the next, and no other thread can take it in between. None here.
+     *
+     * @return true if the calling thread now holds the permit, passed to it
+     */
+    protected boolean passedToCaller() {
+        return false;
+    }
+
     @Override
     protected final boolean tryAcquire(int ignored) {
-        return !hasQueuedPredecessors() && compareAndSetState(1, 0);
+        return (!hasQueuedPredecessors() && compareAndSetState(1, 0)) || passedToCaller();
     }
 
     @Override

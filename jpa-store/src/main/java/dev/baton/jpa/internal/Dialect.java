@@ -400,6 +400,35 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether {@link #handOver} passes a key in one statement on this database ({@code StoreCapability.HAND_OVER}).
+     *
+     * @return false here
+     */
+    public boolean handsOver() {
+        return false;
+    }
+
+    /**
+     * Releases {@code owner}'s live exclusive lock and gives the key to {@code nextOwner} in one statement, unless a
+     * live waiter's turn keeps the key: then only releases it. Only where {@link #handsOver}.
+     *
+     * @param c the connection
+     * @param key the key
+     * @param owner the owner releasing the key
+     * @param nextOwner the owner the key is handed over to
+     * @param ttlMillis the next owner's lease
+     * @param bound how long the call may wait for the row lock
+     * @return the next owner's fencing token; -1 if the lock was released but kept for a waiter's turn; 0 if the
+     *     owner held no live exclusive lock (nothing changed)
+     * @throws SQLException if the statement failed or ran out of time
+     * @throws UnsupportedOperationException where the database does not hand keys over (the default)
+     */
+    public long handOver(Connection c, String key, String owner, String nextOwner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not hand keys over");
+    }
+
+    /**
      * The channel on which {@link #release} notifies the released key, where the database notifies.
      *
      * @return the channel, or empty (the default) when releases are not notified

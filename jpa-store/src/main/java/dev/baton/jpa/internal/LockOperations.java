@@ -2,6 +2,8 @@ package dev.baton.jpa.internal;
 
 import dev.baton.jpa.LockMode;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.StoreCapability;
@@ -76,6 +78,20 @@ public interface LockOperations extends AutoCloseable {
      * @return whether the owner held the key
      */
     boolean release(String key, String owner);
+
+    /**
+     * Only where {@link #capabilities} holds {@link StoreCapability#HAND_OVER}; the default refuses.
+     *
+     * @param owner the owner releasing the key
+     * @param next the exclusive acquisition, without a turn, the key goes to
+     * @return what was released and what {@code next} got
+     * @throws UnsupportedOperationException if this mode does not hand keys over
+     */
+    default HandOverResult handOver(String owner, Acquisition next) {
+        throw new UnsupportedOperationException("The JPA lock store in "
+                + mode().name().toLowerCase(Locale.ROOT)
+                + " mode does not hand keys over: it does not declare " + StoreCapability.HAND_OVER);
+    }
 
     /**
      * @param key the key

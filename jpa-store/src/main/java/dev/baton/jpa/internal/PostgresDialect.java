@@ -66,6 +66,7 @@ final class PostgresDialect extends Dialect {
     private final String renewSql;
     private final NamedSql turnSql;
     private final String releaseSql;
+    private final String handOverSql;
     private final String channel;
 
     PostgresDialect(String table, String sequence) {
@@ -100,6 +101,21 @@ final class PostgresDialect extends Dialect {
                 + " UNION ALL SELECT FALSE FROM " + table + " h WHERE h.lock_key = ?" + sharedRow
                 + " AND NOT EXISTS (SELECT 1 FROM freed)";
         String next = "nextval('" + sequence + "')";
+        // The hand-over: the owner's live row, locked FOR UPDATE as a takeover locks it (so it waits for a fenced
+        // write's FOR KEY SHARE), goes to the next owner with a new token unless a live turn keeps the key; then it
+        // is only released, and notified as a release is. One clock read, so the two branches exclude each other.
+        this.handOverSql = "WITH c AS (SELECT clock_timestamp() AS n),"
+                + " held AS (SELECT h.lock_key, h.turn_until FROM " + table + " h, c"
+                + " WHERE h.lock_key = ? AND h.owner = ? AND h.expires_at > c.n FOR UPDATE OF h),"
+                + " passed AS (UPDATE " + table + " AS l SET owner = ?, token = GREATEST(" + next + ", l.token + 1),"
+                + " expires_at = c.n + " + millis("?") + ", turn_waiter = NULL, turn_since = NULL, turn_until = NULL"
+                + " FROM held, c WHERE l.lock_key = held.lock_key"
+                + " AND (held.turn_until IS NULL OR held.turn_until <= c.n) RETURNING l.token),"
+                + " freed AS (UPDATE " + table + " AS l SET expires_at = " + pastExpiry()
+                + " FROM held, c WHERE l.lock_key = held.lock_key AND held.turn_until > c.n RETURNING l.lock_key),"
+                + " notified AS (SELECT pg_notify(?, freed.lock_key) FROM freed)"
+                + " SELECT token FROM passed"
+                + " UNION ALL SELECT -1 FROM freed WHERE (SELECT COUNT(*) FROM notified) >= 0";
         // A key's row holds its last token: a takeover never writes one at or below it, also when the
         // sequence went back (ALTER SEQUENCE ... RESTART, a restore from an older backup).
         String above = "GREATEST(" + next + ", l.token + 1)";
@@ -207,6 +223,28 @@ final class PostgresDialect extends Dialect {
             ps.setString(p + 2, channel);
             ps.setString(p + 3, key);
             return found(ps);
+        }
+    }
+
+    @Override
+    public boolean handsOver() {
+        return true;
+    }
+
+    /** {@inheritDoc} Waits for the key's WAL flush as an acquisition does: the next owner's token must survive a crash. */
+    @Override
+    public long handOver(Connection c, String key, String owner, String nextOwner, long ttlMillis, CallBound bound)
+            throws SQLException {
+        try (PreparedStatement ps = prepare(c, handOverSql, bound)) {
+            int p = firstParameter();
+            ps.setString(p, key);
+            ps.setString(p + 1, owner);
+            ps.setString(p + 2, nextOwner);
+            ps.setLong(p + 3, ttlParameter(ttlMillis));
+            ps.setString(p + 4, channel);
+            try (ResultSet rs = query(ps)) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
         }
     }
 

@@ -2,6 +2,8 @@ package dev.baton.jpa.internal;
 
 import dev.baton.jpa.LockMode;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.StoreCapability;
@@ -43,6 +45,18 @@ public final class TableLocks implements LockOperations {
             StoreCapability.INSPECT,
             StoreCapability.SHARED_LOCKS,
             StoreCapability.RELEASE_NOTIFICATION);
+
+    /** Where the dialect passes a key in one statement (PostgreSQL): the sets above with hand-over. */
+    private static final Set<StoreCapability> HANDING_CAPABILITIES = with(CAPABILITIES, StoreCapability.HAND_OVER);
+
+    private static final Set<StoreCapability> NOTIFYING_HANDING_CAPABILITIES =
+            with(NOTIFYING_CAPABILITIES, StoreCapability.HAND_OVER);
+
+    private static Set<StoreCapability> with(Set<StoreCapability> capabilities, StoreCapability more) {
+        EnumSet<StoreCapability> set = EnumSet.copyOf(capabilities);
+        set.add(more);
+        return set;
+    }
 
     private final StoreConnector connector;
     private final long statementTimeoutMillis;
@@ -183,18 +197,41 @@ public final class TableLocks implements LockOperations {
                 null);
     }
 
+    /**
+     * {@inheritDoc} Once connected: release notification on a database whose releases can be notified (PostgreSQL),
+     * on connections the store can keep (a data source, Hibernate ORM or EclipseLink); hand-over where the dialect
+     * passes a key in one statement (PostgreSQL).
+     */
     @Override
     public Set<StoreCapability> capabilities() {
-        return notifies() ? NOTIFYING_CAPABILITIES : CAPABILITIES;
+        Dialect d = connector.dialectIfConnected();
+        if (d == null) {
+            return CAPABILITIES;
+        }
+        boolean notifies = d.releaseChannel().isPresent() && connector.lendsConnections();
+        if (d.handsOver()) {
+            return notifies ? NOTIFYING_HANDING_CAPABILITIES : HANDING_CAPABILITIES;
+        }
+        return notifies ? NOTIFYING_CAPABILITIES : CAPABILITIES;
     }
 
     /**
-     * Once connected to a database whose releases can be notified (PostgreSQL), on connections the store can
-     * keep (a data source, Hibernate ORM or EclipseLink).
+     * Only where {@link #capabilities} holds {@link StoreCapability#HAND_OVER}: the dialect's one statement; when
+     * the owner held no live exclusive lock, the release's own path (a shared lease, or nothing).
      */
-    private boolean notifies() {
-        Dialect d = connector.dialectIfConnected();
-        return d != null && d.releaseChannel().isPresent() && connector.lendsConnections();
+    @Override
+    public HandOverResult handOver(String owner, Acquisition next) {
+        String key = next.key();
+        long token = connector.execute(
+                "hand over",
+                key,
+                statementTimeoutMillis,
+                (d, c, b) -> d.handOver(c, key, owner, next.owner(), next.ttlMillis(), b),
+                null);
+        if (token > 0) {
+            return new HandOverResult(true, AcquireResult.acquired(token));
+        }
+        return new HandOverResult(token < 0 || release(key, owner), AcquireResult.notAcquired());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.baton.redis.internal;
 import dev.baton.redis.internal.Scripts.Script;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.Lease;
 import dev.baton.spi.Renewal;
@@ -146,6 +147,30 @@ public final class ScriptCalls {
                 new byte[][] {ascii(owner), channel},
                 timeoutMillis);
         return released == 1;
+    }
+
+    /**
+     * {@link Scripts#HAND_OVER}; when the owner held no live exclusive lock, the release's own script (a shared
+     * lease, or nothing).
+     *
+     * @param owner the owner releasing the key
+     * @param next the exclusive acquisition, without a turn, the key goes to
+     * @param timeoutMillis how long to wait for each answer
+     * @return what was released and what {@code next} got
+     */
+    public HandOverResult handOver(String owner, Acquisition next, long timeoutMillis) {
+        List<Object> answer = run(
+                "hand over",
+                next.key(),
+                Scripts.HAND_OVER,
+                ScriptOutputType.MULTI,
+                new byte[][] {ascii(owner), ascii(next.owner()), number(next.ttlMillis()), channel},
+                timeoutMillis);
+        if ((Long) answer.get(0) == 1) {
+            return new HandOverResult(true, AcquireResult.acquired((Long) answer.get(1)));
+        }
+        boolean released = (Long) answer.get(1) == 1 || release(next.key(), owner, timeoutMillis);
+        return new HandOverResult(released, AcquireResult.notAcquired());
     }
 
     /**

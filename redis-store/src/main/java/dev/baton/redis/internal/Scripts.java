@@ -77,6 +77,16 @@ public final class Scripts {
               if turnEnd and tonumber(turnEnd) > last then last = tonumber(turnEnd) end
               redis.call('PEXPIREAT', key, num(math.ceil(last / 1000) + KEEP_AFTER_MILLIS))
             end
+            -- takes the key's exclusive lock for owner, clears its turn; the token is above the record's last
+            local function take(key, owner, ttlMillis, lastToken)
+              local token = now
+              if lastToken and tonumber(lastToken) + 1 > token then token = tonumber(lastToken) + 1 end
+              local lockEnd = now + tonumber(ttlMillis) * 1000
+              redis.call('HSET', key, 'o', owner, 'e', num(lockEnd), 't', num(token))
+              redis.call('HDEL', key, 'w', 'ws', 'wu')
+              keep(key, lockEnd, nil)
+              return token
+            end
             """.replace("KEEP_AFTER_MILLIS", Long.toString(KEEP_AFTER_MILLIS));
 
     /**
@@ -211,13 +221,7 @@ public final class Scripts {
               -- shared leases that all ended: gone with the record (the token and the lock are written below)
               redis.call('DEL', k)
             end
-            local token = now
-            if r[3] and tonumber(r[3]) + 1 > token then token = tonumber(r[3]) + 1 end
-            local lockEnd = now + tonumber(ARGV[2]) * 1000
-            redis.call('HSET', k, 'o', ARGV[1], 'e', num(lockEnd), 't', num(token))
-            redis.call('HDEL', k, 'w', 'ws', 'wu')
-            keep(k, lockEnd, nil)
-            return {1, token}
+            return {1, take(k, ARGV[1], ARGV[2], r[3])}
             """);
 
     /**
@@ -341,6 +345,28 @@ public final class Scripts {
               return 1
             end
             return 0
+            """);
+
+    /**
+     * KEYS[1] the record; ARGV owner, next owner, next owner's ttl ms, release channel. The owner's live exclusive
+     * lock goes to the next owner with a new token, as {@link #ACQUIRE} would take the freed key without a turn,
+     * unless a live turn keeps the key: then it is only released, and published as {@link #RELEASE} does. Returns
+     * {@code {1, token}} when handed over, {@code {0, 1}} when only released, {@code {0, 0}} when the owner held no
+     * live exclusive lock (nothing changed).
+     */
+    public static final Script HAND_OVER = Script.of("handOver", """
+            local k = KEYS[1]
+            local r = redis.call('HMGET', k, 'o', 'e', 't', 'w', 'wu')
+            if r[1] ~= ARGV[1] or not live(r[2]) then
+              return {0, 0}
+            end
+            if r[4] and live(r[5]) then
+              redis.call('HDEL', k, 'o', 'e')
+              keep(k, nil, r[5])
+              redis.call('PUBLISH', ARGV[4], k)
+              return {0, 1}
+            end
+            return {1, take(k, ARGV[2], ARGV[3], r[3])}
             """);
 
     /**

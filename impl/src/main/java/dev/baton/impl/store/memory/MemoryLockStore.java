@@ -3,6 +3,7 @@ package dev.baton.impl.store.memory;
 import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
@@ -47,7 +48,8 @@ public final class MemoryLockStore implements LockStore {
             StoreCapability.WAITING_TURNS,
             StoreCapability.RELEASE_NOTIFICATION,
             StoreCapability.INSPECT,
-            StoreCapability.SHARED_LOCKS);
+            StoreCapability.SHARED_LOCKS,
+            StoreCapability.HAND_OVER);
 
     /** Sweep expired entries every this many acquisitions, so abandoned keys do not pile up. */
     private static final int SWEEP_EVERY = 4096;
@@ -291,6 +293,36 @@ public final class MemoryLockStore implements LockStore {
             tell(key);
         }
         return released[0];
+    }
+
+    /** {@inheritDoc} In one atomic step of the key's entry. */
+    @Override
+    public HandOverResult handOver(String owner, Acquisition next) {
+        HandOverResult.requireHandOverTo(next);
+        requireOpen();
+        String key = next.key();
+        AtomicReference<HandOverResult> result = new AtomicReference<>();
+        entries.computeIfPresent(key, (k, current) -> {
+            long now = nanoClock.getAsLong();
+            if (!owner.equals(current.owner) || !current.liveAt(now)) {
+                return current; // not the owner's: the acquisition alone, below
+            }
+            if (current.turnLiveAt(now)) { // kept for another waiter: released as release() does
+                result.set(new HandOverResult(true, AcquireResult.notAcquired()));
+                return current.withoutLock(now);
+            }
+            long token = tokens.incrementAndGet();
+            result.set(new HandOverResult(true, AcquireResult.acquired(token)));
+            return new Entry(next.owner(), token, now + next.ttlMillis() * 1_000_000, null, null);
+        });
+        HandOverResult done = result.get();
+        if (done == null) {
+            return new HandOverResult(false, acquire(next));
+        }
+        if (!done.next().isAcquired()) {
+            tell(key);
+        }
+        return done;
     }
 
     /** {@inheritDoc} Listeners run on the thread that released the key (or gave its turn up). */
