@@ -60,6 +60,10 @@ final class GatePass {
      *     {@link #takeHandedOver} takes it
      */
     boolean tryEnterOrTakeOver(long timeoutNanos, long ttlMillis) throws InterruptedException {
+        if (gate.tryEnterNow()) {
+            entered = true; // nobody holds it here: no ticket (a ticket, its owner token and the gate's side cost)
+            return true;
+        }
         HandOverTicket ticket = new HandOverTicket(Thread.currentThread(), OwnerTokens.next(), ttlMillis);
         gate.offer(ticket);
         try {

@@ -62,6 +62,16 @@ final class KeyGate extends FairPermit {
         return time.tryAcquire(this, timeoutNanos);
     }
 
+    /**
+     * Takes the permit if it is free and nobody waits for it (in turn: never past a queued thread), without waiting.
+     *
+     * @return true if taken
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    boolean tryEnterNow() throws InterruptedException {
+        return tryTake(0);
+    }
+
     void leave() {
         give();
     }

@@ -72,9 +72,11 @@ public final class LockEngine implements AutoCloseable {
     private final boolean sharedLocks;
     /**
      * Whether the store hands a released key over to the next waiter of this JVM in the release's call; a store may
-     * declare it only once connected ({@link #handsOver}).
+     * declare it only once connected, so it is looked up until a release has been answered ({@link #handsOver}).
      */
     private volatile boolean handOver;
+    /** Whether {@link #handOver} is final: the store had answered a release when it was read. */
+    private volatile boolean handOverSettled;
 
     private final Polling polling;
     /** The keys in use here, and through their gates the locks held. */
@@ -428,6 +430,7 @@ public final class LockEngine implements AutoCloseable {
         boolean released;
         try {
             released = next != null ? handOver(lock, next) : store.release(lock.storeKey(), lock.owner());
+            settleHandOver();
         } catch (RuntimeException e) {
             throw storeFailure("releasing", lock.key(), e);
         } finally {
@@ -490,14 +493,24 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * @return whether the store declares {@link StoreCapability#HAND_OVER}: looked up until it does (a store may add
-     *     it once it has connected and knows its backend), then kept
+     * @return whether the store declares {@link StoreCapability#HAND_OVER}: looked up until a release has been
+     *     answered (a store may add it once it has connected and knows its backend), then kept
      */
     boolean handsOver() {
-        if (!handOver && store.capabilities().contains(StoreCapability.HAND_OVER)) {
-            handOver = true;
+        if (handOverSettled) {
+            return handOver;
         }
-        return handOver;
+        boolean declared = store.capabilities().contains(StoreCapability.HAND_OVER);
+        handOver = declared;
+        return declared;
+    }
+
+    /** After a release was answered the store has connected: what it declares now it declares for good. */
+    private void settleHandOver() {
+        if (!handOverSettled) {
+            handOver = store.capabilities().contains(StoreCapability.HAND_OVER);
+            handOverSettled = true;
+        }
     }
 
     /**

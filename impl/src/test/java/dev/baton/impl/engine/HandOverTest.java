@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockInterruptedException;
+import dev.baton.LockStoreException;
 import dev.baton.LockTimeoutException;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.EngineExtension;
@@ -23,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A release hands its key over to the thread of this JVM that waits for it next, in the release's one store call
@@ -41,6 +44,9 @@ class HandOverTest {
         final AtomicInteger handOvers = new AtomicInteger();
         final AtomicInteger handedOver = new AtomicInteger();
         volatile CountDownLatch hold;
+        /** Fail the hand-over: before the store acts (null: do not fail), or after it did (its answer lost). */
+        volatile Boolean failAfterActing;
+
         final CountDownLatch inHandOver = new CountDownLatch(1);
 
         Watched(LockStore store) {
@@ -71,9 +77,16 @@ class HandOverTest {
                     Thread.currentThread().interrupt();
                 }
             }
+            Boolean fail = failAfterActing;
+            if (fail != null && !fail) {
+                throw new LockStoreException("the store stopped answering before the hand-over");
+            }
             HandOverResult result = super.handOver(owner, next);
             if (result.next().isAcquired()) {
                 handedOver.incrementAndGet();
+            }
+            if (fail != null) {
+                throw new LockStoreException("the hand-over's answer was lost");
             }
             return result;
         }
@@ -145,6 +158,31 @@ class HandOverTest {
         try (HeldLock again = engine.acquire("k", 30_000, 0, false)) {
             assertThat(again).as("free, and the gate too").isNotNull();
         }
+    }
+
+    @ParameterizedTest(name = "after the store acted: {0}")
+    @ValueSource(booleans = {false, true})
+    void aHandOverWhoseStoreCallFailsLeavesTheWaiterToTakeTheKeyItselfNeverBesideAnotherHolder(boolean afterActing)
+            throws Exception {
+        Watched store = new Watched(new MemoryLockStore());
+        LockEngine engine = engines.engine(store, 300, 10_000);
+        HeldLock first = engine.acquire("k", 300, 0, false);
+        Waiter waiter = start(engine, "k", 10_000, 300);
+        awaitQueued(waiter);
+        store.failAfterActing = afterActing;
+
+        assertThatThrownBy(first::release).isInstanceOf(LockStoreException.class);
+        HeldLock second = waiter.lock().get(10, TimeUnit.SECONDS);
+
+        // Either way the key is held by nobody the waiter knows of (the first owner, or the lost answer's owner) until
+        // that lease ends: the waiter asks the store itself and takes the key only then, with a greater token.
+        assertThat(store.handedOver).as("the store acted before failing").hasValue(afterActing ? 1 : 0);
+        assertThat(second.fencingToken()).isGreaterThan(first.fencingToken() + (afterActing ? 1 : 0));
+        assertThat(store.inspect("k").orElseThrow().fencingToken())
+                .as("the store's holder is the waiter's own acquisition")
+                .isEqualTo(second.fencingToken());
+        second.close();
+        assertThat(engine.heldCount()).isZero();
     }
 
     @Test
@@ -257,11 +295,15 @@ class HandOverTest {
     record Waiter(Thread thread, CompletableFuture<HeldLock> lock) {}
 
     private static Waiter start(LockEngine engine, String key, long timeoutMillis) {
+        return start(engine, key, timeoutMillis, 30_000);
+    }
+
+    private static Waiter start(LockEngine engine, String key, long timeoutMillis, long ttlMillis) {
         CompletableFuture<HeldLock> lock = new CompletableFuture<>();
         Thread thread = new Thread(
                 () -> {
                     try {
-                        lock.complete(engine.acquire(key, 30_000, timeoutMillis, true));
+                        lock.complete(engine.acquire(key, ttlMillis, timeoutMillis, true));
                     } catch (Throwable e) {
                         lock.completeExceptionally(e);
                     }
