@@ -25,8 +25,8 @@ import java.util.function.LongUnaryOperator;
  * waiter's turn is watching a hand-off: it asks again after {@link #CHASE_NANOS} (doubling, at most
  * {@value #MAX_CHASES} times in a row), so that it claims the next turn as soon as the key is taken, before
  * the releasing instance's next caller does. With the default policy these are the fixed values
- * Baton uses: 5 ms doubling to 500 ms (2 s notified), 10 ms with turns (in turn or not) on a store that does
- * not notify.
+ * Baton uses: 5 ms doubling to 500 ms (2 s notified); on a store with turns that does not notify, 5 ms for
+ * every waiter.
  */
 final class Polling {
 
@@ -34,15 +34,20 @@ final class Polling {
     static final int NOTIFIED_FACTOR = 4;
     /**
      * A waiter not in turn comes back often enough to claim the turn, when it is the oldest, before the
-     * younger waiter holding it gets the key: about one short section plus hand-off. Without notifications
+     * younger waiter holding it gets the key: within one short section plus a hand-off. Without notifications
      * that is the only way it learns that the turn is free again (a slower poll let the instances that
-     * polled fastest, the ones that had just released, take turns among themselves: issue 13's fairness).
+     * polled fastest, the ones that had just released, take turns among themselves: issue 13's fairness). It is
+     * no slower than the waiter in turn: at 10 ms against 5 ms, the window (a 5 ms section plus a 3 ms hand-off)
+     * closed before the oldest waiter's poll on one acquisition in twenty (BENCHMARKS.md).
      */
-    static final long MAX_WITH_TURNS_MILLIS = 10;
+    static final long MAX_WITH_TURNS_MILLIS = 5;
 
     static final long MAX_WITH_TURNS_NOTIFIED_MILLIS = 100;
-    /** The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. */
-    static final long MAX_IN_TURN_MILLIS = 10;
+    /**
+     * The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. 5 ms rather
+     * than 10 took a hand-off on MariaDB and H2 from about 5 ms to 3 ms (BENCHMARKS.md).
+     */
+    static final long MAX_IN_TURN_MILLIS = 5;
 
     static final long MAX_IN_TURN_NOTIFIED_MILLIS = 250;
     /**

@@ -49,9 +49,10 @@ class PollingScheduleTest {
         Polling plain = new Polling(false, NONE_TAKEN);
         Polling turns = new Polling(true, NONE_TAKEN);
         assertThat(plain.ceilingNanos(PollPolicy.DEFAULT, false)).isEqualTo(ms(500));
-        // Without notifications, every waiter polls often enough to claim the turn within a short section.
-        assertThat(turns.ceilingNanos(PollPolicy.DEFAULT, false)).isEqualTo(ms(10));
-        assertThat(turns.ceilingNanos(PollPolicy.DEFAULT, true)).isEqualTo(ms(10));
+        // Without notifications, every waiter polls at the policy's first step: the waiter in turn because its
+        // poll is the hand-off's delay, the others to claim the turn within a short section and a hand-off.
+        assertThat(turns.ceilingNanos(PollPolicy.DEFAULT, false)).isEqualTo(ms(5));
+        assertThat(turns.ceilingNanos(PollPolicy.DEFAULT, true)).isEqualTo(ms(5));
         plain.notified(true);
         turns.notified(true);
         assertThat(plain.ceilingNanos(PollPolicy.DEFAULT, false)).isEqualTo(ms(2_000));
@@ -79,9 +80,11 @@ class PollingScheduleTest {
     @Test
     void aLowerMaximumLowersTheTurnCeilingsAndAHigherMinimumRaisesThem() {
         Polling turns = new Polling(true, NONE_TAKEN);
-        assertThat(turns.ceilingNanos(new PollPolicy(1, 10, 0.5), false)).isEqualTo(ms(10));
-        assertThat(turns.ceilingNanos(new PollPolicy(1, 10, 0.5), true)).isEqualTo(ms(10));
-        assertThat(turns.ceilingNanos(new PollPolicy(1, 5_000, 0.5), false)).isEqualTo(ms(10));
+        assertThat(turns.ceilingNanos(new PollPolicy(1, 10, 0.5), false)).isEqualTo(ms(5));
+        assertThat(turns.ceilingNanos(new PollPolicy(1, 10, 0.5), true)).isEqualTo(ms(5));
+        assertThat(turns.ceilingNanos(new PollPolicy(1, 3, 0.5), true)).isEqualTo(ms(3));
+        assertThat(turns.ceilingNanos(new PollPolicy(1, 5_000, 0.5), false)).isEqualTo(ms(5));
+        assertThat(turns.ceilingNanos(new PollPolicy(1, 3, 0.5), false)).isEqualTo(ms(3));
         assertThat(turns.ceilingNanos(new PollPolicy(100, 1_000, 0.5), true)).isEqualTo(ms(100));
         assertThat(millis(turns, new PollPolicy(100, 1_000, 0), AcquireResult.nextInTurn(), 3))
                 .containsExactly(100L, 100L, 100L);
