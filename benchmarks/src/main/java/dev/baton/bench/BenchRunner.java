@@ -311,14 +311,7 @@ public final class BenchRunner {
                 peers.add(1 + peers.indexOf("engine"), "engine-poll"); // the same hand-off, polling only
                 peers.add("raw-notify");
             }
-            if (this.peers != null) {
-                peers.retainAll(this.peers);
-            }
-            ChainedOptionsBuilder options = jmh(HandOffBench.class)
-                    .param("store", store)
-                    .param("peer", peers.toArray(String[]::new))
-                    .param("pair", "mutex");
-            Collection<RunResult> results = runJmh(options, "handoff-" + store);
+            Collection<RunResult> results = handOffRun("handOff", store, peers, "handoff-");
             RunResult retry = find(results, "handOff", "peer", "raw-retry");
             RunResult notify = find(results, "handOff", "peer", "raw-notify");
             for (String peer : peers) {
@@ -371,6 +364,55 @@ public final class BenchRunner {
                     }
                 }
             }
+            if (store.equals("postgresql") || store.equals("redis")) {
+                releaseCall(store);
+            }
+        }
+    }
+
+    /**
+     * One JMH run of a {@link HandOffBench} method for the mutex, with these peers (those named by {@code --peers}
+     * only, when given).
+     */
+    Collection<RunResult> handOffRun(String method, String store, List<String> peers, String name)
+            throws RunnerException {
+        if (this.peers != null) {
+            peers.retainAll(this.peers);
+        }
+        ChainedOptionsBuilder options = jmh(HandOffBench.class, method)
+                .param("store", store)
+                .param("peer", peers.toArray(String[]::new))
+                .param("pair", "mutex");
+        return runJmh(options, name + store);
+    }
+
+    /**
+     * Issue 38, target 2: the holder's release call alone while a waiter of another instance waits, against the raw
+     * release that notifies its raw waiter ({@code raw-notify}), in one JMH run ({@link HandOffBench#release()}).
+     */
+    void releaseCall(String store) throws RunnerException {
+        Collection<RunResult> results =
+                handOffRun("release", store, new ArrayList<>(List.of("engine", "raw-notify")), "release-call-");
+        RunResult baton = find(results, "release", "peer", "engine");
+        RunResult raw = find(results, "release", "peer", "raw-notify");
+        if (baton == null || raw == null) {
+            report.problem("release call " + store + ": no result");
+            return;
+        }
+        boolean redis = store.equals("redis");
+        for (double p : new double[] {50, 99}) {
+            double b = percentile(baton, p);
+            double r = percentile(raw, p);
+            report.add(new Report.Figure(
+                    "release call, a waiter of another instance waiting",
+                    store,
+                    "p" + (int) p + " ms",
+                    b,
+                    r,
+                    redis ? "raw release script that PUBLISHes" : "raw release with pg_notify in its statement",
+                    b / r,
+                    "JMH sample time, " + baton.getPrimaryResult().getSampleCount()
+                            + " releases, holder keeps the key 20 ms first; target: within 1.2 x raw"));
         }
     }
 
@@ -500,7 +542,7 @@ public final class BenchRunner {
     }
 
     void sharedHandOff(String store) throws RunnerException {
-        ChainedOptionsBuilder options = jmh(HandOffBench.class)
+        ChainedOptionsBuilder options = jmh(HandOffBench.class, "handOff")
                 .shouldFailOnError(false)
                 .param("store", store)
                 .param("peer", "engine")
@@ -669,7 +711,7 @@ public final class BenchRunner {
         if (notifies) {
             peers.add("raw-notify");
         }
-        ChainedOptionsBuilder options = jmh(HandOffBench.class)
+        ChainedOptionsBuilder options = jmh(HandOffBench.class, "handOff")
                 .shouldFailOnError(false)
                 .param("store", store)
                 .param("peer", peers.toArray(String[]::new))

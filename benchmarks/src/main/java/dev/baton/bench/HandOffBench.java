@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.Threads;
 import org.postgresql.PGConnection;
 
 /**
- * Hand-off: the time from the holder starting to release a key to a waiter holding it. Each invocation
+ * Hand-off: the time from the holder starting to release a key to a waiter holding it ({@link #handOff()}; and the
+ * release call alone, {@link #release()}). Each invocation
  * measures one hand-off (JMH sample time, so the report has p50 and p99): before it, untimed, the
  * benchmark thread takes the key, the waiter starts acquiring and the holder keeps the key
  * {@code holdMillis} (so a polling waiter is somewhere in its backoff, as it would be in production); timed,
@@ -99,6 +100,9 @@ public class HandOffBench {
 
     private Peers.Instance peerWaiter;
     private Peers.Held peerHeld;
+    /** After {@link #release()}: the waiter has not been seen holding yet (the tear-down waits for it). */
+    private boolean waiterOnItsWay;
+
     /** The holder's shared limit (exclusive but for a reader or a permit). */
     private int holderLimit = Acquisition.EXCLUSIVE;
     /** The other permits, held by the holder's engine for the whole trial ({@code pair=permit}). */
@@ -276,6 +280,22 @@ public class HandOffBench {
 
     @Benchmark
     public void handOff() throws SQLException {
+        releaseHeld();
+        waiter.awaitHolding();
+    }
+
+    /**
+     * The holder's release call alone, with a waiter of another instance (or a raw waiter) waiting for the key
+     * (issue 38, target 2): what the release costs the caller when somebody waits, notification included. The
+     * waiter's acquisition is left to the untimed tear-down.
+     */
+    @Benchmark
+    public void release() throws SQLException {
+        releaseHeld();
+        waiterOnItsWay = true;
+    }
+
+    private void releaseHeld() throws SQLException {
         if (peerHeld != null) {
             peerHeld.close();
             peerHeld = null;
@@ -293,11 +313,14 @@ public class HandOffBench {
         } else {
             holderRaw.release(key, "holder");
         }
-        waiter.awaitHolding();
     }
 
     @TearDown(Level.Invocation)
     public void waiterGivesBack() {
+        if (waiterOnItsWay) {
+            waiter.awaitHolding(); // once per hand-off: the second JVM's peer answers "held" once
+            waiterOnItsWay = false;
+        }
         waiter.release();
     }
 }
