@@ -35,8 +35,8 @@ import org.commonmark.node.Text;
  * the site: to a document, to its page; to the specification's AsciiDoc sources ({@code spec/src/main/asciidoc/*.adoc}),
  * to the rendered specification ({@code spec/baton-spec.html}, fragment kept); to a folder, to its README's page or
  * to a generated listing of the folder; to any other file of the repository, to a copy of that file placed at the
- * same relative path. The specification's rendered HTML and PDF (the spec module's {@code target/generated-docs})
- * are copied to {@code spec/}. A link that leads nowhere is left as written, for {@link SiteChecker} to report.
+ * same relative path. The specification's rendered HTML (and PDF, when built with {@code -Ppdf}; the spec module's
+ * {@code target/generated-docs}) are copied to {@code spec/}. A link that leads nowhere is left as written, for {@link SiteChecker} to report.
  */
 final class Site {
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * than permits or a writer beside another holder that no fault explains.
  *
  * <pre>
- * ./mvnw -pl faults -am verify -Pfaults                                          # CI profile: every store
+ * ./mvnw -pl faults -am verify -Pfaults                                          # CI profile: every store (file-tmpfs when named)
  * ./mvnw -pl faults -am verify -Pfaults -Dfaults.stores=redis -Dfaults.duration=30m   # long run of one store
  * </pre>
  */

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Exclusive schedules on PostgreSQL: three application instances (three Weld containers, each with its
  * own Baton runtime and its own entity manager factory) on one lock table fire the same planned times at
- * once, released together by a latch, for 100 planned times: exactly one run each. (Here rather than in
+ * once, released together by a latch, for 60 planned times: exactly one run each. (Here rather than in
  * {@code impl}, which cannot depend on this module.)
  */
 class ExclusiveSchedulesTest {
@@ -42,7 +42,7 @@ class ExclusiveSchedulesTest {
     static final Backend BACKEND = new Backend(JpaDatabase.POSTGRESQL, Provider.HIBERNATE);
     static final String TABLE = BACKEND.tableName("exclusive");
     static final int INSTANCES = 3;
-    static final int PLANNED_TIMES = 100;
+    static final int PLANNED_TIMES = 60;
     static final long PERIOD_MILLIS = 400;
 
     static final ThreadLocal<Integer> PLANNED = new ThreadLocal<>();

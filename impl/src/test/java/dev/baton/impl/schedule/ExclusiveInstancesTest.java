@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Three application instances (three Weld containers, three Baton runtimes) on one shared store fire the
  * same planned times at once, from real threads released together by a latch: exactly one run per
- * planned time, for 40 planned times; the others skip, normally, with an event (the run lock held by the
+ * planned time, for 50 planned times of 400 ms; the others skip, normally, with an event (the run lock held by the
  * run in progress, or the planned time claimed). Each planned time is fired a quarter into its period
  * (periods aligned on the epoch, as the claims name them), the period after the previous one's, so a zero
  * would show a claim or a run lock that blocked the next planned time.
@@ -40,8 +40,8 @@ import org.junit.jupiter.api.Test;
 class ExclusiveInstancesTest {
 
     static final int INSTANCES = 3;
-    static final int PLANNED_TIMES = 40;
-    static final long PERIOD_MILLIS = 1_000;
+    static final int PLANNED_TIMES = 50;
+    static final long PERIOD_MILLIS = 400;
 
     static final MemoryLockStore SHARED = new MemoryLockStore();
     /** The planned time the firing thread fires for: what a scheduler would know. */
@@ -60,7 +60,7 @@ class ExclusiveInstancesTest {
 
     @ApplicationScoped
     public static class Job {
-        @Exclusive(period = "1s")
+        @Exclusive(period = "400ms")
         public void run() {
             RUNS.computeIfAbsent(PLANNED.get(), k -> new AtomicInteger()).incrementAndGet();
         }
