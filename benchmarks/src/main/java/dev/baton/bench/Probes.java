@@ -308,7 +308,7 @@ public final class Probes {
         String key = "fairness-" + Bench.runId();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         List<long[]> holds = java.util.Collections.synchronizedList(new ArrayList<>()); // acquiredAt, releasedAt
-        // askedAt, acquiredAt, engine: whether a contender was overtaken (see overtaken below)
+        // askedAt, acquiredAt: whether a contender was overtaken (see overtaken below)
         List<long[]> grants = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Long> waits = java.util.Collections.synchronizedList(new ArrayList<>());
         int[] timeouts = new int[engines];
@@ -326,7 +326,7 @@ public final class Probes {
                                     .acquire(key, Bench.TTL_MILLIS, Bench.TIMEOUT_MILLIS, true)) {
                                 long got = System.nanoTime();
                                 waits.add(got - asked);
-                                grants.add(new long[] {asked, got, n});
+                                grants.add(new long[] {asked, got});
                                 acquisitions[n]++;
                                 Thread.sleep(sectionMillis);
                                 holds.add(new long[] {got, System.nanoTime()});
@@ -420,7 +420,7 @@ public final class Probes {
      * others take the key before it does. A wait longer than the probe's bound with no overtaking is slow
      * hand-offs, not an unfair order.
      *
-     * @param grants askedAt, acquiredAt, engine of each acquisition
+     * @param grants askedAt, acquiredAt of each acquisition
      * @param engines how many contenders
      * @return the acquisitions that saw more than {@code engines - 1} grants to others while they waited
      */
@@ -429,35 +429,26 @@ public final class Probes {
         int count = 0;
         for (long[] g : grants) {
             // grants strictly after the ask and strictly before this one's own grant
-            int from = upperBound(starts, g[0]);
-            int to = lowerBound(starts, g[1]);
-            if (to - from > engines - 1) {
+            if (firstAtLeast(starts, g[1]) - firstAtLeast(starts, g[0] + 1) > engines - 1) {
                 count++;
             }
         }
         return count;
     }
 
-    private static int lowerBound(long[] sorted, long value) {
-        int i = Arrays.binarySearch(sorted, value);
-        if (i < 0) {
-            return -i - 1;
+    /** The index of the first value of {@code sorted} not below {@code value} ({@code sorted.length} if none). */
+    private static int firstAtLeast(long[] sorted, long value) {
+        int low = 0;
+        int high = sorted.length;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (sorted[mid] < value) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
         }
-        while (i > 0 && sorted[i - 1] == value) {
-            i--;
-        }
-        return i;
-    }
-
-    private static int upperBound(long[] sorted, long value) {
-        int i = Arrays.binarySearch(sorted, value);
-        if (i < 0) {
-            return -i - 1;
-        }
-        while (i < sorted.length - 1 && sorted[i + 1] == value) {
-            i++;
-        }
-        return i + 1;
+        return low;
     }
 
     static double pct(long[] sorted, double p) {

@@ -33,6 +33,12 @@ final class Polling {
     /** How many times the maximum a waiter backs off to when release notifications wake it. */
     static final int NOTIFIED_FACTOR = 4;
     /**
+     * The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. 5 ms rather
+     * than 10 took a hand-off on MariaDB and H2 from about 5 ms to 3 ms (BENCHMARKS.md).
+     */
+    static final long MAX_IN_TURN_MILLIS = 5;
+
+    /**
      * A waiter not in turn comes back often enough to claim the turn, when it is the oldest, before the
      * younger waiter holding it gets the key: within one short section plus a hand-off. Without notifications
      * that is the only way it learns that the turn is free again (a slower poll let the instances that
@@ -40,14 +46,9 @@ final class Polling {
      * no slower than the waiter in turn: at 10 ms against 5 ms, the window (a 5 ms section plus a 3 ms hand-off)
      * closed before the oldest waiter's poll on one acquisition in twenty (BENCHMARKS.md).
      */
-    static final long MAX_WITH_TURNS_MILLIS = 5;
+    static final long MAX_WITH_TURNS_MILLIS = MAX_IN_TURN_MILLIS;
 
     static final long MAX_WITH_TURNS_NOTIFIED_MILLIS = 100;
-    /**
-     * The waiter in turn: its poll interval is the hand-off's delay on a store that does not notify. 5 ms rather
-     * than 10 took a hand-off on MariaDB and H2 from about 5 ms to 3 ms (BENCHMARKS.md).
-     */
-    static final long MAX_IN_TURN_MILLIS = 5;
 
     static final long MAX_IN_TURN_NOTIFIED_MILLIS = 250;
     /**
