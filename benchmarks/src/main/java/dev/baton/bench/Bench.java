@@ -9,6 +9,7 @@ import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
 import dev.baton.impl.engine.Sharing;
+import dev.baton.impl.store.file.FileLockStore;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.jpa.JpaLockStore;
 import dev.baton.jpa.SchemaAction;
@@ -18,6 +19,9 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -372,6 +376,12 @@ public final class Bench {
             // the engine closes its store: a shared one is wrapped so only the last close counts
             return new Instance(s, null, engine(memory != null ? new Unclosed(s) : s, pools), pools);
         }
+        if (store.equals("file")) {
+            // instances of one scenario share a directory under the run's folder, as JPA ones share the table; each
+            // store instance watches it for releases as another process's would (one inotify watch per JVM)
+            LockStore s = new FileLockStore(fileDirectory(table));
+            return new Instance(s, null, engine(s, pools), pools);
+        }
         if (store.equals("redis")) {
             // instances of one scenario share the prefix (they contend for the same keys), as JPA ones share the table
             LockStore s = RedisLockStore.builder(url(store))
@@ -390,6 +400,14 @@ public final class Bench {
                 .schemaAction(SchemaAction.CREATE)
                 .build();
         return new Instance(s, unit, engine(notified ? s : new Unnotified(s), pools), pools);
+    }
+
+    private static Path fileDirectory(String table) {
+        try {
+            return Files.createDirectories(dir().resolve("file-locks").resolve(table));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the file store's directory", e);
+        }
     }
 
     /**

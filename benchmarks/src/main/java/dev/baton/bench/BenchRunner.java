@@ -113,7 +113,7 @@ public final class BenchRunner {
         Files.createDirectories(dir);
         // one database per run, shared by every fork and probe
         for (String store : stores) {
-            if (!store.equals("memory")) {
+            if (!store.equals("memory") && !store.equals("file")) {
                 System.out.println("Starting " + store + " ...");
                 System.out.println("  "
                         + Bench.url(store)

@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * {@code pg_stat_database.xact_commit}; Redis' {@code INFO commandstats} calls of {@code EVALSHA} and
  * {@code EVAL} (each a round trip; the commands the scripts run inside are listed in the note);</li>
  * <li>{@code fairness <store> <engines> <sectionMillis> <seconds>}: that many engines (separate
- * instances, each its own store and entity manager factory) each with one thread taking one key in a loop
+ * instances, each its own store and entity manager factory; {@code file}: four file stores on one directory) each
+ * with one thread taking one key in a loop
  * and holding it {@code sectionMillis}: waits p50/p99/max and timeouts (10 s).</li>
  * </ul>
  */
