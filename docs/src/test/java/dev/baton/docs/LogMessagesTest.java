@@ -42,8 +42,11 @@ class LogMessagesTest {
     static final List<Registry> REGISTRIES = List.of(
             new Registry("dev.baton.impl.logging.BatonMessage", "impl", Pattern.compile("BATON-\\d{3}")),
             new Registry("dev.baton.jpa.internal.JpaMessage", "jpa-store", Pattern.compile("BATON-JPA-\\d{3}")),
+            new Registry("dev.baton.redis.internal.RedisMessage", "redis-store", Pattern.compile("BATON-REDIS-\\d{3}")),
             new Registry(
-                    "dev.baton.redis.internal.RedisMessage", "redis-store", Pattern.compile("BATON-REDIS-\\d{3}")));
+                    "dev.baton.zookeeper.internal.ZooKeeperMessage",
+                    "zookeeper-store",
+                    Pattern.compile("BATON-ZK-\\d{3}")));
 
     /** An id anywhere in a text. */
     static final Pattern ID = Pattern.compile("BATON-(?:[A-Z]+-)?\\d{3}");

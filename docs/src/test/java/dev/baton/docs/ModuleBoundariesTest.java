@@ -8,17 +8,13 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -56,6 +52,7 @@ class ModuleBoundariesTest {
                     "dev.baton.impl.transaction"),
             new Jar("baton-jpa-store", dev.baton.jpa.JpaLockStore.class, "dev.baton.jpa"),
             new Jar("baton-redis-store", dev.baton.redis.RedisLockStore.class, "dev.baton.redis"),
+            new Jar("baton-zookeeper-store", dev.baton.zookeeper.ZooKeeperLockStore.class, "dev.baton.zookeeper"),
             new Jar(
                     "baton-tck",
                     dev.baton.tck.LockStoreContract.class,
@@ -77,8 +74,6 @@ class ModuleBoundariesTest {
                     "dev.baton.tck.runtime.support",
                     "dev.baton.tck.runtime.transactions",
                     "dev.baton.tck.runtime.undeploy"));
-
-    private static final Map<String, JavaClasses> IMPORTED = new ConcurrentHashMap<>();
 
     /** A row of the table in docs/internals.md: {@code | `baton-api` | `dev.baton`, `dev.baton.event` |}. */
     private static final Pattern ROW = Pattern.compile("^\\| `(baton-[a-z-]+)` \\|([^|]*)\\|");
@@ -173,22 +168,7 @@ class ModuleBoundariesTest {
 
         /** Its classes, from the jar (or the module's classes folder) the class path has it in; imported once. */
         JavaClasses classes() {
-            return IMPORTED.computeIfAbsent(artifact, a -> {
-                try {
-                    Path location = Path.of(member.getProtectionDomain()
-                            .getCodeSource()
-                            .getLocation()
-                            .toURI());
-                    if (Files.isDirectory(location)) {
-                        return new ClassFileImporter().importPath(location);
-                    }
-                    try (JarFile jar = new JarFile(location.toFile())) {
-                        return new ClassFileImporter().importJar(jar);
-                    }
-                } catch (URISyntaxException | IOException e) {
-                    throw new IllegalStateException("Cannot read the classes of " + artifact, e);
-                }
-            });
+            return JarClasses.of(artifact, member);
         }
 
         Set<String> packages() {

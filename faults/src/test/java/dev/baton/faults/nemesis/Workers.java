@@ -124,7 +124,7 @@ final class Workers implements AutoCloseable {
                 "-Dfaults.threads=" + settings.threads(),
                 "-Dfaults.leadership=" + settings.leadership(),
                 "-Dfaults.shared=" + shared));
-        command.addAll(store.workerProperties(slot.index, slot.proxy.port()));
+        command.addAll(store.workerProperties(slot.index, slot.proxy.port(), settings.ttlMillis()));
         String logging = System.getProperty("java.util.logging.config.file");
         if (logging != null) {
             command.add(3, "-Djava.util.logging.config.file=" + logging);

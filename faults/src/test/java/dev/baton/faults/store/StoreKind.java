@@ -23,6 +23,11 @@ public enum StoreKind {
     MARIADB_ADVISORY("mariadb-advisory", JpaDatabase.MARIADB, Backend.JPA_ADVISORY),
     /** The Redis store on a private Redis 6.2 without persistence; the application's tables on PostgreSQL. */
     REDIS("redis", JpaDatabase.POSTGRESQL, Backend.REDIS),
+    /**
+     * The ZooKeeper store on a private ZooKeeper 3.9 server in a JVM of its own; the application's tables on
+     * PostgreSQL.
+     */
+    ZOOKEEPER("zookeeper", JpaDatabase.POSTGRESQL, Backend.ZOOKEEPER),
     /** The file store on a directory on disk (under {@code target/}); the application's tables on PostgreSQL. */
     FILE("file", JpaDatabase.POSTGRESQL, Backend.FILE),
     /** The file store on a directory on tmpfs ({@code /dev/shm}); the application's tables on PostgreSQL. */
@@ -37,7 +42,9 @@ public enum StoreKind {
         /** {@code baton.store=redis}. */
         REDIS,
         /** {@code baton.store=file}. */
-        FILE
+        FILE,
+        /** {@code baton.store=zookeeper}. */
+        ZOOKEEPER
     }
 
     /**
@@ -113,6 +120,7 @@ public enum StoreKind {
             case JPA_TABLE -> db;
             case JPA_ADVISORY -> db + " advisory";
             case REDIS -> "Redis";
+            case ZOOKEEPER -> "ZooKeeper";
             case FILE -> this == FILE_TMPFS ? "file (tmpfs)" : "file (disk)";
         };
     }
@@ -137,6 +145,12 @@ public enum StoreKind {
             case REDIS -> {
                 add(deck, 2, FaultKind.KILL9, FaultKind.STOP, FaultKind.PARTITION);
                 add(deck, 1, FaultKind.TERM, FaultKind.SUBSCRIPTION_CUT, FaultKind.DB_RESTART, FaultKind.STORE_STOP);
+            }
+            case ZOOKEEPER -> {
+                // a holder killed, paused or cut off loses its session; the server restarted keeps its sessions,
+                // paused past the session timeout it expires them all
+                add(deck, 2, FaultKind.KILL9, FaultKind.STOP, FaultKind.PARTITION);
+                add(deck, 1, FaultKind.TERM, FaultKind.DB_RESTART, FaultKind.STORE_STOP);
             }
             case FILE -> {
                 add(deck, 2, FaultKind.KILL9, FaultKind.TERM, FaultKind.STOP);

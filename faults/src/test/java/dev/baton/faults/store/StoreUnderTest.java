@@ -5,6 +5,7 @@ import dev.baton.faults.db.MariaDb;
 import dev.baton.faults.db.Postgres;
 import dev.baton.faults.db.Redis;
 import dev.baton.faults.db.Server;
+import dev.baton.faults.db.ZooKeeper;
 import dev.baton.impl.store.file.FileLockStore;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.jpa.JpaLockStore;
@@ -12,6 +13,7 @@ import dev.baton.jpa.LockMode;
 import dev.baton.redis.RedisLockStore;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.StoreCapability;
+import dev.baton.zookeeper.ZooKeeperLockStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,6 +34,7 @@ public final class StoreUnderTest implements AutoCloseable {
     private final StoreKind kind;
     private final Database database;
     private final Redis redis;
+    private final ZooKeeper zookeeper;
     private final Path lockDir;
 
     /**
@@ -45,6 +48,8 @@ public final class StoreUnderTest implements AutoCloseable {
         Path dbDir = runDir.resolve("db-" + kind.database().name().toLowerCase(java.util.Locale.ROOT));
         this.database = kind.database() == JpaDatabase.POSTGRESQL ? new Postgres(dbDir) : new MariaDb(dbDir);
         this.redis = kind.backend() == StoreKind.Backend.REDIS ? new Redis(runDir.resolve("redis")) : null;
+        this.zookeeper =
+                kind.backend() == StoreKind.Backend.ZOOKEEPER ? new ZooKeeper(runDir.resolve("zookeeper")) : null;
         this.lockDir = kind.backend() == StoreKind.Backend.FILE ? lockDirectory(kind, runDir) : null;
     }
 
@@ -83,7 +88,7 @@ public final class StoreUnderTest implements AutoCloseable {
         if (kind.locksInDatabase()) {
             return Optional.of(database);
         }
-        return Optional.ofNullable(redis);
+        return redis != null ? Optional.of(redis) : Optional.ofNullable(zookeeper);
     }
 
     /** @return the Redis server, for the Redis store */
@@ -104,6 +109,8 @@ public final class StoreUnderTest implements AutoCloseable {
             case JPA_ADVISORY ->
                 JpaLockStore.builder(dataSource()).mode(LockMode.ADVISORY).build();
             case REDIS -> RedisLockStore.builder(Redis.url(redis.port())).build();
+            case ZOOKEEPER ->
+                ZooKeeperLockStore.builder(ZooKeeper.connect(zookeeper.port())).build();
             case FILE -> new FileLockStore(lockDir);
         }) {
             return store.capabilities().contains(StoreCapability.SHARED_LOCKS);
@@ -133,9 +140,10 @@ public final class StoreUnderTest implements AutoCloseable {
      *
      * @param slot the worker's slot
      * @param proxyPort the port of its proxy to {@link #proxyTarget()}
+     * @param ttlMillis the workers' lock ttl
      * @return {@code -D...} arguments
      */
-    public List<String> workerProperties(int slot, int proxyPort) {
+    public List<String> workerProperties(int slot, int proxyPort, long ttlMillis) {
         List<String> props = new ArrayList<>();
         boolean proxiedDatabase = lockServer().map(s -> s == database).orElse(true);
         props.add("-Dfaults.jdbc-url=" + database.workerUrl(proxiedDatabase ? proxyPort : database.port()));
@@ -160,6 +168,13 @@ public final class StoreUnderTest implements AutoCloseable {
                 props.add("-Dbaton.store=redis");
                 props.add("-Dbaton.redis.url=" + Redis.url(proxyPort));
             }
+            case ZOOKEEPER -> {
+                props.add("-Dbaton.store=zookeeper");
+                props.add("-Dbaton.zookeeper.connect=" + ZooKeeper.connect(proxyPort));
+                // the session as long as the lease: renewals (every third of it) come well within the two thirds
+                // after which the store counts its locks lost
+                props.add("-Dbaton.zookeeper.session-timeout=" + ttlMillis + "ms");
+            }
             case FILE -> {
                 props.add("-Dbaton.store=file");
                 props.add("-Dbaton.file.directory=" + lockDir);
@@ -174,6 +189,9 @@ public final class StoreUnderTest implements AutoCloseable {
         try {
             if (redis != null) {
                 redis.close();
+            }
+            if (zookeeper != null) {
+                zookeeper.close();
             }
         } finally {
             database.close();

@@ -42,7 +42,7 @@ class StoreSamplesTest {
             KnownKeys known = KnownKeys.of(managers, StoreRegistry.factories());
             known.unknown(properties.stringPropertyNames()).forEach(unknown -> problems.add(file + ": " + unknown));
         }
-        assertThat(StoreRegistry.factories()).containsKeys("memory", "file", "jpa", "redis");
+        assertThat(StoreRegistry.factories()).containsKeys("memory", "file", "jpa", "redis", "zookeeper");
         assertThat(problems).isEmpty();
     }
 }
