@@ -411,7 +411,7 @@ public final class ZooKeeperLocks implements AutoCloseable {
     /** Deletes the lock node a late answer says {@code owner} got, if it is still that one. */
     private void deleteLater(String key, String owner, MultiAnswer late, ZkSession.Handle handle) {
         int version = ((OpResult.SetDataResult) late.results().get(0)).getStat().getVersion();
-        ZkCalls.multi(handle.zk(), List.of(Op.check(paths.keyNode(key), version), Op.delete(paths.lockNode(key), -1)))
+        ZkCalls.multi(handle.zk(), delete(key, version))
                 .thenAccept(answer -> {
                     if (ZkCalls.inDoubt(answer.code())) {
                         removeLater(key, owner, handle);
@@ -483,13 +483,7 @@ public final class ZooKeeperLocks implements AutoCloseable {
                     return;
                 }
                 // the key node's version cannot change while this lock node exists: it names this very node
-                ZkCalls.multi(
-                                zk,
-                                List.of(
-                                        Op.check(
-                                                paths.keyNode(key),
-                                                keyNode.stat().getVersion()),
-                                        Op.delete(lockNode, -1)))
+                ZkCalls.multi(zk, delete(key, keyNode.stat().getVersion()))
                         .thenAccept(done -> {
                             if (ZkCalls.inDoubt(done.code())) {
                                 retry(doubt);
@@ -505,7 +499,12 @@ public final class ZooKeeperLocks implements AutoCloseable {
 
     /** The transaction that deletes {@code h}'s node, and only it. */
     private List<Op> delete(Held h) {
-        return List.of(Op.check(paths.keyNode(h.key), h.keyVersion), Op.delete(paths.lockNode(h.key), -1));
+        return delete(h.key, h.keyVersion);
+    }
+
+    /** The transaction that deletes the key's lock node only while the key node is at {@code version}. */
+    private List<Op> delete(String key, int version) {
+        return List.of(Op.check(paths.keyNode(key), version), Op.delete(paths.lockNode(key), -1));
     }
 
     /** Makes the key's node (and the root's path, if missing). */
