@@ -411,12 +411,11 @@ public final class ZooKeeperLocks implements AutoCloseable {
     /** Deletes the lock node a late answer says {@code owner} got, if it is still that one. */
     private void deleteLater(String key, String owner, MultiAnswer late, ZkSession.Handle handle) {
         int version = ((OpResult.SetDataResult) late.results().get(0)).getStat().getVersion();
-        ZkCalls.multi(handle.zk(), delete(key, version))
-                .thenAccept(answer -> {
-                    if (ZkCalls.inDoubt(answer.code())) {
-                        removeLater(key, owner, handle);
-                    }
-                });
+        ZkCalls.multi(handle.zk(), delete(key, version)).thenAccept(answer -> {
+            if (ZkCalls.inDoubt(answer.code())) {
+                removeLater(key, owner, handle);
+            }
+        });
     }
 
     /** A lock node a write may have left: {@code owner}'s on {@code key}, of {@code handle}'s session. */
@@ -483,14 +482,13 @@ public final class ZooKeeperLocks implements AutoCloseable {
                     return;
                 }
                 // the key node's version cannot change while this lock node exists: it names this very node
-                ZkCalls.multi(zk, delete(key, keyNode.stat().getVersion()))
-                        .thenAccept(done -> {
-                            if (ZkCalls.inDoubt(done.code())) {
-                                retry(doubt);
-                            } else {
-                                doubts.remove(doubt);
-                            }
-                        });
+                ZkCalls.multi(zk, delete(key, keyNode.stat().getVersion())).thenAccept(done -> {
+                    if (ZkCalls.inDoubt(done.code())) {
+                        retry(doubt);
+                    } else {
+                        doubts.remove(doubt);
+                    }
+                });
             });
         });
     }
