@@ -7,12 +7,12 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.LockStoreException;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
-import dev.baton.redis.testing.TcpProxy;
 import dev.baton.redis.testing.TestEngines;
 import dev.baton.redis.testing.TestRedis;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.Lease;
 import dev.baton.spi.Renewal;
+import dev.baton.tck.faults.TcpProxy;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +39,7 @@ class OutageTest {
     void proxy() throws Exception {
         proxy = new TcpProxy(RedisURI.create(TestRedis.url()).getPort());
         proxy.start();
-        store = RedisLockStore.builder(proxy.url())
+        store = RedisLockStore.builder("redis://" + proxy.address())
                 .keyPrefix(TestRedis.RUN_PREFIX + "outage:")
                 .commandTimeout(Duration.ofMillis(COMMAND_TIMEOUT))
                 .build();

@@ -8,7 +8,7 @@ import dev.baton.LockStoreException;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.Renewal;
-import dev.baton.zookeeper.testing.TcpProxy;
+import dev.baton.tck.faults.TcpProxy;
 import dev.baton.zookeeper.testing.TestZooKeeper;
 import java.time.Duration;
 import java.util.UUID;
@@ -59,7 +59,7 @@ class SessionFaultsTest {
     }
 
     private ZooKeeperLockStore holderWithSession(Duration sessionTimeout) {
-        holder = ZooKeeperLockStore.builder(proxy.connect())
+        holder = ZooKeeperLockStore.builder(proxy.address())
                 .root("/faults")
                 .sessionTimeout(sessionTimeout)
                 .operationTimeout(Duration.ofSeconds(2))

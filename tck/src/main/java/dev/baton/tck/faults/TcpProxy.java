@@ -1,4 +1,4 @@
-package dev.baton.redis.testing;
+package dev.baton.tck.faults;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,10 +11,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP forwarder on 127.0.0.1 in front of a Redis server, to play a server that goes away
- * ({@link #stop()}: connections cut, new ones refused) and comes back on the same port ({@link #start()}),
- * or one that stops answering without closing anything ({@link #blackHole()}). The JPA store's tests use
- * the same approach for their databases.
+ * A TCP forwarder on 127.0.0.1 in front of a backend's server, for a store's fault tests: it plays a server that
+ * goes away ({@link #stop()}: connections cut, new ones refused) and comes back on the same port ({@link #start()}),
+ * one that stops answering without closing anything ({@link #blackHole()}: a partition, a paused process), and one
+ * that acts on each request without the answer ever reaching the client ({@link #swallowAnswers()}). Point the store
+ * at {@link #address()} instead of the server.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -22,16 +23,22 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
     private volatile boolean swallowing;
+    private volatile boolean swallowingAnswers;
     private int port;
 
-    /** @param targetPort the Redis server's port on 127.0.0.1 */
+    /** @param targetPort the server's port on 127.0.0.1 */
     public TcpProxy(int targetPort) {
         this.targetPort = targetPort;
     }
 
-    /** @return the URL of the server through the proxy */
-    public String url() {
-        return "redis://127.0.0.1:" + port;
+    /** @return the proxy's port: 0 until the first {@link #start()} */
+    public int port() {
+        return port;
+    }
+
+    /** @return {@code 127.0.0.1:<port>}: the server's address through the proxy */
+    public String address() {
+        return "127.0.0.1:" + port;
     }
 
     /** Accepts connections, on the same port as before once it had one. */
@@ -41,7 +48,7 @@ public final class TcpProxy implements AutoCloseable {
         socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         port = socket.getLocalPort();
         listener = socket;
-        daemon("redis-proxy-accept-" + port, () -> {
+        daemon("baton-proxy-accept-" + port, () -> {
             while (!socket.isClosed()) {
                 try {
                     Socket client = socket.accept();
@@ -53,8 +60,8 @@ public final class TcpProxy implements AutoCloseable {
                         server.close();
                         continue;
                     }
-                    daemon("redis-proxy-up", () -> copy(client, server));
-                    daemon("redis-proxy-down", () -> copy(server, client));
+                    daemon("baton-proxy-up", () -> copy(client, server, false));
+                    daemon("baton-proxy-down", () -> copy(server, client, true));
                 } catch (IOException e) {
                     // closed, or the server refused: the client sees its connection closed
                 }
@@ -76,19 +83,28 @@ public final class TcpProxy implements AutoCloseable {
         swallowing = true;
     }
 
+    /**
+     * From now on passes the client's requests to the server but swallows the server's answers, closing nothing:
+     * the server acts on each request, the client learns nothing of it.
+     */
+    public void swallowAnswers() {
+        swallowingAnswers = true;
+    }
+
     /** Ends a black hole: the connections that lost data in it are cut, new ones are served. */
     public void heal() {
         open.forEach(TcpProxy::closeQuietly);
         open.clear();
         swallowing = false;
+        swallowingAnswers = false;
     }
 
-    private void copy(Socket from, Socket to) {
+    private void copy(Socket from, Socket to, boolean answers) {
         byte[] buffer = new byte[8192];
         try (InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                if (!swallowing) {
+                if (!swallowing && !(answers && swallowingAnswers)) {
                     out.write(buffer, 0, n);
                     out.flush();
                 }
