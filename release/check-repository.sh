@@ -14,7 +14,7 @@ fi
 
 # What is published (README.md, "Releasing"): the parent pom, the BOM, and these jars.
 poms=(baton-parent baton-bom)
-jars=(baton-api baton-impl baton-jpa-store baton-redis-store baton-zookeeper-store baton-tck)
+jars=(baton-api baton-impl baton-jpa-store baton-redis-store baton-zookeeper-store baton-etcd-store baton-mongodb-store baton-tck)
 version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -1)
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }

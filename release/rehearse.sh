@@ -18,7 +18,7 @@ gpg --homedir "$gnupg" --batch --quiet --passphrase '' \
     --quick-generate-key 'Baton release rehearsal <rehearsal@baton.invalid>' ed25519 sign 1d
 key=$(gpg --homedir "$gnupg" --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
 
-./mvnw -B -ntp -Prelease deploy -pl bom,api,impl,jpa-store,redis-store,zookeeper-store,tck -am -DskipTests \
+./mvnw -B -ntp -Prelease deploy -pl bom,api,impl,jpa-store,redis-store,zookeeper-store,etcd-store,mongodb-store,tck -am -DskipTests \
     -DaltDeploymentRepository="rehearsal::file://$repo" -Dgpg.homedir="$gnupg" -Dgpg.keyname="$key" "$@"
 
 release/check-repository.sh "$repo" --signed "$gnupg"

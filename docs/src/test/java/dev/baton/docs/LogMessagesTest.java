@@ -46,7 +46,10 @@ class LogMessagesTest {
             new Registry(
                     "dev.baton.zookeeper.internal.ZooKeeperMessage",
                     "zookeeper-store",
-                    Pattern.compile("BATON-ZK-\\d{3}")));
+                    Pattern.compile("BATON-ZK-\\d{3}")),
+            new Registry("dev.baton.etcd.internal.EtcdMessage", "etcd-store", Pattern.compile("BATON-ETCD-\\d{3}")),
+            new Registry(
+                    "dev.baton.mongodb.internal.MongoMessage", "mongodb-store", Pattern.compile("BATON-MONGO-\\d{3}")));
 
     /** An id anywhere in a text. */
     static final Pattern ID = Pattern.compile("BATON-(?:[A-Z]+-)?\\d{3}");

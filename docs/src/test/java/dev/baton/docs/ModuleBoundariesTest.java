@@ -53,10 +53,13 @@ class ModuleBoundariesTest {
             new Jar("baton-jpa-store", dev.baton.jpa.JpaLockStore.class, "dev.baton.jpa"),
             new Jar("baton-redis-store", dev.baton.redis.RedisLockStore.class, "dev.baton.redis"),
             new Jar("baton-zookeeper-store", dev.baton.zookeeper.ZooKeeperLockStore.class, "dev.baton.zookeeper"),
+            new Jar("baton-etcd-store", dev.baton.etcd.EtcdLockStore.class, "dev.baton.etcd"),
+            new Jar("baton-mongodb-store", dev.baton.mongodb.MongoLockStore.class, "dev.baton.mongodb"),
             new Jar(
                     "baton-tck",
                     dev.baton.tck.LockStoreContract.class,
                     "dev.baton.tck",
+                    "dev.baton.tck.faults",
                     "dev.baton.tck.runtime",
                     "dev.baton.tck.runtime.conflict",
                     "dev.baton.tck.runtime.definition",

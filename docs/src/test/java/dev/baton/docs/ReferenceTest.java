@@ -63,7 +63,8 @@ import org.junit.jupiter.api.Test;
 class ReferenceTest {
 
     /** The modules whose main sources may mention a {@code BATON-} id. */
-    static final List<String> MODULES = List.of("api", "impl", "jpa-store", "redis-store", "zookeeper-store", "tck");
+    static final List<String> MODULES =
+            List.of("api", "impl", "jpa-store", "redis-store", "zookeeper-store", "etcd-store", "mongodb-store", "tck");
 
     private static final Pattern ID = LogMessagesTest.ID;
 
@@ -85,7 +86,7 @@ class ReferenceTest {
     @Test
     void configurationKeys() throws Exception {
         Map<String, LockStoreFactory> factories = StoreRegistry.factories();
-        assertThat(factories).containsKeys("memory", "file", "jpa", "redis", "zookeeper");
+        assertThat(factories).containsKeys("memory", "file", "jpa", "redis", "zookeeper", "etcd", "mongodb");
         Set<String> code = new TreeSet<>(staticSet(BatonConfig.class, "GLOBAL_KEYS"));
         for (String setting : staticSet(BatonConfig.class, "MANAGER_SETTINGS")) {
             code.add(BatonConfig.PREFIX + setting);

@@ -78,8 +78,10 @@ class StoreArchitectureTest {
                                 "org.mariadb..",
                                 "org.h2..")),
                 new Store("redis", dev.baton.redis.RedisLockStore.class, List.of("io.lettuce..")),
-                new Store(
-                        "zookeeper", dev.baton.zookeeper.ZooKeeperLockStore.class, List.of("org.apache.zookeeper..")));
+                new Store("zookeeper", dev.baton.zookeeper.ZooKeeperLockStore.class, List.of("org.apache.zookeeper..")),
+                // jetcd, and the gRPC status its failures carry
+                new Store("etcd", dev.baton.etcd.EtcdLockStore.class, List.of("io.etcd.jetcd..", "io.grpc..")),
+                new Store("mongodb", dev.baton.mongodb.MongoLockStore.class, List.of("com.mongodb..", "org.bson..")));
     }
 
     @ParameterizedTest

@@ -28,6 +28,8 @@ public enum StoreKind {
      * PostgreSQL.
      */
     ZOOKEEPER("zookeeper", JpaDatabase.POSTGRESQL, Backend.ZOOKEEPER),
+    /** The etcd store on a private etcd server (one member, its own process); the application's tables on PostgreSQL. */
+    ETCD("etcd", JpaDatabase.POSTGRESQL, Backend.ETCD),
     /** The file store on a directory on disk (under {@code target/}); the application's tables on PostgreSQL. */
     FILE("file", JpaDatabase.POSTGRESQL, Backend.FILE),
     /** The file store on a directory on tmpfs ({@code /dev/shm}); the application's tables on PostgreSQL. */
@@ -44,7 +46,9 @@ public enum StoreKind {
         /** {@code baton.store=file}. */
         FILE,
         /** {@code baton.store=zookeeper}. */
-        ZOOKEEPER
+        ZOOKEEPER,
+        /** {@code baton.store=etcd}. */
+        ETCD
     }
 
     /**
@@ -121,6 +125,7 @@ public enum StoreKind {
             case JPA_ADVISORY -> db + " advisory";
             case REDIS -> "Redis";
             case ZOOKEEPER -> "ZooKeeper";
+            case ETCD -> "etcd";
             case FILE -> this == FILE_TMPFS ? "file (tmpfs)" : "file (disk)";
         };
     }
@@ -146,9 +151,9 @@ public enum StoreKind {
                 add(deck, 2, FaultKind.KILL9, FaultKind.STOP, FaultKind.PARTITION);
                 add(deck, 1, FaultKind.TERM, FaultKind.SUBSCRIPTION_CUT, FaultKind.DB_RESTART, FaultKind.STORE_STOP);
             }
-            case ZOOKEEPER -> {
-                // a holder killed, paused or cut off loses its session; the server restarted keeps its sessions,
-                // paused past the session timeout it expires them all
+            case ZOOKEEPER, ETCD -> {
+                // a holder killed, paused or cut off loses its session (lease); the server restarted keeps them,
+                // paused past their timeout it expires them all
                 add(deck, 2, FaultKind.KILL9, FaultKind.STOP, FaultKind.PARTITION);
                 add(deck, 1, FaultKind.TERM, FaultKind.DB_RESTART, FaultKind.STORE_STOP);
             }

@@ -1,6 +1,8 @@
 package dev.baton.faults.store;
 
+import dev.baton.etcd.EtcdLockStore;
 import dev.baton.faults.db.Database;
+import dev.baton.faults.db.Etcd;
 import dev.baton.faults.db.MariaDb;
 import dev.baton.faults.db.Postgres;
 import dev.baton.faults.db.Redis;
@@ -35,6 +37,7 @@ public final class StoreUnderTest implements AutoCloseable {
     private final Database database;
     private final Redis redis;
     private final ZooKeeper zookeeper;
+    private final Etcd etcd;
     private final Path lockDir;
 
     /**
@@ -50,6 +53,7 @@ public final class StoreUnderTest implements AutoCloseable {
         this.redis = kind.backend() == StoreKind.Backend.REDIS ? new Redis(runDir.resolve("redis")) : null;
         this.zookeeper =
                 kind.backend() == StoreKind.Backend.ZOOKEEPER ? new ZooKeeper(runDir.resolve("zookeeper")) : null;
+        this.etcd = kind.backend() == StoreKind.Backend.ETCD ? new Etcd(runDir.resolve("etcd")) : null;
         this.lockDir = kind.backend() == StoreKind.Backend.FILE ? lockDirectory(kind, runDir) : null;
     }
 
@@ -88,7 +92,10 @@ public final class StoreUnderTest implements AutoCloseable {
         if (kind.locksInDatabase()) {
             return Optional.of(database);
         }
-        return redis != null ? Optional.of(redis) : Optional.ofNullable(zookeeper);
+        if (redis != null) {
+            return Optional.of(redis);
+        }
+        return zookeeper != null ? Optional.of(zookeeper) : Optional.ofNullable(etcd);
     }
 
     /** @return the Redis server, for the Redis store */
@@ -111,6 +118,7 @@ public final class StoreUnderTest implements AutoCloseable {
             case REDIS -> RedisLockStore.builder(Redis.url(redis.port())).build();
             case ZOOKEEPER ->
                 ZooKeeperLockStore.builder(ZooKeeper.connect(zookeeper.port())).build();
+            case ETCD -> EtcdLockStore.builder(Etcd.endpoint(etcd.port())).build();
             case FILE -> new FileLockStore(lockDir);
         }) {
             return store.capabilities().contains(StoreCapability.SHARED_LOCKS);
@@ -175,6 +183,12 @@ public final class StoreUnderTest implements AutoCloseable {
                 // after which the store counts its locks lost
                 props.add("-Dbaton.zookeeper.session-timeout=" + ttlMillis + "ms");
             }
+            case ETCD -> {
+                props.add("-Dbaton.store=etcd");
+                props.add("-Dbaton.etcd.endpoints=" + Etcd.endpoint(proxyPort));
+                // the lease as long as the lock's ttl, in whole seconds (etcd's unit), at least 2 s
+                props.add("-Dbaton.etcd.lease-ttl=" + Math.max(2, (ttlMillis + 999) / 1_000) + "s");
+            }
             case FILE -> {
                 props.add("-Dbaton.store=file");
                 props.add("-Dbaton.file.directory=" + lockDir);
@@ -192,6 +206,9 @@ public final class StoreUnderTest implements AutoCloseable {
             }
             if (zookeeper != null) {
                 zookeeper.close();
+            }
+            if (etcd != null) {
+                etcd.close();
             }
         } finally {
             database.close();

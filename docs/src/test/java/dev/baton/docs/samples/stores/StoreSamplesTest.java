@@ -42,7 +42,8 @@ class StoreSamplesTest {
             KnownKeys known = KnownKeys.of(managers, StoreRegistry.factories());
             known.unknown(properties.stringPropertyNames()).forEach(unknown -> problems.add(file + ": " + unknown));
         }
-        assertThat(StoreRegistry.factories()).containsKeys("memory", "file", "jpa", "redis", "zookeeper");
+        assertThat(StoreRegistry.factories())
+                .containsKeys("memory", "file", "jpa", "redis", "zookeeper", "etcd", "mongodb");
         assertThat(problems).isEmpty();
     }
 }
