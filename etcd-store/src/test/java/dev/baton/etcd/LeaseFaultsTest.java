@@ -7,6 +7,7 @@ import dev.baton.LockStoreException;
 import dev.baton.etcd.testing.TestEtcd;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Renewal;
 import dev.baton.tck.faults.TcpProxy;
 import io.etcd.jetcd.ByteSequence;
@@ -153,6 +154,38 @@ class LeaseFaultsTest {
         assertThat(revoked.acquire(Acquisition.of(key + "-2", owner, LONG_TTL)).isAcquired())
                 .as("the instance takes a new lease")
                 .isTrue();
+    }
+
+    @Test
+    void aHandOverAfterTheLeaseWasRevokedGivesTheNextOwnerAFreshLease() throws Exception {
+        EtcdLockStore revoked = holderThroughProxy(Duration.ofSeconds(30));
+        String key = "handed-" + UUID.randomUUID();
+        String owner = "holder-" + UUID.randomUUID();
+        long first = revoked.acquire(Acquisition.of(key, owner, LONG_TTL)).fencingToken();
+
+        try (Client admin = Client.builder().endpoints(TestEtcd.endpoint()).build()) {
+            admin.getLeaseClient()
+                    .revoke(lockKey(admin, "/faults/" + key).getLease())
+                    .get(5, TimeUnit.SECONDS);
+        }
+        HandOverResult handed = revoked.handOver(owner, Acquisition.of(key, "next-" + UUID.randomUUID(), LONG_TTL));
+
+        assertThat(handed.released())
+                .as("the revoked lock was not there to release")
+                .isFalse();
+        assertThat(handed.next().isAcquired())
+                .as("the next owner took the freed key")
+                .isTrue();
+        assertThat(handed.next().fencingToken()).isGreaterThan(first);
+        try (Client admin = Client.builder().endpoints(TestEtcd.endpoint()).build()) {
+            KeyValue lock = lockKey(admin, "/faults/" + key);
+            assertThat(admin.getLeaseClient()
+                            .timeToLive(lock.getLease(), io.etcd.jetcd.options.LeaseOption.DEFAULT)
+                            .get(5, TimeUnit.SECONDS)
+                            .getTTL())
+                    .as("the next owner's key is bound to a live lease")
+                    .isPositive();
+        }
     }
 
     @Test
