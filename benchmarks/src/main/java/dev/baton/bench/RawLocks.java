@@ -10,7 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * connection of its own (no pool, no transaction of ours) — an upsert that takes the key if it is free or
  * expired, and an update that gives it back. No fencing token, no remaining lease, no bounds: the limit
  * of the database for one acquire+release cycle. For the memory store, a {@link ConcurrentHashMap}; for
- * Redis, {@link RawRedis} ({@code SET NX PX} and a compare-and-delete script).
+ * Redis, {@link RawRedis} ({@code SET NX PX} and a compare-and-delete script); for ZooKeeper, etcd and MongoDB,
+ * their own clients ({@link RawZooKeeper}, {@link RawEtcd}, {@link RawMongo}).
  */
 public final class RawLocks implements AutoCloseable {
 
@@ -21,6 +22,7 @@ public final class RawLocks implements AutoCloseable {
     private final PreparedStatement release;
     private final ConcurrentHashMap<String, String> memory;
     private final RawRedis redis;
+    private final RawClient client;
 
     private RawLocks(
             Connection connection,
@@ -28,18 +30,34 @@ public final class RawLocks implements AutoCloseable {
             PreparedStatement release,
             ConcurrentHashMap<String, String> memory,
             RawRedis redis) {
+        this(connection, acquire, release, memory, redis, null);
+    }
+
+    private RawLocks(
+            Connection connection,
+            PreparedStatement acquire,
+            PreparedStatement release,
+            ConcurrentHashMap<String, String> memory,
+            RawRedis redis,
+            RawClient client) {
         this.connection = connection;
         this.acquire = acquire;
         this.release = release;
         this.memory = memory;
         this.redis = redis;
+        this.client = client;
+    }
+
+    /** @return whether the store's baseline is its own client's, not SQL */
+    static boolean clientStore(String store) {
+        return store.equals("zookeeper") || store.equals("etcd") || store.equals("mongodb");
     }
 
     private static final ConcurrentHashMap<String, String> MEMORY = new ConcurrentHashMap<>();
 
     /** Creates the table if needed. */
     public static void createTable(String store) {
-        if (store.equals("memory") || store.equals("redis")) {
+        if (store.equals("memory") || store.equals("redis") || clientStore(store)) {
             return;
         }
         Bench.execute(
@@ -69,6 +87,14 @@ public final class RawLocks implements AutoCloseable {
         }
         if (store.equals("redis")) {
             return new RawLocks(null, null, null, null, RawRedis.open());
+        }
+        if (clientStore(store)) {
+            RawClient raw = switch (store) {
+                case "zookeeper" -> RawZooKeeper.open(Bench.url(store));
+                case "etcd" -> RawEtcd.open(Bench.url(store));
+                default -> RawMongo.open(Bench.url(store));
+            };
+            return new RawLocks(null, null, null, null, null, raw);
         }
         Connection c = Bench.connect(store);
         try {
@@ -115,6 +141,9 @@ public final class RawLocks implements AutoCloseable {
         if (redis != null) {
             return redis.acquire(key, owner, ttlMillis);
         }
+        if (client != null) {
+            return client.acquire(key, owner, ttlMillis);
+        }
         try {
             acquire.setString(1, key);
             acquire.setString(2, owner);
@@ -133,6 +162,9 @@ public final class RawLocks implements AutoCloseable {
         if (redis != null) {
             return redis.release(key, owner);
         }
+        if (client != null) {
+            return client.release(key, owner);
+        }
         try {
             release.setString(1, key);
             release.setString(2, owner);
@@ -140,6 +172,11 @@ public final class RawLocks implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The store's own client (zookeeper, etcd, mongodb), for the notified baselines. */
+    RawClient client() {
+        return client;
     }
 
     /** The Redis side (redis only), for the pub/sub baseline. */
@@ -156,6 +193,9 @@ public final class RawLocks implements AutoCloseable {
     public void close() {
         if (redis != null) {
             redis.close();
+        }
+        if (client != null) {
+            client.close();
         }
         if (connection != null) {
             try {

@@ -30,8 +30,10 @@ public final class Etcd implements Server {
     private static final int ELECTION_MILLIS = 500;
 
     private final Path dir;
+    private final String name;
     private final int port;
     private final int peerPort;
+    private final String initialCluster;
     private Process process;
 
     /**
@@ -40,19 +42,39 @@ public final class Etcd implements Server {
      * @param dir its data and log directory
      */
     public Etcd(Path dir) {
+        this(dir, "faults", freePort(), freePort(), null);
+        start();
+    }
+
+    /**
+     * A member, not started ({@link EtcdCluster} starts them together).
+     *
+     * @param dir its data and log directory
+     * @param name its name in the cluster
+     * @param port its client port
+     * @param peerPort its peer port
+     * @param initialCluster the cluster's {@code name=peer URL} list, or null for a cluster of one
+     */
+    Etcd(Path dir, String name, int port, int peerPort, String initialCluster) {
         this.dir = dir.toAbsolutePath();
-        this.port = freePort();
-        this.peerPort = freePort();
+        this.name = name;
+        this.port = port;
+        this.peerPort = peerPort;
+        this.initialCluster = initialCluster != null ? initialCluster : name + "=http://127.0.0.1:" + peerPort;
         try {
             Files.createDirectories(this.dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the etcd directory " + dir, e);
         }
-        start();
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "faults-etcd-stop"));
     }
 
-    private static int freePort() {
+    /** @return the member's peer port */
+    int peerPort() {
+        return peerPort;
+    }
+
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -75,13 +97,19 @@ public final class Etcd implements Server {
 
     @Override
     public synchronized void start() {
+        launch();
+        awaitHealthy();
+    }
+
+    /** Starts the process if it is not running, without waiting for it. */
+    synchronized void launch() {
         if (process == null || !process.isAlive()) {
             String peer = "http://127.0.0.1:" + peerPort;
             try {
                 process = new ProcessBuilder(List.of(
                                 binary(),
                                 "--name",
-                                "faults",
+                                name,
                                 "--data-dir",
                                 dir.resolve("data").toString(),
                                 "--listen-client-urls",
@@ -93,7 +121,7 @@ public final class Etcd implements Server {
                                 "--initial-advertise-peer-urls",
                                 peer,
                                 "--initial-cluster",
-                                "faults=" + peer,
+                                initialCluster,
                                 "--heartbeat-interval",
                                 String.valueOf(HEARTBEAT_MILLIS),
                                 "--election-timeout",
@@ -110,11 +138,10 @@ public final class Etcd implements Server {
                 throw new UncheckedIOException("etcd did not start on port " + port, e);
             }
         }
-        awaitHealthy();
     }
 
-    /** Waits until the member says it is healthy (it has a leader: itself), 60 s at most. */
-    private void awaitHealthy() {
+    /** Waits until the member says it is healthy (it has a leader), 60 s at most. */
+    synchronized void awaitHealthy() {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest health = HttpRequest.newBuilder(URI.create(endpoint(port) + "/health"))

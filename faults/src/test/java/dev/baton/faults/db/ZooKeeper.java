@@ -23,6 +23,9 @@ public final class ZooKeeper implements Server {
 
     private final Path dir;
     private final int port;
+    /** The main class: the standalone server, or a member of an ensemble. */
+    private final String main;
+
     private Process process;
 
     /**
@@ -33,12 +36,34 @@ public final class ZooKeeper implements Server {
     public ZooKeeper(Path dir) {
         this.dir = dir.toAbsolutePath();
         this.port = freePort();
-        writeConfig();
+        this.main = "org.apache.zookeeper.server.ZooKeeperServerMain";
+        writeConfig(List.of());
         start();
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "faults-zookeeper-stop"));
     }
 
-    private static int freePort() {
+    /**
+     * A member of an ensemble, not started: {@link ZooKeeperEnsemble} starts them together.
+     *
+     * @param dir its data and log directory
+     * @param port its client port
+     * @param myId its id in the ensemble
+     * @param servers the ensemble's {@code server.N=...} lines
+     */
+    ZooKeeper(Path dir, int port, int myId, List<String> servers) {
+        this.dir = dir.toAbsolutePath();
+        this.port = port;
+        this.main = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+        writeConfig(servers);
+        try {
+            Files.writeString(this.dir.resolve("data").resolve("myid"), String.valueOf(myId));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the member's id in " + dir, e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "faults-zookeeper-stop"));
+    }
+
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -46,21 +71,23 @@ public final class ZooKeeper implements Server {
         }
     }
 
-    private void writeConfig() {
+    private void writeConfig(List<String> servers) {
         try {
             Files.createDirectories(dir.resolve("data"));
-            Files.writeString(
-                    dir.resolve("zoo.cfg"),
-                    String.join(
-                            "\n",
-                            "tickTime=" + TICK_MILLIS,
-                            "dataDir=" + dir.resolve("data"),
-                            "clientPortAddress=127.0.0.1",
-                            "clientPort=" + port,
-                            "admin.enableServer=false",
-                            "4lw.commands.whitelist=",
-                            "maxClientCnxns=0",
-                            ""));
+            List<String> lines = new java.util.ArrayList<>(List.of(
+                    "tickTime=" + TICK_MILLIS,
+                    "dataDir=" + dir.resolve("data"),
+                    "clientPortAddress=127.0.0.1",
+                    "clientPort=" + port,
+                    "admin.enableServer=false",
+                    "4lw.commands.whitelist=",
+                    "maxClientCnxns=0"));
+            if (!servers.isEmpty()) {
+                lines.addAll(List.of("initLimit=10", "syncLimit=5"));
+                lines.addAll(servers);
+            }
+            lines.add("");
+            Files.writeString(dir.resolve("zoo.cfg"), String.join("\n", lines));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the ZooKeeper configuration in " + dir, e);
         }
@@ -81,6 +108,12 @@ public final class ZooKeeper implements Server {
 
     @Override
     public synchronized void start() {
+        launch();
+        awaitAnswer();
+    }
+
+    /** Starts the process if it is not running, without waiting for it to answer. */
+    synchronized void launch() {
         if (process == null || !process.isAlive()) {
             try {
                 process = new ProcessBuilder(List.of(
@@ -89,7 +122,7 @@ public final class ZooKeeper implements Server {
                                 "-Xmx256m",
                                 "-cp",
                                 System.getProperty("java.class.path"),
-                                "org.apache.zookeeper.server.ZooKeeperServerMain",
+                                main,
                                 dir.resolve("zoo.cfg").toString()))
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(
@@ -99,11 +132,10 @@ public final class ZooKeeper implements Server {
                 throw new UncheckedIOException("the ZooKeeper server did not start on port " + port, e);
             }
         }
-        awaitAnswer();
     }
 
     /** Waits until a client connects and reads a node, 60 s at most. */
-    private void awaitAnswer() {
+    synchronized void awaitAnswer() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         Exception last = null;
         while (System.nanoTime() < deadline) {

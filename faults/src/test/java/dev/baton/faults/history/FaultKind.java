@@ -32,7 +32,13 @@ public enum FaultKind {
      * Code inside a worker's JVM reads the store's lock files (open, read, close), as a backup or a
      * monitoring agent in the application would. Excuses nothing.
      */
-    READER("reader", false);
+    READER("reader", false),
+    /**
+     * One member of the store's cluster (a ZooKeeper ensemble, an etcd cluster) is killed ({@code SIGKILL}) and
+     * started again a while later; the others keep their quorum. It explains nothing: no holder may lose its lock
+     * to another while a quorum serves.
+     */
+    MEMBER_KILL("member-kill", false);
 
     private final String label;
     private final boolean ofOneProcess;

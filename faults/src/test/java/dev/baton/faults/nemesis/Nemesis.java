@@ -3,10 +3,12 @@ package dev.baton.faults.nemesis;
 import static dev.baton.faults.history.Vocabulary.FAULT;
 import static dev.baton.faults.history.Vocabulary.HEAL;
 
+import dev.baton.faults.db.Cluster;
 import dev.baton.faults.db.Processes;
 import dev.baton.faults.db.Server;
 import dev.baton.faults.history.FaultKind;
 import dev.baton.faults.history.HistoryWriter;
+import dev.baton.faults.proxy.FaultProxy;
 import dev.baton.faults.store.StoreUnderTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -126,6 +128,10 @@ final class Nemesis {
             cutSubscriptions(id);
             return;
         }
+        if (kind == FaultKind.MEMBER_KILL) {
+            killMember(id);
+            return;
+        }
         WorkerSlot slot = victim();
         if (slot == null) {
             return;
@@ -157,18 +163,18 @@ final class Nemesis {
             case PARTITION -> {
                 slot.silenced = true;
                 begin(id, kind, pid, slot.index);
-                slot.proxy.blackHole();
+                slot.proxies.forEach(FaultProxy::blackHole); // every server it reaches: cut off from the store
                 Processes.sleep(ttl + 500 + random.nextInt(1_500));
-                slot.proxy.forward();
+                slot.proxies.forEach(FaultProxy::forward);
                 heal(id);
                 slot.silenced = false;
             }
             case SLOW -> {
                 long delay = 100 + random.nextInt(300);
                 begin(id, kind, pid, slot.index, "delayMs", delay);
-                slot.proxy.slow(delay);
+                slot.proxies.forEach(p -> p.slow(delay));
                 Processes.sleep(2_000 + random.nextInt(2_000));
-                slot.proxy.forward();
+                slot.proxies.forEach(FaultProxy::forward);
                 heal(id);
             }
             case SESSION_KILL -> {
@@ -189,6 +195,21 @@ final class Nemesis {
             }
             default -> throw new IllegalStateException("not a worker fault: " + kind);
         }
+    }
+
+    /**
+     * Kills one member of the store's cluster, chosen at random, and starts it again after longer than the ttl: its
+     * clients move to the other members, whose quorum keeps every session, lease and lock.
+     */
+    private void killMember(String id) {
+        Cluster cluster =
+                store.cluster().orElseThrow(() -> new IllegalStateException("member-kill needs a store on a cluster"));
+        int member = random.nextInt(cluster.size());
+        begin(id, FaultKind.MEMBER_KILL, 0, -1, "member", member);
+        cluster.kill(member);
+        Processes.sleep(ttl + 500 + random.nextInt(1_500));
+        cluster.start(member);
+        heal(id);
     }
 
     /**

@@ -13,7 +13,11 @@ import java.util.List;
 final class WorkerSlot {
 
     final int index;
+    /** The first of {@link #proxies}: the only one but for a store on a cluster. */
     final FaultProxy proxy;
+    /** One proxy per server the worker reaches (the members of a cluster), all cut off together. */
+    final List<FaultProxy> proxies;
+
     private volatile Process process;
     /** Set before the nemesis signals the process, so its exit is not taken for a crash. */
     volatile boolean exitExpected;
@@ -22,9 +26,15 @@ final class WorkerSlot {
 
     volatile long spawnedAt;
 
-    WorkerSlot(int index, FaultProxy proxy) {
+    WorkerSlot(int index, List<FaultProxy> proxies) {
         this.index = index;
-        this.proxy = proxy;
+        this.proxies = List.copyOf(proxies);
+        this.proxy = proxies.get(0);
+    }
+
+    /** @return the ports of its proxies */
+    List<Integer> proxyPorts() {
+        return proxies.stream().map(FaultProxy::port).toList();
     }
 
     Process process() {

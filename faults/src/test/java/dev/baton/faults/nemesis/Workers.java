@@ -66,7 +66,11 @@ final class Workers implements AutoCloseable {
     /** Starts N workers, each behind a proxy of its own. */
     void startAll() throws IOException {
         for (int i = 0; i < settings.workers(); i++) {
-            WorkerSlot slot = new WorkerSlot(i, new FaultProxy(store.proxyTarget()));
+            List<FaultProxy> proxies = new ArrayList<>();
+            for (int target : store.proxyTargets()) {
+                proxies.add(new FaultProxy(target));
+            }
+            WorkerSlot slot = new WorkerSlot(i, proxies);
             slots.add(slot);
             spawn(slot);
         }
@@ -124,7 +128,7 @@ final class Workers implements AutoCloseable {
                 "-Dfaults.threads=" + settings.threads(),
                 "-Dfaults.leadership=" + settings.leadership(),
                 "-Dfaults.shared=" + shared));
-        command.addAll(store.workerProperties(slot.index, slot.proxy.port(), settings.ttlMillis()));
+        command.addAll(store.workerProperties(slot.index, slot.proxyPorts(), settings.ttlMillis()));
         String logging = System.getProperty("java.util.logging.config.file");
         if (logging != null) {
             command.add(3, "-Djava.util.logging.config.file=" + logging);
@@ -258,7 +262,7 @@ final class Workers implements AutoCloseable {
             if (p != null && p.isAlive()) {
                 p.destroyForcibly();
             }
-            slot.proxy.close();
+            slot.proxies.forEach(FaultProxy::close);
         }
     }
 }

@@ -30,6 +30,13 @@ public enum StoreKind {
     ZOOKEEPER("zookeeper", JpaDatabase.POSTGRESQL, Backend.ZOOKEEPER),
     /** The etcd store on a private etcd server (one member, its own process); the application's tables on PostgreSQL. */
     ETCD("etcd", JpaDatabase.POSTGRESQL, Backend.ETCD),
+    /**
+     * The ZooKeeper store on a private ensemble of three servers (each in its JVM), every worker connected to all
+     * three, each through a proxy of its own; one member at a time is killed and started again.
+     */
+    ZOOKEEPER_ENSEMBLE("zookeeper-ensemble", JpaDatabase.POSTGRESQL, Backend.ZOOKEEPER),
+    /** The etcd store on a private cluster of three members, as {@link #ZOOKEEPER_ENSEMBLE}. */
+    ETCD_CLUSTER("etcd-cluster", JpaDatabase.POSTGRESQL, Backend.ETCD),
     /** The file store on a directory on disk (under {@code target/}); the application's tables on PostgreSQL. */
     FILE("file", JpaDatabase.POSTGRESQL, Backend.FILE),
     /** The file store on a directory on tmpfs ({@code /dev/shm}); the application's tables on PostgreSQL. */
@@ -103,6 +110,11 @@ public enum StoreKind {
         return backend;
     }
 
+    /** @return whether the store's server is a cluster of three members (a ZooKeeper ensemble, an etcd cluster) */
+    public boolean cluster() {
+        return this == ZOOKEEPER_ENSEMBLE || this == ETCD_CLUSTER;
+    }
+
     /** @return whether the locks live in {@link #database()} (the JPA store) */
     public boolean locksInDatabase() {
         return backend == Backend.JPA_TABLE || backend == Backend.JPA_ADVISORY;
@@ -124,8 +136,8 @@ public enum StoreKind {
             case JPA_TABLE -> db;
             case JPA_ADVISORY -> db + " advisory";
             case REDIS -> "Redis";
-            case ZOOKEEPER -> "ZooKeeper";
-            case ETCD -> "etcd";
+            case ZOOKEEPER -> cluster() ? "ZooKeeper (ensemble of 3)" : "ZooKeeper";
+            case ETCD -> cluster() ? "etcd (cluster of 3)" : "etcd";
             case FILE -> this == FILE_TMPFS ? "file (tmpfs)" : "file (disk)";
         };
     }
@@ -156,6 +168,9 @@ public enum StoreKind {
                 // paused past their timeout it expires them all
                 add(deck, 2, FaultKind.KILL9, FaultKind.STOP, FaultKind.PARTITION);
                 add(deck, 1, FaultKind.TERM, FaultKind.DB_RESTART, FaultKind.STORE_STOP);
+                if (cluster()) {
+                    add(deck, 3, FaultKind.MEMBER_KILL);
+                }
             }
             case FILE -> {
                 add(deck, 2, FaultKind.KILL9, FaultKind.TERM, FaultKind.STOP);

@@ -1,13 +1,16 @@
 package dev.baton.faults.store;
 
 import dev.baton.etcd.EtcdLockStore;
+import dev.baton.faults.db.Cluster;
 import dev.baton.faults.db.Database;
 import dev.baton.faults.db.Etcd;
+import dev.baton.faults.db.EtcdCluster;
 import dev.baton.faults.db.MariaDb;
 import dev.baton.faults.db.Postgres;
 import dev.baton.faults.db.Redis;
 import dev.baton.faults.db.Server;
 import dev.baton.faults.db.ZooKeeper;
+import dev.baton.faults.db.ZooKeeperEnsemble;
 import dev.baton.impl.store.file.FileLockStore;
 import dev.baton.jpa.JpaDatabase;
 import dev.baton.jpa.JpaLockStore;
@@ -38,6 +41,7 @@ public final class StoreUnderTest implements AutoCloseable {
     private final Redis redis;
     private final ZooKeeper zookeeper;
     private final Etcd etcd;
+    private final Cluster cluster;
     private final Path lockDir;
 
     /**
@@ -51,9 +55,16 @@ public final class StoreUnderTest implements AutoCloseable {
         Path dbDir = runDir.resolve("db-" + kind.database().name().toLowerCase(java.util.Locale.ROOT));
         this.database = kind.database() == JpaDatabase.POSTGRESQL ? new Postgres(dbDir) : new MariaDb(dbDir);
         this.redis = kind.backend() == StoreKind.Backend.REDIS ? new Redis(runDir.resolve("redis")) : null;
-        this.zookeeper =
-                kind.backend() == StoreKind.Backend.ZOOKEEPER ? new ZooKeeper(runDir.resolve("zookeeper")) : null;
-        this.etcd = kind.backend() == StoreKind.Backend.ETCD ? new Etcd(runDir.resolve("etcd")) : null;
+        this.zookeeper = kind.backend() == StoreKind.Backend.ZOOKEEPER && !kind.cluster()
+                ? new ZooKeeper(runDir.resolve("zookeeper"))
+                : null;
+        this.etcd =
+                kind.backend() == StoreKind.Backend.ETCD && !kind.cluster() ? new Etcd(runDir.resolve("etcd")) : null;
+        this.cluster = !kind.cluster()
+                ? null
+                : kind.backend() == StoreKind.Backend.ZOOKEEPER
+                        ? new ZooKeeperEnsemble(runDir.resolve("zookeeper-ensemble"))
+                        : new EtcdCluster(runDir.resolve("etcd-cluster"));
         this.lockDir = kind.backend() == StoreKind.Backend.FILE ? lockDirectory(kind, runDir) : null;
     }
 
@@ -95,7 +106,15 @@ public final class StoreUnderTest implements AutoCloseable {
         if (redis != null) {
             return Optional.of(redis);
         }
+        if (cluster != null) {
+            return Optional.of(cluster);
+        }
         return zookeeper != null ? Optional.of(zookeeper) : Optional.ofNullable(etcd);
+    }
+
+    /** @return the cluster of the store's server, for the entries on three members */
+    public Optional<Cluster> cluster() {
+        return Optional.ofNullable(cluster);
     }
 
     /** @return the Redis server, for the Redis store */
@@ -117,8 +136,12 @@ public final class StoreUnderTest implements AutoCloseable {
                 JpaLockStore.builder(dataSource()).mode(LockMode.ADVISORY).build();
             case REDIS -> RedisLockStore.builder(Redis.url(redis.port())).build();
             case ZOOKEEPER ->
-                ZooKeeperLockStore.builder(ZooKeeper.connect(zookeeper.port())).build();
-            case ETCD -> EtcdLockStore.builder(Etcd.endpoint(etcd.port())).build();
+                ZooKeeperLockStore.builder(
+                                ZooKeeper.connect(lockServer().orElseThrow().port()))
+                        .build();
+            case ETCD ->
+                EtcdLockStore.builder(Etcd.endpoint(lockServer().orElseThrow().port()))
+                        .build();
             case FILE -> new FileLockStore(lockDir);
         }) {
             return store.capabilities().contains(StoreCapability.SHARED_LOCKS);
@@ -138,20 +161,27 @@ public final class StoreUnderTest implements AutoCloseable {
         }
     }
 
-    /** @return the port each worker's proxy forwards to: the lock server's, else the application's database */
-    public int proxyTarget() {
-        return lockServer().map(Server::port).orElse(database.port());
+    /**
+     * @return the ports each worker's proxies forward to, one proxy each: every member of a cluster, else the lock
+     *     server's, else the application's database
+     */
+    public List<Integer> proxyTargets() {
+        if (cluster != null) {
+            return cluster.ports();
+        }
+        return List.of(lockServer().map(Server::port).orElse(database.port()));
     }
 
     /**
      * The system properties of a worker: its Baton settings and where its application data is.
      *
      * @param slot the worker's slot
-     * @param proxyPort the port of its proxy to {@link #proxyTarget()}
+     * @param proxyPorts the ports of its proxies to {@link #proxyTargets()}, in their order
      * @param ttlMillis the workers' lock ttl
      * @return {@code -D...} arguments
      */
-    public List<String> workerProperties(int slot, int proxyPort, long ttlMillis) {
+    public List<String> workerProperties(int slot, List<Integer> proxyPorts, long ttlMillis) {
+        int proxyPort = proxyPorts.get(0);
         List<String> props = new ArrayList<>();
         boolean proxiedDatabase = lockServer().map(s -> s == database).orElse(true);
         props.add("-Dfaults.jdbc-url=" + database.workerUrl(proxiedDatabase ? proxyPort : database.port()));
@@ -178,14 +208,16 @@ public final class StoreUnderTest implements AutoCloseable {
             }
             case ZOOKEEPER -> {
                 props.add("-Dbaton.store=zookeeper");
-                props.add("-Dbaton.zookeeper.connect=" + ZooKeeper.connect(proxyPort));
+                props.add("-Dbaton.zookeeper.connect="
+                        + (cluster != null ? ZooKeeperEnsemble.connect(proxyPorts) : ZooKeeper.connect(proxyPort)));
                 // the session as long as the lease: renewals (every third of it) come well within the two thirds
                 // after which the store counts its locks lost
                 props.add("-Dbaton.zookeeper.session-timeout=" + ttlMillis + "ms");
             }
             case ETCD -> {
                 props.add("-Dbaton.store=etcd");
-                props.add("-Dbaton.etcd.endpoints=" + Etcd.endpoint(proxyPort));
+                props.add("-Dbaton.etcd.endpoints="
+                        + (cluster != null ? EtcdCluster.endpoints(proxyPorts) : Etcd.endpoint(proxyPort)));
                 // the lease as long as the lock's ttl, in whole seconds (etcd's unit), at least 2 s
                 props.add("-Dbaton.etcd.lease-ttl=" + Math.max(2, (ttlMillis + 999) / 1_000) + "s");
             }
@@ -209,6 +241,9 @@ public final class StoreUnderTest implements AutoCloseable {
             }
             if (etcd != null) {
                 etcd.close();
+            }
+            if (cluster != null) {
+                cluster.close();
             }
         } finally {
             database.close();
