@@ -298,11 +298,6 @@ public final class EtcdLocks implements AutoCloseable {
         try {
             answer = EtcdCalls.await(call, leftMillis(deadline));
         } catch (EtcdCalls.CallFailed e) {
-            if (e.leaseGone()) {
-                // the lease expired on the server, and the lock with it: the next owner's acquisition alone
-                h.lease.gone();
-                return new HandOverResult(false, acquire(key, nextOwner, ttlMillis, maxWaitMillis));
-            }
             if (e.inDoubt()) {
                 if (e.timedOut()) {
                     call.thenAccept(late -> {

@@ -161,11 +161,6 @@ public final class EtcdSession implements AutoCloseable {
             return id;
         }
 
-        /** @return the ttl the server gave, in milliseconds */
-        public long ttlMillis() {
-            return ttlMillis;
-        }
-
         /** @return whether the lease is over: the server said so, or the store closed */
         public boolean expired() {
             return expired;
