@@ -61,6 +61,7 @@ class ModuleBoundariesTest {
                     "dev.baton.tck",
                     "dev.baton.tck.faults",
                     "dev.baton.tck.runtime",
+                    "dev.baton.tck.runtime.applications",
                     "dev.baton.tck.runtime.conflict",
                     "dev.baton.tck.runtime.definition",
                     "dev.baton.tck.runtime.ear",

@@ -5,25 +5,13 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockException;
 import dev.baton.Locks;
 import dev.baton.event.ScheduleSkipped;
-import dev.baton.impl.config.BatonConfig;
-import dev.baton.impl.config.ManagerSettings;
 import dev.baton.impl.engine.CallerContext;
-import dev.baton.impl.engine.EngineLocks;
-import dev.baton.impl.engine.EngineMetrics;
-import dev.baton.impl.engine.Inspection;
 import dev.baton.impl.engine.LockEngine;
-import dev.baton.impl.leadership.Elections;
 import dev.baton.impl.leadership.LeaderPlan;
 import dev.baton.impl.logging.BatonLog;
-import dev.baton.impl.metrics.Meters;
 import dev.baton.impl.plan.MethodPlan;
-import dev.baton.impl.runtime.RenewalExecutors;
-import dev.baton.impl.runtime.ServerContexts;
-import dev.baton.impl.runtime.StorelessLocks;
 import dev.baton.impl.schedule.SchedulePlan;
-import dev.baton.impl.time.EngineTime;
 import dev.baton.impl.transaction.TransactionSupport;
-import dev.baton.spi.LockStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -36,25 +24,18 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 
 /**
- * The application's lock runtime: one {@link LockEngine} per lock manager (started at first use, so
- * stores connect lazily), the renewal scheduler, JTA support and events; started when the application
- * starts. When the application stops
- * (or the JVM exits first), tells every holder its lock is lost, releases each lock as its work ends
- * (waiting at most {@code baton.shutdown-grace}), leaves a lock whose work still runs to expire, and
- * closes the stores ({@link LockEngine#closeAll}).
+ * The lock runtime as the application's beans see it, one per CDI container: the {@link Locks} producer, the plans
+ * of this container's methods for the interceptors, and the start and stop of the application's {@link
+ * ApplicationRuntime} (engines, stores, elections), which it shares with the containers of the application's other
+ * modules where a server runs one per module ({@link ApplicationRuntimes}). Started when the application starts;
+ * when it stops, the runtime tells every holder its lock is lost and releases the locks as their work ends.
  */
 @ApplicationScoped
 public class LockRuntime {
-
-    private final Map<String, LockEngine> engines = new ConcurrentHashMap<>();
-    private final Map<String, Locks> locks = new ConcurrentHashMap<>();
-    private final Map<String, Elections> elections = new ConcurrentHashMap<>();
 
     /** The portable extension, or the bean of the build-compatible one. */
     @Inject
@@ -63,46 +44,18 @@ public class LockRuntime {
     @Inject
     BeanManager beanManager;
 
-    private BatonConfig config;
-    private ManagerStores stores;
-    private RenewalExecutors executors;
-    private TransactionSupport transactions;
-    private CdiLockListener listener;
-    private Meters meters;
-    /** The engines' time: the system's, unless the application provides an {@link EngineTime} bean (tests on virtual time). */
-    private EngineTime time;
-    /** Set at application stop: no engine starts after it. */
-    private volatile boolean stopped;
-    /** Releases the locks when the JVM exits without stopping CDI first (Java SE, Helidon: SIGTERM early in startup). */
-    private Thread exitHook;
+    /** The application's name where it has one: the key of its shared runtime. */
+    private Optional<String> application = Optional.empty();
+
+    private ApplicationRuntime runtime;
 
     @PostConstruct
     void start() {
-        config = deployment.plans().config();
-        if (config == null) {
+        if (deployment.plans().config() == null) {
             throw new LockConfigurationException("Baton's configuration is invalid (see the deployment errors)");
         }
-        stores = new ManagerStores(deployment.plans().storePlan(), config, deployment.beans(beanManager));
-        if (deployment.plans().storePlan().source("") instanceof StorePlan.UnconfiguredMemory) {
-            BatonLog.memoryStoreByDefault();
-        }
-        executors = RenewalExecutors.detect();
-        transactions = TransactionSupport.detect(deployment.beans(beanManager), executors.storeCalls());
-        listener = new CdiLockListener(beanManager);
-        jakarta.enterprise.inject.Instance<EngineTime> times =
-                beanManager.createInstance().select(EngineTime.class);
-        time = times.isResolvable() ? times.get() : EngineTime.system(executors.executor());
-        meters = Meters.detect(config.metricsEnabled(), config.metricsApi(), beanManager);
-        if (executors.owned()) {
-            // Outside a Jakarta EE server nothing guarantees that CDI is shut down before the JVM exits.
-            // (In a server the application's lifecycle is the container's, and a hook would pin its class loader.)
-            exitHook = new Thread(this::releaseAll, "baton-release-at-exit");
-            try {
-                Runtime.getRuntime().addShutdownHook(exitHook);
-            } catch (IllegalStateException exiting) {
-                exitHook = null;
-            }
-        }
+        application = ApplicationRuntimes.currentApplication();
+        runtime = ApplicationRuntimes.join(application, () -> new ApplicationRuntime(deployment, beanManager));
     }
 
     /**
@@ -115,7 +68,7 @@ public class LockRuntime {
     void applicationStarted(
             @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class)
                     Object event) {
-        BatonLog.debug("Baton's runtime started with the application: transactions " + transactions);
+        BatonLog.debug("Baton's runtime started with the application: transactions " + runtime.transactions());
         checkSharing();
         for (LeaderPlan plan : deployment.plans().leaderPlans()) {
             try {
@@ -134,7 +87,7 @@ public class LockRuntime {
      */
     private void checkSharing() {
         for (MethodPlan plan : deployment.plans().methodPlans()) {
-            if (plan.sharedLimit() == dev.baton.spi.Acquisition.EXCLUSIVE || !stores.hasStore(plan.manager())) {
+            if (plan.sharedLimit() == dev.baton.spi.Acquisition.EXCLUSIVE || !runtime.hasStore(plan.manager())) {
                 continue;
             }
             try {
@@ -155,48 +108,10 @@ public class LockRuntime {
         return locks(plan.manager()).lead(plan.election());
     }
 
-    /**
-     * @param manager a manager with a store
-     * @return its elections, made on first use
-     */
-    private Elections elections(String manager) {
-        return elections.computeIfAbsent(manager, m -> new Elections(engine(m), executors.storeCalls(), listener));
-    }
-
     @PreDestroy
     void stop() {
-        releaseAll();
-        if (executors != null) {
-            executors.shutdown();
-        }
-        if (meters != null) {
-            meters.close();
-        }
-        if (exitHook != null && Thread.currentThread() != exitHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(exitHook);
-            } catch (IllegalStateException exiting) {
-                // the JVM is exiting: the hook runs (or ran) releaseAll, which is idempotent
-            }
-        }
-    }
-
-    private void releaseAll() {
-        stopped = true;
-        // No candidacy joins from now on. The engines' shutdown revokes the terms' locks with all the others, in
-        // parallel, and each term is told before its lock is released; then the stand-bys stop.
-        elections.values().forEach(Elections::stopJoining);
-        BatonConfig settings = config;
-        LockEngine.closeAll(
-                List.copyOf(engines.values()),
-                Duration.ofMillis(settings == null ? 0 : settings.shutdownGraceMillis()));
-        engines.clear();
-        for (Map.Entry<String, Elections> e : List.copyOf(elections.entrySet())) {
-            try {
-                e.getValue().closeAll();
-            } catch (RuntimeException failure) {
-                BatonLog.shutdownFailed("the elections of " + BatonLog.manager(e.getKey()), failure);
-            }
+        if (runtime != null) {
+            ApplicationRuntimes.leave(application, runtime);
         }
     }
 
@@ -217,24 +132,7 @@ public class LockRuntime {
      * @throws IllegalArgumentException for an undeclared manager
      */
     Locks locks(String name) {
-        Locks existing = locks.get(name);
-        if (existing != null) {
-            return existing;
-        }
-        return locks.computeIfAbsent(name, n -> {
-            if (config.manager(n).isPresent() && !stores.hasStore(n)) {
-                // Injectable (a manager that is not used need not have a store); taking a lock fails.
-                return new StorelessLocks(n, stores.noStore(n), this::locks);
-            }
-            LockEngine engine = engine(n);
-            return new EngineLocks(
-                    engine,
-                    this::locks,
-                    transactions,
-                    new Inspection(engine, config.forceReleaseEnabled(), this::caller),
-                    election -> elections(n).lead(election),
-                    callerContext());
-        });
+        return runtime.locks(name);
     }
 
     /**
@@ -244,7 +142,7 @@ public class LockRuntime {
      * @return the server's contexts where it keeps them (Helidon MP), else nothing to enter
      */
     CallerContext callerContext() {
-        return ServerContexts.CURRENT;
+        return runtime.callerContext();
     }
 
     /**
@@ -253,7 +151,7 @@ public class LockRuntime {
      * @return their names, the default manager's empty
      */
     public List<String> managersWithStore() {
-        return config.managers().keySet().stream().filter(stores::hasStore).toList();
+        return runtime.managersWithStore();
     }
 
     /**
@@ -262,7 +160,7 @@ public class LockRuntime {
      * @return a snapshot
      */
     public List<LockEngine> startedEngines() {
-        return List.copyOf(engines.values());
+        return runtime.startedEngines();
     }
 
     /**
@@ -271,7 +169,7 @@ public class LockRuntime {
      * @return the store-call executor
      */
     public java.util.concurrent.Executor storeCalls() {
-        return executors.storeCalls();
+        return runtime.storeCalls();
     }
 
     /**
@@ -280,33 +178,11 @@ public class LockRuntime {
      * @throws IllegalArgumentException for an undeclared manager
      */
     public LockEngine engine(String name) {
-        LockEngine engine = engines.get(name);
-        if (engine == null) {
-            engine = engines.computeIfAbsent(name, this::startEngine);
-        }
-        if (stopped) {
-            // stop() may have listed the engines before this one joined them; a closed engine refuses to acquire.
-            engine.close();
-        }
-        return engine;
-    }
-
-    /** Who calls, for the log of an administrative action: the thread, and the principal where there is one. */
-    private String caller() {
-        String thread = "thread '" + Thread.currentThread().getName() + "'";
-        try {
-            jakarta.enterprise.inject.Instance<java.security.Principal> principal =
-                    beanManager.createInstance().select(java.security.Principal.class);
-            String name = principal.isResolvable() ? principal.get().getName() : null;
-            return name == null ? thread + ", no principal" : thread + ", principal '" + name + "'";
-        } catch (RuntimeException e) {
-            // no security context on this thread (Java SE, a thread of the application's own)
-            return thread + ", no principal";
-        }
+        return runtime.engine(name);
     }
 
     TransactionSupport transactions() {
-        return transactions;
+        return runtime.transactions();
     }
 
     /**
@@ -342,36 +218,13 @@ public class LockRuntime {
      * @throws LockException when it has no store or is shut down: the firing is skipped
      */
     LockEngine scheduleEngine(String manager) {
-        if (!stores.hasStore(manager)) {
-            throw stores.noStore(manager);
-        }
-        return engine(manager);
+        return runtime.scheduleEngine(manager);
     }
 
     /**
      * @param event a skipped firing, fired as a CDI event
      */
     void scheduleSkipped(ScheduleSkipped event) {
-        listener.skipped(event);
-    }
-
-    private LockEngine startEngine(String name) {
-        ManagerSettings settings = config.manager(name)
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "Lock manager '" + name + "' is not declared (list it in baton.managers)"));
-        if (stopped) {
-            throw new LockException(
-                    BatonLog.capitalized(BatonLog.manager(name)) + " is shut down: the application is stopping");
-        }
-        LockStore store = stores.open(name);
-        try {
-            BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
-            EngineMetrics metrics = meters.engine(name, String.valueOf(store));
-            return new LockEngine(
-                    settings, meters.metered(store, metrics), time, executors.storeCalls(), listener, metrics);
-        } catch (RuntimeException | Error e) {
-            store.close();
-            throw e;
-        }
+        runtime.scheduleSkipped(event);
     }
 }

@@ -2,6 +2,7 @@ package dev.baton.impl.health;
 
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.runtime.OptionalApis;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
@@ -20,8 +21,12 @@ public class HealthExtension implements Extension {
         if (!enabled() || !healthApiPresent(HealthExtension.class.getClassLoader())) {
             return;
         }
-        event.addAnnotatedType(StoresReadinessCheck.class, StoresReadinessCheck.class.getName());
-        event.addAnnotatedType(RenewalsLivenessCheck.class, RenewalsLivenessCheck.class.getName());
+        // Application scoped by this extension, not by an annotation on the class: a container that discovers the
+        // classes of Baton's jar by their annotations (Quarkus) must not find checks whose API may be missing.
+        event.addAnnotatedType(StoresReadinessCheck.class, StoresReadinessCheck.class.getName())
+                .add(ApplicationScoped.Literal.INSTANCE);
+        event.addAnnotatedType(RenewalsLivenessCheck.class, RenewalsLivenessCheck.class.getName())
+                .add(ApplicationScoped.Literal.INSTANCE);
     }
 
     /** A value that is neither true nor false fails the deployment when the configuration is validated. */

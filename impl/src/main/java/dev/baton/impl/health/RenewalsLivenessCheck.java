@@ -3,7 +3,6 @@ package dev.baton.impl.health;
 import dev.baton.impl.cdi.LockRuntime;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.engine.Vitals;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -18,7 +17,6 @@ import org.eclipse.microprofile.health.Liveness;
  * {@code <manager>.mostOverdueMillis} and {@code <manager>.untoldLosses}. Reading it starts no manager.
  */
 @Liveness
-@ApplicationScoped
 public class RenewalsLivenessCheck implements HealthCheck {
 
     /** The check's name. */

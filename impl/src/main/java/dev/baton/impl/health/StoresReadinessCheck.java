@@ -1,7 +1,6 @@
 package dev.baton.impl.health;
 
 import dev.baton.impl.cdi.LockRuntime;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +18,6 @@ import org.eclipse.microprofile.health.Readiness;
  * (its store connects) by the first probe.
  */
 @Readiness
-@ApplicationScoped
 public class StoresReadinessCheck implements HealthCheck {
 
     /** The check's name. */

@@ -28,15 +28,34 @@ public final class StoreRegistry {
      */
     public static Map<String, LockStoreFactory> factories() {
         Map<String, LockStoreFactory> factories = new TreeMap<>();
-        load(factories, Thread.currentThread().getContextClassLoader());
         load(factories, StoreRegistry.class.getClassLoader());
+        // The thread's context class loader finds store jars that Baton's own loader cannot see (Baton in an EAR's
+        // lib, a store in a web module). It may also be another application's, or a server-wide one (TomEE sets
+        // one on JAX-RS request threads): through it ServiceLoader finds that loader's copies of the factories,
+        // which are not of this application's SPI. Such a loader is not asked.
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        if (sharesOurSpi(context)) {
+            load(factories, context);
+        }
         return factories;
     }
 
-    private static void load(Map<String, LockStoreFactory> into, ClassLoader loader) {
+    /**
+     * @param loader a class loader, or null
+     * @return whether it resolves {@link LockStoreFactory} to the very class Baton's own loader resolved
+     */
+    static boolean sharesOurSpi(ClassLoader loader) {
         if (loader == null) {
-            return;
+            return false;
         }
+        try {
+            return Class.forName(LockStoreFactory.class.getName(), false, loader) == LockStoreFactory.class;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static void load(Map<String, LockStoreFactory> into, ClassLoader loader) {
         try {
             for (LockStoreFactory factory : ServiceLoader.load(LockStoreFactory.class, loader)) {
                 into.putIfAbsent(factory.name(), factory);

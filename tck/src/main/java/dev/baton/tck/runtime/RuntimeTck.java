@@ -5,6 +5,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,6 +44,39 @@ public final class RuntimeTck {
 
     /** The platform's default data source, the one the {@value #TAG_JPA_DATA_SOURCE} scenarios hand the JPA store. */
     public static final String DEFAULT_DATA_SOURCE = "java:comp/DefaultDataSource";
+
+    /**
+     * System property: the JNDI name of the data source the {@value #TAG_JPA_DATA_SOURCE} scenarios hand the JPA
+     * store (default {@value #DEFAULT_DATA_SOURCE}), for a server whose applications see no default data source.
+     */
+    public static final String DATA_SOURCE = "baton.tck.dataSource";
+
+    /**
+     * System property: where the server answers MicroProfile Health's readiness, for the {@value #TAG_HEALTH}
+     * scenarios. A reference resolved against the deployment's URL: {@value #DEFAULT_HEALTH_URL} (the default) is
+     * the server's root, {@code health/ready} the application's own (servers that serve health per application), and
+     * an absolute URL another port (WildFly's management interface, {@code http://127.0.0.1:9990/health/ready}).
+     */
+    public static final String HEALTH_URL = "baton.tck.healthUrl";
+
+    /** The default of {@value #HEALTH_URL}. */
+    public static final String DEFAULT_HEALTH_URL = "/health/ready";
+
+    /**
+     * System property: where the server serves its metrics as Prometheus text, for the {@value #TAG_METRICS}
+     * scenarios; resolved like {@value #HEALTH_URL} (default {@value #DEFAULT_METRICS_URL}).
+     */
+    public static final String METRICS_URL = "baton.tck.metricsUrl";
+
+    /** The default of {@value #METRICS_URL}. */
+    public static final String DEFAULT_METRICS_URL = "/metrics";
+
+    /**
+     * System property: what the server puts before an application's metric names in its Prometheus text (default
+     * none: MicroProfile Metrics 5 and OpenTelemetry's exporter; MicroProfile Metrics 4 servers write {@code
+     * application_}).
+     */
+    public static final String METRICS_PREFIX = "baton.tck.metricsPrefix";
 
     /**
      * System property: a directory both the tests and the server can write, at the same path, for
@@ -144,7 +180,7 @@ public final class RuntimeTck {
     /**
      * The JPA store on the platform's default data source: adds the jar of {@value #JPA_STORE_LIBRARIES} and
      * {@code META-INF/microprofile-config.properties} with {@code baton.store=jpa}, {@code
-     * baton.jpa.data-source=}{@value #DEFAULT_DATA_SOURCE}, {@code baton.jpa.schema-action=create} and the given
+     * baton.jpa.data-source=}{@link #dataSource()}, {@code baton.jpa.schema-action=create} and the given
      * further key/value pairs.
      */
     public static WebArchive withJpaStore(WebArchive war, String... moreKeysAndValues) {
@@ -160,11 +196,56 @@ public final class RuntimeTck {
         config[0] = "baton.store";
         config[1] = "jpa";
         config[2] = "baton.jpa.data-source";
-        config[3] = DEFAULT_DATA_SOURCE;
+        config[3] = dataSource();
         config[4] = "baton.jpa.schema-action";
         config[5] = "create";
         System.arraycopy(moreKeysAndValues, 0, config, 6, moreKeysAndValues.length);
         return withConfig(war, config);
+    }
+
+    /** @return the data source of {@value #DATA_SOURCE}, by default {@value #DEFAULT_DATA_SOURCE} */
+    public static String dataSource() {
+        return setting(DATA_SOURCE, DEFAULT_DATA_SOURCE);
+    }
+
+    /**
+     * @param deployment the deployment's URL
+     * @return where the server answers readiness ({@value #HEALTH_URL})
+     */
+    public static URI healthUrl(URL deployment) {
+        return resolve(deployment, HEALTH_URL, DEFAULT_HEALTH_URL);
+    }
+
+    /**
+     * @param deployment the deployment's URL
+     * @return where the server serves its Prometheus text ({@value #METRICS_URL})
+     */
+    public static URI metricsUrl(URL deployment) {
+        return resolve(deployment, METRICS_URL, DEFAULT_METRICS_URL);
+    }
+
+    /** @return what the server puts before an application's metric names ({@value #METRICS_PREFIX}) */
+    public static String metricsPrefix() {
+        return System.getProperty(METRICS_PREFIX, "").strip();
+    }
+
+    private static URI resolve(URL deployment, String property, String fallback) {
+        String reference = setting(property, fallback);
+        // the deployment's URL as a directory (adapters give it with or without the slash): health/ready under it
+        String base = deployment.toExternalForm();
+        try {
+            return new URI(base.endsWith("/") ? base : base + "/").resolve(reference);
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "The system property " + property + "='" + reference + "' is not a URL reference: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    private static String setting(String property, String fallback) {
+        String value = System.getProperty(property, "").strip();
+        return value.isEmpty() ? fallback : value;
     }
 
     /** The time factor of {@value #TIME_FACTOR} ({@link TimeFactor#get()}). */

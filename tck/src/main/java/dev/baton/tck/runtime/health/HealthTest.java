@@ -59,9 +59,12 @@ class HealthTest {
                 .contains("UP");
     }
 
-    /** {@code GET /health/ready} of the server (not of the application) until {@code done}, at most 30 s (scaled). */
+    /**
+     * {@code GET} the server's readiness ({@link RuntimeTck#healthUrl}, by default {@code /health/ready} of the
+     * server, not of the application) until {@code done}, at most 30 s (scaled).
+     */
     private Http.Response awaitReadiness(String what, Predicate<Http.Response> done) {
-        URI ready = URI.create(base.toExternalForm()).resolve("/health/ready");
+        URI ready = RuntimeTck.healthUrl(base);
         long deadline =
                 System.nanoTime() + RuntimeTck.scaled(Duration.ofSeconds(30)).toNanos();
         Http.Response response = Http.get(ready);

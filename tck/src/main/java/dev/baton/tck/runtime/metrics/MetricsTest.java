@@ -37,8 +37,10 @@ class MetricsTest {
     static final int TIMEOUTS = 3;
     static final int FREE_REQUESTS = 4;
 
-    private static final String ACQUISITIONS = "baton_lock_acquisitions";
-    private static final String HELD = "baton_locks_held";
+    /** The server's names of Baton's metrics: {@link RuntimeTck#metricsPrefix()} before their own. */
+    private static final String ACQUISITIONS = RuntimeTck.metricsPrefix() + "baton_lock_acquisitions";
+
+    private static final String HELD = RuntimeTck.metricsPrefix() + "baton_locks_held";
     private static final Map<String, String> ON_MANAGER = Map.of("baton_manager", MANAGER);
 
     @Deployment(testable = false)
@@ -89,7 +91,7 @@ class MetricsTest {
                             "the gauge of locks held on %s among Baton's samples %s",
                             MANAGER,
                             now.samples().stream()
-                                    .filter(sample -> sample.name().startsWith("baton"))
+                                    .filter(sample -> sample.name().contains("baton"))
                                     .toList())
                     .singleElement()
                     .satisfies(held -> assertThat(held.value()).isZero());
@@ -98,7 +100,7 @@ class MetricsTest {
         // for the record (the report's output file): what the server serves of Baton's metrics
         exposition
                 .lines()
-                .filter(line -> line.startsWith("baton_") && line.contains(MANAGER))
+                .filter(line -> line.contains("baton_") && line.contains(MANAGER))
                 .forEach(line -> System.out.println("scraped: " + line));
         PrometheusText after = PrometheusText.parse(exposition);
         assertThat(increase(before, after, "acquired"))
@@ -115,16 +117,15 @@ class MetricsTest {
         return after.counter(ACQUISITIONS, labels) - before.counter(ACQUISITIONS, labels);
     }
 
-    /** {@code GET /metrics} of the server (not of the application), parsed. */
+    /** {@code GET} the server's metrics ({@link RuntimeTck#metricsUrl}, by default {@code /metrics} of the server), parsed. */
     private PrometheusText scrape() {
         return PrometheusText.parse(scrapeText());
     }
 
     private String scrapeText() {
-        Http.Response metrics = Http.get(URI.create(base.toExternalForm()).resolve("/metrics"));
-        assertThat(metrics.status())
-                .as("GET /metrics of the server: %s", metrics.body())
-                .isEqualTo(200);
+        URI url = RuntimeTck.metricsUrl(base);
+        Http.Response metrics = Http.get(url);
+        assertThat(metrics.status()).as("GET %s: %s", url, metrics.body()).isEqualTo(200);
         return metrics.body();
     }
 }

@@ -22,7 +22,8 @@ public class SmokeBean {
     /** The names of the lock stores the deployment can see through {@link ServiceLoader}. */
     String storeNames() {
         TreeSet<String> names = new TreeSet<>();
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        // The application's own loader: a request thread's context loader may be the server's (TomEE's JAX-RS).
+        ClassLoader loader = SmokeBean.class.getClassLoader();
         for (LockStoreFactory factory : ServiceLoader.load(LockStoreFactory.class, loader)) {
             names.add(factory.name());
         }
