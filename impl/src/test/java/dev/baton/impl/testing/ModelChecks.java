@@ -46,6 +46,17 @@ public final class ModelChecks {
     }
 
     /**
+     * An invariant of a {@code @Validate} method: AssertJ does not run inside Lincheck's instrumented threads.
+     *
+     * @throws IllegalStateException naming what does not hold
+     */
+    public static void check(boolean holds, String what) {
+        if (!holds) {
+            throw new IllegalStateException("does not hold: " + what);
+        }
+    }
+
+    /**
      * Asserts that Lincheck finds a failing interleaving of {@code test}: for flawed variants, proof that the check
      * bites.
      *
