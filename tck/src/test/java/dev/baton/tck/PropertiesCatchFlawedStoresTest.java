@@ -36,18 +36,22 @@ class PropertiesCatchFlawedStoresTest {
     @Test
     void aTokenCounterResetByReleaseIsCaughtInThreeCalls() {
         assertThatThrownBy(() -> sequences(ALL, Flaw.RELEASE_RESETS_COUNTER).check(TRIES, 41))
-                .isInstanceOfSatisfying(ContractViolation.class, violation -> assertThat(violation.length())
-                        .as("acquire, release, acquire: %s", violation.getMessage())
-                        .isEqualTo(3))
+                .isInstanceOfSatisfying(
+                        ContractViolation.class,
+                        violation -> assertThat(violation.length())
+                                .as("acquire, release, acquire: %s", violation.getMessage())
+                                .isEqualTo(3))
                 .hasMessageContaining("must be positive and greater than");
     }
 
     @Test
     void aWaiterThatKeepsItsTurnAgainstALongerWaiterIsCaught() {
         assertThatThrownBy(() -> sequences(ALL, Flaw.FIRST_WAITER_KEEPS_TURN).check(TRIES, 41))
-                .isInstanceOfSatisfying(ContractViolation.class, violation -> assertThat(violation.length())
-                        .as("a key held, a waiter's turn, a longer waiter's claim: %s", violation.getMessage())
-                        .isLessThanOrEqualTo(3));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class,
+                        violation -> assertThat(violation.length())
+                                .as("a key held, a waiter's turn, a longer waiter's claim: %s", violation.getMessage())
+                                .isLessThanOrEqualTo(3));
     }
 
     private static StoreSequences sequences(Set<StoreCapability> capabilities, Flaw... flaws) {

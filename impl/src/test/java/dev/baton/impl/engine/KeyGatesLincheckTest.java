@@ -85,15 +85,18 @@ public class KeyGatesLincheckTest {
                 holders += taken[me * KEYS + key] == null ? 0 : 1;
             }
             ModelChecks.check(holders <= 1, "one holder of key " + key);
-            ModelChecks.check(gates.users(storeKey(key)) == holders, "the gate of key " + key + " has its holder as user");
-            ModelChecks.check((gates.get(storeKey(key)) == null) == (holders == 0), "the gate of key " + key + " is mapped while held");
+            ModelChecks.check(
+                    gates.users(storeKey(key)) == holders, "the gate of key " + key + " has its holder as user");
+            ModelChecks.check(
+                    (gates.get(storeKey(key)) == null) == (holders == 0),
+                    "the gate of key " + key + " is mapped while held");
             stillTaken += holders;
         }
         int listed = gates.heldCount();
         ModelChecks.check(
                 acquired.get() - givenUp.get() == listed,
-                "the locks listed are exactly those taken and not counted as given up (" + acquired + " taken, " + givenUp
-                        + " given up, " + listed + " listed)");
+                "the locks listed are exactly those taken and not counted as given up (" + acquired + " taken, "
+                        + givenUp + " given up, " + listed + " listed)");
         ModelChecks.check(listed <= stillTaken, "a lock listed is still taken");
     }
 
@@ -108,11 +111,15 @@ public class KeyGatesLincheckTest {
 
     @Test
     void eachLockIsGivenUpOnceUnderStress() {
-        ModelChecks.stress().threads(THREADS).sequentialSpecification(Holders.class).check(getClass());
+        ModelChecks.stress()
+                .threads(THREADS)
+                .sequentialSpecification(Holders.class)
+                .check(getClass());
     }
 
     private static ModelCheckingOptions modelChecking() {
-        return ModelChecks.modelChecking().threads(THREADS).sequentialSpecification(Holders.class);
+        // Two operations a thread: a race of release and shutdown needs two threads inside, not long scenarios.
+        return ModelChecks.modelChecking().threads(THREADS).actorsPerThread(2).sequentialSpecification(Holders.class);
     }
 
     /** The sequential specification: which thread's lock holds each key's gate. */

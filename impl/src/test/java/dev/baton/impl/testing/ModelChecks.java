@@ -15,11 +15,11 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
 public final class ModelChecks {
 
     /** Random scenarios per model-checking run. */
-    public static final int ITERATIONS = 8;
+    public static final int ITERATIONS = 6;
     /** Interleavings explored per scenario. */
-    public static final int INVOCATIONS = 150;
+    public static final int INVOCATIONS = 120;
     /** Random scenarios per stress run, each run this many times on real threads. */
-    public static final int STRESS_ITERATIONS = 8;
+    public static final int STRESS_ITERATIONS = 6;
 
     public static final int STRESS_INVOCATIONS = 500;
 

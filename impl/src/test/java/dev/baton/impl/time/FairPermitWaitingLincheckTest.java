@@ -64,20 +64,11 @@ public class FairPermitWaitingLincheckTest {
 
     @Test
     void oneHolderAtATimeAndNoWaiterLeftBehindUnderStress() {
-        ModelChecks.stress().sequentialSpecification(NothingVisible.class).check(getClass());
+        ModelChecks.stress().check(getClass());
     }
 
     /** Two operations a thread: a race needs two threads inside the permit's code at once, not long scenarios. */
     static ModelCheckingOptions modelChecking() {
-        return ModelChecks.modelChecking().actorsPerThread(2).sequentialSpecification(NothingVisible.class);
-    }
-
-    /** Every operation completes without a result: a failure shows as an exception or a hung execution. */
-    public static final class NothingVisible {
-        public void takeInTurnAndGive() {}
-
-        public void bargeAndGive() {}
-
-        public void tryInTurnAndGive() {}
+        return ModelChecks.modelChecking().actorsPerThread(2);
     }
 }

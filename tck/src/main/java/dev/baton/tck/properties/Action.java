@@ -45,9 +45,11 @@ sealed interface Action {
     record RenewAll(List<int[]> leases, long ttlMillis) implements Action {
         @Override
         public String describe() {
-            return "renewAll " + leases.stream()
+            return "renewAll "
+                    + leases.stream()
                             .map(lease -> Names.key(lease[0]) + "/" + Names.owner(lease[1]))
-                            .collect(Collectors.joining(", ", "[", "]")) + ", ttl " + ttlMillis + " ms";
+                            .collect(Collectors.joining(", ", "[", "]"))
+                    + ", ttl " + ttlMillis + " ms";
         }
     }
 

@@ -16,22 +16,14 @@ import java.util.Set;
 /**
  * The store contract of {@link dev.baton.spi.LockStore} as a small executable model: per key its exclusive lease,
  * its shared leases, its turn and the greatest token it has had, each lease and turn with its end on the model's
- * clock. Each call is checked against what the model expects ({@link Broken} says what differs) and then applied.
+ * clock. Each call is checked against what the model expects (an {@link AssertionError} says what differs) and then
+ * applied.
  *
  * <p>On a {@link TestClock} the model knows the store's time exactly; on a real clock it reads
  * {@link System#nanoTime()} before each call, and {@link StoreSequences} keeps every lease and turn far longer
  * than a sequence lasts, so nothing is decided by a few milliseconds either way.
  */
 final class ContractModel {
-
-    /** A call's answer that the contract does not allow. */
-    static final class Broken extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Broken(String message) {
-            super(message, null, false, false);
-        }
-    }
 
     private record Lease(int owner, long token, long endsAt) {}
 
@@ -155,8 +147,9 @@ final class ContractModel {
 
     private long newToken(Key k, AcquireResult got) {
         long token = got.fencingToken();
-        check(token > 0 && token > k.lastToken, "the token " + token + " must be positive and greater than "
-                + k.lastToken + ", the key's last");
+        check(
+                token > 0 && token > k.lastToken,
+                "the token " + token + " must be positive and greater than " + k.lastToken + ", the key's last");
         k.lastToken = token;
         return token;
     }
@@ -169,7 +162,9 @@ final class ContractModel {
         if (!remainingLease || expected.isEmpty()) {
             return;
         }
-        check(reported.isPresent(), "REMAINING_LEASE is declared: a refusal by a live lease reports how long it has left");
+        check(
+                reported.isPresent(),
+                "REMAINING_LEASE is declared: a refusal by a live lease reports how long it has left");
         long got = reported.getAsLong();
         if (exactTime) {
             check(
@@ -208,7 +203,9 @@ final class ContractModel {
                 renewed.add(i);
             }
         }
-        check(got.equals(Set.copyOf(renewed)), "must renew exactly the live leases of their owners: those at " + renewed);
+        check(
+                got.equals(Set.copyOf(renewed)),
+                "must renew exactly the live leases of their owners: those at " + renewed);
     }
 
     void release(Action.Release r, boolean got, long now) {
@@ -258,7 +255,10 @@ final class ContractModel {
         Key k = key(h.key(), now);
         if (k.exclusive == null || k.exclusive.owner != h.owner()) {
             check(!got.released(), "a caller without the key's live exclusive lease releases nothing");
-            acquire(new Action.Acquire(h.key(), h.next(), h.ttlMillis(), Acquisition.EXCLUSIVE, -1, 0, 0), got.next(), now);
+            acquire(
+                    new Action.Acquire(h.key(), h.next(), h.ttlMillis(), Acquisition.EXCLUSIVE, -1, 0, 0),
+                    got.next(),
+                    now);
             return;
         }
         check(got.released(), "the owner's live exclusive lease must be released");
@@ -273,7 +273,7 @@ final class ContractModel {
 
     private static void check(boolean holds, String what) {
         if (!holds) {
-            throw new Broken(what);
+            throw new AssertionError(what); // a call's answer that the contract does not allow
         }
     }
 }

@@ -15,7 +15,8 @@ public final class ContractViolation extends AssertionError {
 
     ContractViolation(List<String> transcript, List<Action> steps, int originalLength, long seed, int sequence) {
         super("The store broke the contract in " + steps.size() + " calls (random sequence " + sequence + ", "
-                + originalLength + " calls, shrunk; seed " + seed + ": run again with -D" + StoreProperties.SEED_PROPERTY
+                + originalLength + " calls, shrunk; seed " + seed + ": run again with -D"
+                + StoreProperties.SEED_PROPERTY
                 + "=" + seed + "):\n  " + String.join("\n  ", transcript));
         this.steps = List.copyOf(steps);
     }

@@ -172,7 +172,7 @@ public final class StoreSequences {
                 String line = (i + 1) + ". " + action.describe();
                 try {
                     transcript.add(line + " -> " + perform(action, store, model, keyPrefix));
-                } catch (ContractModel.Broken e) {
+                } catch (AssertionError e) {
                     transcript.add(line + ": " + e.getMessage());
                     return new Outcome(sequence, transcript, i);
                 } catch (RuntimeException e) {
@@ -266,7 +266,9 @@ public final class StoreSequences {
                 int start = 0;
                 while (start < best.steps().size() && reruns < MAX_SHRINK_RUNS) {
                     List<Action> candidate = new ArrayList<>(best.steps());
-                    candidate.subList(start, Math.min(candidate.size(), start + chunk)).clear();
+                    candidate
+                            .subList(start, Math.min(candidate.size(), start + chunk))
+                            .clear();
                     if (candidate.isEmpty()) {
                         start += chunk;
                         continue;

@@ -102,21 +102,17 @@ public class MemoryLockStoreLincheckTest {
         for (int key = 0; key < 2; key++) {
             long token = store.inspect("k" + key).map(Holder::fencingToken).orElse(Long.MAX_VALUE);
             ModelChecks.check(
-                    token == Long.MAX_VALUE || token == greatest.get(key), "the holder of k" + key + " has its greatest token");
+                    token == Long.MAX_VALUE || token == greatest.get(key),
+                    "the holder of k" + key + " has its greatest token");
         }
         ModelChecks.check(
-                notified.get() == freed.get(),
-                freed + " releases and turns given up, " + notified + " notifications");
+                notified.get() == freed.get(), freed + " releases and turns given up, " + notified + " notifications");
     }
 
     @Test
     void isLinearizableUnderModelChecking() {
-        // Fewer and shorter scenarios: each call is a whole map step, and the common budget costs half a minute.
-        ModelChecks.modelChecking()
-                .actorsPerThread(2)
-                .iterations(6)
-                .invocationsPerIteration(100)
-                .check(getClass());
+        // Shorter scenarios: each call is a whole map step.
+        ModelChecks.modelChecking().actorsPerThread(2).check(getClass());
     }
 
     @Test
