@@ -15,13 +15,13 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
 public final class ModelChecks {
 
     /** Random scenarios per model-checking run. */
-    public static final int ITERATIONS = 6;
+    public static final int ITERATIONS = 4;
     /** Interleavings explored per scenario. */
-    public static final int INVOCATIONS = 120;
+    public static final int INVOCATIONS = 100;
     /** Random scenarios per stress run, each run this many times on real threads. */
-    public static final int STRESS_ITERATIONS = 6;
+    public static final int STRESS_ITERATIONS = 4;
 
-    public static final int STRESS_INVOCATIONS = 500;
+    public static final int STRESS_INVOCATIONS = 300;
 
     private ModelChecks() {}
 

@@ -21,7 +21,9 @@ class FlawedPermitLincheckTest {
     @Test
     void theWaitingCheckCatchesATakeWithoutCompareAndSet() {
         ModelChecks.assertCaught(
-                FairPermitWaitingLincheckTest.modelChecking(),
+                // A larger budget than the common one: the check stops at its first failure, and this race needs two
+                // takers in one scenario and two switches (inside the take, and while the other one holds).
+                FairPermitWaitingLincheckTest.modelChecking().iterations(20).invocationsPerIteration(500),
                 WaitingOnFlawedPermit.class,
                 "two holders of one permit");
     }
