@@ -64,6 +64,12 @@ public final class ContractTags {
     /** Inspection: a key's live holder, exactly, changing nothing; freeing a key as its inspected owner. Only for {@code INSPECT} stores. */
     public static final String INSPECT = "inspect";
 
+    /**
+     * The store properties ({@code dev.baton.tck.properties.StoreProperties}): random sequences of calls against an
+     * executable model of the contract, an optional group a store author runs beside the contract suite.
+     */
+    public static final String PROPERTIES = "properties";
+
     /** Optional capabilities, each tested only when the store declares it. */
     public static final String CAPABILITIES = "capabilities";
 

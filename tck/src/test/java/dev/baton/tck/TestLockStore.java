@@ -289,6 +289,11 @@ final class TestLockStore implements LockStore {
                 result.set(AcquireResult.notAcquired()); // room, but kept for the waiter whose turn it is
                 return current;
             }
+            if (shares.stream().anyMatch(lease -> lease.owner.equals(owner))) {
+                // Its own live lease: changes nothing, as for a lock (found by the store properties).
+                result.set(AcquireResult.notAcquired());
+                return current;
+            }
             if (heedsTurns) {
                 backend.turns.remove(k);
             }
@@ -450,7 +455,9 @@ final class TestLockStore implements LockStore {
         });
         HandOverResult done = result.get();
         if (done == null) {
-            return new HandOverResult(release(next.key(), owner), AcquireResult.notAcquired());
+            // Not the owner's live exclusive lock: the acquisition alone, as the contract says (the store properties
+            // found this answering "not acquired" for a free key, and releasing the owner's shared lease).
+            return new HandOverResult(false, acquire(next));
         }
         if (!done.next().isAcquired()) {
             for (Consumer<String> listener : backend.listeners) {

@@ -12,6 +12,11 @@ import java.util.stream.Stream;
  * <p>A lock is listed from {@link KeyGate#holder(HeldLock)} until its {@link KeyGate#clearHolder} (at its
  * release, when it is left to expire, or when abandoned at shutdown), and its gate stays here at least as long:
  * the holder is one of the gate's users until its release leaves the gate.
+ *
+ * <p>Taking a key's gate and giving it back are linearizable. The list of held locks is not: it is weakly
+ * consistent, as the map's views are (a lock taken or given up while it is made may or may not be in it); when no
+ * thread is changing it, it is exact, and each lock was counted as given up once, by its release or by the shutdown
+ * (model-checked: {@code KeyGatesLincheckTest}).
  */
 final class KeyGates {
 

@@ -10,6 +10,12 @@ import java.util.concurrent.locks.AbstractQueuedSynchronizer;
  * program that keeps one per key in use saves that second object per key.
  *
  * <p>Giving the permit back when it is not taken leaves one permit, never two.
+ *
+ * <p>Taking it without waiting ({@link #tryTake()}, {@link #tryTake(long)} with nobody queued), giving it back and
+ * {@link #isFree()} are linearizable to one permit taken and given atomically. A take in turn is not: it may fail
+ * while the permit is free, when a queued thread is about to take it. What holds with waiting threads is one holder
+ * at a time and no waiter left waiting for a free permit (both model-checked: {@code FairPermitLincheckTest},
+ * {@code FairPermitWaitingLincheckTest}).
  */
 public abstract class FairPermit extends AbstractQueuedSynchronizer {
 
