@@ -60,6 +60,7 @@ class ModuleBoundariesTest {
                     dev.baton.tck.LockStoreContract.class,
                     "dev.baton.tck",
                     "dev.baton.tck.faults",
+                    "dev.baton.tck.properties",
                     "dev.baton.tck.runtime",
                     "dev.baton.tck.runtime.applications",
                     "dev.baton.tck.runtime.conflict",

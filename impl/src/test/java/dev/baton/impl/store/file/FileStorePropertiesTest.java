@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
  * directory (each with keys of its own). The store keeps the wall clock, so every lease and turn outlives its
  * sequence (the contract suite checks expiry).
  */
+// tag::properties[]
 class FileStorePropertiesTest extends StoreProperties {
 
     @BeforeAll
@@ -22,3 +23,4 @@ class FileStorePropertiesTest extends StoreProperties {
         return new FileLockStore(FileStoreContractTest.directory);
     }
 }
+// end::properties[]
