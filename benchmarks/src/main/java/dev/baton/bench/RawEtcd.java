@@ -59,30 +59,29 @@ final class RawEtcd implements RawClient {
     @Override
     public boolean acquire(String key, String owner, long ttlMillis) {
         ByteSequence k = key(key);
-        try {
-            return client.getKVClient()
-                    .txn()
-                    .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-                    .Then(Op.put(
-                            k,
-                            ByteSequence.from(owner, StandardCharsets.US_ASCII),
-                            PutOption.builder().withLeaseId(lease).build()))
-                    .commit()
-                    .get(10, TimeUnit.SECONDS)
-                    .isSucceeded();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return commit(
+                new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
+                Op.put(
+                        k,
+                        ByteSequence.from(owner, StandardCharsets.US_ASCII),
+                        PutOption.builder().withLeaseId(lease).build()));
     }
 
     @Override
     public boolean release(String key, String owner) {
         ByteSequence k = key(key);
+        return commit(
+                new Cmp(k, Cmp.Op.EQUAL, CmpTarget.value(ByteSequence.from(owner, StandardCharsets.US_ASCII))),
+                Op.delete(k, DeleteOption.DEFAULT));
+    }
+
+    /** One transaction: {@code then} if {@code condition} holds; whether it did. */
+    private boolean commit(Cmp condition, Op then) {
         try {
             return client.getKVClient()
                     .txn()
-                    .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.value(ByteSequence.from(owner, StandardCharsets.US_ASCII))))
-                    .Then(Op.delete(k, DeleteOption.DEFAULT))
+                    .If(condition)
+                    .Then(then)
                     .commit()
                     .get(10, TimeUnit.SECONDS)
                     .isSucceeded();

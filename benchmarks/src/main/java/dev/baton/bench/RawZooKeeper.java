@@ -55,31 +55,34 @@ final class RawZooKeeper implements RawClient {
 
     @Override
     public boolean acquire(String key, String owner, long ttlMillis) {
-        try {
-            zk.create(
-                    path(key),
-                    owner.getBytes(StandardCharsets.US_ASCII),
-                    ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                    CreateMode.EPHEMERAL);
-            return true;
-        } catch (KeeperException.NodeExistsException e) {
-            return false;
-        } catch (KeeperException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return call(
+                () -> zk.create(
+                        path(key),
+                        owner.getBytes(StandardCharsets.US_ASCII),
+                        ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        CreateMode.EPHEMERAL),
+                KeeperException.NodeExistsException.class);
     }
 
     @Override
     public boolean release(String key, String owner) {
+        return call(() -> zk.delete(path(key), -1), KeeperException.NoNodeException.class);
+    }
+
+    /** A ZooKeeper call of the raw pair. */
+    private interface Call {
+        void run() throws KeeperException, InterruptedException;
+    }
+
+    /** @return whether {@code call} succeeded; false when ZooKeeper refused it with {@code refused} */
+    private static boolean call(Call call, Class<? extends KeeperException> refused) {
         try {
-            zk.delete(path(key), -1);
+            call.run();
             return true;
-        } catch (KeeperException.NoNodeException e) {
-            return false;
         } catch (KeeperException e) {
+            if (refused.isInstance(e)) {
+                return false;
+            }
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * {@code SIGKILL}, a clean one {@code SIGTERM}; a pause {@code SIGSTOP}. Heartbeat {@value #HEARTBEAT_MILLIS} ms and
  * election timeout {@value #ELECTION_MILLIS} ms, so it grants leases from 1 s.
  */
-public final class Etcd implements Server {
+public final class Etcd implements Member {
 
     private static final int HEARTBEAT_MILLIS = 50;
 
@@ -95,14 +95,9 @@ public final class Etcd implements Server {
         return "http://127.0.0.1:" + toPort;
     }
 
-    @Override
-    public synchronized void start() {
-        launch();
-        awaitHealthy();
-    }
-
     /** Starts the process if it is not running, without waiting for it. */
-    synchronized void launch() {
+    @Override
+    public synchronized void launch() {
         if (process == null || !process.isAlive()) {
             String peer = "http://127.0.0.1:" + peerPort;
             try {
@@ -141,7 +136,8 @@ public final class Etcd implements Server {
     }
 
     /** Waits until the member says it is healthy (it has a leader), 60 s at most. */
-    synchronized void awaitHealthy() {
+    @Override
+    public synchronized void awaitReady() {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest health = HttpRequest.newBuilder(URI.create(endpoint(port) + "/health"))

@@ -8,9 +8,7 @@ import java.util.List;
  * A private cluster of three etcd members, each in a process of its own on loopback ports, its data on disk. As a
  * {@link Server} it is the whole cluster: a restart kills and starts every member, a pause stops them all.
  */
-public final class EtcdCluster implements Cluster {
-
-    private final List<Etcd> members = new ArrayList<>();
+public final class EtcdCluster extends MemberCluster<Etcd> {
 
     /**
      * Starts three fresh members and waits until each is healthy.
@@ -18,7 +16,11 @@ public final class EtcdCluster implements Cluster {
      * @param dir the cluster's directory (one folder per member)
      */
     public EtcdCluster(Path dir) {
-        int size = 3;
+        super(members(dir, 3), "etcd cluster");
+    }
+
+    private static List<Etcd> members(Path dir, int size) {
+        List<Etcd> members = new ArrayList<>();
         List<int[]> ports = new ArrayList<>();
         StringBuilder initial = new StringBuilder();
         for (int i = 0; i < size; i++) {
@@ -34,12 +36,7 @@ public final class EtcdCluster implements Cluster {
             members.add(new Etcd(
                     dir.resolve("member-" + i), "member" + i, ports.get(i)[0], ports.get(i)[1], initial.toString()));
         }
-        start();
-    }
-
-    @Override
-    public List<Integer> ports() {
-        return members.stream().map(Etcd::port).toList();
+        return members;
     }
 
     /**
@@ -48,47 +45,5 @@ public final class EtcdCluster implements Cluster {
      */
     public static String endpoints(List<Integer> toPorts) {
         return String.join(",", toPorts.stream().map(Etcd::endpoint).toList());
-    }
-
-    @Override
-    public int port() {
-        return members.get(0).port();
-    }
-
-    @Override
-    public void kill(int member) {
-        members.get(member).stop(true);
-    }
-
-    @Override
-    public void start(int member) {
-        members.get(member).start();
-    }
-
-    @Override
-    public void stop(boolean immediate) {
-        members.forEach(m -> m.stop(immediate));
-    }
-
-    /** Starts every member that is not running, then waits until each is healthy (it has a leader). */
-    @Override
-    public void start() {
-        members.forEach(Etcd::launch);
-        members.forEach(Etcd::awaitHealthy);
-    }
-
-    @Override
-    public void pause(boolean paused) {
-        members.forEach(m -> m.pause(paused));
-    }
-
-    @Override
-    public String title() {
-        return "etcd cluster of " + members.size();
-    }
-
-    @Override
-    public void close() {
-        members.forEach(Etcd::close);
     }
 }

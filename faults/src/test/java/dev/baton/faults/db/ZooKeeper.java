@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * that JVM, a clean one {@code SIGTERM}; a pause {@code SIGSTOP}. Its tick is {@value #TICK_MILLIS} ms, so it grants
  * session timeouts from 1 to 10 s.
  */
-public final class ZooKeeper implements Server {
+public final class ZooKeeper implements Member {
 
     /** The server's tick. */
     public static final int TICK_MILLIS = 500;
@@ -106,14 +106,9 @@ public final class ZooKeeper implements Server {
         return "127.0.0.1:" + toPort;
     }
 
-    @Override
-    public synchronized void start() {
-        launch();
-        awaitAnswer();
-    }
-
     /** Starts the process if it is not running, without waiting for it to answer. */
-    synchronized void launch() {
+    @Override
+    public synchronized void launch() {
         if (process == null || !process.isAlive()) {
             try {
                 process = new ProcessBuilder(List.of(
@@ -135,7 +130,8 @@ public final class ZooKeeper implements Server {
     }
 
     /** Waits until a client connects and reads a node, 60 s at most. */
-    synchronized void awaitAnswer() {
+    @Override
+    public synchronized void awaitReady() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         Exception last = null;
         while (System.nanoTime() < deadline) {

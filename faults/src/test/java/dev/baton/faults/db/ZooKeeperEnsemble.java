@@ -9,9 +9,7 @@ import java.util.List;
  * ports, its data on disk. As a {@link Server} it is the whole ensemble: a restart kills and starts every member, a
  * pause stops them all.
  */
-public final class ZooKeeperEnsemble implements Cluster {
-
-    private final List<ZooKeeper> members = new ArrayList<>();
+public final class ZooKeeperEnsemble extends MemberCluster<ZooKeeper> {
 
     /**
      * Starts three fresh members and waits until each answers.
@@ -19,7 +17,10 @@ public final class ZooKeeperEnsemble implements Cluster {
      * @param dir the ensemble's directory (one folder per member)
      */
     public ZooKeeperEnsemble(Path dir) {
-        int size = 3;
+        super(members(dir, 3), "ZooKeeper ensemble");
+    }
+
+    private static List<ZooKeeper> members(Path dir, int size) {
         List<Integer> clientPorts = new ArrayList<>();
         List<String> servers = new ArrayList<>();
         for (int i = 1; i <= size; i++) {
@@ -27,15 +28,11 @@ public final class ZooKeeperEnsemble implements Cluster {
             clientPorts.add(client);
             servers.add("server." + i + "=127.0.0.1:" + ZooKeeper.freePort() + ":" + ZooKeeper.freePort());
         }
+        List<ZooKeeper> members = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             members.add(new ZooKeeper(dir.resolve("member-" + (i + 1)), clientPorts.get(i), i + 1, servers));
         }
-        start();
-    }
-
-    @Override
-    public List<Integer> ports() {
-        return members.stream().map(ZooKeeper::port).toList();
+        return members;
     }
 
     /**
@@ -44,47 +41,5 @@ public final class ZooKeeperEnsemble implements Cluster {
      */
     public static String connect(List<Integer> toPorts) {
         return String.join(",", toPorts.stream().map(ZooKeeper::connect).toList());
-    }
-
-    @Override
-    public int port() {
-        return members.get(0).port();
-    }
-
-    @Override
-    public void kill(int member) {
-        members.get(member).stop(true);
-    }
-
-    @Override
-    public void start(int member) {
-        members.get(member).start();
-    }
-
-    @Override
-    public void stop(boolean immediate) {
-        members.forEach(m -> m.stop(immediate));
-    }
-
-    /** Starts every member that is not running, then waits until each answers (a member answers once in a quorum). */
-    @Override
-    public void start() {
-        members.forEach(ZooKeeper::launch);
-        members.forEach(ZooKeeper::awaitAnswer);
-    }
-
-    @Override
-    public void pause(boolean paused) {
-        members.forEach(m -> m.pause(paused));
-    }
-
-    @Override
-    public String title() {
-        return "ZooKeeper ensemble of " + members.size();
-    }
-
-    @Override
-    public void close() {
-        members.forEach(ZooKeeper::close);
     }
 }
