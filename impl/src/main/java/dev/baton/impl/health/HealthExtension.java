@@ -18,7 +18,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 public class HealthExtension implements Extension {
 
     void registerChecks(@Observes BeforeBeanDiscovery event) {
-        if (!enabled() || !healthApiPresent(HealthExtension.class.getClassLoader())) {
+        if (!registers()) {
             return;
         }
         // Application scoped by this extension, not by an annotation on the class: a container that discovers the
@@ -27,6 +27,11 @@ public class HealthExtension implements Extension {
                 .add(ApplicationScoped.Literal.INSTANCE);
         event.addAnnotatedType(RenewalsLivenessCheck.class, RenewalsLivenessCheck.class.getName())
                 .add(ApplicationScoped.Literal.INSTANCE);
+    }
+
+    /** @return whether the checks are to be registered: the Health API is present and the checks are enabled */
+    static boolean registers() {
+        return enabled() && healthApiPresent(HealthExtension.class.getClassLoader());
     }
 
     /** A value that is neither true nor false fails the deployment when the configuration is validated. */

@@ -17,7 +17,7 @@ import org.eclipse.microprofile.health.Liveness;
  * {@code <manager>.mostOverdueMillis} and {@code <manager>.untoldLosses}. Reading it starts no manager.
  */
 @Liveness
-public class RenewalsLivenessCheck implements HealthCheck {
+public class RenewalsLivenessCheck extends BatonHealthCheck implements HealthCheck {
 
     /** The check's name. */
     public static final String NAME = "baton-renewals";

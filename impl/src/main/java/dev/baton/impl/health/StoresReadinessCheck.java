@@ -18,7 +18,7 @@ import org.eclipse.microprofile.health.Readiness;
  * (its store connects) by the first probe.
  */
 @Readiness
-public class StoresReadinessCheck implements HealthCheck {
+public class StoresReadinessCheck extends BatonHealthCheck implements HealthCheck {
 
     /** The check's name. */
     public static final String NAME = "baton-stores";

@@ -7,6 +7,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.Synchronized;
 import dev.baton.impl.testing.Deployments;
 import dev.baton.impl.testing.TestConfig;
+import dev.baton.impl.testing.UnskippedBatonExtension;
 import dev.baton.tck.LogCapture;
 import dev.baton.tck.Together;
 import io.smallrye.config.inject.ConfigExtension;
@@ -162,7 +163,7 @@ class BuildCompatibleExtensionTest {
                 .containerId(null)
                 .setResourceLoader(hiding)
                 .addExtension(new ConfigExtension())
-                .addBuildCompatibleExtensions(Unskipped.class)
+                .addBuildCompatibleExtensions(UnskippedBatonExtension.class)
                 .beanClasses(beans);
     }
 
@@ -187,43 +188,5 @@ class BuildCompatibleExtensionTest {
                 .filter(t -> t instanceof dev.baton.LockConfigurationException)
                 .filter(t -> String.valueOf(t.getMessage()).contains(message))
                 .count();
-    }
-
-    /**
-     * The build-compatible extension without its {@code @SkipIfPortableExtensionPresent}, which Weld honours
-     * whether or not the portable extension is there: how a CDI Lite container runs it. (Weld finds extension
-     * methods among the declared ones, hence the overrides.)
-     */
-    public static class Unskipped extends BatonBuildCompatibleExtension {
-        @Override
-        @jakarta.enterprise.inject.build.compatible.spi.Discovery
-        public void addBeans(jakarta.enterprise.inject.build.compatible.spi.ScannedClasses scanned) {
-            super.addBeans(scanned);
-        }
-
-        @Override
-        @jakarta.enterprise.inject.build.compatible.spi.Enhancement(
-                types = {SynchronizedInterceptor.class, ExclusiveInterceptor.class})
-        public void prioritize(jakarta.enterprise.inject.build.compatible.spi.ClassConfig type) {
-            super.prioritize(type);
-        }
-
-        @Override
-        @jakarta.enterprise.inject.build.compatible.spi.Registration(types = Object.class)
-        public void collect(jakarta.enterprise.inject.build.compatible.spi.BeanInfo bean) {
-            super.collect(bean);
-        }
-
-        @Override
-        @jakarta.enterprise.inject.build.compatible.spi.Synthesis
-        public void registerDeployment(jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents components) {
-            super.registerDeployment(components);
-        }
-
-        @Override
-        @jakarta.enterprise.inject.build.compatible.spi.Validation
-        public void validate(jakarta.enterprise.inject.build.compatible.spi.Messages messages) {
-            super.validate(messages);
-        }
     }
 }
