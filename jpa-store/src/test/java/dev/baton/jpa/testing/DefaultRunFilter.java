@@ -29,8 +29,10 @@ import org.junit.platform.launcher.PostDiscoveryFilter;
  * </ul>
  *
  * <p>The run against other versions of the database servers ({@code -Dbaton.jpa.other-servers=true}, the CI's second
- * step on the machine's PostgreSQL and MariaDB) leaves out, besides, the contract on migrated schemas: the migrations
- * and their schema checks still run there, and the cells under Hibernate ORM run the whole contract on those servers.
+ * step on the machine's PostgreSQL and MariaDB) leaves out, besides, the contract on migrated schemas (the migrations
+ * and their schema checks still run there, and the cells under Hibernate ORM run the whole contract on those servers)
+ * and what does not depend on the server's version: the outage suite (the driver's answer to a cut connection),
+ * the round trips and renewal batches counted per call, pgjdbc's notification read.
  *
  * <p>Registered through {@code META-INF/services}, it removes tests before they run: the default run reports them
  * neither as run nor as skipped.
@@ -79,10 +81,20 @@ public final class DefaultRunFilter implements PostDiscoveryFilter {
                     Pattern.compile("dev\\.baton\\.jpa\\.MigrationTest"),
                     List.of(Set.of("PostgresqlLiquibase", "MariadbFlyway"))));
 
-    /** Left out, besides, in the run against other server versions: every migrated schema's contract. */
-    private static final Rule MIGRATED_CONTRACT = new Rule(
-            Pattern.compile("dev\\.baton\\.jpa\\.MigrationTest"),
-            List.of(Set.of("PostgresqlFlyway", "PostgresqlLiquibase", "MariadbFlyway", "MariadbLiquibase")));
+    /**
+     * Left out, besides, in the run against other server versions: every migrated schema's contract (the cells
+     * under Hibernate ORM run it on those servers), and what tests the driver or Baton's own code rather than the
+     * server: connections cut by a proxy (the driver's answer to a dead socket), the round trips counted per call
+     * and the renewal batches (the store's statements, which the default run counts), pgjdbc's notification read.
+     */
+    private static final List<Rule> OTHER_SERVERS_LEFT_OUT = List.of(
+            new Rule(
+                    Pattern.compile("dev\\.baton\\.jpa\\.MigrationTest"),
+                    List.of(Set.of("PostgresqlFlyway", "PostgresqlLiquibase", "MariadbFlyway", "MariadbLiquibase"))),
+            new Rule(Pattern.compile("dev\\.baton\\.jpa\\.\\w+Test"), List.of(Set.of("Outage"))),
+            new Rule(Pattern.compile("dev\\.baton\\.jpa\\.RoundTripTest"), List.of()),
+            new Rule(Pattern.compile("dev\\.baton\\.jpa\\.RenewalBatchTest"), List.of()),
+            new Rule(Pattern.compile("dev\\.baton\\.jpa\\.internal\\.NotificationReadTest"), List.of()));
 
     private final boolean full = Boolean.getBoolean("baton.jpa.full");
     private final boolean otherServers = Boolean.getBoolean("baton.jpa.other-servers");
@@ -93,8 +105,13 @@ public final class DefaultRunFilter implements PostDiscoveryFilter {
             return FilterResult.included("the whole run");
         }
         UniqueId id = descriptor.getUniqueId();
-        if (otherServers && MIGRATED_CONTRACT.matches(id)) {
-            return FilterResult.excluded("the contract runs on these servers under Hibernate ORM");
+        if (otherServers) {
+            for (Rule rule : OTHER_SERVERS_LEFT_OUT) {
+                if (rule.matches(id)) {
+                    return FilterResult.excluded(
+                            "the default run tests it; nothing of it depends on the server's version");
+                }
+            }
         }
         for (Rule rule : LEFT_OUT) {
             if (rule.matches(id)) {

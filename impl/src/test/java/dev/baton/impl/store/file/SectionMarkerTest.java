@@ -83,9 +83,11 @@ class SectionMarkerTest {
 
     @Test
     void aMarkerOfAProcessThatIsGoneIsRemovedAtOnce() throws Exception {
-        Process gone = new ProcessBuilder("true").start();
+        // A process that lives until its start time is read (one that exits at once may be gone before: no start
+        // time to read, seen on a loaded machine), then is killed.
+        Process gone = new ProcessBuilder("sleep", "60").start();
         long started = started(gone.toHandle());
-        gone.waitFor(10, TimeUnit.SECONDS);
+        gone.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         Path marker = mark("k", marker(gone.pid(), HolderProcesses.NAMESPACE, started));
 
         assertAcquiredAtOnce("k");
