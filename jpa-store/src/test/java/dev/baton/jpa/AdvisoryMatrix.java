@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * One cell of the advisory mode's matrix (PostgreSQL or MariaDB under a JPA provider): the TCK and its store
- * properties, two instances racing, and the advisory suite, each a {@link Nested} class. A concrete {@code *Test} class per
- * cell names the combination.
+ * properties, two instances racing, and the advisory suite, each a {@link Nested} class. A concrete
+ * {@code *Test} class per cell names the combination.
  */
 @Tag("advisory")
 abstract class AdvisoryMatrix {

@@ -6,9 +6,8 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * One cell of the test matrix (a database under a JPA provider, on its own pool) with every suite as a
- * {@link Nested} class: those of {@link Cell} and the contract (with its store properties), turns
- * and schema suites. A concrete
- * {@code *Test} class per cell names the combination.
+ * {@link Nested} class: those of {@link Cell} and the contract (with its store properties), turns and
+ * schema suites. A concrete {@code *Test} class per cell names the combination.
  */
 abstract class Matrix extends Cell {
 
