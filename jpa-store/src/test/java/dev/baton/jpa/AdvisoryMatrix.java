@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 
 /**
- * One cell of the advisory mode's matrix (PostgreSQL or MariaDB under a JPA provider): the TCK, two
- * instances racing, and the advisory suite, each a {@link Nested} class. A concrete {@code *Test} class per
- * cell names the combination.
+ * One cell of the advisory mode's matrix (PostgreSQL or MariaDB under a JPA provider): the TCK and its store
+ * properties, two instances racing, and the advisory suite, each a {@link Nested} class. A concrete
+ * {@code *Test} class per cell names the combination.
  */
 @Tag("advisory")
 abstract class AdvisoryMatrix {
@@ -21,6 +21,19 @@ abstract class AdvisoryMatrix {
 
     @Nested
     class Contract extends ContractSuite {
+        @Override
+        protected Backend backend() {
+            return backend;
+        }
+
+        @Override
+        protected LockMode mode() {
+            return LockMode.ADVISORY;
+        }
+    }
+
+    @Nested
+    class Properties extends PropertiesSuite {
         @Override
         protected Backend backend() {
             return backend;

@@ -19,9 +19,19 @@ public abstract class ContractSuite extends LockStoreContract {
 
     @Override
     protected LockStore createStore() {
-        Backend backend = backend();
+        return store(backend(), mode());
+    }
+
+    /**
+     * A new store instance of the contract suite: on the backend's shared factory and the suite's table of the mode.
+     *
+     * @param backend the database and provider
+     * @param mode the mode
+     * @return the store, connected on PostgreSQL
+     */
+    static JpaLockStore store(Backend backend, LockMode mode) {
         JpaLockStore store = backend.store(
-                backend.sharedFactory(), backend.tableName(mode() == LockMode.TABLE ? "tck" : "tcka"), mode());
+                backend.sharedFactory(), backend.tableName(mode == LockMode.TABLE ? "tck" : "tcka"), mode);
         if (backend.database() == JpaDatabase.POSTGRESQL) {
             // Connected, so that it declares what it learns from its database (release notifications in
             // table mode) when the TCK reads its capabilities, and the notification rules run.

@@ -6,8 +6,8 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * One cell of the test matrix (a database under a JPA provider, on its own pool) with every suite as a
- * {@link Nested} class: those of {@link Cell} and the contract, turns and schema suites. A concrete
- * {@code *Test} class per cell names the combination.
+ * {@link Nested} class: those of {@link Cell} and the contract (with its store properties), turns and
+ * schema suites. A concrete {@code *Test} class per cell names the combination.
  */
 abstract class Matrix extends Cell {
 
@@ -25,6 +25,14 @@ abstract class Matrix extends Cell {
 
     @Nested
     class Turns extends TurnsSuite {
+        @Override
+        protected Backend backend() {
+            return Matrix.this.backend();
+        }
+    }
+
+    @Nested
+    class Properties extends PropertiesSuite {
         @Override
         protected Backend backend() {
             return Matrix.this.backend();

@@ -74,6 +74,40 @@ class PostgresHandOverTest {
         assertThat(other.capabilities()).as("MariaDB").doesNotContain(StoreCapability.HAND_OVER);
     }
 
+    /**
+     * Found by the store properties ({@code PropertiesSuite}), shrunk to one call: a hand-over of a free key by a
+     * caller that does not hold it answered not acquired; it is the next owner's acquisition (S-3.7-06). And, as the
+     * properties found in the Redis store's same path: a hand-over by the holder of a shared lease released that
+     * lease, where a caller without an exclusive lock releases nothing.
+     */
+    @Test
+    void aHandOverOfAFreeKeyByACallerThatDoesNotHoldItIsTheNextOwnersAcquisition() {
+        JpaLockStore table = store(backend.tableName("hfree"));
+        table.database();
+        String key = "free:" + UUID.randomUUID();
+
+        HandOverResult result = table.handOver("owner-0", Acquisition.of(key, "owner-0", 120_000));
+
+        assertThat(result.released()).isFalse();
+        assertThat(result.next().isAcquired()).as("%s", result).isTrue();
+        assertThat(table.release(key, "owner-0")).isTrue();
+
+        String shared = "shared:" + UUID.randomUUID();
+        assertThat(table.acquire(new Acquisition(shared, "reader", 120_000, 2_000, null, 2))
+                        .isAcquired())
+                .isTrue();
+        HandOverResult byReader = table.handOver("reader", Acquisition.of(shared, "writer", 120_000));
+        assertThat(byReader.released())
+                .as("a shared lease is not handed over: %s", byReader)
+                .isFalse();
+        assertThat(byReader.next().isAcquired())
+                .as("the writer beside the reader: %s", byReader)
+                .isFalse();
+        assertThat(table.release(shared, "reader"))
+                .as("the reader's lease stays")
+                .isTrue();
+    }
+
     @Test
     void aHandOverWaitsForTheFormerHoldersFencedWriteAsATakeoverDoes() throws Exception {
         String table = backend.tableName("hfence");

@@ -88,6 +88,32 @@ public abstract class SharedLeasesSuite {
         return new Acquisition(key, owner, ttl, 2_000, turn, limit);
     }
 
+    /**
+     * Found by the store properties ({@code PropertiesSuite}, on H2), shrunk to two calls: a second shared request of
+     * an owner holding a shared lease of a key with room claimed the key's turn (answered next in turn with its own
+     * lease's remaining time), which kept the key from every other caller; as for a lock, it changes nothing.
+     */
+    @Test
+    void anOwnerAskingAgainBesideItsOwnSharedLeaseClaimsNoTurn() {
+        String key = key("again");
+        String owner = owner();
+        assertThat(store.acquire(shared(key, owner, LONG, Acquisition.UNLIMITED))
+                        .isAcquired())
+                .isTrue();
+
+        AcquireResult again = store.acquire(shared(key, owner, LONG, 2, new Turn("waiter-0", 0, KEEP)));
+
+        assertThat(again.isAcquired())
+                .as("a second lease of one owner: %s", again)
+                .isFalse();
+        assertThat(again.isNextInTurn())
+                .as("the turn claimed beside its own lease: %s", again)
+                .isFalse();
+        assertThat(store.acquire(shared(key, owner(), LONG, 2)).isAcquired())
+                .as("another caller takes the place left")
+                .isTrue();
+    }
+
     @Test
     void tableModeDeclaresSharedLocksAndAdvisoryModeRefusesThem() {
         assertThat(store.capabilities()).contains(StoreCapability.SHARED_LOCKS, StoreCapability.WAITING_TURNS);

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The rules of {@link StoreCapability#HAND_OVER}, run only for stores that declare it: a held key passes from its
  * owner to the next acquisition in one atomic step, with a greater token, unless another waiter's turn keeps it; a
- * caller that does not hold the key hands nothing over; only exclusive acquisitions without a turn take a key so.
+ * caller that does not hold the key hands nothing over, and on a free key its hand-over is the next owner's
+ * acquisition; only exclusive acquisitions without a turn take a key so.
  *
  * <p>Run by {@link LockStoreContract.HandOver}, tagged {@value ContractTags#HAND_OVER}.
  */
@@ -126,6 +127,46 @@ abstract class HandOverRules extends ContractRules {
                 .isTrue();
         assertThat(store().release(key, holder)).isTrue();
         assertThat(acquired(key, newOwner(), LONG_TTL)).isGreaterThan(token);
+    }
+
+    @Test
+    @TckRule(id = "S-3.7-06", spec = "spec-store-handover-not-holder")
+    void aCallerThatDoesNotHoldAFreeKeyHandsItOverAsTheNextOwnersAcquisition() {
+        String fresh = key("free-fresh");
+        String released = key("free-released");
+        String former = newOwner();
+        long before = acquired(released, former, LONG_TTL);
+        assertThat(store().release(released, former)).isTrue();
+
+        for (String key : List.of(fresh, released)) {
+            String caller = newOwner();
+            String nextOwner = newOwner();
+            HandOverResult result = store().handOver(caller, next(key, nextOwner));
+
+            assertThat(result.released())
+                    .as("a hand-over of free %s by a caller that does not hold it released nothing", describe(key))
+                    .isFalse();
+            assertThat(result.next().isAcquired())
+                    .as("the next owner of free %s, as its acquisition would: %s", describe(key), result.next())
+                    .isTrue();
+            if (key.equals(released)) {
+                assertThat(result.next().fencingToken())
+                        .as("the token after the released one")
+                        .isGreaterThan(before);
+            }
+            assertThat(store().acquire(next(key, newOwner())).isAcquired())
+                    .as("a third caller while the next owner holds %s", describe(key))
+                    .isFalse();
+            assertThat(store().renew(new Renewal(key, caller, LONG_TTL, BOUND_MILLIS)))
+                    .as("the caller's renewal: it took nothing")
+                    .isFalse();
+            assertThat(store().renew(new Renewal(key, nextOwner, LONG_TTL, BOUND_MILLIS)))
+                    .as("the next owner's renewal")
+                    .isTrue();
+            assertThat(store().release(key, nextOwner))
+                    .as("the next owner's release")
+                    .isTrue();
+        }
     }
 
     @Test

@@ -213,6 +213,11 @@ class TckCatchesFlawedStoresTest {
                         List.of(ContractTags.HAND_OVER),
                         List.of("aKeyKeptForAnotherWaitersTurnIsReleasedNotHandedOver")),
                 arguments(
+                        Flaw.HAND_OVER_REFUSES_FREE_KEY,
+                        ALL,
+                        List.of(ContractTags.HAND_OVER),
+                        List.of("aCallerThatDoesNotHoldAFreeKeyHandsItOverAsTheNextOwnersAcquisition")),
+                arguments(
                         Flaw.SHARED_IGNORES_TURNS,
                         ALL,
                         List.of(ContractTags.SHARED),

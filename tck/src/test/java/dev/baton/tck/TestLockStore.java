@@ -97,7 +97,9 @@ final class TestLockStore implements LockStore {
         /** Declares {@code HAND_OVER} but releases, then acquires, in two steps: a racing caller gets in between. */
         NON_ATOMIC_HAND_OVER,
         /** Hands a key over whatever its turn: a waiter of another instance loses its place. */
-        HAND_OVER_IGNORES_TURNS
+        HAND_OVER_IGNORES_TURNS,
+        /** A hand-over by a caller that does not hold the key gives the next owner nothing, also of a free key. */
+        HAND_OVER_REFUSES_FREE_KEY
     }
 
     /** What instances share: locks, token counters, release listeners. */
@@ -457,7 +459,8 @@ final class TestLockStore implements LockStore {
         if (done == null) {
             // Not the owner's live exclusive lock: the acquisition alone, as the contract says (the store properties
             // found this answering "not acquired" for a free key, and releasing the owner's shared lease).
-            return new HandOverResult(false, acquire(next));
+            return new HandOverResult(
+                    false, has(Flaw.HAND_OVER_REFUSES_FREE_KEY) ? AcquireResult.notAcquired() : acquire(next));
         }
         if (!done.next().isAcquired()) {
             for (Consumer<String> listener : backend.listeners) {

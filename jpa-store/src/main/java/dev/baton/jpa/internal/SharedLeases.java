@@ -115,7 +115,8 @@ public final class SharedLeases {
     /**
      * Takes a shared lease of the key if no live exclusive lease, fewer than {@code limit} live shared leases and
      * no live turn of another waiter hold it; otherwise claims the turn for {@code turn}'s waiter where it may, as
-     * {@link Dialect#acquire} does. An owner that holds a live shared lease of the key takes no second one.
+     * {@link Dialect#acquire} does. An owner that holds a live shared lease of the key takes no second one, and
+     * claims no turn by it.
      *
      * @param c the connection of the store's transaction, or in autocommit
      * @param key the key
@@ -154,11 +155,15 @@ public final class SharedLeases {
             if (state.heldExclusively()) {
                 return refuse(c, key, turn, mayClaim, state.remainingMillis, bound);
             }
-            if (state.mine > 0 || state.live >= limit) {
+            if (state.live >= limit) {
                 return refuse(c, key, turn, mayClaim, state.shortestMillis, bound);
             }
             if (state.turnLive && !mayClaim) {
                 return AcquireResult.notAcquired(); // free, but kept for the waiter whose turn it is
+            }
+            if (state.mine > 0) {
+                // its own lease: changes nothing (claims no turn: the key has room, the owner takes no second lease)
+                return AcquireResult.notAcquired();
             }
             String takeover = d.takeoverLockClause();
             if (takeover != null && !state.owner.equals(NO_OWNER)) {

@@ -217,7 +217,8 @@ public final class TableLocks implements LockOperations {
 
     /**
      * Only where {@link #capabilities} holds {@link StoreCapability#HAND_OVER}: the dialect's one statement; when
-     * the owner held no live exclusive lock, the release's own path (a shared lease, or nothing).
+     * the owner held no live exclusive lock, {@code next}'s acquisition alone, as {@link #acquire} takes it: the
+     * owner's shared lease, if it has one, stays (a hand-over passes an exclusive lock).
      */
     @Override
     public HandOverResult handOver(String owner, Acquisition next) {
@@ -231,7 +232,10 @@ public final class TableLocks implements LockOperations {
         if (token > 0) {
             return new HandOverResult(true, AcquireResult.acquired(token));
         }
-        return new HandOverResult(token < 0 || release(key, owner), AcquireResult.notAcquired());
+        if (token < 0) {
+            return new HandOverResult(true, AcquireResult.notAcquired()); // kept for another waiter's turn
+        }
+        return new HandOverResult(false, acquire(key, next.owner(), next.ttlMillis(), next.maxWaitMillis(), null));
     }
 
     @Override

@@ -18,6 +18,9 @@ import org.junit.platform.launcher.PostDiscoveryFilter;
  *       suites (basics, two instances, the caller's transaction, fencing, bounded calls, turns, schema) still run,
  *       which is where the provider lends or wraps the connection, on PostgreSQL and H2 (the MariaDB cell under
  *       EclipseLink repeats them on the same provider code);
+ *   <li>the TCK's store properties (random sequences of calls checked against a model of the contract) run beside
+ *       the contract under Hibernate ORM on PostgreSQL, in table and advisory mode, and on H2; under EclipseLink (as
+ *       the contract) and on MariaDB they are left to this profile, to keep the default run short;
  *   <li>on a data source the cells under EclipseLink repeat neither the fencing, bounded-call nor shared-lease
  *       suites of the cells under Hibernate ORM on the same data source: the data source, not the provider, lends
  *       those connections;
@@ -69,7 +72,12 @@ public final class DefaultRunFilter implements PostDiscoveryFilter {
     }
 
     private static final List<Rule> LEFT_OUT = List.of(
-            new Rule(Pattern.compile("dev\\.baton\\.jpa\\.\\w+EclipselinkTest"), List.of(Set.of("Contract"))),
+            new Rule(
+                    Pattern.compile("dev\\.baton\\.jpa\\.\\w+EclipselinkTest"),
+                    List.of(Set.of("Contract", "Properties"))),
+            new Rule(
+                    Pattern.compile("dev\\.baton\\.jpa\\.Mariadb(Advisory)?HibernateTest"),
+                    List.of(Set.of("Properties"))),
             new Rule(Pattern.compile("dev\\.baton\\.jpa\\.MariadbEclipselinkTest"), List.of()),
             new Rule(
                     Pattern.compile("dev\\.baton\\.jpa\\.\\w+EclipselinkDataSourceTest"),

@@ -150,8 +150,8 @@ public final class ScriptCalls {
     }
 
     /**
-     * {@link Scripts#HAND_OVER}; when the owner held no live exclusive lock, the release's own script (a shared
-     * lease, or nothing).
+     * {@link Scripts#HAND_OVER}; when the owner held no live exclusive lock, {@code next}'s acquisition alone, as
+     * {@link #acquire} takes it: the owner's shared lease, if it has one, stays (a hand-over passes an exclusive lock).
      *
      * @param owner the owner releasing the key
      * @param next the exclusive acquisition, without a turn, the key goes to
@@ -169,8 +169,10 @@ public final class ScriptCalls {
         if ((Long) answer.get(0) == 1) {
             return new HandOverResult(true, AcquireResult.acquired((Long) answer.get(1)));
         }
-        boolean released = (Long) answer.get(1) == 1 || release(next.key(), owner, timeoutMillis);
-        return new HandOverResult(released, AcquireResult.notAcquired());
+        if ((Long) answer.get(1) == 1) {
+            return new HandOverResult(true, AcquireResult.notAcquired()); // kept for another waiter's turn
+        }
+        return new HandOverResult(false, acquire(next, timeoutMillis));
     }
 
     /**
