@@ -189,6 +189,53 @@ class LeaseFaultsTest {
     }
 
     @Test
+    void noLockIsGivenOnALeaseWhoseGraceRanOut() throws Exception {
+        // Found by the store properties on a loaded machine: a lock written on a lease no keep-alive had renewed for
+        // two thirds of its ttl was given, then counted lost by its own store, whose next caller took the key.
+        EtcdLockStore late = holderThroughProxy(Duration.ofSeconds(3));
+        assertThat(late.acquire(Acquisition.of("warm-" + UUID.randomUUID(), "warm", LONG_TTL))
+                        .isAcquired())
+                .isTrue();
+        proxy.blackHole();
+        Thread.sleep(2_300); // no keep-alive answered for more than the grace (2 s); the server keeps the lease 3 s
+        proxy.heal();
+
+        String key = "late-" + UUID.randomUUID();
+        String owner = "holder-" + UUID.randomUUID();
+        AcquireResult taken = acquireAsTheClientReconnects(late, key, owner);
+        assertThat(taken.isAcquired())
+                .as("acquired once the store answers again")
+                .isTrue();
+        assertThat(late.renew(Renewal.of(key, owner, LONG_TTL)))
+                .as("the lock just given is renewed: it is on a lease the store counts on")
+                .isTrue();
+        assertThat(late.acquire(Acquisition.of(key, "next-" + UUID.randomUUID(), LONG_TTL))
+                        .isAcquired())
+                .as("another owner of the same instance, right after")
+                .isFalse();
+        Thread.sleep(1_500); // past the end of the old lease on the server
+        assertThat(other.acquire(Acquisition.of(key, "other", LONG_TTL)).isAcquired())
+                .as("another instance, once the old lease is over on the server")
+                .isFalse();
+        assertThat(late.release(key, owner)).isTrue();
+    }
+
+    private static AcquireResult acquireAsTheClientReconnects(EtcdLockStore store, String key, String owner)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                return store.acquire(Acquisition.of(key, owner, LONG_TTL));
+            } catch (LockStoreException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                Thread.sleep(20); // the connection the heal cut: the client reconnects
+            }
+        }
+    }
+
+    @Test
     void anAcquisitionWhoseAnswerNeverCameIsUndone() throws Exception {
         EtcdLockStore blind = holderThroughProxy(Duration.ofSeconds(3));
         // a first call sets up the connection and the lease: the answers of the next are swallowed

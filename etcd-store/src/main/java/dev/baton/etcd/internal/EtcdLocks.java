@@ -183,6 +183,13 @@ public final class EtcdLocks implements AutoCloseable {
                 // this owner's own key on this lease: a retry of a put whose first answer was lost
                 token = holder.getModRevision();
             }
+            if (uncountable(key, owner, token, lease)) {
+                if (attempt < 3) {
+                    continue; // on a new lease: the session no longer hands out this one
+                }
+                throw new LockStoreException(
+                        action("acquire", key) + ": three times the answer came after the lease's grace had run out");
+            }
             Held taken = new Held(key, owner, token, lease, sentAt + TimeUnit.MILLISECONDS.toNanos(ttlMillis));
             held.put(key, taken);
             schedule(taken);
@@ -316,10 +323,32 @@ public final class EtcdLocks implements AutoCloseable {
             return new HandOverResult(false, acquire(key, nextOwner, ttlMillis, maxWaitMillis));
         }
         long token = answer.getHeader().getRevision();
+        if (uncountable(key, nextOwner, token, h.lease)) {
+            return new HandOverResult(true, acquire(key, nextOwner, ttlMillis, maxWaitMillis));
+        }
         Held next = new Held(key, nextOwner, token, h.lease, sentAt + TimeUnit.MILLISECONDS.toNanos(ttlMillis));
         held.put(key, next);
         schedule(next);
         return new HandOverResult(true, AcquireResult.acquired(token));
+    }
+
+    /**
+     * Whether a lock just written is on a lease whose grace ran out before the write was answered: the server may let
+     * that lease expire at any moment, and no holder could be told first, so the lock is deleted at once (or later,
+     * when that call goes unanswered) and not given to anyone.
+     */
+    private boolean uncountable(String key, String owner, long token, EtcdSession.Lease lease) {
+        if (!lease.mayHaveExpired(System.nanoTime())) {
+            return false;
+        }
+        try {
+            EtcdCalls.await(delete(key, token), operationTimeoutMillis);
+        } catch (EtcdCalls.CallFailed e) {
+            if (e.inDoubt()) {
+                removeLater(key, owner, lease);
+            }
+        }
+        return true;
     }
 
     /** Forgets the locks; the session's close, after this, revokes the lease and so deletes them. */

@@ -106,6 +106,11 @@ public final class EtcdSession implements AutoCloseable {
             if (closed) {
                 throw new LockStoreException(description + " is closed");
             }
+            if (current != null && !current.expired && current.mayHaveExpired(System.nanoTime())) {
+                // Its grace ran out: its locks count as lost, and no new lock may be bound to it (the server may let
+                // it expire at any moment). Not revoked: that would free its keys before their holders are told.
+                current.end();
+            }
             return current != null && !current.expired ? current : null;
         }
     }
