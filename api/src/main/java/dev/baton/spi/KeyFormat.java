@@ -38,6 +38,8 @@ public enum KeyFormat {
     private static final String HASH_PREFIX = "sha256:";
     private static final int HASH_HEX_DIGITS = 16;
     private static final String MASK = "***";
+    /** The shortest start of a key that {@link #redact} takes for the key. */
+    private static final int SHORTENED_KEY = 40;
 
     private final String value;
 
@@ -80,7 +82,9 @@ public enum KeyFormat {
 
     /**
      * Writes a key that a text may hold (a driver's or another layer's error message) in this form: for a log line
-     * whose cause or detail was written by code that knew nothing of this setting.
+     * whose cause or detail was written by code that knew nothing of this setting. Stores shorten long keys in
+     * their messages (the first 57 to 80 characters, then {@code ...}), so a start of the key of at least
+     * {@value #SHORTENED_KEY} characters is taken for the key as well.
      *
      * @param text a text, may be {@code null}
      * @param key the key it may hold
@@ -88,10 +92,17 @@ public enum KeyFormat {
      *     {@link #PLAIN}, an empty key, or a text without the key
      */
     public String redact(String text, String key) {
-        if (this == PLAIN || text == null || key == null || key.isEmpty() || !text.contains(key)) {
+        if (this == PLAIN || text == null || key == null || key.isEmpty()) {
             return text;
         }
-        return text.replace(key, format(key));
+        String redacted = text.contains(key) ? text.replace(key, format(key)) : text;
+        for (int length = key.length() - 1; length >= SHORTENED_KEY; length--) {
+            String start = key.substring(0, length);
+            if (redacted.contains(start)) {
+                return redacted.replace(start, format(key));
+            }
+        }
+        return redacted;
     }
 
     private static String hash(String key) {

@@ -48,6 +48,19 @@ class KeyFormatTest {
     }
 
     @Test
+    void redactFindsALongKeyThatAStoreShortened() {
+        String key = "export:" + "u".repeat(40) + "@example.com/2026-12-07/all-orders-and-invoices";
+        String shortened = "failed to renew key '" + key.substring(0, 57) + "...'";
+
+        assertThat(KeyFormat.MASKED.redact(shortened, key)).isEqualTo("failed to renew key 'export:***...'");
+        assertThat(KeyFormat.HASH.redact(shortened, key))
+                .isEqualTo("failed to renew key '" + KeyFormat.HASH.format(key) + "...'");
+        assertThat(KeyFormat.HASH.redact("key 'export:uuu'", key))
+                .as("a start shorter than 40 characters is not taken for the key")
+                .isEqualTo("key 'export:uuu'");
+    }
+
+    @Test
     void theConfiguredNamesAreReadInAnyCase() {
         assertThat(KeyFormat.of("plain")).contains(KeyFormat.PLAIN);
         assertThat(KeyFormat.of("HASH")).contains(KeyFormat.HASH);

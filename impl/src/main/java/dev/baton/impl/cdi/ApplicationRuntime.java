@@ -258,7 +258,13 @@ final class ApplicationRuntime {
             BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
             EngineMetrics metrics = meters.engine(name, String.valueOf(store));
             return new LockEngine(
-                    settings, meters.metered(store, metrics), time, executors.storeCalls(), listener, metrics);
+                    settings,
+                    meters.metered(store, metrics),
+                    time,
+                    executors.storeCalls(),
+                    listener,
+                    metrics,
+                    config.logKeys());
         } catch (RuntimeException | Error e) {
             store.close();
             throw e;

@@ -95,7 +95,8 @@ public final class Inspection {
                 throw new LockStoreException("The lock store failed releasing '" + key + "' by force: " + e, e);
             }
             if (released) {
-                BatonLog.forcedRelease(engine.name(), key, holder.get().fencingToken(), caller.get());
+                BatonLog.forcedRelease(
+                        engine.name(), engine.logKeys(), key, holder.get().fencingToken(), caller.get());
                 return true;
             }
             // released, expired or taken over between the two calls: look again
