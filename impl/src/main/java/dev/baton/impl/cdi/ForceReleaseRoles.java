@@ -106,8 +106,11 @@ final class ForceReleaseRoles {
     private static final class EjbApi {
         static Optional<Caller> caller() {
             jakarta.ejb.EJBContext context;
+            java.security.Principal principal;
             try {
                 context = (jakarta.ejb.EJBContext) new InitialContext().lookup("java:comp/EJBContext");
+                // outside a business method a server may hand out the context but refuse its questions
+                principal = context.getCallerPrincipal();
             } catch (NamingException | ClassCastException | IllegalStateException e) {
                 return Optional.empty(); // not inside an enterprise bean's call, or no naming at all (Java SE)
             }
@@ -119,7 +122,7 @@ final class ForceReleaseRoles {
 
                 @Override
                 public String describe() {
-                    return "principal '" + context.getCallerPrincipal().getName() + "'";
+                    return "principal '" + principal.getName() + "'";
                 }
             });
         }
