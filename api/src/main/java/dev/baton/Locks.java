@@ -245,8 +245,10 @@ public interface Locks {
 
     /**
      * Frees {@code key} whoever holds it, in whichever instance: an administrative action for a lock whose
-     * holder is stuck. Off unless {@code baton.admin.force-release=true}; each use is logged at WARN with
-     * the calling thread and principal. The freed key's next acquisition still gets a greater fencing
+     * holder is stuck. Off unless {@code baton.admin.force-release=true}; with
+     * {@code baton.admin.force-release.role} set, allowed only to a caller in one of those roles, as the container's
+     * security context tells (Jakarta Security, or an enterprise bean's context). Each use is logged at WARN with
+     * the calling thread and principal (and the role that allowed it). The freed key's next acquisition still gets a greater fencing
      * token, and the holder, if it is still running, learns at its next renewal that its lock is lost
      * ({@link Lock#whenLost()}, the {@code LockLost} event) as with any loss. Use it only when the holder's
      * work is known to be dead or harmless: until it is told, it may still write (fencing tokens protect
@@ -254,7 +256,9 @@ public interface Locks {
      *
      * @param key the key, as for {@link #acquire(String)}
      * @return true if a live lock held the key and this call freed it; false if the key was free
-     * @throws LockConfigurationException if force-release is not enabled; the message names the key to set
+     * @throws LockConfigurationException if force-release is not enabled (the message names the key to set), or a
+     *     role is configured and no security context on this thread can tell the caller's roles
+     * @throws SecurityException if a role is configured and the caller is in none of them
      * @throws UnsupportedOperationException if the manager's store cannot inspect locks
      * @throws LockStoreException if the store failed
      * @throws IllegalArgumentException if the key is invalid

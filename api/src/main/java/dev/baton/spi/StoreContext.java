@@ -40,4 +40,14 @@ public interface StoreContext {
      * @throws dev.baton.LockConfigurationException when several beans match (naming them)
      */
     <T> Optional<T> bean(Class<T> type, Annotation... qualifiers);
+
+    /**
+     * How the store writes a lock key in its log lines ({@code baton.log.keys}), and in any driver text it logs
+     * that may hold one ({@link KeyFormat#redact}): the same form as the runtime's own lines.
+     *
+     * @return the form; {@link KeyFormat#PLAIN} unless the runtime says otherwise
+     */
+    default KeyFormat logKeys() {
+        return KeyFormat.PLAIN;
+    }
 }

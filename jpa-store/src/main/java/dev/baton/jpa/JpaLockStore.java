@@ -15,6 +15,7 @@ import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.HandOverResult;
 import dev.baton.spi.Holder;
+import dev.baton.spi.KeyFormat;
 import dev.baton.spi.Lease;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
@@ -366,6 +367,11 @@ public final class JpaLockStore implements LockStore {
         return settings.sequence();
     }
 
+    /** @return how this store's log lines write lock keys ({@link Builder#logKeys}) */
+    public KeyFormat logKeys() {
+        return settings.logKeys();
+    }
+
     /** @return the bound of calls that come without one, in milliseconds */
     public long statementTimeoutMillis() {
         return settings.statementTimeoutMillis();
@@ -409,6 +415,7 @@ public final class JpaLockStore implements LockStore {
         private long purgeAfterMillis;
         private long purgeIntervalMillis;
         private int purgeBatch = Dialect.PURGE_BATCH;
+        private KeyFormat logKeys = KeyFormat.PLAIN;
 
         private Builder(Supplier<EntityManagerFactory> factorySource, boolean ownsFactory, DataSource dataSource) {
             this.factorySource = factorySource;
@@ -567,6 +574,20 @@ public final class JpaLockStore implements LockStore {
         }
 
         /**
+         * How the store's log lines write a lock key, default {@link KeyFormat#PLAIN}: the lines that can carry one
+         * ({@code BATON-JPA-001}'s driver text, {@code BATON-JPA-005}'s cause). Baton's runtime sets
+         * {@code baton.log.keys} here when it makes the store from the configuration; an application that makes the
+         * store as a bean sets it itself.
+         *
+         * @param logKeys the form
+         * @return this builder
+         */
+        public Builder logKeys(KeyFormat logKeys) {
+            this.logKeys = Objects.requireNonNull(logKeys, "logKeys");
+            return this;
+        }
+
+        /**
          * Creates the store; it does not connect yet.
          *
          * @return the store
@@ -588,7 +609,8 @@ public final class JpaLockStore implements LockStore {
                     mode,
                     purgeAfterMillis,
                     purgeIntervalMillis,
-                    purgeBatch));
+                    purgeBatch,
+                    logKeys));
         }
 
         private static String identifier(String what, String name) {

@@ -7,6 +7,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockStoreDriverNotFoundException;
 import dev.baton.LockStoreException;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.KeyFormat;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.LockStoreFactory;
 import dev.baton.spi.StoreContext;
@@ -26,6 +27,7 @@ class JpaLockStoreFactoryTest {
     static final class Context implements StoreContext {
         final Map<String, String> settings = new HashMap<>();
         final Map<Class<?>, Object> beans = new HashMap<>();
+        KeyFormat logKeys = KeyFormat.PLAIN;
 
         Context with(String name, String value) {
             settings.put(name, value);
@@ -50,6 +52,11 @@ class JpaLockStoreFactoryTest {
         @Override
         public <T> Optional<T> bean(Class<T> type, Annotation... qualifiers) {
             return Optional.ofNullable(type.cast(beans.get(type)));
+        }
+
+        @Override
+        public KeyFormat logKeys() {
+            return logKeys;
         }
     }
 
@@ -374,6 +381,21 @@ class JpaLockStoreFactoryTest {
                 .hasMessageContaining("advisary")
                 .hasMessageContaining("table")
                 .hasMessageContaining("advisory");
+    }
+
+    /** The store's lines that may carry a key (BATON-JPA-001's driver text, BATON-JPA-005's cause) use this form. */
+    @Test
+    void theStoreWritesKeysInItsLinesAsTheRuntimeSays() {
+        for (KeyFormat form : KeyFormat.values()) {
+            Context context = new Context().with("persistence-unit", "baton-hibernate");
+            context.logKeys = form;
+            try (LockStore store = factory().create(context)) {
+                assertThat(((JpaLockStore) store).logKeys()).isEqualTo(form);
+            }
+        }
+        assertThat(JpaLockStore.builder(() -> null).build().logKeys())
+                .as("a store the application builds itself")
+                .isEqualTo(KeyFormat.PLAIN);
     }
 
     @Test

@@ -3,15 +3,19 @@ package dev.baton.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.jpa.ServerPoolNotificationTest.ServerPool;
+import dev.baton.jpa.internal.advisory.AdvisoryLocks;
 import dev.baton.jpa.internal.advisory.LockName;
 import dev.baton.jpa.testing.TestDatabases;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.KeyFormat;
 import dev.baton.spi.Renewal;
+import dev.baton.tck.LogCapture;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.UUID;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,12 +33,14 @@ class ServerPoolAdvisoryTest {
     void aLaneWhoseLiveSessionLostALockUnlocksItAndGivesItBack() throws Exception {
         String table = "bt_advpool_" + TestDatabases.runSuffix();
         TestDatabases.created(JpaDatabase.POSTGRESQL, table);
-        try (ServerPool pool = new ServerPool(2, false, 0);
+        try (LogCapture log = LogCapture.start(AdvisoryLocks.class.getName());
+                ServerPool pool = new ServerPool(2, false, 0);
                 JpaLockStore store = JpaLockStore.builder(pool)
                         .table(table)
                         .sequence(table + "_seq")
                         .schemaAction(SchemaAction.CREATE)
                         .mode(LockMode.ADVISORY)
+                        .logKeys(KeyFormat.MASKED)
                         .build()) {
             String namespace;
             try (PreparedStatement ps = pool.physical().get(0).prepareStatement("SELECT current_schema()");
@@ -69,6 +75,10 @@ class ServerPoolAdvisoryTest {
             assertThat(pool.physicalClosed())
                     .as("pooled sessions ended underneath the pool")
                     .isZero();
+            assertThat(log.messages(Level.WARNING, "BATON-JPA-005"))
+                    .as("the loss is logged with the key as baton.log.keys says (masked here)")
+                    .anySatisfy(line -> assertThat(line).contains("'lost:***'"))
+                    .noneSatisfy(line -> assertThat(line).contains(lost.substring("lost:".length())));
             try (Connection other = TestDatabases.connect(JpaDatabase.POSTGRESQL)) {
                 assertThat(bool(
                                 other,

@@ -50,6 +50,8 @@ final class ApplicationRuntime {
     private final TransactionSupport transactions;
     private final CdiLockListener listener;
     private final Meters meters;
+    /** Who may release by force ({@code baton.admin.force-release.role}). */
+    private final ForceReleaseRoles forceReleaseRoles;
     /** The engines' time: the system's, unless the application provides an {@link EngineTime} bean (tests on virtual time). */
     private final EngineTime time;
     /** Set at application stop: no engine starts after it. */
@@ -76,6 +78,7 @@ final class ApplicationRuntime {
         executors = RenewalExecutors.detect();
         transactions = TransactionSupport.detect(deployment.beans(beanManager), executors.storeCalls());
         listener = new CdiLockListener(beanManager);
+        forceReleaseRoles = new ForceReleaseRoles(config.forceReleaseRoles(), beanManager);
         Instance<EngineTime> times = beanManager.createInstance().select(EngineTime.class);
         time = times.isResolvable() ? times.get() : EngineTime.system(executors.executor());
         meters = Meters.detect(config.metricsEnabled(), config.metricsApi(), beanManager);
@@ -149,7 +152,11 @@ final class ApplicationRuntime {
                     engine,
                     this::locks,
                     transactions,
-                    new Inspection(engine, config.forceReleaseEnabled(), this::caller),
+                    new Inspection(
+                            engine,
+                            config.forceReleaseEnabled(),
+                            () -> forceReleaseRoles.check().map(role -> "in role '" + role + "'"),
+                            this::caller),
                     election -> elections(n).lead(election),
                     callerContext());
         });
@@ -258,7 +265,13 @@ final class ApplicationRuntime {
             BatonLog.managerStarted(name, stores.describe(name, store), executors.description());
             EngineMetrics metrics = meters.engine(name, String.valueOf(store));
             return new LockEngine(
-                    settings, meters.metered(store, metrics), time, executors.storeCalls(), listener, metrics);
+                    settings,
+                    meters.metered(store, metrics),
+                    time,
+                    executors.storeCalls(),
+                    listener,
+                    metrics,
+                    config.logKeys());
         } catch (RuntimeException | Error e) {
             store.close();
             throw e;

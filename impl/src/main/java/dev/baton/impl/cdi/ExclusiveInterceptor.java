@@ -49,6 +49,7 @@ public class ExclusiveInterceptor implements Serializable {
                 context.getTimer(),
                 runtime::scheduleEngine,
                 runtime::scheduleSkipped,
+                runtime.config().logKeys(),
                 context::proceed);
     }
 }

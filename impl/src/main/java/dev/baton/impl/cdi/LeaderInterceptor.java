@@ -48,6 +48,7 @@ public class LeaderInterceptor implements Serializable {
                 runtime.leaderPlan(DeploymentPlans.beanClass(bean, context.getMethod()), context.getMethod()),
                 runtime::candidacy,
                 runtime.transactions(),
+                runtime.config().logKeys(),
                 context::proceed);
     }
 }

@@ -5,6 +5,7 @@ import dev.baton.LockConfigurationException;
 import dev.baton.LockException;
 import dev.baton.Locks;
 import dev.baton.event.ScheduleSkipped;
+import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.engine.CallerContext;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.leadership.LeaderPlan;
@@ -75,7 +76,8 @@ public class LockRuntime {
                 candidacy(plan);
             } catch (RuntimeException e) {
                 // Its calls skip (the manager has no store: reported at deployment; or it is stopping).
-                BatonLog.listenerFailed("joining the election '" + plan.election() + "' of " + plan.method(), e);
+                BatonLog.listenerFailed(
+                        "joining from " + plan.method() + " the election", config().logKeys(), plan.election(), e);
             }
         }
     }
@@ -152,6 +154,15 @@ public class LockRuntime {
      */
     public List<String> managersWithStore() {
         return runtime.managersWithStore();
+    }
+
+    /**
+     * For operations (health checks): Baton's configuration, validated.
+     *
+     * @return the configuration
+     */
+    public BatonConfig config() {
+        return deployment.plans().config();
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.baton.impl.config;
 import dev.baton.Exclusive;
 import dev.baton.LockConfigurationException;
 import dev.baton.Synchronized;
+import dev.baton.spi.KeyFormat;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +41,12 @@ import org.eclipse.microprofile.config.Config;
  * <tr><td>{@code baton.exclusive.priority}</td><td>{@link Exclusive#DEFAULT_PRIORITY}</td></tr>
  * <tr><td>{@code baton.admin.force-release}</td><td>false: whether {@code Locks.forceRelease} may free a key whoever
  * holds it (every manager)</td></tr>
+ * <tr><td>{@code baton.admin.force-release.role}</td><td>(none): comma-separated roles; when set, {@code forceRelease}
+ * is allowed only to a caller in one of them, checked through the container's security context</td></tr>
+ * <tr><td>{@code baton.log.keys}</td><td>plain: how keys appear in Baton's log lines ({@link KeyFormat})</td></tr>
+ * <tr><td>{@code baton.http.conflict.key}</td><td>key: what the 409 answer says of the key ({@link ConflictKey})</td></tr>
+ * <tr><td>{@code baton.health.details}</td><td>false: a DOWN health answer gives the failure's type, not its
+ * message</td></tr>
  * <tr><td>{@code baton.health.enabled}</td><td>true: MicroProfile Health checks, where the Health API is present</td></tr>
  * <tr><td>{@code baton.metrics.enabled}</td><td>true: metrics through OpenTelemetry, else MicroProfile Metrics, where the API is present</td></tr>
  * <tr><td>{@code baton.metrics.api}</td><td>auto: which API records the metrics ({@link MetricsApi})</td></tr>
@@ -64,6 +72,14 @@ public final class BatonConfig {
     public static final String EXCLUSIVE_PRIORITY = PREFIX + "exclusive.priority";
     /** Whether {@code Locks.forceRelease} is allowed. */
     public static final String FORCE_RELEASE = PREFIX + "admin.force-release";
+    /** The roles that may call {@code Locks.forceRelease}, when it is allowed. */
+    public static final String FORCE_RELEASE_ROLE = PREFIX + "admin.force-release.role";
+    /** How keys appear in Baton's log lines. */
+    public static final String LOG_KEYS = PREFIX + "log.keys";
+    /** What the 409 answer of a {@code LockTimeoutException} says of the key. */
+    public static final String CONFLICT_KEY = PREFIX + "http.conflict.key";
+    /** Whether a DOWN health answer carries the failure's message. */
+    public static final String HEALTH_DETAILS = PREFIX + "health.details";
     /** Whether the MicroProfile Health checks are registered (where the Health API is present). */
     public static final String HEALTH_ENABLED = PREFIX + "health.enabled";
     /** Whether metrics are recorded (where the OpenTelemetry API is present). */
@@ -99,6 +115,36 @@ public final class BatonConfig {
     }
 
     /**
+     * The values of {@value #CONFLICT_KEY}: what the 409 problem body says of the key, in its {@code key} member and
+     * in {@code detail}.
+     *
+     * <p>The default is {@link #KEY}, today's body. The answer goes to the client whose request the key was built
+     * from, which mostly knows what it sent, and clients read {@code key} (it was the only member naming the
+     * conflict before the problem format): hiding it by default would break them on upgrade. A key built from data
+     * the client did not send (a tenant from the principal, a customer looked up from an order) is another matter:
+     * there choose {@link #HASH} or {@link #NONE}.
+     */
+    public enum ConflictKey {
+        /** The key as it is, in {@code key} and {@code detail}. */
+        KEY("key"),
+        /** {@link KeyFormat#HASH}'s form, in {@code key} and {@code detail}: the text of Baton's hashed log lines. */
+        HASH("hash"),
+        /** No {@code key} member, and {@code detail} without the key. */
+        NONE("none");
+
+        private final String value;
+
+        ConflictKey(String value) {
+            this.value = value;
+        }
+
+        /** @return the value as configured */
+        public String value() {
+            return value;
+        }
+    }
+
+    /**
      * The settings every manager reads, below {@code baton.} for the default one and {@code baton.<name>.} for a
      * named one: what {@link ManagerSettingsReader} reads, and what the check of unknown keys ({@link KnownKeys})
      * knows.
@@ -124,6 +170,10 @@ public final class BatonConfig {
             EXCLUSIVE_RETENTION,
             EXCLUSIVE_PRIORITY,
             FORCE_RELEASE,
+            FORCE_RELEASE_ROLE,
+            LOG_KEYS,
+            CONFLICT_KEY,
+            HEALTH_DETAILS,
             HEALTH_ENABLED,
             METRICS_ENABLED,
             METRICS_API);
@@ -141,6 +191,10 @@ public final class BatonConfig {
     private final OptionalLong exclusiveHoldMillis;
     private final OptionalLong exclusiveRetentionMillis;
     private final boolean forceRelease;
+    private final List<String> forceReleaseRoles;
+    private final KeyFormat logKeys;
+    private final ConflictKey conflictKey;
+    private final boolean healthDetails;
     private final boolean metricsEnabled;
     private final MetricsApi metricsApi;
 
@@ -155,6 +209,10 @@ public final class BatonConfig {
         this.exclusiveRetentionMillis = values.duration(EXCLUSIVE_RETENTION);
         values.checkInteger(EXCLUSIVE_PRIORITY, values.text(EXCLUSIVE_PRIORITY));
         this.forceRelease = values.bool(FORCE_RELEASE, false);
+        this.forceReleaseRoles = forceReleaseRoles(values);
+        this.logKeys = logKeys(values);
+        this.conflictKey = conflictKey(values.text(CONFLICT_KEY), values);
+        this.healthDetails = values.bool(HEALTH_DETAILS, false);
         values.bool(HEALTH_ENABLED, true); // only checked: HealthExtension reads it before this
         this.metricsEnabled = values.bool(METRICS_ENABLED, true);
         this.metricsApi = metricsApi(values);
@@ -192,6 +250,17 @@ public final class BatonConfig {
      */
     public static int exclusivePriority(Config config) {
         return priority(config, EXCLUSIVE_PRIORITY, Exclusive.DEFAULT_PRIORITY);
+    }
+
+    /**
+     * Reads only {@value #CONFLICT_KEY}, for the JAX-RS mapper, which the JAX-RS runtime makes outside CDI; the
+     * deployment validated it.
+     *
+     * @param config the application's MicroProfile Config
+     * @return what the 409 answer says of the key; the default when unset or not valid (reported at deployment)
+     */
+    public static ConflictKey conflictKey(Config config) {
+        return conflictKey(config.getOptionalValue(CONFLICT_KEY, String.class).map(String::trim), null);
     }
 
     private static int priority(Config config, String key, int fallback) {
@@ -241,6 +310,29 @@ public final class BatonConfig {
     /** @return {@code baton.admin.force-release}: whether {@code Locks.forceRelease} may free keys */
     public boolean forceReleaseEnabled() {
         return forceRelease;
+    }
+
+    /**
+     * @return {@code baton.admin.force-release.role}: the roles of which the caller of {@code forceRelease} must
+     *     have one; empty when any caller may (where force release is enabled)
+     */
+    public List<String> forceReleaseRoles() {
+        return forceReleaseRoles;
+    }
+
+    /** @return {@code baton.log.keys}: how keys appear in Baton's log lines */
+    public KeyFormat logKeys() {
+        return logKeys;
+    }
+
+    /** @return {@code baton.http.conflict.key}: what the 409 answer says of the key */
+    public ConflictKey conflictKey() {
+        return conflictKey;
+    }
+
+    /** @return {@code baton.health.details}: whether a DOWN health answer carries the failure's message */
+    public boolean healthDetails() {
+        return healthDetails;
     }
 
     /** @return {@code baton.metrics.enabled}: whether metrics are recorded (OpenTelemetry, else MicroProfile Metrics) and acquisitions added to trace spans */
@@ -308,6 +400,50 @@ public final class BatonConfig {
             return DEFAULT_SHUTDOWN_GRACE_MILLIS;
         }
         return grace;
+    }
+
+    private static List<String> forceReleaseRoles(ConfigValues values) {
+        Optional<String> raw = values.text(FORCE_RELEASE_ROLE);
+        if (raw.isEmpty()) {
+            return List.of();
+        }
+        List<String> roles =
+                Arrays.stream(raw.get().split(",", -1)).map(String::trim).toList();
+        if (roles.stream().anyMatch(role -> role.isEmpty() || role.chars().anyMatch(Character::isWhitespace))) {
+            values.problem(FORCE_RELEASE_ROLE + ": '" + raw.get()
+                    + "' is not a comma-separated list of role names (each not empty, without spaces)");
+            return List.of();
+        }
+        return roles;
+    }
+
+    private static KeyFormat logKeys(ConfigValues values) {
+        Optional<String> raw = values.text(LOG_KEYS);
+        if (raw.isEmpty()) {
+            return KeyFormat.PLAIN;
+        }
+        Optional<KeyFormat> format = KeyFormat.of(raw.get());
+        if (format.isEmpty()) {
+            values.problem(LOG_KEYS + ": '" + raw.get() + "' is not plain, hash or masked");
+        }
+        return format.orElse(KeyFormat.PLAIN);
+    }
+
+    /** @param problems where a value that is not valid is reported, or {@code null} to take the default silently */
+    private static ConflictKey conflictKey(Optional<String> raw, ConfigValues problems) {
+        Optional<String> value = raw.filter(s -> !s.isEmpty());
+        if (value.isEmpty()) {
+            return ConflictKey.KEY;
+        }
+        for (ConflictKey form : ConflictKey.values()) {
+            if (form.value().equalsIgnoreCase(value.get())) {
+                return form;
+            }
+        }
+        if (problems != null) {
+            problems.problem(CONFLICT_KEY + ": '" + value.get() + "' is not key, hash or none");
+        }
+        return ConflictKey.KEY;
     }
 
     private static MetricsApi metricsApi(ConfigValues values) {

@@ -81,7 +81,7 @@ final class Acquisitions {
                 lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
                 time.nanoTime() - started);
         if (lock != null) {
-            metrics.acquiredOnThisThread(key, lock.fencingToken());
+            metrics.acquiredOnThisThread(engine.logKeys().format(key), lock.fencingToken());
         }
         return lock;
     }
@@ -174,7 +174,8 @@ final class Acquisitions {
                 attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
                 time.nanoTime() - started);
         if (attempt.lock() != null) {
-            metrics.acquiredOnThisThread(key, attempt.lock().fencingToken());
+            metrics.acquiredOnThisThread(
+                    engine.logKeys().format(key), attempt.lock().fencingToken());
         }
         return attempt;
     }
@@ -358,7 +359,7 @@ final class Acquisitions {
                 try {
                     store.leaveTurn(storeKey, waiter);
                 } catch (RuntimeException e) {
-                    BatonLog.leaveTurnFailed(key, e);
+                    BatonLog.leaveTurnFailed(engine.logKeys(), key, e);
                 }
             });
         } catch (RejectedExecutionException e) {

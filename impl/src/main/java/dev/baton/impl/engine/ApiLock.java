@@ -108,7 +108,7 @@ final class ApiLock implements Lock {
         try {
             release();
         } catch (RuntimeException e) {
-            dev.baton.impl.logging.BatonLog.releaseFailed(lock.key(), e);
+            dev.baton.impl.logging.BatonLog.releaseFailed(lock.logKeys(), lock.key(), e);
         }
     }
 

@@ -38,9 +38,10 @@ public interface EngineMetrics {
 
     /**
      * The calling thread just acquired {@code key}: where it runs under a trace span, the span may record
-     * it (with the key: spans are per request, not aggregated like metrics).
+     * it (with the key: spans are per request, not aggregated like metrics). The key comes in the form of
+     * {@code baton.log.keys}: a span leaves the process like a log line.
      *
-     * @param key the application's key
+     * @param key the application's key, in the form of {@code baton.log.keys}
      * @param fencingToken the acquisition's token
      */
     default void acquiredOnThisThread(String key, long fencingToken) {}

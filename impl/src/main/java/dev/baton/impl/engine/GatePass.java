@@ -140,7 +140,7 @@ final class GatePass {
             String owner, AcquireResult result, long ttlMillis, long sentAt, long answeredAt, Thread boundThread) {
         long took = answeredAt - sentAt;
         if (took >= TimeUnit.MILLISECONDS.toNanos(ttlMillis)) {
-            BatonLog.acquiredTooLate(key, TimeUnit.NANOSECONDS.toMillis(took), ttlMillis);
+            BatonLog.acquiredTooLate(engine.logKeys(), key, TimeUnit.NANOSECONDS.toMillis(took), ttlMillis);
             giveBack(owner);
             return null;
         }
@@ -154,7 +154,7 @@ final class GatePass {
         try {
             engine.store().release(storeKey, owner);
         } catch (RuntimeException e) {
-            BatonLog.releaseFailed(key, e);
+            BatonLog.releaseFailed(engine.logKeys(), key, e);
         }
     }
 

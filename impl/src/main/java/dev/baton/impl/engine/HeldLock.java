@@ -3,6 +3,7 @@ package dev.baton.impl.engine;
 import dev.baton.Lock;
 import dev.baton.LockLostException;
 import dev.baton.LockOptions;
+import dev.baton.spi.KeyFormat;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -208,7 +209,7 @@ public final class HeldLock extends LockRenewal implements Lock {
         try {
             release();
         } catch (RuntimeException e) {
-            dev.baton.impl.logging.BatonLog.releaseFailed(key, e);
+            dev.baton.impl.logging.BatonLog.releaseFailed(engine.logKeys(), key, e);
         }
     }
 
@@ -251,7 +252,7 @@ public final class HeldLock extends LockRenewal implements Lock {
                 try {
                     engine.release(this, wasHeld); // the hold ended meanwhile
                 } catch (RuntimeException e) {
-                    dev.baton.impl.logging.BatonLog.releaseFailed(key, e);
+                    dev.baton.impl.logging.BatonLog.releaseFailed(engine.logKeys(), key, e);
                 }
                 return false;
             }
@@ -292,6 +293,11 @@ public final class HeldLock extends LockRenewal implements Lock {
     @Override
     public int hashCode() {
         return storeKey.hashCode() * 31 + Long.hashCode(fencingToken);
+    }
+
+    /** @return how log lines about this lock write its key ({@code baton.log.keys}) */
+    public KeyFormat logKeys() {
+        return engine.logKeys();
     }
 
     @Override

@@ -30,7 +30,25 @@ public final class Inspection {
 
     private final LockEngine engine;
     private final boolean forceReleaseEnabled;
+    private final Authorization authorization;
     private final Supplier<String> caller;
+
+    /**
+     * Checks the caller of a force release on its own thread, before the store is asked: the container's security
+     * ({@code baton.admin.force-release.role}) lives outside the engine.
+     */
+    @FunctionalInterface
+    public interface Authorization {
+
+        /** Every caller may. */
+        Authorization ANYONE = Optional::empty;
+
+        /**
+         * @return what allowed the caller, for the audit line (e.g. its role); empty when nothing had to
+         * @throws RuntimeException when the caller may not (the exception reaches it)
+         */
+        Optional<String> check();
+    }
 
     /**
      * @param engine the manager's engine
@@ -38,8 +56,20 @@ public final class Inspection {
      * @param caller names who calls (thread and principal), for the log
      */
     public Inspection(LockEngine engine, boolean forceReleaseEnabled, Supplier<String> caller) {
+        this(engine, forceReleaseEnabled, Authorization.ANYONE, caller);
+    }
+
+    /**
+     * @param engine the manager's engine
+     * @param forceReleaseEnabled whether {@code baton.admin.force-release} is true
+     * @param authorization checks the caller of a force release
+     * @param caller names who calls (thread and principal), for the log
+     */
+    public Inspection(
+            LockEngine engine, boolean forceReleaseEnabled, Authorization authorization, Supplier<String> caller) {
         this.engine = engine;
         this.forceReleaseEnabled = forceReleaseEnabled;
+        this.authorization = authorization;
         this.caller = caller;
     }
 
@@ -79,6 +109,7 @@ public final class Inspection {
             throw new LockConfigurationException("Releasing lock '" + key + "' by force is not enabled: set "
                     + BatonConfig.FORCE_RELEASE + "=true to allow Locks.forceRelease");
         }
+        Optional<String> allowedBy = authorization.check();
         String storeKey = engine.storeKey(key);
         for (int attempt = 0; attempt < FORCE_ATTEMPTS; attempt++) {
             Optional<Holder> holder = holder(key, storeKey);
@@ -95,7 +126,12 @@ public final class Inspection {
                 throw new LockStoreException("The lock store failed releasing '" + key + "' by force: " + e, e);
             }
             if (released) {
-                BatonLog.forcedRelease(engine.name(), key, holder.get().fencingToken(), caller.get());
+                BatonLog.forcedRelease(
+                        engine.name(),
+                        engine.logKeys(),
+                        key,
+                        holder.get().fencingToken(),
+                        caller.get() + allowedBy.map(how -> ", " + how).orElse(""));
                 return true;
             }
             // released, expired or taken over between the two calls: look again

@@ -12,6 +12,7 @@ import dev.baton.impl.logging.BatonLog;
 import dev.baton.impl.time.EngineTime;
 import dev.baton.spi.Acquisition;
 import dev.baton.spi.HandOverResult;
+import dev.baton.spi.KeyFormat;
 import dev.baton.spi.LockArguments;
 import dev.baton.spi.LockStore;
 import dev.baton.spi.Renewal;
@@ -95,6 +96,8 @@ public final class LockEngine implements AutoCloseable {
 
     private final EngineMetrics metrics;
     private final EngineTime time;
+    /** How this engine's log lines write keys ({@code baton.log.keys}). */
+    private final KeyFormat logKeys;
 
     /**
      * @param settings the manager's settings
@@ -146,6 +149,27 @@ public final class LockEngine implements AutoCloseable {
             Executor storeCalls,
             LockListener listener,
             EngineMetrics metrics) {
+        this(settings, store, time, storeCalls, listener, metrics, KeyFormat.PLAIN);
+    }
+
+    /**
+     * @param settings the manager's settings
+     * @param store the store; the engine closes it on {@link #close()}
+     * @param time the clock, timers and timed waits: renewals, lease ends, poll pauses, timeouts
+     * @param storeCalls runs the renewal calls to the store and tells holders of losses; not shut down by the engine
+     * @param listener told of acquisitions, releases and losses
+     * @param metrics told what happens, for metrics
+     * @param logKeys how its log lines write keys ({@code baton.log.keys})
+     */
+    public LockEngine(
+            ManagerSettings settings,
+            LockStore store,
+            EngineTime time,
+            Executor storeCalls,
+            LockListener listener,
+            EngineMetrics metrics,
+            KeyFormat logKeys) {
+        this.logKeys = logKeys;
         this.metrics = metrics;
         this.settings = settings;
         this.store = store;
@@ -174,6 +198,11 @@ public final class LockEngine implements AutoCloseable {
      */
     public String name() {
         return settings.name();
+    }
+
+    /** @return how log lines about this engine's locks write keys ({@code baton.log.keys}) */
+    public KeyFormat logKeys() {
+        return logKeys;
     }
 
     /** @return the renewals of the engine's held locks */
@@ -377,7 +406,7 @@ public final class LockEngine implements AutoCloseable {
         try {
             listener.acquired(lock);
         } catch (RuntimeException e) {
-            BatonLog.listenerFailed("acquired " + lock.key(), e);
+            BatonLog.listenerFailed("acquired", logKeys, lock.key(), e);
         }
         return lock;
     }
@@ -389,7 +418,7 @@ public final class LockEngine implements AutoCloseable {
             return;
         }
         metrics.lost(kind);
-        BatonLog.lockLost(lock.key(), lock.fencingToken(), reason);
+        BatonLog.lockLost(logKeys, lock.key(), lock.fencingToken(), reason);
         tellHolder(lock);
     }
 
@@ -408,7 +437,7 @@ public final class LockEngine implements AutoCloseable {
             try {
                 listener.lost(lock, lock.lossReason());
             } catch (RuntimeException e) {
-                BatonLog.listenerFailed("lost " + lock.key(), e);
+                BatonLog.listenerFailed("lost", logKeys, lock.key(), e);
             }
         };
         try {
@@ -445,7 +474,7 @@ public final class LockEngine implements AutoCloseable {
             try {
                 listener.released(lock);
             } catch (RuntimeException e) {
-                BatonLog.listenerFailed("released " + lock.key(), e);
+                BatonLog.listenerFailed("released", logKeys, lock.key(), e);
             }
         }
         return released;
@@ -485,7 +514,7 @@ public final class LockEngine implements AutoCloseable {
             long bound = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lock.leaseEndNanos() - time.nanoTime()));
             return store.renew(new Renewal(lock.storeKey(), lock.owner(), holdMillis, bound));
         } catch (RuntimeException e) {
-            BatonLog.keepFailed(lock.key(), holdMillis, e);
+            BatonLog.keepFailed(logKeys, lock.key(), holdMillis, e);
             return false;
         } finally {
             forget(lock);
@@ -767,7 +796,7 @@ public final class LockEngine implements AutoCloseable {
             for (HeldLock lock : gates.heldLocks()) {
                 // Its work may still run: releasing would let another process in while it may still write.
                 if (lock.abandon()) {
-                    BatonLog.leftToExpire(lock.key(), lock.fencingToken(), grace.toMillis());
+                    BatonLog.leftToExpire(logKeys, lock.key(), lock.fencingToken(), grace.toMillis());
                 }
                 // No longer listed as held; its gate stays taken until its work ends and it is released.
                 if (lock.isAbandoned() && lock.gate().clearHolder(lock)) {

@@ -164,7 +164,8 @@ final class LockTimers {
                     handler.leaseEndDue(top.lock(), leaseEndAt);
                 }
             } catch (RuntimeException e) {
-                BatonLog.renewalFailed(top.lock().key(), e); // one lock's trouble stops no other's timers
+                BatonLog.renewalFailed(
+                        top.lock().logKeys(), top.lock().key(), e); // one lock's trouble stops no other's timers
             }
         }
     }
@@ -230,7 +231,7 @@ final class LockTimers {
         } catch (RejectedExecutionException e) {
             // The scheduler is shutting down (application stop): leases run out by themselves in the store.
             wake = null;
-            BatonLog.renewalFailed(heap[0].lock().key(), e);
+            BatonLog.renewalFailed(heap[0].lock().logKeys(), heap[0].lock().key(), e);
         }
     }
 

@@ -155,7 +155,7 @@ final class Renewals {
         } catch (RejectedExecutionException e) {
             // Shutting down (application stop): the lease runs out by itself; the watchdog reports it.
             batch.forEach(l -> l.renewal().done());
-            BatonLog.renewalFailed(lock.key(), e);
+            BatonLog.renewalFailed(lock.logKeys(), lock.key(), e);
         }
     }
 
@@ -293,7 +293,7 @@ final class Renewals {
             return;
         }
         if (lock.renewal().failure() == null) {
-            BatonLog.renewalFailed(lock.key(), e);
+            BatonLog.renewalFailed(lock.logKeys(), lock.key(), e);
         }
         lock.renewal().failed(e);
         long retry = TimeUnit.MILLISECONDS.toNanos(Math.min(RETRY_MAX_MILLIS, Math.max(1, lock.ttlMillis() / 10)));

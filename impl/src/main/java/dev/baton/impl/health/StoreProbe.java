@@ -23,8 +23,30 @@ final class StoreProbe {
 
     static final String OWNER = "baton-health-probe";
 
-    /** What one probe found. */
-    record Result(boolean up, long millis, String error) {}
+    /**
+     * What one probe found.
+     *
+     * @param up whether the store answered in time
+     * @param millis how long the probe took
+     * @param error when down, what an answer may always show: the failure's type, or Baton's own words
+     * @param detail when down, the failure's message as well: a driver's text may hold a URL or a host name
+     */
+    record Result(boolean up, long millis, String error, String detail) {
+
+        static Result up(long millis) {
+            return new Result(true, millis, null, null);
+        }
+
+        /** Down, in Baton's own words: nothing of the store's to hide. */
+        static Result down(long millis, String why) {
+            return new Result(false, millis, why, why);
+        }
+
+        /** Down because the store's call threw. */
+        static Result failed(long millis, Throwable failure) {
+            return new Result(false, millis, failure.getClass().getName(), String.valueOf(failure));
+        }
+    }
 
     private final AtomicReference<Probe> inFlight = new AtomicReference<>();
 
@@ -40,8 +62,7 @@ final class StoreProbe {
         long now = System.nanoTime();
         Probe previous = inFlight.get();
         if (previous != null && !previous.answer.isDone()) {
-            return new Result(
-                    false,
+            return Result.down(
                     elapsed(previous.sentAtNanos),
                     "the previous probe of the store has not come back for " + elapsed(previous.sentAtNanos) + " ms");
         }
@@ -52,19 +73,19 @@ final class StoreProbe {
                             () -> store.renew(new Renewal(KEY, OWNER, 1, timeoutMillis)), executor),
                     now);
         } catch (RejectedExecutionException e) {
-            return new Result(false, 0, "the application is stopping: " + e.getMessage());
+            return Result.down(0, "the application is stopping");
         }
         inFlight.set(probe);
         try {
             probe.answer.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            return new Result(true, elapsed(now), null);
+            return Result.up(elapsed(now));
         } catch (TimeoutException e) {
-            return new Result(false, elapsed(now), "the store did not answer within " + timeoutMillis + " ms");
+            return Result.down(elapsed(now), "the store did not answer within " + timeoutMillis + " ms");
         } catch (ExecutionException e) {
-            return new Result(false, elapsed(now), String.valueOf(e.getCause()));
+            return Result.failed(elapsed(now), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Result(false, elapsed(now), "interrupted");
+            return Result.down(elapsed(now), "interrupted");
         }
     }
 

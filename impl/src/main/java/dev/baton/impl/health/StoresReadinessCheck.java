@@ -16,6 +16,13 @@ import org.eclipse.microprofile.health.Readiness;
  * default one): {@code <manager>.store}, {@code <manager>.status} (UP or DOWN), {@code <manager>.millis}
  * (how long the probe took) and, when DOWN, {@code <manager>.error}. A manager not used yet is started
  * (its store connects) by the first probe.
+ *
+ * <p>Health answers are often read by more than the operators (a load balancer, a status page), and a store's
+ * description and a driver's error text may hold a URL or a host name. So unless {@code baton.health.details} is
+ * {@code true}, {@code <manager>.store} is the store's kind (its description up to the first {@code (}, e.g.
+ * {@code redis}) and {@code <manager>.error} the failure's type (e.g. {@code dev.baton.LockStoreException}) or
+ * Baton's own words (a probe not answered in time); with it, the store's full description and the failure as
+ * {@link Throwable#toString()} writes it.
  */
 @Readiness
 public class StoresReadinessCheck extends BatonHealthCheck implements HealthCheck {
@@ -46,6 +53,7 @@ public class StoresReadinessCheck extends BatonHealthCheck implements HealthChec
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME);
         boolean up = true;
+        boolean details = runtime.config().healthDetails();
         for (String manager : runtime.managersWithStore()) {
             String name = manager.isEmpty() ? "default" : manager;
             StoreProbe.Result result;
@@ -57,16 +65,22 @@ public class StoresReadinessCheck extends BatonHealthCheck implements HealthChec
                         .probe(engine.store(), PROBE_TIMEOUT_MILLIS, PROBE_THREAD);
             } catch (RuntimeException e) {
                 store = "(not started)";
-                result = new StoreProbe.Result(false, 0, String.valueOf(e));
+                result = StoreProbe.Result.failed(0, e);
             }
             up &= result.up();
-            response.withData(name + ".store", store)
+            response.withData(name + ".store", details ? store : kind(store))
                     .withData(name + ".status", result.up() ? "UP" : "DOWN")
                     .withData(name + ".millis", result.millis());
-            if (result.error() != null) {
-                response.withData(name + ".error", result.error());
+            if (!result.up()) {
+                response.withData(name + ".error", details ? result.detail() : result.error());
             }
         }
         return response.status(up).build();
+    }
+
+    /** @return which store a description names: {@code redis (redis://cache:6379, ...)} is {@code redis} */
+    static String kind(String description) {
+        int open = description.indexOf('(');
+        return open <= 0 ? description : description.substring(0, open).trim();
     }
 }

@@ -288,9 +288,10 @@ final class Candidacy implements Leadership {
             // A store not ready yet at startup (a persistence unit that starts after the application-started
             // event) fails once or twice: logged from the third failure in a row, then once a minute.
             if (failures >= FAILURES_BEFORE_WARNING && (failures - FAILURES_BEFORE_WARNING) % 60 == 0) {
-                BatonLog.standbyFailed(name, engine.name(), e, RETRY_AFTER_FAILURE_MILLIS);
+                BatonLog.standbyFailed(engine.logKeys(), name, engine.name(), e, RETRY_AFTER_FAILURE_MILLIS);
             } else {
-                BatonLog.debug("Standing by for '" + name + "' failed (" + e + "); trying again");
+                BatonLog.debug(
+                        engine.logKeys(), name, "Standing by for '" + name + "' failed (" + e + "); trying again");
             }
             engine.time().park(this, TimeUnit.MILLISECONDS.toNanos(RETRY_AFTER_FAILURE_MILLIS));
             return null;
@@ -323,11 +324,11 @@ final class Candidacy implements Leadership {
             return;
         }
         synchronized (telling) {
-            BatonLog.leadershipGranted(name, engine.name(), lock.fencingToken());
+            BatonLog.leadershipGranted(engine.logKeys(), name, engine.name(), lock.fencingToken());
             try {
                 listener.granted(t.granted);
             } catch (RuntimeException e) {
-                BatonLog.listenerFailed("leadership granted " + name, e);
+                BatonLog.listenerFailed("leadership granted", engine.logKeys(), name, e);
             }
             waiting.complete(t);
         }
@@ -414,6 +415,7 @@ final class Candidacy implements Leadership {
         LeadershipRevoked revoked =
                 new LeadershipRevoked(engine.name(), name, revocation.token(), reason, revocation.loss());
         BatonLog.leadershipRevoked(
+                engine.logKeys(),
                 name,
                 engine.name(),
                 t.lock.fencingToken(),
@@ -427,7 +429,7 @@ final class Candidacy implements Leadership {
             try {
                 listener.revoked(revoked);
             } catch (RuntimeException e) {
-                BatonLog.listenerFailed("leadership revoked " + name, e);
+                BatonLog.listenerFailed("leadership revoked", engine.logKeys(), name, e);
             }
             t.end.complete(revocation);
         }
@@ -458,7 +460,7 @@ final class Candidacy implements Leadership {
         try {
             lock.release();
         } catch (RuntimeException e) {
-            BatonLog.releaseFailed(lock.key(), e); // it expires by itself
+            BatonLog.releaseFailed(lock.logKeys(), lock.key(), e); // it expires by itself
         }
     }
 

@@ -5,6 +5,7 @@ import dev.baton.LockException;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.ReleaseDeferral;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.spi.KeyFormat;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
@@ -21,12 +22,17 @@ public final class LeaderCall {
      * @param plan the method's plan
      * @param elections this instance's candidacy by manager and election (joins when it has not)
      * @param deferral the caller's unit of work (a JTA transaction), tied to the term's lock
+     * @param logKeys how log lines write keys and election names ({@code baton.log.keys})
      * @param work the method
      * @return the method's result, or null when skipped
      * @throws Exception what the method threw
      */
     public static Object call(
-            LeaderPlan plan, Function<LeaderPlan, Leadership> elections, ReleaseDeferral deferral, Callable<?> work)
+            LeaderPlan plan,
+            Function<LeaderPlan, Leadership> elections,
+            ReleaseDeferral deferral,
+            KeyFormat logKeys,
+            Callable<?> work)
             throws Exception {
         HeldLock term;
         try {
@@ -36,7 +42,7 @@ public final class LeaderCall {
             term = null;
         }
         if (term == null) {
-            BatonLog.followerSkipped(plan.method(), plan.election());
+            BatonLog.followerSkipped(plan.method(), logKeys, plan.election());
             return null;
         }
         // Nothing to release at the transaction's end: the term outlives the call.

@@ -1,5 +1,6 @@
 package dev.baton.impl.logging;
 
+import dev.baton.spi.KeyFormat;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 
@@ -7,6 +8,11 @@ import java.lang.System.Logger.Level;
  * Logs Baton's runtime messages, each with a stable id ({@code BATON-nnn}) that operators can search for; the
  * ids, levels and texts are {@link BatonMessage}'s. Goes through {@link System.Logger}, which servers route to
  * their own logging.
+ *
+ * <p>Every method that names a lock key (or an election, whose name is its lock's key) takes the {@link KeyFormat}
+ * of {@code baton.log.keys} with it, so that no line can name a key unformatted: the key is written in that form,
+ * and so is every occurrence of it in the other arguments and in the attached cause's messages
+ * ({@link RedactedCause}).
  */
 public final class BatonLog {
 
@@ -43,46 +49,60 @@ public final class BatonLog {
     }
 
     /**
+     * @param keys how keys are written
      * @param key the key
      * @param token the token
      * @param reason why
      */
-    public static void lockLost(String key, long token, String reason) {
-        BatonMessage.LOCK_LOST.logWithParameters(LOG, key, Long.toString(token), reason);
+    public static void lockLost(KeyFormat keys, String key, long token, String reason) {
+        BatonMessage.LOCK_LOST.logWithParameters(LOG, keys.format(key), Long.toString(token), keys.redact(reason, key));
     }
 
     /**
+     * @param keys how keys are written
      * @param key the key
      * @param failure what failed
      */
-    public static void renewalFailed(String key, Throwable failure) {
-        BatonMessage.RENEWAL_FAILED.logWithCause(LOG, failure, key);
+    public static void renewalFailed(KeyFormat keys, String key, Throwable failure) {
+        BatonMessage.RENEWAL_FAILED.logWithCause(LOG, RedactedCause.of(keys, key, failure), keys.format(key));
     }
 
     /**
+     * @param keys how keys are written
      * @param key the key
      * @param failure what failed
      */
-    public static void releaseFailed(String key, Throwable failure) {
-        BatonMessage.RELEASE_FAILED.logWithCause(LOG, failure, key);
+    public static void releaseFailed(KeyFormat keys, String key, Throwable failure) {
+        BatonMessage.RELEASE_FAILED.logWithCause(LOG, RedactedCause.of(keys, key, failure), keys.format(key));
     }
 
     /**
      * A waiter that stopped waiting could not give up its turn: harmless, the turn expires by itself.
      *
+     * @param keys how keys are written
      * @param key the key
      * @param failure the failure
      */
-    public static void leaveTurnFailed(String key, Throwable failure) {
-        LOG.log(Level.DEBUG, "Giving up the turn on lock '" + key + "' failed; it expires by itself", failure);
+    public static void leaveTurnFailed(KeyFormat keys, String key, Throwable failure) {
+        if (LOG.isLoggable(Level.DEBUG)) {
+            LOG.log(
+                    Level.DEBUG,
+                    "Giving up the turn on lock '" + keys.format(key) + "' failed; it expires by itself",
+                    RedactedCause.of(keys, key, failure));
+        }
     }
 
     /**
-     * @param what what failed
+     * A listener of a lock's event (an observer of the application) threw.
+     *
+     * @param event what it was told, e.g. {@code acquired}
+     * @param keys how keys are written
+     * @param key the lock's key, or the election's name
      * @param failure the failure
      */
-    public static void listenerFailed(String what, Throwable failure) {
-        BatonMessage.LISTENER_FAILED.logWithCause(LOG, failure, what);
+    public static void listenerFailed(String event, KeyFormat keys, String key, Throwable failure) {
+        BatonMessage.LISTENER_FAILED.logWithCause(
+                LOG, RedactedCause.of(keys, key, failure), event + " '" + keys.format(key) + "'");
     }
 
     /**
@@ -104,21 +124,25 @@ public final class BatonLog {
     }
 
     /**
+     * @param keys how keys are written
      * @param key the key
      * @param token the fencing token
      * @param graceMillis the grace period that ran out
      */
-    public static void leftToExpire(String key, long token, long graceMillis) {
-        BatonMessage.LEFT_TO_EXPIRE.logWithParameters(LOG, key, Long.toString(token), Long.toString(graceMillis));
+    public static void leftToExpire(KeyFormat keys, String key, long token, long graceMillis) {
+        BatonMessage.LEFT_TO_EXPIRE.logWithParameters(
+                LOG, keys.format(key), Long.toString(token), Long.toString(graceMillis));
     }
 
     /**
+     * @param keys how keys are written
      * @param key the key
      * @param tookMillis how long the store took to answer
      * @param ttlMillis the lease asked for
      */
-    public static void acquiredTooLate(String key, long tookMillis, long ttlMillis) {
-        BatonMessage.ACQUIRED_TOO_LATE.logWithParameters(LOG, key, Long.toString(tookMillis), Long.toString(ttlMillis));
+    public static void acquiredTooLate(KeyFormat keys, String key, long tookMillis, long ttlMillis) {
+        BatonMessage.ACQUIRED_TOO_LATE.logWithParameters(
+                LOG, keys.format(key), Long.toString(tookMillis), Long.toString(ttlMillis));
     }
 
     /**
@@ -138,25 +162,31 @@ public final class BatonLog {
     }
 
     /**
+     * @param keys how keys are written
      * @param key the key
      * @param holdMillis the hold that could not be set
      * @param failure what failed
      */
-    public static void keepFailed(String key, long holdMillis, Throwable failure) {
-        BatonMessage.KEEP_FAILED.logWithCause(LOG, failure, key, holdMillis);
+    public static void keepFailed(KeyFormat keys, String key, long holdMillis, Throwable failure) {
+        BatonMessage.KEEP_FAILED.logWithCause(LOG, RedactedCause.of(keys, key, failure), keys.format(key), holdMillis);
     }
 
     /**
      * A firing of an exclusive schedule that another holder has: the expected case.
      *
      * @param method the method
+     * @param keys how keys are written
      * @param key the key
      * @param remaining the holder's remaining lease, or empty when unknown
      */
-    public static void scheduleHeldElsewhere(String method, String key, java.util.OptionalLong remaining) {
+    public static void scheduleHeldElsewhere(
+            String method, KeyFormat keys, String key, java.util.OptionalLong remaining) {
         if (LOG.isLoggable(BatonMessage.SCHEDULE_HELD_ELSEWHERE.level())) { // the expected case: build nothing
             BatonMessage.SCHEDULE_HELD_ELSEWHERE.log(
-                    LOG, method, key, remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : "");
+                    LOG,
+                    method,
+                    keys.format(key),
+                    remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : "");
         }
     }
 
@@ -164,13 +194,18 @@ public final class BatonLog {
      * A firing of an exclusive schedule skipped because its planned time was claimed (run) already.
      *
      * @param method the method
+     * @param keys how keys are written
      * @param claimKey the claim's key
      * @param remaining how long the claim is kept still, if known
      */
-    public static void schedulePlannedTimeClaimed(String method, String claimKey, java.util.OptionalLong remaining) {
+    public static void schedulePlannedTimeClaimed(
+            String method, KeyFormat keys, String claimKey, java.util.OptionalLong remaining) {
         if (LOG.isLoggable(BatonMessage.SCHEDULE_PLANNED_TIME_CLAIMED.level())) { // the expected case
             BatonMessage.SCHEDULE_PLANNED_TIME_CLAIMED.log(
-                    LOG, method, claimKey, remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : "");
+                    LOG,
+                    method,
+                    keys.format(claimKey),
+                    remaining.isPresent() ? " for " + remaining.getAsLong() + " ms more" : "");
         }
     }
 
@@ -178,11 +213,13 @@ public final class BatonLog {
      * A firing of an exclusive schedule skipped because the lock could not be asked for.
      *
      * @param method the method
+     * @param keys how keys are written
      * @param key the key
      * @param failure what failed
      */
-    public static void scheduleUnguarded(String method, String key, Throwable failure) {
-        BatonMessage.SCHEDULE_UNGUARDED.logWithCause(LOG, failure, method, key, failure);
+    public static void scheduleUnguarded(String method, KeyFormat keys, String key, Throwable failure) {
+        Throwable cause = RedactedCause.of(keys, key, failure);
+        BatonMessage.SCHEDULE_UNGUARDED.logWithCause(LOG, cause, method, keys.format(key), cause);
     }
 
     /**
@@ -193,13 +230,28 @@ public final class BatonLog {
     }
 
     /**
+     * A detail for debugging that names a key.
+     *
+     * @param keys how keys are written
+     * @param key the key {@code what} names
+     * @param what the detail, the key as it is
+     */
+    public static void debug(KeyFormat keys, String key, String what) {
+        if (LOG.isLoggable(Level.DEBUG)) {
+            LOG.log(Level.DEBUG, keys.redact(what, key));
+        }
+    }
+
+    /**
      * @param manager the manager
+     * @param keys how keys are written
      * @param key the key
      * @param token the fencing token of the holder whose lock was freed
      * @param caller who asked: thread and principal
      */
-    public static void forcedRelease(String manager, String key, long token, String caller) {
-        BatonMessage.FORCED_RELEASE.logWithParameters(LOG, key, Long.toString(token), manager(manager), caller);
+    public static void forcedRelease(String manager, KeyFormat keys, String key, long token, String caller) {
+        BatonMessage.FORCED_RELEASE.logWithParameters(
+                LOG, keys.format(key), Long.toString(token), manager(manager), caller);
     }
 
     /**
@@ -247,49 +299,55 @@ public final class BatonLog {
     /**
      * This instance was granted an election.
      *
+     * @param keys how keys (and election names) are written
      * @param name the election
      * @param manager the manager
      * @param token the term's fencing token
      */
-    public static void leadershipGranted(String name, String manager, long token) {
-        BatonMessage.LEADERSHIP_GRANTED.log(LOG, name, manager(manager), token);
+    public static void leadershipGranted(KeyFormat keys, String name, String manager, long token) {
+        BatonMessage.LEADERSHIP_GRANTED.log(LOG, keys.format(name), manager(manager), token);
     }
 
     /**
      * A term of this instance ended.
      *
+     * @param keys how keys (and election names) are written
      * @param name the election
      * @param manager the manager
      * @param token the term's fencing token
      * @param why why it ended; for a lost lock, the loss
      * @param lost whether the lock was lost (logged as a warning)
      */
-    public static void leadershipRevoked(String name, String manager, long token, String why, boolean lost) {
+    public static void leadershipRevoked(
+            KeyFormat keys, String name, String manager, long token, String why, boolean lost) {
         (lost ? BatonMessage.LEADERSHIP_LOST : BatonMessage.LEADERSHIP_REVOKED)
-                .log(LOG, name, manager(manager), token, why);
+                .log(LOG, keys.format(name), manager(manager), token, keys.redact(why, name));
     }
 
     /**
      * Standing by in an election failed (the store is down): tried again later.
      *
+     * @param keys how keys (and election names) are written
      * @param name the election
      * @param manager the manager
      * @param failure what failed
      * @param retryMillis when it is tried again
      */
-    public static void standbyFailed(String name, String manager, Throwable failure, long retryMillis) {
-        BatonMessage.STANDBY_FAILED.log(LOG, name, manager(manager), String.valueOf(failure), retryMillis);
+    public static void standbyFailed(KeyFormat keys, String name, String manager, Throwable failure, long retryMillis) {
+        BatonMessage.STANDBY_FAILED.log(
+                LOG, keys.format(name), manager(manager), keys.redact(String.valueOf(failure), name), retryMillis);
     }
 
     /**
      * A call of a {@code @Leader} method skipped in a follower.
      *
      * @param method the method
+     * @param keys how keys (and election names) are written
      * @param name the election
      */
-    public static void followerSkipped(String method, String name) {
+    public static void followerSkipped(String method, KeyFormat keys, String name) {
         if (LOG.isLoggable(BatonMessage.FOLLOWER_SKIPPED.level())) {
-            BatonMessage.FOLLOWER_SKIPPED.log(LOG, method, name);
+            BatonMessage.FOLLOWER_SKIPPED.log(LOG, method, keys.format(name));
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.impl.runtime;
 
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.spi.KeyFormat;
 import dev.baton.spi.StoreContext;
 import java.lang.annotation.Annotation;
 import java.util.Optional;
@@ -42,6 +43,11 @@ final class ConfigStoreContext implements StoreContext {
             return own;
         }
         return BatonConfig.key("", store + "." + name);
+    }
+
+    @Override
+    public KeyFormat logKeys() {
+        return config.logKeys();
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.baton.impl.engine.CurrentLocks;
 import dev.baton.impl.engine.HeldLock;
 import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.logging.BatonLog;
+import dev.baton.spi.KeyFormat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,13 +63,15 @@ public final class ScheduledFiring {
      * @param timer what the container gave as the firing's timer ({@code InvocationContext.getTimer()}), or null
      * @param engines the engines
      * @param skips told of a skip
+     * @param logKeys how log lines write keys ({@code baton.log.keys})
      * @param work the method
      * @return the method's result, or null when skipped
      * @throws Exception what the method threw
      */
-    public static Object fire(SchedulePlan plan, Object timer, Engines engines, Skips skips, Work work)
+    public static Object fire(
+            SchedulePlan plan, Object timer, Engines engines, Skips skips, KeyFormat logKeys, Work work)
             throws Exception {
-        return fire(plan, timer, engines, skips, work, Clock.systemUTC());
+        return fire(plan, timer, engines, skips, logKeys, work, Clock.systemUTC());
     }
 
     /**
@@ -78,12 +81,20 @@ public final class ScheduledFiring {
      * @param timer what the container gave as the firing's timer ({@code InvocationContext.getTimer()}), or null
      * @param engines the engines
      * @param skips told of a skip
+     * @param logKeys how log lines write keys ({@code baton.log.keys})
      * @param work the method
      * @param wallClock this instance's wall clock, which places the firing among the planned times
      * @return the method's result, or null when skipped
      * @throws Exception what the method threw
      */
-    public static Object fire(SchedulePlan plan, Object timer, Engines engines, Skips skips, Work work, Clock wallClock)
+    public static Object fire(
+            SchedulePlan plan,
+            Object timer,
+            Engines engines,
+            Skips skips,
+            KeyFormat logKeys,
+            Work work,
+            Clock wallClock)
             throws Exception {
         Instant firedAt = wallClock.instant();
         LockEngine engine;
@@ -95,13 +106,21 @@ public final class ScheduledFiring {
             try {
                 attempt = engine.tryOnce(plan.key(), engine.settings().ttlMillis());
             } catch (LockStoreException e) {
-                return skip(plan, plan.key(), firedAt, Reason.STORE_FAILED, OptionalLong.empty(), e, skips);
+                return skip(plan, plan.key(), firedAt, Reason.STORE_FAILED, OptionalLong.empty(), e, skips, logKeys);
             }
         } catch (RuntimeException e) {
-            return skip(plan, plan.key(), firedAt, Reason.MANAGER_UNAVAILABLE, OptionalLong.empty(), e, skips);
+            return skip(plan, plan.key(), firedAt, Reason.MANAGER_UNAVAILABLE, OptionalLong.empty(), e, skips, logKeys);
         }
         if (!attempt.acquired()) {
-            return skip(plan, plan.key(), firedAt, Reason.HELD_ELSEWHERE, attempt.remainingLeaseMillis(), null, skips);
+            return skip(
+                    plan,
+                    plan.key(),
+                    firedAt,
+                    Reason.HELD_ELSEWHERE,
+                    attempt.remainingLeaseMillis(),
+                    null,
+                    skips,
+                    logKeys);
         }
         HeldLock runLock = attempt.lock();
         Optional<PlannedTime> planned = plan.plannedTime(timer, firedAt);
@@ -118,7 +137,7 @@ public final class ScheduledFiring {
             } catch (RuntimeException e) {
                 end(runLock, 0, 0);
                 Reason reason = e instanceof LockStoreException ? Reason.STORE_FAILED : Reason.MANAGER_UNAVAILABLE;
-                return skip(plan, claimKey, firedAt, reason, OptionalLong.empty(), e, skips);
+                return skip(plan, claimKey, firedAt, reason, OptionalLong.empty(), e, skips, logKeys);
             }
             if (!claimed.acquired()) {
                 end(runLock, 0, 0); // not ours to run: the next planned firing must find the run lock free
@@ -129,7 +148,8 @@ public final class ScheduledFiring {
                         Reason.PLANNED_TIME_CLAIMED,
                         claimed.remainingLeaseMillis(),
                         null,
-                        skips);
+                        skips,
+                        logKeys);
             }
             if (plan.retryFailed()) {
                 claim = claimed.lock(); // renewed while the run runs: a failed run gives it back
@@ -166,7 +186,7 @@ public final class ScheduledFiring {
                 claim.keepUntil(untilNanos); // a run that outlasted the retention releases it now
             }
         } catch (RuntimeException e) {
-            BatonLog.releaseFailed(claim.key(), e); // it expires by itself
+            BatonLog.releaseFailed(claim.logKeys(), claim.key(), e); // it expires by itself
         }
     }
 
@@ -179,7 +199,7 @@ public final class ScheduledFiring {
                 lock.release();
             }
         } catch (RuntimeException e) {
-            BatonLog.releaseFailed(lock.key(), e); // it expires by itself
+            BatonLog.releaseFailed(lock.logKeys(), lock.key(), e); // it expires by itself
         }
     }
 
@@ -190,13 +210,14 @@ public final class ScheduledFiring {
             Reason reason,
             OptionalLong remaining,
             Throwable failure,
-            Skips skips) {
+            Skips skips,
+            KeyFormat logKeys) {
         if (reason == Reason.HELD_ELSEWHERE) {
-            BatonLog.scheduleHeldElsewhere(plan.method(), lockKey, remaining);
+            BatonLog.scheduleHeldElsewhere(plan.method(), logKeys, lockKey, remaining);
         } else if (reason == Reason.PLANNED_TIME_CLAIMED) {
-            BatonLog.schedulePlannedTimeClaimed(plan.method(), lockKey, remaining);
+            BatonLog.schedulePlannedTimeClaimed(plan.method(), logKeys, lockKey, remaining);
         } else {
-            BatonLog.scheduleUnguarded(plan.method(), lockKey, failure);
+            BatonLog.scheduleUnguarded(plan.method(), logKeys, lockKey, failure);
         }
         try {
             skips.skipped(new ScheduleSkipped(
@@ -208,7 +229,7 @@ public final class ScheduledFiring {
                     reason,
                     Optional.ofNullable(failure)));
         } catch (RuntimeException e) {
-            BatonLog.listenerFailed("schedule skipped " + plan.key(), e);
+            BatonLog.listenerFailed("schedule skipped", logKeys, plan.key(), e);
         }
         return null;
     }

@@ -125,10 +125,13 @@ final class JtaTransactionSupport implements TransactionSupport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
-            BatonLog.releaseFailed(lock.key(), e.getCause());
+            BatonLog.releaseFailed(lock.logKeys(), lock.key(), e.getCause());
         } catch (TimeoutException e) {
-            BatonLog.debug("Releasing lock '" + lock.key() + "' after its transaction completed took longer than"
-                    + " its lease; it goes on while the transaction's thread moves on");
+            BatonLog.debug(
+                    lock.logKeys(),
+                    lock.key(),
+                    "Releasing lock '" + lock.key() + "' after its transaction completed took longer than"
+                            + " its lease; it goes on while the transaction's thread moves on");
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.LockConfigurationException;
 import dev.baton.Synchronized;
+import dev.baton.spi.KeyFormat;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.HashMap;
@@ -82,6 +83,54 @@ class BatonConfigTest {
                 .isInstanceOf(LockConfigurationException.class)
                 .hasMessageContaining(
                         "baton.metrics.api: 'prometheus' is not auto, opentelemetry or microprofile-metrics");
+    }
+
+    @Test
+    void whatLeavesTheProcessIsAsTodayByDefault() {
+        BatonConfig config = BatonConfig.read(config());
+        assertThat(config.logKeys()).isEqualTo(KeyFormat.PLAIN);
+        assertThat(config.conflictKey()).isEqualTo(BatonConfig.ConflictKey.KEY);
+        assertThat(BatonConfig.conflictKey(config())).isEqualTo(BatonConfig.ConflictKey.KEY);
+        assertThat(config.healthDetails()).isFalse();
+        assertThat(config.forceReleaseRoles()).isEmpty();
+    }
+
+    @Test
+    void eachFormOfEachSettingIsRead() {
+        assertThat(BatonConfig.read(config("baton.log.keys=plain")).logKeys()).isEqualTo(KeyFormat.PLAIN);
+        assertThat(BatonConfig.read(config("baton.log.keys=hash")).logKeys()).isEqualTo(KeyFormat.HASH);
+        assertThat(BatonConfig.read(config("baton.log.keys= Masked ")).logKeys())
+                .isEqualTo(KeyFormat.MASKED);
+        for (BatonConfig.ConflictKey form : BatonConfig.ConflictKey.values()) {
+            String property = "baton.http.conflict.key=" + form.value().toUpperCase(java.util.Locale.ROOT);
+            assertThat(BatonConfig.read(config(property)).conflictKey()).isEqualTo(form);
+            assertThat(BatonConfig.conflictKey(config(property))).isEqualTo(form);
+        }
+        assertThat(BatonConfig.read(config("baton.health.details=true")).healthDetails())
+                .isTrue();
+        assertThat(BatonConfig.read(config("baton.admin.force-release.role= ops , admin"))
+                        .forceReleaseRoles())
+                .containsExactly("ops", "admin");
+    }
+
+    @Test
+    void aWrongFormIsReportedWithItsKeyAndTheAllowedValues() {
+        assertRejected(new String[] {"baton.log.keys=sha256"}, "baton.log.keys: 'sha256' is not plain, hash or masked");
+        assertRejected(
+                new String[] {"baton.http.conflict.key=masked"},
+                "baton.http.conflict.key: 'masked' is not key, hash or none");
+        assertRejected(new String[] {"baton.health.details=yes"}, "baton.health.details: 'yes' is not true or false");
+        assertRejected(
+                new String[] {"baton.admin.force-release.role=ops,,admin"},
+                "baton.admin.force-release.role: 'ops,,admin' is not a comma-separated list of role names");
+        assertRejected(
+                new String[] {"baton.admin.force-release.role=lock admins"},
+                "baton.admin.force-release.role: 'lock admins'");
+        assertRejected(new String[] {"baton.managers=log"}, "'log' is reserved");
+        assertRejected(new String[] {"baton.managers=http"}, "'http' is reserved");
+        // The mapper's own reading never fails: the deployment has reported the value.
+        assertThat(BatonConfig.conflictKey(config("baton.http.conflict.key=masked")))
+                .isEqualTo(BatonConfig.ConflictKey.KEY);
     }
 
     @Test

@@ -33,6 +33,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @AddBeanClasses({SmallRyeHealthReporter.class, HealthChecksTest.Stores.class})
 class HealthChecksTest {
 
+    /** Where the test's store says it is, in its description and its errors: what a health answer must not show. */
+    static final String WHERE = "redis://cache-7.internal.example:6379";
+
     /** A store that can be taken down, or made to hang. */
     public static final class SwitchableStore extends ForwardingLockStore {
         volatile boolean down;
@@ -53,14 +56,14 @@ class HealthChecksTest {
                 }
             }
             if (down) {
-                throw new LockStoreException("connection refused (test)");
+                throw new LockStoreException("connection refused: " + WHERE + " (test)");
             }
             return super.renew(renewal);
         }
 
         @Override
         public String toString() {
-            return "switchable";
+            return "switchable (" + WHERE + ")";
         }
     }
 
@@ -109,7 +112,11 @@ class HealthChecksTest {
         assertThat(down.isDown()).isTrue();
         JsonObject failing = check(down, StoresReadinessCheck.NAME);
         assertThat(failing.getString("status")).isEqualTo("DOWN");
-        assertThat(failing.getJsonObject("data").getString("default.error")).contains("connection refused (test)");
+        assertThat(failing.getJsonObject("data").getString("default.error"))
+                .as("the failure's type, not its message")
+                .isEqualTo(LockStoreException.class.getName());
+        assertThat(failing.getJsonObject("data").getString("default.store")).isEqualTo("switchable");
+        assertThat(down.getPayload().toString()).doesNotContain("cache-7", "connection refused");
 
         store.down = false;
         assertThat(check(reporter.getReadiness(), StoresReadinessCheck.NAME).getString("status"))

@@ -6,6 +6,7 @@ import dev.baton.impl.engine.LockEngine;
 import dev.baton.impl.store.memory.MemoryLockStore;
 import dev.baton.impl.testing.Engines;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.KeyFormat;
 import jakarta.ejb.NoMoreTimeoutsException;
 import jakarta.ejb.ScheduleExpression;
 import jakarta.ejb.Timer;
@@ -118,10 +119,10 @@ class ContainerTimersTest {
         List<Object> skipped = new CopyOnWriteArrayList<>();
         Timer timer = new FixedTimer(new Date(System.currentTimeMillis() + 2_000));
         long fired = System.nanoTime();
-        assertThat(ScheduledFiring.fire(plan, timer, m -> first, skipped::add, () -> "ran"))
+        assertThat(ScheduledFiring.fire(plan, timer, m -> first, skipped::add, KeyFormat.PLAIN, () -> "ran"))
                 .isEqualTo("ran");
         Thread.sleep(Math.max(0, 1_200 - (System.nanoTime() - fired) / 1_000_000));
-        assertThat(ScheduledFiring.fire(plan, timer, m -> second, skipped::add, () -> "ran again"))
+        assertThat(ScheduledFiring.fire(plan, timer, m -> second, skipped::add, KeyFormat.PLAIN, () -> "ran again"))
                 .as("the same planned time, 1.2 s later")
                 .isNull();
         assertThat(skipped).hasSize(1);

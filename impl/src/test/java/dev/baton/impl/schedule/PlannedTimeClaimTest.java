@@ -11,6 +11,7 @@ import dev.baton.impl.testing.EngineExtension;
 import dev.baton.impl.testing.VirtualTime;
 import dev.baton.spi.AcquireResult;
 import dev.baton.spi.Acquisition;
+import dev.baton.spi.KeyFormat;
 import jakarta.ejb.ScheduleExpression;
 import jakarta.ejb.Timer;
 import jakarta.ejb.TimerHandle;
@@ -139,7 +140,7 @@ class PlannedTimeClaimTest {
 
     private Object fire(LockEngine engine, SchedulePlan plan, Object timer, ScheduledFiring.Work work)
             throws Exception {
-        return ScheduledFiring.fire(plan, timer, m -> engine, skips::add, work, clock);
+        return ScheduledFiring.fire(plan, timer, m -> engine, skips::add, KeyFormat.PLAIN, work, clock);
     }
 
     private Object fire(LockEngine engine, SchedulePlan plan, Object timer) throws Exception {

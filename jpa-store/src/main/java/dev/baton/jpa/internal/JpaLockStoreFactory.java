@@ -168,7 +168,8 @@ public final class JpaLockStoreFactory implements LockStoreFactory {
                 .sequence(identifier(context, SEQUENCE, Dialect.DEFAULT_SEQUENCE))
                 .schemaAction(schemaAction(context))
                 .statementTimeout(statementTimeout(context))
-                .mode(mode(context));
+                .mode(mode(context))
+                .logKeys(context.logKeys());
         purgeAfter(context).ifPresent(builder::purgeAfter);
         purgeInterval(context).ifPresent(builder::purgeInterval);
         return builder.build();

@@ -124,7 +124,9 @@ public final class StoreConnector {
                     }
                     if (sql != null && d.isTransient(sql)) {
                         if (attempt < MAX_ATTEMPTS && (!bound.expired() || d.isGlitch(sql))) {
-                            JpaMessage.RETRYING.log(LOG, operation, sql);
+                            // the driver's text may quote the key (PostgreSQL's DETAIL of a unique violation)
+                            JpaMessage.RETRYING.log(
+                                    LOG, operation, settings.logKeys().redact(String.valueOf(sql), key));
                             long pause = ThreadLocalRandom.current().nextLong(100_000, 2_000_000L * attempt);
                             LockSupport.parkNanos(
                                     Math.min(pause, TimeUnit.MILLISECONDS.toNanos(bound.remainingMillis())));

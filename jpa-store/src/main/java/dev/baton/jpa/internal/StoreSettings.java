@@ -5,6 +5,7 @@ import dev.baton.jpa.LockMode;
 import dev.baton.jpa.SchemaAction;
 import dev.baton.jpa.TransactionRunner;
 import dev.baton.jpa.TransactionSuspender;
+import dev.baton.spi.KeyFormat;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -27,6 +28,7 @@ import javax.sql.DataSource;
  * @param purgeAfterMillis {@code purge-after}, 0: no purge
  * @param purgeIntervalMillis how often the store purges, 0 when it does not
  * @param purgeBatch rows per purge statement
+ * @param logKeys how the store's log lines write keys ({@code baton.log.keys}); null: plain
  */
 public record StoreSettings(
         Supplier<EntityManagerFactory> factorySource,
@@ -41,7 +43,8 @@ public record StoreSettings(
         LockMode mode,
         long purgeAfterMillis,
         long purgeIntervalMillis,
-        int purgeBatch) {
+        int purgeBatch,
+        KeyFormat logKeys) {
 
     /**
      * Checks a builder's settings against each other and applies the defaults of those not set.
@@ -77,6 +80,7 @@ public record StoreSettings(
             throw new IllegalStateException("A purge interval without purge-after: set purgeAfter too");
         }
         suspender = suspender != null ? suspender : TransactionSuspender.NONE;
+        logKeys = logKeys != null ? logKeys : KeyFormat.PLAIN;
         runner = runner != null ? runner : ResourceLocalTransactionRunner.INSTANCE;
         purgeIntervalMillis = purgeAfterMillis == 0
                 ? 0

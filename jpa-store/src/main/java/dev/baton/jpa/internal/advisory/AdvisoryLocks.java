@@ -6,6 +6,7 @@ import dev.baton.jpa.internal.CallBound;
 import dev.baton.jpa.internal.DedicatedConnection;
 import dev.baton.jpa.internal.JpaMessage;
 import dev.baton.spi.AcquireResult;
+import dev.baton.spi.KeyFormat;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -74,6 +75,8 @@ public final class AdvisoryLocks implements AutoCloseable {
     private final String table;
     private final String sequence;
     private final long statementTimeoutMillis;
+    /** How the keys in the causes of BATON-JPA-005 are written. */
+    private final KeyFormat logKeys;
     /** The highest token this instance handed out: a draw at or below it means the sequence went back. */
     private final AtomicLong highestToken = new AtomicLong();
     /** The highest token of the last {@code BATON-JPA-015} warning, so a refusal is logged once, not per call. */
@@ -93,6 +96,7 @@ public final class AdvisoryLocks implements AutoCloseable {
      * @param table the store's table: its name keeps stores on different tables apart
      * @param sequence the fencing sequence
      * @param statementTimeoutMillis the bound of calls that come without one
+     * @param logKeys how the keys in the causes of {@code BATON-JPA-005} are written
      * @throws dev.baton.LockConfigurationException if the database has no advisory locks
      */
     public AdvisoryLocks(
@@ -100,7 +104,9 @@ public final class AdvisoryLocks implements AutoCloseable {
             JpaDatabase database,
             String table,
             String sequence,
-            long statementTimeoutMillis) {
+            long statementTimeoutMillis,
+            KeyFormat logKeys) {
+        this.logKeys = logKeys;
         this.sql = AdvisorySql.of(database, sequence);
         this.factory = factory;
         this.table = table;
@@ -209,7 +215,8 @@ public final class AdvisoryLocks implements AutoCloseable {
                 if (!sql.holds(c, h.name, bound)) {
                     loseLane(
                             h.lane,
-                            new SQLException("the session no longer holds the lock of key '" + abbreviate(key) + "'"),
+                            new SQLException("the session no longer holds the lock of key '"
+                                    + abbreviate(logKeys.format(key)) + "'"),
                             bound);
                     return false;
                 }
@@ -340,7 +347,8 @@ public final class AdvisoryLocks implements AutoCloseable {
                 // the session had lost it (the database ended it some other way): its other locks are doubtful too
                 loseLane(
                         h.lane,
-                        new SQLException("the session no longer held the lock of key '" + abbreviate(h.key) + "'"),
+                        new SQLException("the session no longer held the lock of key '"
+                                + abbreviate(logKeys.format(h.key)) + "'"),
                         bound);
             }
             return wasHeld;

@@ -125,7 +125,8 @@ public final class AdvisoryMode implements LockOperations {
                         d.database(),
                         settings.table(),
                         settings.sequence(),
-                        settings.statementTimeoutMillis());
+                        settings.statementTimeoutMillis(),
+                        settings.logKeys());
             }
             return locks;
         } finally {

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * While one request holds {@code gate:<id>}: a request that waits gets 409 Conflict after the
  * per-method timeout of {@code microprofile-config.properties} (not the 30 s global one), a request
- * with {@code await = false} gets 409 at once, both bodies name the key; both are RFC 9457 problems
+ * with {@code await = false} gets 409 at once, both bodies name the key (in {@code key} and {@code detail}, as they
+ * do unless {@code baton.http.conflict.key} says otherwise: {@link HashedConflictKeyTest},
+ * {@link WithheldConflictKeyTest}); both are RFC 9457 problems
  * ({@code application/problem+json}), the second with a {@code Retry-After} from the holder's remaining lease;
  * once the holder is done the lock is free again.
  */
@@ -105,6 +107,23 @@ class ConflictTest {
 
         gates().release("t2", holder);
         assertThat(Http.post(base, "api/gate/try/t2").status()).isEqualTo(200);
+    }
+
+    @Test
+    @TckRule(id = "R-4.2-05", spec = "spec-api-timeout-conflict")
+    void byDefaultTheBodyNamesTheKeyInItsKeyMemberAndItsDetail() {
+        CompletableFuture<Http.Response> holder = gates().hold("t3");
+
+        Http.Response conflict = Http.post(base, "api/gate/try/t3");
+
+        Gates.assertLockTimeoutProblem(conflict);
+        assertThat(conflict.body())
+                .as("without baton.http.conflict.key the body names the key as it is")
+                .contains("\"key\":\"gate:t3\"")
+                .contains("\"detail\":\"Lock 'gate:t3' is held by another owner (not waiting)\"");
+        assertThat(conflict.header("Retry-After")).isPresent();
+
+        gates().release("t3", holder);
     }
 
     private static final Pattern WAITED = Pattern.compile("\"waitedMillis\":(\\d+)");
