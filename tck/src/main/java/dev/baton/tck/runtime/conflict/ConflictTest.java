@@ -110,7 +110,7 @@ class ConflictTest {
     }
 
     @Test
-    @TckRule(id = "R-4.2-05", spec = "spec-api-timeout-conflict")
+    @TckRule(id = "R-4.2-05", spec = "spec-api-conflict-key")
     void byDefaultTheBodyNamesTheKeyInItsKeyMemberAndItsDetail() {
         CompletableFuture<Http.Response> holder = gates().hold("t3");
 

@@ -38,7 +38,7 @@ class HashedConflictKeyTest {
     URL base;
 
     @Test
-    @TckRule(id = "R-4.2-06", spec = "spec-api-timeout-conflict")
+    @TckRule(id = "R-4.2-06", spec = "spec-api-conflict-key")
     void theBodyNamesTheKeysHashAndNotTheKey() {
         Gates gates = new Gates(base, "api/gate");
         CompletableFuture<Http.Response> holder = gates.hold("h1");

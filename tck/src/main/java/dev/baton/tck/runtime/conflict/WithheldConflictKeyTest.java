@@ -36,7 +36,7 @@ class WithheldConflictKeyTest {
     URL base;
 
     @Test
-    @TckRule(id = "R-4.2-07", spec = "spec-api-timeout-conflict")
+    @TckRule(id = "R-4.2-07", spec = "spec-api-conflict-key")
     void theBodySaysNothingOfTheKey() {
         Gates gates = new Gates(base, "api/gate");
         CompletableFuture<Http.Response> holder = gates.hold("n1");
