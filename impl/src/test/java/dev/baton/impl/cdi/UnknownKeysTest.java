@@ -169,6 +169,18 @@ class UnknownKeysTest {
         if (key.endsWith("metrics.api")) {
             return "auto";
         }
+        if (key.endsWith("log.keys")) {
+            return "hash";
+        }
+        if (key.endsWith("http.conflict.key")) {
+            return "none";
+        }
+        if (key.endsWith("health.details")) {
+            return "true";
+        }
+        if (key.endsWith("force-release.role")) {
+            return "lock-admin";
+        }
         if (key.endsWith(".prefix")) {
             return "p:";
         }
