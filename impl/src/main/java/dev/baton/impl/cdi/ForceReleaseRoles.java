@@ -7,6 +7,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
@@ -62,7 +63,7 @@ final class ForceReleaseRoles {
                     + " SecurityContext nor an enterprise bean's EJBContext)");
         }
         for (String role : roles) {
-            if (caller.get().inRole(role)) {
+            if (caller.get().inRole().test(role)) {
                 return Optional.of(role);
             }
         }
@@ -71,11 +72,16 @@ final class ForceReleaseRoles {
                 + caller.get().describe() + " is in none of them");
     }
 
-    /** A caller as one security API sees it. */
-    private interface Caller {
-        boolean inRole(String role);
-
-        String describe();
+    /**
+     * A caller as one security API sees it.
+     *
+     * @param inRole whether the caller is in a role
+     * @param principal who it is, for the refusal's message
+     */
+    private record Caller(Predicate<String> inRole, java.security.Principal principal) {
+        String describe() {
+            return principal == null ? "the unauthenticated caller" : "principal '" + principal.getName() + "'";
+        }
     }
 
     /** Jakarta Security, in a class of its own: loaded only where the API is present. */
@@ -87,18 +93,7 @@ final class ForceReleaseRoles {
                 return Optional.empty();
             }
             jakarta.security.enterprise.SecurityContext context = contexts.get();
-            return Optional.of(new Caller() {
-                @Override
-                public boolean inRole(String role) {
-                    return context.isCallerInRole(role);
-                }
-
-                @Override
-                public String describe() {
-                    java.security.Principal principal = context.getCallerPrincipal();
-                    return principal == null ? "the unauthenticated caller" : "principal '" + principal.getName() + "'";
-                }
-            });
+            return Optional.of(new Caller(context::isCallerInRole, context.getCallerPrincipal()));
         }
     }
 
@@ -114,17 +109,7 @@ final class ForceReleaseRoles {
             } catch (NamingException | ClassCastException | IllegalStateException e) {
                 return Optional.empty(); // not inside an enterprise bean's call, or no naming at all (Java SE)
             }
-            return Optional.of(new Caller() {
-                @Override
-                public boolean inRole(String role) {
-                    return context.isCallerInRole(role);
-                }
-
-                @Override
-                public String describe() {
-                    return "principal '" + principal.getName() + "'";
-                }
-            });
+            return Optional.of(new Caller(context::isCallerInRole, principal));
         }
     }
 }

@@ -81,7 +81,7 @@ final class Acquisitions {
                 lock == null ? EngineMetrics.Outcome.TIMED_OUT : EngineMetrics.Outcome.ACQUIRED,
                 time.nanoTime() - started);
         if (lock != null) {
-            metrics.acquiredOnThisThread(engine.logKeys().format(key), lock.fencingToken());
+            metrics.acquiredOnThisThread(key, engine.logKeys(), lock.fencingToken());
         }
         return lock;
     }
@@ -174,8 +174,7 @@ final class Acquisitions {
                 attempt.lock() != null ? EngineMetrics.Outcome.ACQUIRED : EngineMetrics.Outcome.TIMED_OUT,
                 time.nanoTime() - started);
         if (attempt.lock() != null) {
-            metrics.acquiredOnThisThread(
-                    engine.logKeys().format(key), attempt.lock().fencingToken());
+            metrics.acquiredOnThisThread(key, engine.logKeys(), attempt.lock().fencingToken());
         }
         return attempt;
     }

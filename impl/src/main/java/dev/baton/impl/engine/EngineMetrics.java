@@ -1,5 +1,7 @@
 package dev.baton.impl.engine;
 
+import dev.baton.spi.KeyFormat;
+
 /**
  * What one lock manager's engine reports for metrics. The engine knows no metrics library; an
  * implementation records these where one is present, {@link #NONE} where not. Called on the threads that
@@ -38,13 +40,15 @@ public interface EngineMetrics {
 
     /**
      * The calling thread just acquired {@code key}: where it runs under a trace span, the span may record
-     * it (with the key: spans are per request, not aggregated like metrics). The key comes in the form of
-     * {@code baton.log.keys}: a span leaves the process like a log line.
+     * it (with the key: spans are per request, not aggregated like metrics). The key is written in the form of
+     * {@code baton.log.keys} (a span leaves the process like a log line), and only where a span records it: a hash
+     * costs a digest, which an acquisition without a recording span must not pay.
      *
-     * @param key the application's key, in the form of {@code baton.log.keys}
+     * @param key the application's key
+     * @param keyFormat how the key is written ({@code baton.log.keys})
      * @param fencingToken the acquisition's token
      */
-    default void acquiredOnThisThread(String key, long fencingToken) {}
+    default void acquiredOnThisThread(String key, KeyFormat keyFormat, long fencingToken) {}
 
     /** A lock is now held by this manager (until {@link #released}). */
     default void holding() {}

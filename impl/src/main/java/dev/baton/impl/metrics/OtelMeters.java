@@ -2,6 +2,7 @@ package dev.baton.impl.metrics;
 
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.engine.LossKind;
+import dev.baton.spi.KeyFormat;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
@@ -145,8 +146,8 @@ final class OtelMeters extends Meters {
         }
 
         @Override
-        public void acquiredOnThisThread(String key, long fencingToken) {
-            SpanEvents.acquired(base, key, fencingToken);
+        public void acquiredOnThisThread(String key, KeyFormat keyFormat, long fencingToken) {
+            SpanEvents.acquired(base, key, keyFormat, fencingToken);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.baton.impl.metrics;
 
 import dev.baton.impl.engine.EngineMetrics;
+import dev.baton.spi.KeyFormat;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -25,14 +26,18 @@ final class SpanEvents {
     /**
      * @param base the manager's attributes ({@link #MANAGER}, {@link #STORE})
      * @param key the application's key
+     * @param keyFormat how the event writes it ({@code baton.log.keys}), applied only when a span records it
      * @param fencingToken the acquisition's token
      */
-    static void acquired(Attributes base, String key, long fencingToken) {
+    static void acquired(Attributes base, String key, KeyFormat keyFormat, long fencingToken) {
         Span span = Span.current();
         if (span.isRecording()) {
             span.addEvent(
                     ACQUIRED_EVENT,
-                    base.toBuilder().put(KEY, key).put(TOKEN, fencingToken).build());
+                    base.toBuilder()
+                            .put(KEY, keyFormat.format(key))
+                            .put(TOKEN, fencingToken)
+                            .build());
         }
     }
 

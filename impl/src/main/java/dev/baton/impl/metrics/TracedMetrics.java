@@ -2,6 +2,7 @@ package dev.baton.impl.metrics;
 
 import dev.baton.impl.engine.EngineMetrics;
 import dev.baton.impl.engine.LossKind;
+import dev.baton.spi.KeyFormat;
 import io.opentelemetry.api.common.Attributes;
 
 /** Metrics recorded by another {@link EngineMetrics}, plus the OpenTelemetry span event of {@link SpanEvents}. */
@@ -21,9 +22,9 @@ final class TracedMetrics implements EngineMetrics {
     }
 
     @Override
-    public void acquiredOnThisThread(String key, long fencingToken) {
-        metrics.acquiredOnThisThread(key, fencingToken);
-        SpanEvents.acquired(base, key, fencingToken);
+    public void acquiredOnThisThread(String key, KeyFormat keyFormat, long fencingToken) {
+        metrics.acquiredOnThisThread(key, keyFormat, fencingToken);
+        SpanEvents.acquired(base, key, keyFormat, fencingToken);
     }
 
     @Override
