@@ -67,7 +67,15 @@ public final class SchedulePlans {
                 .anyMatch(a -> EJB_TIMED.contains(a.annotationType().getName()));
         List<Annotation> concurrencySchedules = ConcurrencySchedules.schedules(annotations);
         boolean concurrencyTimed = !concurrencySchedules.isEmpty();
-        checkParameters(method, concurrencyTimed);
+        List<Annotation> quarkusSchedules = QuarkusSchedules.schedules(annotations);
+        boolean quarkusTimed = !quarkusSchedules.isEmpty();
+        checkParameters(method, concurrencyTimed, quarkusTimed);
+        if (quarkusTimed && method.getReturnType() != void.class) {
+            throw new LockConfigurationException(
+                    "it returns " + method.getReturnType().getName() + "; with "
+                            + "@Scheduled (io.quarkus.scheduler) it must return void: the run would end, and its lock be "
+                            + "given back, before what it returns completes");
+        }
         if (method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
             throw new LockConfigurationException(
                     "it returns " + method.getReturnType().getName() + ", but a skipped firing "
@@ -108,10 +116,21 @@ public final class SchedulePlans {
         Optional<ScheduleCalendar> calendar = concurrencyTimed && period == null
                 ? Optional.of(ConcurrencySchedules.calendar(concurrencySchedules))
                 : Optional.empty();
-        if (period == null && !ejbTimed && calendar.isEmpty()) {
+        boolean turnedOff = false;
+        if (quarkusTimed && period == null && calendar.isEmpty()) {
+            QuarkusSchedules.Timing timing = QuarkusSchedules.timing(quarkusSchedules, config::value);
+            if (timing.periodMillis() > 0) {
+                period = new Value(timing.periodMillis(), timing.source());
+            } else if (timing.calendar() != null) {
+                calendar = Optional.of(timing.calendar());
+            }
+            turnedOff = timing.off(); // never fired by the scheduler: a direct call takes the run lock only
+        }
+        if (period == null && !ejbTimed && calendar.isEmpty() && !turnedOff) {
             throw new LockConfigurationException("the period between its planned firings cannot be known: it has no "
                     + "@Schedule, @Schedules or @Timeout (jakarta.ejb) whose timer reports the next firing, no "
-                    + "@Asynchronous(runAt = @Schedule(...)) (Jakarta Concurrency 3.1), and no period; "
+                    + "@Asynchronous(runAt = @Schedule(...)) (Jakarta Concurrency 3.1), no @Scheduled (Quarkus), "
+                    + "and no period; "
                     + "set one, e.g. @Exclusive(period = \"5m\") or " + overrides.key("period") + "=5m");
         }
         if (period != null && hold != null && hold.millis >= period.millis) {
@@ -133,12 +152,13 @@ public final class SchedulePlans {
                 retryFailed);
     }
 
-    /** EJB calls a timeout method with nothing or its Timer; other schedulers with nothing. */
-    private static void checkParameters(Method method, boolean concurrencyTimed) {
+    /** EJB calls a timeout method with nothing or its Timer; Quarkus with nothing or its execution; others with nothing. */
+    private static void checkParameters(Method method, boolean concurrencyTimed, boolean quarkusTimed) {
         Class<?>[] types = method.getParameterTypes();
         if (concurrencyTimed
                 || types.length == 0
-                || (types.length == 1 && types[0].getName().equals(ContainerTimers.EJB_TIMER))) {
+                || (types.length == 1 && types[0].getName().equals(ContainerTimers.EJB_TIMER))
+                || (quarkusTimed && types.length == 1 && types[0].getName().equals(QuarkusSchedules.EXECUTION))) {
             return; // a Concurrency schedule is started by a call with its arguments, and repeats them
         }
         StringBuilder list = new StringBuilder();
@@ -147,7 +167,8 @@ public final class SchedulePlans {
         }
         throw new LockConfigurationException(
                 "it takes parameters (" + list + ") that no scheduler supplies; a scheduled "
-                        + "method takes none, or one " + ContainerTimers.EJB_TIMER + " (EJB timeout methods)");
+                        + "method takes none, or one " + ContainerTimers.EJB_TIMER + " (EJB timeout methods) or "
+                        + QuarkusSchedules.EXECUTION + " (Quarkus)");
     }
 
     private record Value(long millis, String source) {}
