@@ -48,20 +48,6 @@ final class QuarkusSchedules {
     private static final Pattern PROPERTY = Pattern.compile("^\\$?\\{([^:}]+)(?::([^}]*))?}$");
     private static final Pattern SHORT = Pattern.compile("^(\\d+)(ms)?$");
 
-    /**
-     * How a schedule names its firings: by a period or by a calendar, or not at all (turned off).
-     *
-     * @param periodMillis the period of {@code every}, or 0
-     * @param source the member and value, for messages
-     * @param calendar the cron calendar, or null
-     */
-    record Timing(long periodMillis, String source, ScheduleCalendar calendar) {
-
-        boolean off() {
-            return periodMillis == 0 && calendar == null;
-        }
-    }
-
     private QuarkusSchedules() {}
 
     /**
@@ -88,7 +74,7 @@ final class QuarkusSchedules {
      * @throws LockConfigurationException for several schedules, a value that is not valid, or a cron expression
      *     that cannot be read
      */
-    static Timing timing(List<Annotation> schedules, Function<String, Optional<String>> config) {
+    static SchedulerTiming timing(List<Annotation> schedules, Function<String, Optional<String>> config) {
         if (schedules.size() > 1) {
             throw new LockConfigurationException("it has " + schedules.size() + " @Scheduled (io.quarkus.scheduler), "
                     + "whose firings cannot be named as one schedule; set a period, e.g. @Exclusive(period = \"5m\")");
@@ -97,7 +83,7 @@ final class QuarkusSchedules {
         String cron = resolve((String) member(schedule, "cron"), "cron", config);
         if (!cron.isEmpty()) {
             if (isOff(cron)) {
-                return new Timing(0, "@Scheduled(cron = \"" + cron + "\")", null);
+                return new SchedulerTiming(0, "@Scheduled(cron = \"" + cron + "\")", null);
             }
             String zoneName = (String) member(schedule, "timeZone");
             ZoneId zone;
@@ -109,15 +95,15 @@ final class QuarkusSchedules {
             String source = "@Scheduled(cron = \"" + cron + "\")";
             String cronType = config.apply(CRON_TYPE).orElse(DEFAULT_CRON_TYPE);
             ClassLoader loader = schedule.annotationType().getClassLoader();
-            return new Timing(0, source, CronCalendar.of(cron, cronType, zone, loader, source));
+            return new SchedulerTiming(0, source, CronCalendar.of(cron, cronType, zone, loader, source));
         }
         String every = resolve((String) member(schedule, "every"), "every", config);
         String source = "@Scheduled(every = \"" + every + "\")";
         if (every.isEmpty() || isOff(every)) {
-            return new Timing(0, source, null);
+            return new SchedulerTiming(0, source, null);
         }
         long millis = parseEvery(every, source);
-        return new Timing(millis, source, null);
+        return new SchedulerTiming(millis, source, null);
     }
 
     /** Quarkus's duration syntax: whole seconds, {@code 500ms}, {@code 5s}/{@code 2m}/{@code 1h}/{@code 1d}, ISO-8601. */

@@ -69,7 +69,9 @@ public final class SchedulePlans {
         boolean concurrencyTimed = !concurrencySchedules.isEmpty();
         List<Annotation> quarkusSchedules = QuarkusSchedules.schedules(annotations);
         boolean quarkusTimed = !quarkusSchedules.isEmpty();
-        checkParameters(method, concurrencyTimed, quarkusTimed);
+        List<Annotation> helidonSchedules = HelidonSchedules.schedules(annotations);
+        boolean helidonTimed = !helidonSchedules.isEmpty();
+        checkParameters(method, concurrencyTimed, quarkusTimed, helidonTimed);
         if (quarkusTimed && method.getReturnType() != void.class) {
             throw new LockConfigurationException(
                     "it returns " + method.getReturnType().getName() + "; with "
@@ -117,8 +119,10 @@ public final class SchedulePlans {
                 ? Optional.of(ConcurrencySchedules.calendar(concurrencySchedules))
                 : Optional.empty();
         boolean turnedOff = false;
-        if (quarkusTimed && period == null && calendar.isEmpty()) {
-            QuarkusSchedules.Timing timing = QuarkusSchedules.timing(quarkusSchedules, config::value);
+        if ((quarkusTimed || helidonTimed) && period == null && calendar.isEmpty()) {
+            SchedulerTiming timing = quarkusTimed
+                    ? QuarkusSchedules.timing(quarkusSchedules, config::value)
+                    : HelidonSchedules.timing(helidonSchedules, beanClass, method.getName(), config::value);
             if (timing.periodMillis() > 0) {
                 period = new Value(timing.periodMillis(), timing.source());
             } else if (timing.calendar() != null) {
@@ -130,7 +134,7 @@ public final class SchedulePlans {
             throw new LockConfigurationException("the period between its planned firings cannot be known: it has no "
                     + "@Schedule, @Schedules or @Timeout (jakarta.ejb) whose timer reports the next firing, no "
                     + "@Asynchronous(runAt = @Schedule(...)) (Jakarta Concurrency 3.1), no @Scheduled (Quarkus), "
-                    + "and no period; "
+                    + "no @FixedRate or @Scheduled (Helidon), and no period; "
                     + "set one, e.g. @Exclusive(period = \"5m\") or " + overrides.key("period") + "=5m");
         }
         if (period != null && hold != null && hold.millis >= period.millis) {
@@ -152,13 +156,18 @@ public final class SchedulePlans {
                 retryFailed);
     }
 
-    /** EJB calls a timeout method with nothing or its Timer; Quarkus with nothing or its execution; others with nothing. */
-    private static void checkParameters(Method method, boolean concurrencyTimed, boolean quarkusTimed) {
+    /**
+     * EJB calls a timeout method with nothing or its Timer; Quarkus with nothing or its execution; Helidon with nothing
+     * or its invocation; others with nothing.
+     */
+    private static void checkParameters(
+            Method method, boolean concurrencyTimed, boolean quarkusTimed, boolean helidonTimed) {
         Class<?>[] types = method.getParameterTypes();
         if (concurrencyTimed
                 || types.length == 0
                 || (types.length == 1 && types[0].getName().equals(ContainerTimers.EJB_TIMER))
-                || (quarkusTimed && types.length == 1 && types[0].getName().equals(QuarkusSchedules.EXECUTION))) {
+                || (quarkusTimed && types.length == 1 && types[0].getName().equals(QuarkusSchedules.EXECUTION))
+                || (helidonTimed && types.length == 1 && HelidonSchedules.INVOCATIONS.contains(types[0].getName()))) {
             return; // a Concurrency schedule is started by a call with its arguments, and repeats them
         }
         StringBuilder list = new StringBuilder();
@@ -168,7 +177,7 @@ public final class SchedulePlans {
         throw new LockConfigurationException(
                 "it takes parameters (" + list + ") that no scheduler supplies; a scheduled "
                         + "method takes none, or one " + ContainerTimers.EJB_TIMER + " (EJB timeout methods) or "
-                        + QuarkusSchedules.EXECUTION + " (Quarkus)");
+                        + QuarkusSchedules.EXECUTION + " (Quarkus) or io.helidon.scheduling.Invocation (Helidon)");
     }
 
     private record Value(long millis, String source) {}

@@ -1,0 +1,21 @@
+package io.helidon.microprofile.scheduling;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The members Baton reads of Helidon MP 4's {@code @FixedRate}, with its name, for impl's tests on JDK 17 (Helidon's
+ * own classes need JDK 21). The real annotation is exercised by the Helidon pair test (examples/servers/helidon).
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface FixedRate {
+    long value();
+
+    long initialDelay() default 0;
+
+    TimeUnit timeUnit() default TimeUnit.SECONDS;
+}
