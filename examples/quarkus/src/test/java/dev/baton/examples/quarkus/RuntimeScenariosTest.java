@@ -3,6 +3,7 @@ package dev.baton.examples.quarkus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.tck.Together;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * HTTP requests, 409 with its problem body, {@code await = false}, the lost-lock signal.
  */
 @QuarkusTest
+@WithTestResource(PostgresResource.class)
 class RuntimeScenariosTest {
 
     @TestHTTPResource("/")
