@@ -54,11 +54,13 @@ public class Sweeper {
      * time, whose key is {@code <key>@<planned time in epoch milliseconds>}: the planned time as every instance
      * names it.
      */
+    // tag::planned-time[]
     void claimed(@Observes LockAcquired acquired) {
-        if (acquired.key().startsWith(KEY + "@")) {
+        if (acquired.key().startsWith(KEY + "@")) { // the claim of a planned time: <key>@<epoch ms>
             CLAIMED.set(Long.parseLong(acquired.key().substring(KEY.length() + 1)));
         }
     }
+    // end::planned-time[]
 
     /** The planned time Baton claimed for this firing; without a claim (no {@code @Exclusive}), the period's start. */
     private static long plannedTime() {

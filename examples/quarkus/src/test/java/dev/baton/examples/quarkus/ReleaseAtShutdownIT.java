@@ -2,6 +2,7 @@ package dev.baton.examples.quarkus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +21,9 @@ class ReleaseAtShutdownIT {
     void aLockHeldAtShutdownIsReleasedInTheDatabase() throws Exception {
         String key = "shutdown:" + UUID.randomUUID();
         try (TestDatabase database = TestDatabase.start("shutdown")) {
+            Path log;
             try (AppProcess app = AppProcess.start("shutdown", database, "-Dbaton.ttl=10m")) {
+                log = app.log();
                 app.awaitUp();
                 assertThat(Http.post(app.uri("leases/" + key)).statusCode()).isEqualTo(200);
                 app.stop(); // SIGTERM: Quarkus stops the application
@@ -30,9 +33,9 @@ class ReleaseAtShutdownIT {
                             "SELECT expires_at <= CURRENT_TIMESTAMP FROM baton_locks WHERE lock_key = ?")) {
                 query.setString(1, key);
                 try (ResultSet rows = query.executeQuery()) {
-                    assertThat(rows.next()).as("the lock's row").isTrue();
+                    assertThat(rows.next()).as("the lock's row; log %s", log).isTrue();
                     assertThat(rows.getBoolean(1))
-                            .as("released at shutdown, not left to its 10-minute lease")
+                            .as("released at shutdown, not left to its 10-minute lease; log %s", log)
                             .isTrue();
                 }
             }
