@@ -42,7 +42,7 @@ public class Sweeper {
 
     // tag::sweep[]
     @Scheduled(every = "2s", identity = "sweeper", skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    @Exclusive(period = "2s")
+    @Exclusive // the planned times of every = "2s": the 2-second periods aligned on the epoch
     public void sweep() {
         long token = locks.current().map(Lock::fencingToken).orElse(0L); // the run lock's token
         journal.record(instance, plannedTime(), token);
