@@ -1,5 +1,6 @@
 package dev.baton.examples.quarkus;
 
+import dev.baton.Locks;
 import dev.baton.Synchronized;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -13,7 +14,8 @@ import jakarta.ws.rs.core.MediaType;
  * {@code /gate}, {@code @Synchronized} on JAX-RS methods: {@code hold/{id}} takes {@code gate:{id}} and keeps
  * it until {@code open/{id}}; {@code wait/{id}} wants the same lock with the timeout configured for it in
  * {@code application.properties}; {@code try/{id}} wants it without waiting ({@code await = false}). A lock
- * not obtained is a 409 problem, written by Baton's exception mapper.
+ * not obtained is a 409 problem, written by Baton's exception mapper. {@code token/{id}} is {@code try/{id}}
+ * answering with the lock's fencing token.
  */
 @Path("gate")
 @Produces(MediaType.TEXT_PLAIN)
@@ -21,6 +23,9 @@ public class GateResource {
 
     @Inject
     Gate gate;
+
+    @Inject
+    Locks locks;
 
     /**
      * @param id the gate
@@ -53,6 +58,17 @@ public class GateResource {
     @Synchronized(value = "gate:{id}", await = false)
     public String tryOnce(@PathParam("id") String id) {
         return "got it";
+    }
+
+    /**
+     * @param id the gate
+     * @return the fencing token of the lock this call held
+     */
+    @POST
+    @Path("token/{id}")
+    @Synchronized(value = "gate:{id}", await = false)
+    public String token(@PathParam("id") String id) {
+        return Long.toString(locks.current().orElseThrow().fencingToken());
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.baton.examples.quarkus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * every other runtime.
  */
 @QuarkusTest
+@WithTestResource(PostgresResource.class)
 class HealthChecksTest {
 
     @TestHTTPResource("/")

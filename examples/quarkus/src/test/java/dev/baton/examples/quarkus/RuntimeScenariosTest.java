@@ -3,6 +3,7 @@ package dev.baton.examples.quarkus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.tck.Together;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
@@ -18,9 +19,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The runtime TCK's scenarios that apply without EJB, on Quarkus (ArC, Baton's build-compatible extension)
  * with the JPA store on the Quarkus data source: exclusion counted inside the method under concurrent
- * HTTP requests, 409 with its problem body, {@code await = false}, the lost-lock signal.
+ * HTTP requests, 409 with its problem body, {@code await = false}, the lost-lock signal, an {@code @Exclusive}
+ * {@code @Scheduled} job.
  */
 @QuarkusTest
+@WithTestResource(PostgresResource.class)
 class RuntimeScenariosTest {
 
     @TestHTTPResource("/")
@@ -136,5 +139,29 @@ class RuntimeScenariosTest {
         assertThat(Http.get(uri("relay/terms")).body())
                 .contains("granted quarkus-relay " + token)
                 .contains("revoked quarkus-relay " + token + " STEPPED_DOWN");
+    }
+
+    @Test
+    void theExclusiveScheduledJobRunsEachPlannedTimeOnceWithGrowingTokens() throws Exception {
+        List<String> runs = List.of();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (runs.size() < 3) {
+            assertThat(System.nanoTime() - end)
+                    .as("3 runs within 30 s: %s", runs)
+                    .isNegative();
+            Thread.sleep(200);
+            runs = Http.get(uri("sweeps")).body().lines().toList();
+        }
+        List<Long> planned =
+                runs.stream().map(run -> Long.parseLong(run.split(" ")[0])).toList();
+        List<Long> tokens =
+                runs.stream().map(run -> Long.parseLong(run.split(" ")[2])).toList();
+        assertThat(planned).as("planned times, once each: %s", runs).doesNotHaveDuplicates();
+        assertThat(planned).allMatch(at -> at % Sweeper.PERIOD_MILLIS == 0);
+        assertThat(runs).allMatch(run -> run.split(" ")[1].equals("local"));
+        assertThat(tokens)
+                .as("the run lock's fencing tokens: %s", runs)
+                .isSortedAccordingTo(java.util.Comparator.naturalOrder())
+                .doesNotHaveDuplicates();
     }
 }
