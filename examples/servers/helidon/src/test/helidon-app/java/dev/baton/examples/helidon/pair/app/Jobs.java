@@ -1,0 +1,34 @@
+package dev.baton.examples.helidon.pair.app;
+
+import dev.baton.Exclusive;
+import io.helidon.microprofile.scheduling.FixedRate;
+import io.helidon.microprofile.scheduling.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Two jobs of Helidon's own scheduler, each {@code @Exclusive} under its default key
+ * ({@code schedule:dev.baton.examples.helidon.pair.app.Jobs.<method>}): every instance's scheduler fires them,
+ * one instance runs each planned time. Each run is written to the shared journal ({@link Journal}).
+ */
+@ApplicationScoped
+public class Jobs {
+
+    @Inject
+    Journal journal;
+
+    /** Every 2 s from the start of the process (Helidon's fixed rate is not aligned on the clock). */
+    @Exclusive(period = "2s")
+    @FixedRate(value = 2, timeUnit = TimeUnit.SECONDS)
+    public void fixedRate() {
+        journal.ran("fixed-rate", "");
+    }
+
+    /** At every even second (Helidon's cron: seconds first, Quartz style). */
+    @Exclusive(period = "2s")
+    @Scheduled("0/2 * * * * ? *")
+    public void cron() {
+        journal.ran("cron", "");
+    }
+}
