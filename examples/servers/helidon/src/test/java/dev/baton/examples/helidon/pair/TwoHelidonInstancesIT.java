@@ -183,7 +183,8 @@ class TwoHelidonInstancesIT {
      * After {@link #PLANNED_TIMES} planned times run since both instances are up: each ran at most once across both,
      * under the schedule's lock and the claim of its planned time; the tokens increase in the order of the runs
      * (the journal's ids: each row is written during its run, under the run lock); and no planned time is missing
-     * but {@link #MISSED_AT_MOST}, never two in a row.
+     * but {@link #MISSED_AT_MOST}, never two in a row; and the instances skipped firings the other one ran
+     * ({@code ScheduleSkipped}), none for a failure.
      */
     private void checkJob(String job, String key) throws Exception {
         long from = (Math.floorDiv(bothUpMillis, PERIOD_MILLIS) + 1) * PERIOD_MILLIS;
@@ -225,14 +226,32 @@ class TwoHelidonInstancesIT {
                     .as("gap between planned times of %s; journal:%n%s", job, journal)
                     .isLessThanOrEqualTo(2 * PERIOD_MILLIS);
         }
+        // the instances' firings of planned times the other one ran were skipped, and none for a failure
+        Map<String, Long> skips = new TreeMap<>();
+        for (Instance instance : List.of(a, b)) {
+            for (String line : send(instance, "GET", "skips").body().split("\n")) {
+                if (line.startsWith(key + " ")) {
+                    String[] reason = line.substring(key.length() + 1).split("=");
+                    skips.merge(reason[0], Long.parseLong(reason[1].trim()), Long::sum);
+                }
+            }
+        }
+        assertThat(skips.getOrDefault("PLANNED_TIME_CLAIMED", 0L) + skips.getOrDefault("HELD_ELSEWHERE", 0L))
+                .as("firings of %s skipped because the other instance ran them (%s)", job, skips)
+                .isPositive();
+        assertThat(skips.keySet())
+                .as("reasons of skipped firings of %s", job)
+                .allMatch(reason -> reason.equals("PLANNED_TIME_CLAIMED") || reason.equals("HELD_ELSEWHERE"));
         Map<String, Long> byInstance =
                 window.stream().collect(Collectors.groupingBy(Run::instance, TreeMap::new, Collectors.counting()));
         System.out.printf(
-                "%s: %d planned times since both are up, one run each (by instance %s), %d missed; tokens %d..%d%n",
+                "%s: %d planned times since both are up, one run each (by instance %s), %d missed; skipped firings %s;"
+                        + " tokens %d..%d%n",
                 job,
                 planned.size(),
                 byInstance,
                 missed,
+                skips,
                 all.get(0).token(),
                 all.get(all.size() - 1).token());
     }

@@ -3,6 +3,7 @@ package dev.baton.examples.helidon.pair.app;
 import dev.baton.Lock;
 import dev.baton.Locks;
 import dev.baton.event.LockAcquired;
+import dev.baton.event.ScheduleSkipped;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -11,7 +12,11 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -26,6 +31,9 @@ public class Journal {
 
     private static final long PERIOD_MILLIS = 2_000;
     private static final ThreadLocal<Long> CLAIMED = new ThreadLocal<>();
+
+    /** Skipped firings of this instance: {@code <schedule key> <reason>} to their number. */
+    private final Map<String, AtomicInteger> skips = new ConcurrentSkipListMap<>();
 
     @Inject
     Locks locks;
@@ -45,6 +53,21 @@ public class Journal {
         if (key.startsWith("schedule:") && at > 0) {
             CLAIMED.set(Long.parseLong(key.substring(at + 1)));
         }
+    }
+
+    void skipped(@Observes ScheduleSkipped skipped) {
+        String key = skipped.key();
+        int at = key.lastIndexOf('@');
+        String schedule = at > 0 ? key.substring(0, at) : key;
+        skips.computeIfAbsent(schedule + " " + skipped.reason(), k -> new AtomicInteger())
+                .incrementAndGet();
+    }
+
+    /** @return one line per schedule and reason: {@code <schedule key> <reason>=<skipped firings>} */
+    String skips() {
+        return skips.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue().get())
+                .collect(Collectors.joining("\n"));
     }
 
     void ran(String job, String detail) {

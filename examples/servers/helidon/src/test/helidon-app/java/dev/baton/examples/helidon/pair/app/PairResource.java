@@ -14,7 +14,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * {@code GET /api/journal}: the jobs' runs ({@link Journal#list()}); {@code POST /api/work/{id}?millis=}: holds
+ * {@code GET /api/journal}: the jobs' runs ({@link Journal#list()}); {@code GET /api/skips}: this instance's
+ * skipped firings ({@link Journal#skips()}); {@code POST /api/work/{id}?millis=}: holds
  * {@code work:{id}} (never waiting: 409 while another instance holds it) for that long and answers
  * {@code <instance> token=<fencing token>}; {@code GET /api/work/{id}/holder}: the holder as the store tells it.
  */
@@ -33,6 +34,12 @@ public class PairResource {
     @Path("journal")
     public String journal() {
         return journal.list();
+    }
+
+    @GET
+    @Path("skips")
+    public String skips() {
+        return journal.skips();
     }
 
     @POST
