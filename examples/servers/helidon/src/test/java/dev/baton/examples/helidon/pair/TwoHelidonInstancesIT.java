@@ -246,14 +246,15 @@ class TwoHelidonInstancesIT {
                 window.stream().collect(Collectors.groupingBy(Run::instance, TreeMap::new, Collectors.counting()));
         System.out.printf(
                 "%s: %d planned times since both are up, one run each (by instance %s), %d missed; skipped firings %s;"
-                        + " tokens %d..%d%n",
+                        + " tokens %d..%d; fired - planned (ms): %s%n",
                 job,
                 planned.size(),
                 byInstance,
                 missed,
                 skips,
                 all.get(0).token(),
-                all.get(all.size() - 1).token());
+                all.get(all.size() - 1).token(),
+                window.stream().map(run -> run.fired() - run.planned()).toList());
     }
 
     private List<Run> runs(String job) {
