@@ -152,13 +152,27 @@ class TwoHelidonInstancesIT {
     @Test
     @Order(2)
     void theFixedRateJobRunsOncePerPlannedTimeAcrossBothInstances() throws Exception {
-        checkJob("fixed-rate", "schedule:dev.baton.examples.helidon.pair.app.Jobs.fixedRate");
+        checkJob("fixed-rate", "schedule:dev.baton.examples.helidon.pair.app.Jobs.fixedRate", 0);
     }
 
     @Test
     @Order(3)
     void theCronJobRunsOncePerPlannedTimeAcrossBothInstances() throws Exception {
-        checkJob("cron", "schedule:dev.baton.examples.helidon.pair.app.Jobs.cron");
+        checkJob("cron", "schedule:dev.baton.examples.helidon.pair.app.Jobs.cron", 0);
+    }
+
+    /** A fixed rate whose period Helidon's configuration sets (2 s instead of the annotation's minute). */
+    @Test
+    @Order(4)
+    void aConfiguredFixedRateRunsOncePerPlannedTimeAcrossBothInstances() throws Exception {
+        checkJob("configured-rate", "schedule:dev.baton.examples.helidon.pair.app.Jobs.configuredRate", 0);
+    }
+
+    /** A cron that is a configuration placeholder ({@code ${pair.cron}}: every odd second). */
+    @Test
+    @Order(5)
+    void aConfiguredCronRunsOncePerPlannedTimeAcrossBothInstances() throws Exception {
+        checkJob("configured-cron", "schedule:dev.baton.examples.helidon.pair.app.Jobs.configuredCron", 1_000);
     }
 
     /** SIGTERM: each JVM shuts CDI down and exits within the grace period. */
@@ -183,10 +197,11 @@ class TwoHelidonInstancesIT {
      * After {@link #PLANNED_TIMES} planned times run since both instances are up: each ran at most once across both,
      * under the schedule's lock and the claim of its planned time; the tokens increase in the order of the runs
      * (the journal's ids: each row is written during its run, under the run lock); and no planned time is missing
-     * but {@link #MISSED_AT_MOST}, never two in a row; and the instances skipped firings the other one ran
+     * but {@link #MISSED_AT_MOST}, never two in a row; the planned times are {@code offsetMillis} into the periods
+     * of 2 s (the even seconds, or the odd ones); and the instances skipped firings the other one ran
      * ({@code ScheduleSkipped}), none for a failure.
      */
-    private void checkJob(String job, String key) throws Exception {
+    private void checkJob(String job, String key, long offsetMillis) throws Exception {
         long from = (Math.floorDiv(bothUpMillis, PERIOD_MILLIS) + 1) * PERIOD_MILLIS;
         List<Run> all = await(
                 PLANNED_TIMES + " planned times of " + job + " since both instances are up",
@@ -205,6 +220,9 @@ class TwoHelidonInstancesIT {
         assertThat(byPlanned.keySet())
                 .as("planned times of %s since both are up (%d); journal:%n%s", job, from, journal)
                 .hasSizeGreaterThanOrEqualTo(PLANNED_TIMES);
+        assertThat(byPlanned.keySet())
+                .as("planned times of %s, %d ms into the periods of 2 s; journal:%n%s", job, offsetMillis, journal)
+                .allMatch(planned -> Math.floorMod(planned, PERIOD_MILLIS) == offsetMillis);
         assertThat(byPlanned.values())
                 .as("runs per planned time of %s across both instances; journal:%n%s", job, journal)
                 .allMatch(runs -> runs.size() == 1);

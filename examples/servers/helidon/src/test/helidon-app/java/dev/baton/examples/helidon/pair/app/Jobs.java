@@ -35,4 +35,21 @@ public class Jobs {
     public void cron(CronInvocation invocation) {
         journal.ran("cron", "iteration=" + invocation.iteration());
     }
+
+    /**
+     * Every 2 s by the configuration, which Helidon and Baton both read: the annotation's minute is overridden by
+     * {@code <class>.configuredRate.schedule.delay} and {@code time-unit} (microprofile-config.properties).
+     */
+    @Exclusive
+    @FixedRate(value = 1, timeUnit = TimeUnit.MINUTES)
+    public void configuredRate() {
+        journal.ran("configured-rate", "");
+    }
+
+    /** At every odd second: the cron is the configuration's {@code pair.cron}. */
+    @Exclusive
+    @Scheduled("${pair.cron}")
+    public void configuredCron() {
+        journal.ran("configured-cron", "");
+    }
 }
