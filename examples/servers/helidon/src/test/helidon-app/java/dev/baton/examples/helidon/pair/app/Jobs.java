@@ -22,6 +22,7 @@ public class Jobs {
     @Inject
     Journal journal;
 
+    // tag::jobs[]
     /** Every 2 s from the start of the process (Helidon's fixed rate is not aligned on the clock). */
     @Exclusive
     @FixedRate(value = 2, timeUnit = TimeUnit.SECONDS)
@@ -35,6 +36,7 @@ public class Jobs {
     public void cron(CronInvocation invocation) {
         journal.ran("cron", "iteration=" + invocation.iteration());
     }
+    // end::jobs[]
 
     /**
      * Every 2 s by the configuration, which Helidon and Baton both read: the annotation's minute is overridden by
