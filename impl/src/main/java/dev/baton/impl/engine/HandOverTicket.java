@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>States: {@code WAITING}, then either {@code GONE} (the waiter stopped waiting first) or {@code CLAIMED} (the
  * releaser was first), then {@code HANDED} or {@code PASSED}; a handed ticket becomes {@code TAKEN} when its
  * thread takes the permit. Each step is a compare-and-set, so a waiter that times out while its ticket is claimed
- * waits for the store's answer (one call) instead of leaving a key held for nobody.
+ * waits for the store's answer (one call) instead of leaving a key held for nobody. Linearizable, and a released
+ * key is always in exactly one place, with the waiter or back with the releaser ({@code HandOverTicketLincheckTest}).
  */
 final class HandOverTicket {
 
