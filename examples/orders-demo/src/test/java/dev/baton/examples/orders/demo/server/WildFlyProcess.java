@@ -1,9 +1,6 @@
 package dev.baton.examples.orders.demo.server;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,8 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * One WildFly standalone server of an unpacked distribution, with a server directory of its own (its
@@ -67,9 +62,10 @@ public final class WildFlyProcess implements AutoCloseable {
         if (!Files.isExecutable(script)) {
             throw new IllegalStateException("no WildFly distribution at " + home + " (" + script + " is missing)");
         }
-        deleteRecursively(baseDirectory);
+        LocalServerProcesses.deleteRecursively(baseDirectory);
         Path deployments = Files.createDirectories(baseDirectory.resolve("deployments"));
-        copyRecursively(home.resolve("standalone/configuration"), baseDirectory.resolve("configuration"));
+        LocalServerProcesses.copyRecursively(
+                home.resolve("standalone/configuration"), baseDirectory.resolve("configuration"));
         Path deployed = Files.copy(war, deployments.resolve(war.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         String warName = war.getFileName().toString();
         String contextRoot = warName.substring(0, warName.length() - ".war".length());
@@ -130,27 +126,13 @@ public final class WildFlyProcess implements AutoCloseable {
 
     /** The last lines of the server's output. */
     public String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (IOException e) {
-            return "(cannot read " + log + ": " + e + ")";
-        }
+        return LocalServerProcesses.tail(log, LOG_TAIL_LINES);
     }
 
     /** Stops the server: the shell script's JVM first (a normal shutdown), then the script; forced after 60 s. */
     @Override
     public void close() {
-        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
-        all.add(process.toHandle());
-        all.forEach(ProcessHandle::destroy);
-        for (ProcessHandle handle : all) {
-            try {
-                handle.onExit().get(60, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                handle.destroyForcibly();
-            }
-        }
+        LocalServerProcesses.stop(process);
     }
 
     /**
@@ -160,20 +142,7 @@ public final class WildFlyProcess implements AutoCloseable {
      * @throws IllegalStateException if one has not exited 30 s after the signal
      */
     public void kill() {
-        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
-        all.add(process.toHandle());
-        for (ProcessHandle handle : all) {
-            handle.destroyForcibly();
-            try {
-                handle.onExit().get(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while killing WildFly " + name, e);
-            } catch (Exception e) {
-                throw new IllegalStateException(
-                        "process " + handle.pid() + " of WildFly " + name + " did not exit when killed", e);
-            }
-        }
+        LocalServerProcesses.kill(process, "WildFly " + name);
     }
 
     @Override
@@ -186,48 +155,12 @@ public final class WildFlyProcess implements AutoCloseable {
         for (int offset = 10_000; offset < 40_000; offset += 137) {
             boolean free = true;
             for (int port : PORTS) {
-                free &= isFree(port + offset);
+                free &= LocalServerProcesses.isFree(port + offset);
             }
             if (free) {
                 return offset;
             }
         }
         throw new IllegalStateException("no port offset with all of WildFly's ports free on 127.0.0.1");
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static void copyRecursively(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-    }
-
-    private static void deleteRecursively(Path directory) throws IOException {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(path -> {
-                try {
-                    Files.delete(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
     }
 }
