@@ -79,9 +79,10 @@ final class HelidonSchedules {
         Annotation schedule = schedules.get(0);
         String prefix = beanClass.getName() + "." + method + ".schedule.";
         if (schedule.annotationType().getName().equals(FIXED_RATE)) {
-            long value = configuredLong(config, prefix + "delay").orElse((Long) member(schedule, "value"));
-            TimeUnit unit =
-                    configuredUnit(config, prefix + "time-unit").orElse((TimeUnit) member(schedule, "timeUnit"));
+            long value =
+                    configuredLong(config, prefix + "delay").orElse((Long) SchedulerTiming.member(schedule, "value"));
+            TimeUnit unit = configuredUnit(config, prefix + "time-unit")
+                    .orElse((TimeUnit) SchedulerTiming.member(schedule, "timeUnit"));
             String source = "@FixedRate(value = " + value + ", timeUnit = " + unit + ")";
             long millis = unit.toMillis(value);
             if (millis <= 0) {
@@ -91,7 +92,7 @@ final class HelidonSchedules {
         }
         String cron = config.apply(prefix + "expression")
                 .or(() -> config.apply(prefix + "cron"))
-                .orElse((String) member(schedule, "value"));
+                .orElse((String) SchedulerTiming.member(schedule, "value"));
         cron = placeholders(cron, config);
         String source = "@Scheduled(\"" + cron + "\")";
         ClassLoader loader = schedule.annotationType().getClassLoader();
@@ -135,15 +136,5 @@ final class HelidonSchedules {
         }
         matcher.appendTail(resolved);
         return resolved.toString();
-    }
-
-    private static Object member(Annotation annotation, String name) {
-        try {
-            return annotation.annotationType().getMethod(name).invoke(annotation);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new LockConfigurationException(
-                    "this Helidon's " + annotation.annotationType().getName() + " has no member " + name + "() (" + e
-                            + "); set a period, e.g. @Exclusive(period = \"5m\")");
-        }
     }
 }

@@ -60,7 +60,8 @@ final class QuarkusSchedules {
             String name = annotation.annotationType().getName();
             if (name.equals(SCHEDULED)) {
                 schedules.add(annotation);
-            } else if (name.equals(SCHEDULES) && member(annotation, "value") instanceof Annotation[] each) {
+            } else if (name.equals(SCHEDULES)
+                    && SchedulerTiming.member(annotation, "value") instanceof Annotation[] each) {
                 schedules.addAll(List.of(each));
             }
         }
@@ -80,12 +81,12 @@ final class QuarkusSchedules {
                     + "whose firings cannot be named as one schedule; set a period, e.g. @Exclusive(period = \"5m\")");
         }
         Annotation schedule = schedules.get(0);
-        String cron = resolve((String) member(schedule, "cron"), "cron", config);
+        String cron = resolve((String) SchedulerTiming.member(schedule, "cron"), "cron", config);
         if (!cron.isEmpty()) {
             if (isOff(cron)) {
                 return new SchedulerTiming(0, "@Scheduled(cron = \"" + cron + "\")", null);
             }
-            String zoneName = (String) member(schedule, "timeZone");
+            String zoneName = (String) SchedulerTiming.member(schedule, "timeZone");
             ZoneId zone;
             try {
                 zone = zoneName.equals(DEFAULT_TIMEZONE) ? ZoneId.systemDefault() : ZoneId.of(zoneName);
@@ -97,7 +98,7 @@ final class QuarkusSchedules {
             ClassLoader loader = schedule.annotationType().getClassLoader();
             return new SchedulerTiming(0, source, CronCalendar.of(cron, cronType, zone, loader, source));
         }
-        String every = resolve((String) member(schedule, "every"), "every", config);
+        String every = resolve((String) SchedulerTiming.member(schedule, "every"), "every", config);
         String source = "@Scheduled(every = \"" + every + "\")";
         if (every.isEmpty() || isOff(every)) {
             return new SchedulerTiming(0, source, null);
@@ -151,15 +152,5 @@ final class QuarkusSchedules {
         }
         throw new LockConfigurationException(
                 "@Scheduled(" + member + " = \"" + value + "\") names the property " + name + ", which is not set");
-    }
-
-    private static Object member(Annotation annotation, String name) {
-        try {
-            return annotation.annotationType().getMethod(name).invoke(annotation);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new LockConfigurationException(
-                    "this Quarkus's " + annotation.annotationType().getName() + " has no member " + name + "() (" + e
-                            + "); set a period, e.g. @Exclusive(period = \"5m\")");
-        }
     }
 }

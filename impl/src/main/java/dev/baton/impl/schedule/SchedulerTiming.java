@@ -1,5 +1,8 @@
 package dev.baton.impl.schedule;
 
+import dev.baton.LockConfigurationException;
+import java.lang.annotation.Annotation;
+
 /**
  * How a scheduler's own annotation names its firings: by a period (aligned on the epoch), by a calendar, or not at
  * all (the schedule is turned off).
@@ -13,5 +16,20 @@ record SchedulerTiming(long periodMillis, String source, ScheduleCalendar calend
     /** @return whether the scheduler never fires the method */
     boolean off() {
         return periodMillis == 0 && calendar == null;
+    }
+
+    /**
+     * A member of a scheduler's annotation, read by name (Baton compiles against no scheduler).
+     *
+     * @throws LockConfigurationException when this version of the annotation has no such member
+     */
+    static Object member(Annotation annotation, String name) {
+        try {
+            return annotation.annotationType().getMethod(name).invoke(annotation);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new LockConfigurationException(
+                    "this " + annotation.annotationType().getName() + " has no member " + name + "() (" + e
+                            + "); set a period, e.g. @Exclusive(period = \"5m\")");
+        }
     }
 }
