@@ -2,7 +2,6 @@ package dev.baton.examples.orders.demo.server;
 
 import dev.baton.tck.runtime.launch.FreePorts;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,7 @@ import java.util.regex.Pattern;
  * SIGKILL to it. Ready when the console says the WAR's application started; failed when it says the
  * application failed or the server exits first.
  */
-public final class LibertyProcess implements AutoCloseable {
+public final class LibertyProcess extends LocalServer {
 
     /**
      * The features the orders example needs: its REST resources, CDI, MicroProfile Config and Health,
@@ -40,23 +39,11 @@ public final class LibertyProcess implements AutoCloseable {
             "jdbc-4.3",
             "enterpriseBeansLite-4.0");
 
-    private static final int LOG_TAIL_LINES = 80;
-
     /** CWWKZ0002E, CWWKZ0004E, ...: an application that could not start. */
     private static final Pattern FAILED = Pattern.compile("CWWKZ00\\d\\dE.*");
 
-    private final String name;
-    private final Process process;
-    private final int httpPort;
-    private final String contextRoot;
-    private final Path log;
-
     private LibertyProcess(String name, Process process, int httpPort, String contextRoot, Path log) {
-        this.name = name;
-        this.process = process;
-        this.httpPort = httpPort;
-        this.contextRoot = contextRoot;
-        this.log = log;
+        super("Open Liberty", name, process, httpPort, contextRoot, log);
     }
 
     /**
@@ -113,12 +100,16 @@ public final class LibertyProcess implements AutoCloseable {
         builder.environment().remove("WLP_OUTPUT_DIR");
         builder.environment().remove("JVM_ARGS");
         LibertyProcess started = new LibertyProcess(name, builder.start(), httpPort, application, log);
-        try {
-            started.awaitStarted(application, startTimeout);
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            started.close();
-            throw e;
-        }
+        String up = "CWWKZ0001I: Application " + application + " started";
+        started.awaitUp(application, startTimeout, () -> {
+            String console = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+            Matcher failed = FAILED.matcher(console);
+            if (failed.find()) {
+                throw new IllegalStateException(
+                        started + " could not start " + application + ": " + failed.group() + "\n" + started.logTail());
+            }
+            return console.contains(up);
+        });
         return started;
     }
 
@@ -146,66 +137,5 @@ public final class LibertyProcess implements AutoCloseable {
                 .append(application)
                 .append("\"/>\n</server>\n")
                 .toString();
-    }
-
-    /** @return {@code http://127.0.0.1:<port>/<context root>/} */
-    public URI baseUri() {
-        return URI.create("http://127.0.0.1:" + httpPort + "/" + contextRoot + "/");
-    }
-
-    /** @return the server's JVM (the script {@code exec}s it) */
-    public ProcessHandle processHandle() {
-        return process.toHandle();
-    }
-
-    private void awaitStarted(String application, Duration timeout) throws IOException, InterruptedException {
-        String started = "CWWKZ0001I: Application " + application + " started";
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            String console = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-            if (console.contains(started)) {
-                return;
-            }
-            Matcher failed = FAILED.matcher(console);
-            if (failed.find()) {
-                throw new IllegalStateException("Open Liberty " + name + " could not start " + application + ": "
-                        + failed.group() + "\n" + logTail());
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Open Liberty " + name + " exited (" + process.exitValue() + ") before "
-                        + application + " started:\n" + logTail());
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("Open Liberty " + name + " did not start " + application + " within "
-                        + timeout + ":\n" + logTail());
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    /** The last lines of the server's console output. */
-    public String logTail() {
-        return LocalServerProcesses.tail(log, LOG_TAIL_LINES);
-    }
-
-    /** Stops the server (SIGTERM: Liberty's shutdown hook stops it normally); forced after 60 s. */
-    @Override
-    public void close() {
-        LocalServerProcesses.stop(process);
-    }
-
-    /**
-     * Kills the server's JVM at once (SIGKILL): no shutdown, no lock released, as in a crash. Returns once
-     * it has exited.
-     *
-     * @throws IllegalStateException if it has not exited 30 s after the signal
-     */
-    public void kill() {
-        LocalServerProcesses.kill(process, "Open Liberty " + name);
-    }
-
-    @Override
-    public String toString() {
-        return "Open Liberty " + name + " on port " + httpPort;
     }
 }

@@ -1,7 +1,6 @@
 package dev.baton.examples.orders.demo.server;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,25 +17,13 @@ import java.util.Map;
  * Started by the distribution's {@code bin/standalone.sh} on the test JVM's JDK; ready when the
  * deployment scanner marks the WAR deployed, failed when it marks it failed or the server exits.
  */
-public final class WildFlyProcess implements AutoCloseable {
+public final class WildFlyProcess extends LocalServer {
 
     /** The sockets of {@code standalone.xml}, before the offset: ajp, http, https, management, transactions. */
     private static final int[] PORTS = {8009, 8080, 8443, 9990, 9993, 4712, 4713};
 
-    private static final int LOG_TAIL_LINES = 60;
-
-    private final String name;
-    private final Process process;
-    private final int httpPort;
-    private final String contextRoot;
-    private final Path log;
-
     private WildFlyProcess(String name, Process process, int httpPort, String contextRoot, Path log) {
-        this.name = name;
-        this.process = process;
-        this.httpPort = httpPort;
-        this.contextRoot = contextRoot;
-        this.log = log;
+        super("WildFly", name, process, httpPort, contextRoot, log);
     }
 
     /**
@@ -89,65 +76,17 @@ public final class WildFlyProcess implements AutoCloseable {
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("JBOSS_HOME", home.toString());
         WildFlyProcess server = new WildFlyProcess(name, builder.start(), PORTS[1] + offset, contextRoot, log);
-        try {
-            server.awaitDeployed(deployed, startTimeout);
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
-    }
-
-    /** @return {@code http://127.0.0.1:<port>/<context root>/} */
-    public URI baseUri() {
-        return URI.create("http://127.0.0.1:" + httpPort + "/" + contextRoot + "/");
-    }
-
-    private void awaitDeployed(Path war, Duration timeout) throws IOException, InterruptedException {
-        Path done = war.resolveSibling(war.getFileName() + ".deployed");
-        Path failed = war.resolveSibling(war.getFileName() + ".failed");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!Files.exists(done)) {
+        // the deployment scanner's markers beside the WAR
+        Path done = deployed.resolveSibling(warName + ".deployed");
+        Path failed = deployed.resolveSibling(warName + ".failed");
+        server.awaitUp(warName, startTimeout, () -> {
             if (Files.exists(failed)) {
-                throw new IllegalStateException("WildFly " + name + " failed to deploy " + war.getFileName() + ": "
-                        + Files.readString(failed, StandardCharsets.UTF_8) + "\n" + logTail());
+                throw new IllegalStateException(server + " failed to deploy " + warName + ": "
+                        + Files.readString(failed, StandardCharsets.UTF_8) + "\n" + server.logTail());
             }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("WildFly " + name + " exited (" + process.exitValue() + ") before "
-                        + war.getFileName() + " was deployed:\n" + logTail());
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("WildFly " + name + " did not deploy " + war.getFileName() + " within "
-                        + timeout + ":\n" + logTail());
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    /** The last lines of the server's output. */
-    public String logTail() {
-        return LocalServerProcesses.tail(log, LOG_TAIL_LINES);
-    }
-
-    /** Stops the server: the shell script's JVM first (a normal shutdown), then the script; forced after 60 s. */
-    @Override
-    public void close() {
-        LocalServerProcesses.stop(process);
-    }
-
-    /**
-     * Kills the server's JVM at once (SIGKILL, as {@link Process#destroyForcibly()}), then the script that
-     * started it: no shutdown, no lock released, as in a crash. Returns once both have exited.
-     *
-     * @throws IllegalStateException if one has not exited 30 s after the signal
-     */
-    public void kill() {
-        LocalServerProcesses.kill(process, "WildFly " + name);
-    }
-
-    @Override
-    public String toString() {
-        return "WildFly " + name + " on port " + httpPort;
+            return Files.exists(done);
+        });
+        return server;
     }
 
     /** An offset at which every socket of {@code standalone.xml} is free on 127.0.0.1 now. */
