@@ -149,7 +149,10 @@ public final class ZooKeeperLocks implements AutoCloseable {
         List<Op> ops = List.of(
                 Op.setData(paths.keyNode(key), NO_DATA, -1),
                 Op.create(paths.lockNode(key), bytes(owner), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL));
-        for (int attempt = 1; ; attempt++) {
+        // The key's node is made at most twice (a container the server removed as it emptied may go again once);
+        // retries after connection losses before the first connection do not count.
+        int nodesMade = 0;
+        while (true) {
             long sentAt = System.nanoTime();
             MultiAnswer answer = awaitWrite(ZkCalls.multi(zk, ops), deadline, "acquire", key, late -> {
                 if (late.code() == Code.OK) {
@@ -177,7 +180,7 @@ public final class ZooKeeperLocks implements AutoCloseable {
                     return AcquireResult.notAcquired();
                 }
                 case NONODE -> {
-                    if (attempt == 3) {
+                    if (nodesMade++ == 2) {
                         throw failure("acquire", key, answer.code());
                     }
                     createKeyNode(zk, key, deadline);
