@@ -14,8 +14,9 @@ import java.util.concurrent.locks.AbstractQueuedSynchronizer;
  * <p>Taking it without waiting ({@link #tryTake()}, {@link #tryTake(long)} with nobody queued), giving it back and
  * {@link #isFree()} are linearizable to one permit taken and given atomically. A take in turn is not: it may fail
  * while the permit is free, when a queued thread is about to take it. What holds with waiting threads is one holder
- * at a time and no waiter left waiting for a free permit (both model-checked: {@code FairPermitLincheckTest},
- * {@code FairPermitWaitingLincheckTest}).
+ * at a time and no waiter left waiting for a free permit, also while waiters give up (a time-out or an interrupt:
+ * both leave the queue the same way), all model-checked: {@code FairPermitLincheckTest},
+ * {@code FairPermitWaitingLincheckTest}, {@code FairPermitGivingUpLincheckTest}.
  */
 public abstract class FairPermit extends AbstractQueuedSynchronizer {
 

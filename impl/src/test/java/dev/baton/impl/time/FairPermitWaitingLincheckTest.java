@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 public class FairPermitWaitingLincheckTest {
 
-    private final Permit permit = newPermit();
+    final Permit permit = newPermit();
     /** Threads holding the permit now: a plain field, so that Lincheck sees every read and write of it. */
     private int holders;
 
@@ -49,7 +49,7 @@ public class FairPermitWaitingLincheckTest {
         }
     }
 
-    private void hold() {
+    void hold() {
         if (holders++ != 0) {
             throw new IllegalStateException("two holders of one permit");
         }
