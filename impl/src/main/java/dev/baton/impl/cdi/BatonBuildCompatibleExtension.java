@@ -41,6 +41,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 @SkipIfPortableExtensionPresent(BatonExtension.class)
 public class BatonBuildCompatibleExtension implements BuildCompatibleExtension {
 
+    private static final String QUARKUS_SHUTDOWN_EVENT = "io.quarkus.runtime.ShutdownEvent";
+
     /** The bean classes with {@code @Synchronized}, {@code @Exclusive} or {@code @Leader} methods, by binary name. */
     private final Set<String> beanClasses = new LinkedHashSet<>();
 
@@ -92,6 +94,34 @@ public class BatonBuildCompatibleExtension implements BuildCompatibleExtension {
                 .scope(Singleton.class)
                 .withParam(LiteDeployment.BEAN_CLASSES, beanClasses.toArray(String[]::new))
                 .createWith(LiteDeployment.Creator.class);
+        Class<?> shutdown = quarkusShutdownEvent();
+        if (shutdown != null) {
+            stopOn(components, shutdown);
+        }
+    }
+
+    /**
+     * Quarkus runs its shutdown tasks (closing the persistence units, the data sources) before it ends the
+     * application's context; its {@code ShutdownEvent} comes before them, with the beans still usable. The runtime
+     * stops there, so the locks still held are given back through the resources their stores use.
+     *
+     * @return Quarkus's shutdown event, or null outside Quarkus
+     */
+    private static Class<?> quarkusShutdownEvent() {
+        try {
+            return Class.forName(QUARKUS_SHUTDOWN_EVENT, false, LiteDeployment.classLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Observes {@code event} (a type known only by name here) with the runtime's stop, ahead of other observers. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void stopOn(SyntheticComponents components, Class<?> event) {
+        components
+                .addObserver((Class) event)
+                .priority(Interceptor.Priority.PLATFORM_BEFORE)
+                .observeWith((Class) LockRuntime.StopObserver.class);
     }
 
     /**

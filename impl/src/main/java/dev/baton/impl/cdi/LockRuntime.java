@@ -17,11 +17,17 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.build.compatible.spi.Parameters;
+import jakarta.enterprise.inject.build.compatible.spi.SyntheticObserver;
 import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.enterprise.inject.spi.EventContext;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
@@ -49,6 +55,9 @@ public class LockRuntime {
     private Optional<String> application = Optional.empty();
 
     private ApplicationRuntime runtime;
+
+    /** Whether this container left the runtime (it is stopped once, by whichever comes first). */
+    private boolean stopped;
 
     @PostConstruct
     void start() {
@@ -110,10 +119,46 @@ public class LockRuntime {
         return locks(plan.manager()).lead(plan.election());
     }
 
+    /**
+     * Stops the runtime as the application starts to stop, before the container destroys its beans: the
+     * resources a store uses may be closed by their own observers of this event (Quarkus closes its persistence
+     * units here), and the locks still held must be given back through them first.
+     */
+    void applicationStopping(
+            @Observes(notifyObserver = Reception.IF_EXISTS)
+                    @Priority(Interceptor.Priority.PLATFORM_BEFORE)
+                    @BeforeDestroyed(ApplicationScoped.class)
+                    Object event) {
+        stop();
+    }
+
+    /**
+     * Stops the runtime on an event of the platform's that comes before its resources close (registered by the
+     * build-compatible extension: Quarkus's {@code ShutdownEvent}).
+     */
+    public static final class StopObserver implements SyntheticObserver<Object> {
+
+        @Override
+        public void observe(EventContext<Object> event, Parameters params) {
+            CDI.current().select(LockRuntime.class).get().stopNow();
+        }
+    }
+
+    /** Stops the runtime now, once (a public method: called through the bean's client proxy). */
+    public void stopNow() {
+        stop();
+    }
+
+    /** Where the container fires neither event first: stops the runtime, once. */
     @PreDestroy
     void stop() {
-        if (runtime != null) {
-            ApplicationRuntimes.leave(application, runtime);
+        ApplicationRuntime joined;
+        synchronized (this) {
+            joined = stopped ? null : runtime;
+            stopped = true;
+        }
+        if (joined != null) {
+            ApplicationRuntimes.leave(application, joined);
         }
     }
 
