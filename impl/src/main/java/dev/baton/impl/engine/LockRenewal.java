@@ -12,6 +12,11 @@ import java.lang.invoke.VarHandle;
  * <p>The lock's superclass rather than an object it points to: the same fields, without a second object
  * header and the two references between them (32 bytes per acquisition, measured: see {@link HeldLock}). Only {@link Renewals} and
  * {@link LockTimers} use these members.
+ *
+ * <p>The renewal slot ({@link #start}, {@link #done}) is what keeps a lease the length its lock believes: never two
+ * renewal calls of one lock at once, and a batch never renews a lock whose ttl an extension changed meanwhile, so the
+ * store's last lease of a held lock always has the lock's ttl (not linearizable, a batch renews several locks at once;
+ * model-checked against extensions in {@code RenewalSlotLincheckTest}).
  */
 abstract sealed class LockRenewal permits HeldLock {
 

@@ -19,8 +19,9 @@ public class FairPermitGivingUpLincheckTest extends FairPermitWaitingLincheckTes
     /** Waits in turn until given the permit or interrupted; if given, holds and gives back. */
     @Operation
     public void takeInTurnOrGiveUp() {
-        Thread.interrupted(); // an interrupt sent to an earlier operation of this thread
-        waiter = Thread.currentThread();
+        synchronized (this) {
+            waiter = Thread.currentThread();
+        }
         try {
             if (permit.tryTake(1_000_000_000L)) {
                 hold();
@@ -28,17 +29,21 @@ public class FairPermitGivingUpLincheckTest extends FairPermitWaitingLincheckTes
         } catch (InterruptedException e) {
             // gave up: holds nothing
         } finally {
-            waiter = null;
-            Thread.interrupted();
+            synchronized (this) {
+                waiter = null; // no interrupt is sent to this thread from here on
+            }
+            Thread.interrupted(); // and one sent before it returned is not left to a later operation
         }
     }
 
-    /** Stops the current waiter's wait, as its time-out would. */
+    /** Stops the current waiter's wait, as its time-out would (only while it is inside its operation). */
     @Operation
     public void interruptTheWaiter() {
-        Thread thread = waiter;
-        if (thread != null) {
-            thread.interrupt();
+        synchronized (this) {
+            Thread thread = waiter;
+            if (thread != null) {
+                thread.interrupt();
+            }
         }
     }
 
